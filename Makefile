@@ -1,0 +1,30 @@
+# The two set-up commands:  `make demo` (install + answer a question on the local model)
+#                           `make test` (install + run the test suite)
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+QUESTION ?= What does Lady Macbeth see on her hand?
+
+.PHONY: install demo test bench clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml scripts/install-llama-cpp.sh
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	PYTHON=$(BIN)/python scripts/install-llama-cpp.sh
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+demo: install
+	$(BIN)/longread ask examples/macbeth.md "$(QUESTION)"
+
+test: install
+	@$(BIN)/python -m pytest; status=$$?; \
+	if [ $$status -eq 5 ]; then echo "error: no tests were collected"; fi; exit $$status
+
+bench: install
+	$(BIN)/python bench/rlm_niah.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis src/*.egg-info

@@ -1,0 +1,51 @@
+"""`longread ask FILE "question"`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from longread.api import RLM_REPL
+from longread.cli import app
+from longread.cli.display import ProgressLine, print_answer
+from longread.ingest.text import read_text_file
+from longread.llm.specs import ClientOptions
+from longread.llm.usage import Budget
+from longread.strategies.common import RunOptions
+from longread.strategies.select import MODES
+
+
+@app.command()
+def ask(
+    file: Path = typer.Argument(..., help="A text or markdown file."),
+    question: str = typer.Argument(..., help="The question to answer."),
+    mode: str = typer.Option("auto", help=f"Strategy: {', '.join(MODES)}."),
+    model: Optional[str] = typer.Option(None, help="Root model spec (default: $LONGREAD_MODEL or local)."),
+    sub_model: Optional[str] = typer.Option(None, help="Sub-model spec (default: the root model)."),
+    base_url: Optional[str] = typer.Option(None, help="Base URL of an OpenAI-compatible server."),
+    api_key: Optional[str] = typer.Option(None, help="API key (default: the provider's env variable)."),
+    max_iterations: int = typer.Option(12, min=1, help="Root turns of the rlm loop."),
+    max_depth: int = typer.Option(1, min=0, help="How deep rlm_query may nest child RLMs."),
+    cell_timeout: float = typer.Option(60.0, min=0.1, help="Seconds one code cell may run."),
+    max_subcalls: Optional[int] = typer.Option(None, min=0, help="Budget: sub-model calls."),
+    max_cost: Optional[float] = typer.Option(None, min=0, help="Budget: USD."),
+    max_tokens: Optional[int] = typer.Option(None, min=1, help="Budget: input + output tokens."),
+    max_seconds: Optional[float] = typer.Option(None, min=1, help="Budget: wall-clock seconds."),
+    trace: Optional[Path] = typer.Option(None, help="Write a JSONL trace of the run here."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store model responses."),
+    json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+) -> None:
+    """Answer QUESTION about FILE, citing the passages the answer rests on."""
+    text = read_text_file(file)
+    progress = ProgressLine(enabled=not (quiet or json_out))
+    rlm = RLM_REPL(
+        model, sub_model, mode=mode, trace_path=str(trace) if trace else None,
+        budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),
+        options=RunOptions(max_iterations=max_iterations, max_depth=max_depth, cell_timeout=cell_timeout),
+        cache=not no_cache, on_event=progress, client_options=ClientOptions(base_url, api_key))
+    with progress:
+        answer = rlm.answer(text, question, doc_id=file.name)
+    print_answer(answer, as_json=json_out)

@@ -1,0 +1,69 @@
+"""How the CLI shows progress (a live status line fed by events) and answers."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from rich.console import Console
+from rich.status import Status
+
+from longread.answer import Answer
+from longread.events import Event
+
+console = Console()
+
+
+class ProgressLine:
+    """A one-line live status on stderr, updated from run events."""
+
+    def __init__(self, enabled: bool = True):
+        self._status: Status | None = Console(stderr=True).status("starting…") if enabled else None
+        self._calls = 0
+
+    def __enter__(self) -> "ProgressLine":
+        if self._status:
+            self._status.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._status:
+            self._status.stop()
+
+    def __call__(self, event: Event) -> None:
+        if self._status is None:
+            return
+        d = event.data
+        depth = f"[depth {event.depth}] " if event.depth else ""
+        if event.kind == "mode":
+            self._status.console.print(f"[dim]mode {d['mode']}: {d['reason']}[/]", highlight=False)
+        elif event.kind == "llm_start":
+            self._calls += 1
+            self._status.update(f"{depth}model call {self._calls} ({d['purpose']}, {d['model']})…")
+        elif event.kind == "slice":
+            self._status.update(f"reading slice {d['index']}/{d['total']} ({d['slice_id']})…")
+        elif event.kind == "code":
+            self._status.update(f"{depth}turn {d['turn']}: running code block {d['block']}…")
+        elif event.kind == "llm_retry":
+            self._status.console.print(f"[yellow]retrying {d['model']} in {d['delay']} s: {d['error']}[/]",
+                                       highlight=False)
+
+
+def print_answer(answer: Answer, as_json: bool = False) -> None:
+    """The answer, its citations, and a one-line usage summary (or all of it as JSON)."""
+    if as_json:
+        sys.stdout.write(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        return
+    console.print(answer.text, highlight=False, markup=False)
+    for number, c in enumerate(answer.citations, 1):
+        snippet = " ".join(c.text.split())[:160]
+        console.print(f"[dim][{number}] {c.doc_id} [{c.start}:{c.end})[/] {snippet}", highlight=False)
+    usage = answer.usage
+    line = (f"{answer.mode} · {usage.get('calls', 0)} calls ({usage.get('subcalls', 0)} sub, "
+            f"{usage.get('cached_calls', 0)} cached) · {usage.get('input_tokens', 0):,} in / "
+            f"{usage.get('output_tokens', 0):,} out tokens · "
+            + (f"${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else "cost unknown")
+            + f" · {usage.get('seconds', 0):.1f} s")
+    if answer.stopped_by:
+        line += f" · stopped by {answer.stopped_by}"
+    console.print(f"[dim]{line}[/]", highlight=False)

@@ -1,0 +1,25 @@
+"""Where longread keeps its caches and which models it uses when none are named."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    """`$LONGREAD_CACHE_DIR`, else `$XDG_CACHE_HOME/longread`, else `~/.cache/longread`."""
+    explicit = os.environ.get("LONGREAD_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "longread"
+
+
+def default_model() -> str:
+    """The root model spec used when none is given: `$LONGREAD_MODEL`, else the embedded local model."""
+    return os.environ.get("LONGREAD_MODEL", "local")
+
+
+def default_sub_model(root: str) -> str:
+    """The sub-model spec: `$LONGREAD_SUB_MODEL`, else the root model."""
+    return os.environ.get("LONGREAD_SUB_MODEL", root)

@@ -1,0 +1,60 @@
+"""Read a plain-text or markdown file: detect its encoding, refuse what is not text."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+from charset_normalizer import from_bytes
+
+from longread.errors import InputError
+
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_BINARY_MAGIC = {b"%PDF": "a PDF", b"PK\x03\x04": "a ZIP/DOCX archive", b"\x7fELF": "an executable",
+                 b"\x89PNG": "a PNG image", b"\xff\xd8\xff": "a JPEG image", b"GIF8": "a GIF image"}
+
+
+def check_file(path: str | Path) -> Path:
+    """The path, if it names a readable, non-empty regular file; else a one-line InputError."""
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise InputError(f"no such file: {p}")
+    if p.is_dir():
+        raise InputError(f"{p} is a directory; give a file")
+    if not p.is_file():
+        raise InputError(f"{p} is not a regular file")
+    if p.stat().st_size == 0:
+        raise InputError(f"{p} is empty")
+    return p
+
+
+def decode(data: bytes, name: str = "input") -> str:
+    """Text from bytes: BOMs first, then strict UTF-8, then charset detection; newlines normalized."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return _normalize(data.decode(encoding))
+    for magic, kind in _BINARY_MAGIC.items():
+        if data.startswith(magic):
+            raise InputError(f"{name} is {kind}, not a text file")
+    if b"\x00" in data[:8192]:
+        raise InputError(f"{name} looks binary (it contains NUL bytes), not a text file")
+    try:
+        return _normalize(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        best = from_bytes(data[:1_000_000]).best()
+        encoding = best.encoding if best is not None else "latin-1"
+        return _normalize(data.decode(encoding, errors="replace"))
+
+
+def _normalize(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_text_file(path: str | Path) -> str:
+    """The normalized text of a text or markdown file."""
+    p = check_file(path)
+    text = decode(p.read_bytes(), p.name)
+    if not text.strip():
+        raise InputError(f"{p} has no text (only whitespace)")
+    return text

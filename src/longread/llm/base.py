@@ -1,0 +1,41 @@
+"""The one model protocol every provider implements."""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+
+from longread.errors import ModelError
+from longread.llm.types import Completion, Request
+
+
+class TransientModelError(ModelError):
+    """A failure worth retrying: rate limit (429), server error (5xx), timeout, dropped connection."""
+
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class LM(ABC):
+    """A chat model. `name` is its spec (e.g. `openai:gpt-4o-mini`); `writes_code` says whether it
+    can drive the code-writing RLM loop; `context_window` is in tokens."""
+
+    name: str = "lm"
+    context_window: int = 8192
+    writes_code: bool = True
+
+    @abstractmethod
+    def complete(self, request: Request) -> Completion:
+        """Send one request and return the reply; raise TransientModelError for retryable failures."""
+
+    async def acomplete(self, request: Request) -> Completion:
+        """Async form of `complete` (runs the blocking client in a worker thread)."""
+        return await asyncio.to_thread(self.complete, request)
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens in `text`: the provider's tokenizer where we have it, else about four chars a token."""
+        return len(text) // 4 + 1
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

@@ -1,0 +1,156 @@
+"""The one place every model call goes through: usage accounting, cache, retries with backoff,
+a concurrency limit, budgets and cancellation."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from longread.errors import BudgetExceededError, CancelledError, ModelError
+from longread.events import Event, EventSink, ignore
+from longread.llm.base import LM, TransientModelError
+from longread.llm.pricing import cost_usd
+from longread.llm.types import Completion, Message, Request
+from longread.llm.usage import ROOT_PURPOSES, Budget, Usage
+from longread.repl.capture import truncate_middle
+from longread.store.cache import ResponseCache, request_key
+
+Prompt = str | Sequence[Message]
+
+
+def as_messages(prompt: Prompt, system: str | None = None) -> tuple[Message, ...]:
+    messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
+    if system:
+        messages.insert(0, {"role": "system", "content": system})
+    return tuple(messages)
+
+
+class Gateway:
+    """Counts calls, tokens and cost per model and purpose; serves repeated requests from the cache;
+    retries 429/5xx/timeouts; runs at most `concurrency` calls at once; enforces the budget."""
+
+    def __init__(self, *, budget: Budget = Budget(), cache: ResponseCache | None = None,
+                 concurrency: int = 4, max_retries: int = 4, backoff: float = 0.5,
+                 on_event: EventSink = ignore, sleep: Callable[[float], None] = time.sleep):
+        self.budget = budget
+        self.cache = cache
+        self.concurrency = concurrency
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.on_event = on_event
+        self.usage = Usage()
+        self._sleep = sleep
+        self._started = time.monotonic()
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(concurrency)
+        self._cancelled = threading.Event()
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self._started
+
+    def cancel(self) -> None:
+        """Make every later call (and retry wait) raise CancelledError."""
+        self._cancelled.set()
+
+    def complete(self, lm: LM, prompt: Prompt, *, purpose: str, system: str | None = None,
+                 max_tokens: int = 1024, temperature: float = 0.0,
+                 json_schema: dict[str, Any] | None = None, stop: Sequence[str] = (),
+                 label: str | None = None) -> Completion:
+        """One model call, accounted under `purpose` (e.g. `root`, `subcall`, `summarize_section`)."""
+        request = Request(as_messages(prompt, system), max_tokens, temperature, json_schema, tuple(stop))
+        key = request_key(lm.name, request.cache_fields()) if self.cache else ""
+        self._check_cancelled()
+        if self.cache and (hit := self.cache.get(key)) is not None:
+            return self._record(lm, purpose, label, Completion(**hit, cached=True), 0.0)
+        self._check_budget(purpose)
+        self.on_event(Event("llm_start", {"purpose": purpose, "model": lm.name, "label": label,
+                                          "prompt": truncate_middle(request.messages[-1]["content"], 4000)}))
+        started = time.monotonic()
+        with self._slots:
+            completion = self._call_with_retries(lm, request, purpose)
+        if self.cache:
+            self.cache.put(key, lm.name, {"text": completion.text, "model": completion.model,
+                                          "input_tokens": completion.input_tokens,
+                                          "output_tokens": completion.output_tokens})
+        return self._record(lm, purpose, label, completion, time.monotonic() - started)
+
+    def complete_many(self, lm: LM, prompts: Sequence[Prompt], *, purpose: str,
+                      labels: Sequence[str | None] | None = None, **kwargs: Any) -> list[Completion]:
+        """Several calls at once (bounded by `concurrency`), results in the prompts' order."""
+        labels = labels or [None] * len(prompts)
+        if len(prompts) <= 1:
+            return [self.complete(lm, p, purpose=purpose, label=l, **kwargs) for p, l in zip(prompts, labels)]
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(prompts))) as pool:
+            futures = [pool.submit(self.complete, lm, p, purpose=purpose, label=l, **kwargs)
+                       for p, l in zip(prompts, labels)]
+            return [f.result() for f in futures]
+
+    async def acomplete(self, lm: LM, prompt: Prompt, **kwargs: Any) -> Completion:
+        """Async form of `complete`."""
+        return await asyncio.to_thread(self.complete, lm, prompt, **kwargs)
+
+    def _call_with_retries(self, lm: LM, request: Request, purpose: str) -> Completion:
+        for attempt in range(self.max_retries + 1):
+            try:
+                return lm.complete(request)
+            except TransientModelError as error:
+                if attempt == self.max_retries:
+                    raise ModelError(f"{error} (gave up after {attempt + 1} attempts)") from error
+                with self._lock:
+                    self.usage.line(lm.name, purpose).retries += 1
+                delay = error.retry_after or self.backoff * 2 ** attempt * (1 + random.random() / 4)
+                self.on_event(Event("llm_retry", {"model": lm.name, "purpose": purpose,
+                                                  "attempt": attempt + 1, "delay": round(delay, 2),
+                                                  "error": str(error)}))
+                self._sleep(min(delay, 30.0))
+                self._check_cancelled()
+                self._check_budget(purpose, count_call=False)
+        raise AssertionError("unreachable")
+
+    def _record(self, lm: LM, purpose: str, label: str | None, completion: Completion,
+                seconds: float) -> Completion:
+        cost = 0.0 if completion.cached else cost_usd(lm.name, completion.input_tokens,
+                                                      completion.output_tokens)
+        with self._lock:
+            line = self.usage.line(lm.name, purpose)
+            line.calls += 1
+            if completion.cached:
+                line.cached += 1
+            else:
+                line.input_tokens += completion.input_tokens
+                line.output_tokens += completion.output_tokens
+            line.cost_usd += cost or 0.0
+            line.cost_known = line.cost_known and cost is not None
+            self.usage.seconds = self.elapsed
+        self.on_event(Event("llm_end", {
+            "purpose": purpose, "model": lm.name, "label": label, "cached": completion.cached,
+            "input_tokens": completion.input_tokens, "output_tokens": completion.output_tokens,
+            "seconds": round(seconds, 3), "reply": truncate_middle(completion.text, 4000)}))
+        return completion
+
+    def _check_cancelled(self) -> None:
+        if self._cancelled.is_set():
+            raise CancelledError("the run was cancelled")
+
+    def _check_budget(self, purpose: str, count_call: bool = True) -> None:
+        b, u = self.budget, self.usage
+        with self._lock:
+            if b.max_seconds is not None and self.elapsed >= b.max_seconds:
+                self._exceeded("max_seconds", f"time budget of {b.max_seconds:g} s is used up")
+            if b.max_tokens is not None and u.tokens >= b.max_tokens:
+                self._exceeded("max_tokens", f"token budget of {b.max_tokens:,} is used up ({u.tokens:,})")
+            if b.max_cost_usd is not None and u.total("cost_usd") >= b.max_cost_usd:
+                self._exceeded("max_cost_usd", f"cost budget of ${b.max_cost_usd:g} is used up")
+            if (count_call and b.max_subcalls is not None and purpose not in ROOT_PURPOSES
+                    and u.subcalls >= b.max_subcalls):
+                self._exceeded("max_subcalls", f"sub-call budget of {b.max_subcalls} is used up")
+
+    def _exceeded(self, limit: str, message: str) -> None:
+        self.usage.seconds = self.elapsed
+        raise BudgetExceededError(f"budget exceeded: {message}", limit)

@@ -1,0 +1,69 @@
+"""Ask a model for JSON, pull it out of fenced or chatty replies, validate it, retry once."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import jsonschema
+
+from longread.errors import ModelError
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway, Prompt, as_messages
+
+_FENCE = re.compile(r"```(?:json)?\s*\n(.*?)```", re.DOTALL)
+
+
+class MalformedJSONError(ModelError):
+    """The model did not produce JSON matching the schema, even after being shown its mistake."""
+
+
+def extract_json(text: str) -> Any:
+    """The first JSON object or array in `text`: the whole text, a fenced block, or embedded."""
+    text = text.strip()
+    candidates = [text] + [m.group(1) for m in _FENCE.finditer(text)]
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError:
+            pass
+    decoder = json.JSONDecoder()
+    for match in re.finditer(r"[{\[]", text):
+        try:
+            return decoder.raw_decode(text, match.start())[0]
+        except json.JSONDecodeError:
+            continue
+    raise ValueError("no JSON object found in the reply")
+
+
+def _parse(text: str, schema: dict[str, Any]) -> Any:
+    value = extract_json(text)
+    jsonschema.validate(value, schema)
+    return value
+
+
+def complete_json(gateway: Gateway, lm: LM, prompt: Prompt, schema: dict[str, Any], *,
+                  purpose: str, system: str | None = None, max_tokens: int = 512,
+                  label: str | None = None) -> Any:
+    """A value matching `schema`. The request carries the schema (for servers that can constrain
+    decoding); a reply that fails is shown back to the model once with the error."""
+    messages = list(as_messages(prompt, system))
+    messages[-1] = {**messages[-1], "content": messages[-1]["content"]
+                    + "\n\nReply with JSON only, matching this schema:\n" + json.dumps(schema)}
+    reply = gateway.complete(lm, messages, purpose=purpose, max_tokens=max_tokens,
+                             json_schema=schema, label=label)
+    try:
+        return _parse(reply.text, schema)
+    except (ValueError, jsonschema.ValidationError) as error:
+        problem = error.message if isinstance(error, jsonschema.ValidationError) else str(error)
+    messages += [{"role": "assistant", "content": reply.text},
+                 {"role": "user", "content": f"That reply is not valid: {problem}. "
+                                             "Reply again with only the corrected JSON."}]
+    retry = gateway.complete(lm, messages, purpose=purpose, max_tokens=max_tokens,
+                             json_schema=schema, label=label)
+    try:
+        return _parse(retry.text, schema)
+    except (ValueError, jsonschema.ValidationError) as error:
+        raise MalformedJSONError(f"{lm.name} did not return valid JSON for {purpose}: "
+                                 f"{getattr(error, 'message', error)}") from error

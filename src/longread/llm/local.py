@@ -1,0 +1,67 @@
+"""Local GGUF models through llama-cpp-python: loaded once per process, one call at a time."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from longread.errors import ModelError
+from longread.llm.base import LM
+from longread.llm.types import Completion, Request
+
+_loaded: dict[tuple[str, int], Any] = {}
+_load_lock = threading.Lock()
+
+
+def load_llama(path: Path, n_ctx: int) -> Any:
+    """Return the process-wide `Llama` for this file, loading it on first use."""
+    key = (str(path), n_ctx)
+    with _load_lock:
+        if key not in _loaded:
+            try:
+                from llama_cpp import Llama
+            except ImportError as error:  # pragma: no cover - depends on the install
+                raise ModelError("llama-cpp-python is not installed; run `make install`") from error
+            _loaded[key] = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=os.cpu_count() or 2,
+                                 verbose=False)
+        return _loaded[key]
+
+
+class LocalLM(LM):
+    """A GGUF model run in this process. Structured calls use llama.cpp's JSON-schema grammar."""
+
+    def __init__(self, path: Path, *, name: str, context_window: int = 8192, writes_code: bool):
+        self.path = path
+        self.name = name
+        self.context_window = context_window
+        self.writes_code = writes_code
+        self._call_lock = threading.Lock()
+
+    @property
+    def llama(self) -> Any:
+        return load_llama(self.path, self.context_window)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def complete(self, request: Request) -> Completion:
+        kwargs: dict[str, Any] = {
+            "messages": list(request.messages),
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+        }
+        if request.stop:
+            kwargs["stop"] = list(request.stop)
+        if request.json_schema is not None:
+            kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
+        with self._call_lock:
+            try:
+                response = self.llama.create_chat_completion(**kwargs)
+            except ValueError as error:  # llama.cpp reports an over-long prompt this way
+                raise ModelError(f"{self.name}: {error}") from error
+        usage = response["usage"]
+        return Completion(text=response["choices"][0]["message"]["content"] or "",
+                          input_tokens=usage["prompt_tokens"],
+                          output_tokens=usage["completion_tokens"], model=self.name)

@@ -1,0 +1,40 @@
+"""Plain data passed between strategies, the gateway and model clients."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
+
+
+@dataclass(frozen=True)
+class Request:
+    """One chat completion request, independent of the provider."""
+
+    messages: tuple[Message, ...]
+    max_tokens: int = 1024
+    temperature: float = 0.0
+    json_schema: dict[str, Any] | None = None
+    stop: tuple[str, ...] = ()
+
+    def cache_fields(self) -> dict[str, Any]:
+        return {
+            "messages": list(self.messages),
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "json_schema": self.json_schema,
+            "stop": list(self.stop),
+        }
+
+
+@dataclass
+class Completion:
+    """A model's reply with the token counts the provider reported (or an estimate)."""
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+    model: str = ""
+    cached: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,82 @@
+"""Budgets and the usage ledger: calls, tokens and cost per model and per purpose."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+ROOT_PURPOSES = frozenset({"root", "root_final"})
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits for one run; None means unlimited. `max_subcalls` counts calls other than the root's."""
+
+    max_subcalls: int | None = None
+    max_cost_usd: float | None = None
+    max_tokens: int | None = None
+    max_seconds: float | None = None
+
+
+@dataclass
+class UsageLine:
+    calls: int = 0
+    cached: int = 0
+    retries: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    cost_known: bool = True
+
+
+@dataclass
+class Usage:
+    """Totals and a breakdown by (model, purpose)."""
+
+    lines: dict[tuple[str, str], UsageLine] = field(default_factory=lambda: defaultdict(UsageLine))
+    seconds: float = 0.0
+
+    def line(self, model: str, purpose: str) -> UsageLine:
+        return self.lines[(model, purpose)]
+
+    def total(self, attr: str) -> Any:
+        return sum(getattr(line, attr) for line in self.lines.values())
+
+    @property
+    def calls(self) -> int:
+        return self.total("calls")
+
+    @property
+    def subcalls(self) -> int:
+        return sum(l.calls for (_, p), l in self.lines.items() if p not in ROOT_PURPOSES)
+
+    @property
+    def tokens(self) -> int:
+        return self.total("input_tokens") + self.total("output_tokens")
+
+    @property
+    def cost_known(self) -> bool:
+        return all(line.cost_known for line in self.lines.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "subcalls": self.subcalls,
+            "cached_calls": self.total("cached"),
+            "retries": self.total("retries"),
+            "input_tokens": self.total("input_tokens"),
+            "output_tokens": self.total("output_tokens"),
+            "cost_usd": round(self.total("cost_usd"), 6) if self.cost_known else None,
+            "seconds": round(self.seconds, 2),
+            "by_model_purpose": [{"model": m, "purpose": p, **asdict(l)}
+                                 for (m, p), l in sorted(self.lines.items())],
+        }
+
+    def summary(self) -> str:
+        """One line for people: calls, tokens, cost, seconds."""
+        cost = f"${self.total('cost_usd'):.4f}" if self.cost_known else "cost unknown"
+        cached = self.total("cached")
+        calls = f"{self.calls} calls ({self.subcalls} sub" + (f", {cached} cached)" if cached else ")")
+        return (f"{calls} · {self.total('input_tokens'):,} in / {self.total('output_tokens'):,} out "
+                f"tokens · {cost} · {self.seconds:.1f} s")

@@ -1,0 +1,178 @@
+"""The REPL worker: a separate Python process that runs model-written code cells in one persistent
+namespace. Started by `Sandbox` as `python -I -m longread.repl.worker CMD_FD REPLY_FD`; stdlib only."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+import linecache
+import os
+import resource
+import sys
+import sysconfig
+import threading
+import time
+import traceback
+from contextlib import redirect_stderr, redirect_stdout
+from typing import Any
+
+from longread.repl import guard, protocol
+from longread.repl.capture import CappedText
+
+
+class ToolError(Exception):
+    """A tool function failed on the host side."""
+
+
+class _Final(BaseException):
+    """Carries FINAL's value out of a cell (a BaseException so `except Exception` cannot swallow it)."""
+
+    def __init__(self, value: str):
+        self.value = value
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+class Worker:
+    def __init__(self, cmd_fd: int, reply_fd: int):
+        self.cmd_fd = cmd_fd
+        self.reply_fd = reply_fd
+        self.cells = 0
+        self.namespace: dict[str, Any] = {"__name__": "__repl__", "__builtins__": builtins}
+        self.reserved: dict[str, Any] = {}
+        self.output_limit = 20_000
+        self._call_lock = threading.Lock()
+
+    def setup(self, init: dict[str, Any]) -> None:
+        self.output_limit = int(init["max_output_chars"])
+        memory = int(init["memory_mb"]) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        file_limit = int(init["max_file_mb"]) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
+        tools = {name: self._proxy(name, doc) for name, doc in init["tools"].items()}
+        self.reserved = {**tools, "FINAL": self.final, "FINAL_VAR": self.final_var}
+        if init.get("context_file"):
+            with open(init["context_file"], encoding="utf-8") as f:
+                self.reserved["context"] = f.read() if init["context_kind"] == "text" else json.load(f)
+        self.namespace.update(self.reserved)
+        guard.install(os.getcwd(), _read_roots())
+        real_exit = os._exit
+        os._exit = _refuse_exit  # type: ignore[assignment]
+        os.abort = _refuse_exit  # type: ignore[assignment]
+        _watch_parent(os.getppid(), real_exit)
+
+    def _proxy(self, name: str, doc: str) -> Any:
+        def tool(*args: Any, **kwargs: Any) -> Any:
+            return self.call_host(name, args, kwargs)
+
+        tool.__name__ = tool.__qualname__ = name
+        tool.__doc__ = doc
+        return tool
+
+    def call_host(self, name: str, args: tuple, kwargs: dict) -> Any:
+        try:
+            json.dumps([args, kwargs])
+        except (TypeError, ValueError):
+            raise TypeError(f"{name}(): arguments must be str, numbers, bool, None, lists or dicts") from None
+        with self._call_lock:
+            protocol.send(self.reply_fd, {"op": "call", "name": name, "args": list(args), "kwargs": kwargs})
+            reply = protocol.receive(self.cmd_fd)
+        if reply.get("op") == "return":
+            return reply.get("value")
+        raise ToolError(reply.get("error", f"{name} failed"))
+
+    def final(self, value: Any) -> None:
+        """Return `value` as the final answer and end the run."""
+        raise _Final(_as_text(value))
+
+    def final_var(self, name: Any) -> None:
+        """Return the variable called `name` as the final answer."""
+        if isinstance(name, str) and name.isidentifier():
+            if name not in self.namespace:
+                raise NameError(f"FINAL_VAR: no variable named {name!r}")
+            raise _Final(_as_text(self.namespace[name]))
+        raise _Final(_as_text(name))
+
+    def run_cell(self, code: str) -> dict[str, Any]:
+        self.cells += 1
+        filename = f"<cell {self.cells}>"
+        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+        out = CappedText(self.output_limit)
+        error = final = None
+        with redirect_stdout(out), redirect_stderr(out):
+            try:
+                self._execute(code, filename)
+            except _Final as done:
+                final = done.value
+            except SystemExit:
+                error = "SystemExit: exiting is not allowed here; the REPL keeps running"
+            except BaseException as exc:  # noqa: BLE001 - everything the model's code raises is reported
+                error = _format_error(exc)
+        restored = [n for n, obj in self.reserved.items() if self.namespace.get(n) is not obj]
+        self.namespace.update({n: self.reserved[n] for n in restored})
+        return {"op": "result", "output": out.getvalue(), "error": error, "final": final,
+                "restored": restored}
+
+    def _execute(self, code: str, filename: str) -> None:
+        tree = ast.parse(code, filename)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, filename, "exec"), self.namespace)
+        if last is not None:
+            value = eval(compile(ast.Expression(last.value), filename, "eval"), self.namespace)
+            if value is not None:
+                print(repr(value))
+
+    def serve(self) -> None:
+        self.setup(protocol.receive(self.cmd_fd))
+        protocol.send(self.reply_fd, {"op": "ready"})
+        while True:
+            message = protocol.receive(self.cmd_fd)
+            if message.get("op") == "exec":
+                protocol.send(self.reply_fd, self.run_cell(str(message.get("code", ""))))
+
+
+def _format_error(exc: BaseException) -> str:
+    """The exception with only the model's own frames, each with the line that failed."""
+    te = traceback.TracebackException.from_exception(exc)
+    for link in [te, te.__cause__, te.__context__]:
+        if link is not None:
+            link.stack = traceback.StackSummary.from_list(
+                [f for f in link.stack if f.filename.startswith("<cell")])
+    return "".join(te.format()).strip()
+
+
+def _refuse_exit(*_: Any) -> None:
+    raise guard.SandboxViolation("sandbox: ending the REPL process is not allowed")
+
+
+def _read_roots() -> list[str]:
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, *sysconfig.get_paths().values()}
+    paths.update(p for p in sys.path if p and os.path.isabs(p))
+    paths.update({"/usr/lib", "/usr/lib64", "/usr/share/zoneinfo", "/etc/localtime",
+                  "/dev/null", "/dev/urandom", f"/proc/{os.getpid()}"})
+    return sorted(paths)
+
+
+def _watch_parent(parent: int, real_exit: Any) -> None:
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        real_exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+if __name__ == "__main__":
+    try:
+        Worker(int(sys.argv[1]), int(sys.argv[2])).serve()
+    except protocol.ChannelClosed:
+        sys.exit(0)

@@ -1,0 +1,1 @@
+"""Strategies: each turns (question, context, models, options) into an Answer, emitting events."""

@@ -1,0 +1,29 @@
+"""The `base` strategy: the whole document (truncated if need be) in one prompt to the root model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from longread.answer import Answer
+from longread.strategies.common import Run
+from longread.tools.context_tools import fit_chars
+from longread.tools.slices import ContextSlice
+
+BASE_LIMIT_CHARS = 12_000
+SYSTEM = "Answer the question using only the document. If the document does not say, answer that it does not."
+
+
+def run_base(question: str, context: Any, run: Run, limit_chars: int = BASE_LIMIT_CHARS) -> Answer:
+    text = ContextSlice("context", context).text()
+    limit = min(limit_chars, fit_chars(run.root, 700))
+    shown = text[:limit]
+    note = f"\n[... truncated: {len(text) - limit:,} more characters not shown ...]" if len(text) > limit else ""
+    prompt = f"Document:\n\"\"\"\n{shown}{note}\n\"\"\"\n\nQuestion: {question}"
+    run.emit("phase", name="RESPOND")
+    reply = run.gateway.complete(run.root, prompt, system=SYSTEM, purpose="base", max_tokens=512)
+    answer_text = reply.text.strip()
+    if note:
+        answer_text += f"\n\n(Only the first {limit:,} of {len(text):,} characters were read.)"
+    run.emit("final", answer=answer_text)
+    return Answer(text=answer_text, mode="base", usage=run.gateway.usage.to_dict(),
+                  stats={"chars_read": len(shown), "chars_total": len(text)})

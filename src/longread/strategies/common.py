@@ -1,0 +1,38 @@
+"""What every strategy is given: the models, the gateway they call through, options and an event sink."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from longread.events import Event, EventSink, ignore
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway
+
+
+@dataclass
+class RunOptions:
+    """Knobs shared by the strategies (each reads the ones it uses)."""
+
+    max_iterations: int = 12
+    max_depth: int = 1
+    cell_timeout: float = 60.0
+    memory_mb: int = 1024
+    slice_chars: int = 10_000
+    refine_slice_chars: int = 2_500
+    max_slices: int = 6
+    enable_slicing: bool = True
+
+
+@dataclass
+class Run:
+    """One question being answered: root and sub models sharing one gateway (so one budget)."""
+
+    root: LM
+    sub: LM
+    gateway: Gateway
+    options: RunOptions = field(default_factory=RunOptions)
+    on_event: EventSink = ignore
+    depth: int = 0
+
+    def emit(self, kind: str, **data: object) -> None:
+        self.on_event(Event(kind, dict(data), depth=self.depth))

@@ -1,0 +1,118 @@
+"""Slice-by-slice hypothesis refinement (seed 002) without a code-writing root model. The sub-model
+reads the most relevant slices in document order; each finding is kept only if its words occur in
+the slice it read, and then refines the running hypothesis. Prompts are plain text: small local
+models answer them in a second, where JSON-constrained decoding takes tens of seconds."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from longread.answer import Answer, Citation
+from longread.errors import BudgetExceededError
+from longread.strategies.common import Run
+from longread.tools.context_tools import fit_chars
+from longread.tools.grounding import grounded_span, is_grounded, says_nothing
+from longread.tools.hypothesis import HypothesisTracker
+from longread.tools.rank import bm25_scores
+from longread.tools.slices import ContextSlice, ContextSlicer
+
+FIND = """Text:
+\"\"\"
+{text}
+\"\"\"
+Question: {question}
+If the text answers the question, give the answer in one short sentence. If it does not, reply exactly: NONE"""
+
+REFINE = """Question: {question}
+Answer so far: {current}
+New information: {finding}
+Write the improved answer in one or two sentences, keeping every correct detail."""
+
+_PREAMBLE = re.compile(r"^(the answer (to (this|the) question )?is|answer)\s*[:\-]\s*", re.IGNORECASE)
+
+
+def choose_slices(question: str, pieces: list[ContextSlice], limit: int) -> list[ContextSlice]:
+    """All slices if they are few, else the `limit` most relevant by BM25, in document order."""
+    if len(pieces) <= limit:
+        return pieces
+    scores = bm25_scores(question, [p.text() for p in pieces])
+    best = sorted(range(len(pieces)), key=lambda i: scores[i], reverse=True)[:limit]
+    return [pieces[i] for i in sorted(best)]
+
+
+class Refiner:
+    """State of one refine run: the hypothesis, its citations, and counts of what was read."""
+
+    def __init__(self, question: str, run: Run, doc_id: str):
+        self.question = question
+        self.run = run
+        self.doc_id = doc_id
+        self.tracker = HypothesisTracker()
+        self.citations: list[Citation] = []
+        self.stats = {"slices_total": 0, "slices_read": 0, "findings": 0, "ungrounded": 0}
+
+    def read(self, piece: ContextSlice) -> None:
+        text = piece.text()
+        reply = self.run.gateway.complete(self.run.sub, FIND.format(text=text, question=self.question),
+                                          purpose="refine_slice", label=piece.slice_id, max_tokens=96)
+        self.stats["slices_read"] += 1
+        finding = _PREAMBLE.sub("", reply.text.strip())
+        if says_nothing(finding):
+            return
+        span = grounded_span(finding, text, self.question)
+        if span is None:
+            self.stats["ungrounded"] += 1
+            return
+        self.stats["findings"] += 1
+        self.citations.append(_citation(piece, span, text, self.doc_id))
+        self.tracker.update(self._merge(finding))
+        self.run.emit("hypothesis", slice_id=piece.slice_id, hypothesis=self.tracker.current)
+
+    def _merge(self, finding: str) -> str:
+        """The refined hypothesis: the sub-model merges old and new, unless that adds unsupported words."""
+        current = self.tracker.current
+        if not current:
+            return finding
+        merged = self.run.gateway.complete(
+            self.run.sub, REFINE.format(question=self.question, current=current, finding=finding),
+            purpose="refine_merge", max_tokens=160).text.strip()
+        merged = _PREAMBLE.sub("", merged)
+        if merged and is_grounded(merged, current + " " + finding, self.question, share=0.8):
+            return merged
+        return f"{current} {finding}"
+
+    def answer(self, stopped_by: str | None = None) -> Answer:
+        read, total = self.stats["slices_read"], self.stats["slices_total"]
+        text = self.tracker.current or (
+            f"Not found: none of the {read} slices read has a passage that answers the question.")
+        if read < total:
+            text += f"\n\n(Read {read} of {total} slices, chosen by relevance; {total - read} were not read.)"
+        self.run.emit("final", answer=text)
+        return Answer(text=text, mode="refine", citations=self.citations,
+                      usage=self.run.gateway.usage.to_dict(),
+                      stats={**self.stats, "hypothesis_history": list(self.tracker.history)},
+                      stopped_by=stopped_by)
+
+
+def run_refine(question: str, context: Any, run: Run, doc_id: str = "context") -> Answer:
+    chunk = min(run.options.refine_slice_chars, fit_chars(run.sub, 400))
+    pieces = list(ContextSlicer.from_context(context, chunk_chars=chunk))
+    chosen = choose_slices(question, pieces, run.options.max_slices)
+    refiner = Refiner(question, run, doc_id)
+    refiner.stats["slices_total"] = len(pieces)
+    try:
+        for number, piece in enumerate(chosen, 1):
+            run.emit("slice", index=number, total=len(chosen), slice_id=piece.slice_id)
+            refiner.read(piece)
+    except BudgetExceededError as error:
+        error.partial = refiner.answer(stopped_by=error.limit)
+        raise
+    return refiner.answer()
+
+
+def _citation(piece: ContextSlice, span: tuple[int, int], text: str, doc_id: str) -> Citation:
+    if "start" in piece.metadata:  # a slice of a text context: cite document offsets
+        offset = piece.metadata["start"]
+        return Citation(doc_id, offset + span[0], offset + span[1], text[span[0]:span[1]], piece.slice_id)
+    return Citation(f"{doc_id}/{piece.slice_id}", span[0], span[1], text[span[0]:span[1]], piece.slice_id)

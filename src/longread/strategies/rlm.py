@@ -1,0 +1,186 @@
+"""The code-writing RLM loop: the root model writes Python that runs in the sandboxed REPL, sees
+what it printed, and repeats until it calls FINAL(...) or runs out of turns."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+from typing import Any
+
+from longread.answer import Answer
+from longread.errors import BudgetExceededError
+from longread.repl.capture import truncate_middle
+from longread.repl.sandbox import CellResult, Sandbox, describe
+from longread.strategies.common import Run
+from longread.tools.context_tools import ContextTools
+from longread.tools.hypothesis import HypothesisTracker
+from longread.tools.slices import ContextSlicer
+
+_FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_CODE_LANGS = {"repl", "python", "py", "python3", ""}
+NO_CODE = ("Your reply had no ```repl code block, so nothing ran. Write Python in a ```repl block; "
+           "when you know the answer call FINAL(answer) inside the code.")
+OUT_OF_TURNS = ("You have used all your turns. Reply now with your best answer to the question "
+                "as plain text, without code.")
+
+SYSTEM = """You answer a question about a context that is too large to read at once.
+It is stored in a Python REPL as the variable `context` ({kind}, {size:,} characters, {slices} slices).
+Write Python in ```repl blocks. I run each block and show you what it printed; variables persist.
+Never print the whole context: print short pieces, counts and search results.
+
+Functions in the REPL:
+{tools}
+FINAL(answer)  # ends the run with your answer; call it inside a ```repl block
+FINAL_VAR(name)  # ends the run with the variable called `name`
+
+Example of two turns:
+```repl
+hits = grep("deadline")
+print(len(hits), hits[:3])
+```
+```repl
+answer = llm_query("When is the deadline? Answer in one sentence.", slice_id=hits[0]["slice_id"])
+FINAL(answer)
+```
+Use Python (grep, slicing, counting) for exact lookups and llm_query on slices for meaning.
+The context starts with:
+{preview}"""
+
+
+def code_blocks(reply: str) -> list[str]:
+    """Python blocks of a reply: fenced as ```repl, ```python or bare ```; a reply that is itself
+    valid Python containing a call (e.g. `FINAL("42")`) counts as one block."""
+    blocks = [m.group(2) for m in _FENCE.finditer(reply) if m.group(1).lower() in _CODE_LANGS]
+    blocks = [b for b in blocks if b.strip()]
+    if blocks or "```" in reply:
+        return blocks
+    try:
+        tree = ast.parse(reply)
+    except SyntaxError:
+        return []
+    return [reply] if any(isinstance(n, ast.Call) for n in ast.walk(tree)) else []
+
+
+def _describe_context(context: Any, slicer: ContextSlicer) -> dict[str, Any]:
+    text = context if isinstance(context, str) else repr(context)
+    kind = type(context).__name__ + (f" of {len(context)} items" if isinstance(context, (list, dict)) else "")
+    preview = text[:300].replace("```", "'''") + ("…" if len(text) > 300 else "")
+    return {"kind": kind, "size": len(text), "slices": len(slicer), "preview": preview}
+
+
+class RLMLoop:
+    """One RLM (root or child) over one context."""
+
+    def __init__(self, run: Run, context: Any, slicer: ContextSlicer | None = None):
+        self.run = run
+        self.context = context
+        self.slicer = slicer or _slicer_for(context, run)
+        self.hypothesis = HypothesisTracker()
+        self.tools = ContextTools(self.slicer, run.sub, run.gateway, self.hypothesis,
+                                  recurse=self._child if run.depth < run.options.max_depth else None)
+        self.feedback_chars = max(1_500, min(8_000, run.root.context_window // 3))
+        self.last_output = ""
+
+    def _child(self, prompt: str, context: Any) -> str:
+        root = self.run.sub if self.run.sub.writes_code else self.run.root
+        child_run = replace(self.run, root=root, depth=self.run.depth + 1)
+        child_context = self.context if context is None else context
+        return RLMLoop(child_run, child_context).answer(prompt).text
+
+    def answer(self, question: str) -> Answer:
+        o = self.run.options
+        system = SYSTEM.format(tools="\n".join(describe(n, f) for n, f in self.tools.functions().items()),
+                               **_describe_context(self.context, self.slicer))
+        messages = [{"role": "system", "content": system},
+                    {"role": "user", "content": f"Question: {question}\nStart by exploring the context "
+                                                "in a ```repl block."}]
+        turns = 0
+        with Sandbox(self.tools.functions(), self.context, cell_timeout=o.cell_timeout,
+                     memory_mb=o.memory_mb) as sandbox:
+            self.sandbox = sandbox
+            try:
+                for turns in range(1, o.max_iterations + 1):
+                    final = self._turn(sandbox, messages, turns)
+                    if final is not None:
+                        return self._done(final, turns)
+                return self._done(self._last_word(sandbox, messages), turns, stopped_by="max_iterations")
+            except BudgetExceededError as error:
+                error.partial = self._done(self.hypothesis.current or self.last_output, turns,
+                                           stopped_by=error.limit)
+                raise
+
+    def _turn(self, sandbox: Sandbox, messages: list[dict[str, str]], turn: int) -> str | None:
+        reply = self._ask_root(messages, purpose="root")
+        self.run.emit("root_turn", turn=turn, reply=reply)
+        messages.append({"role": "assistant", "content": reply})
+        blocks = code_blocks(reply)
+        if not blocks:
+            messages.append({"role": "user", "content": NO_CODE})
+            return None
+        feedback = []
+        for number, code in enumerate(blocks, 1):
+            result = self._execute(sandbox, code, turn, number)
+            if result.final is not None:
+                return result.final
+            feedback.append(f"Output of block {number}:\n{truncate_middle(result.render(), self.feedback_chars)}")
+        messages.append({"role": "user", "content": "\n\n".join(feedback)})
+        return None
+
+    def _execute(self, sandbox: Sandbox, code: str, turn: int, block: int) -> CellResult:
+        self.run.emit("code", turn=turn, block=block, code=code)
+        result = sandbox.run(code)
+        if result.output.strip():
+            self.last_output = result.output.strip()
+        self.run.emit("output", turn=turn, block=block, output=result.render(), final=result.final,
+                      seconds=round(result.seconds, 3))
+        return result
+
+    def _last_word(self, sandbox: Sandbox, messages: list[dict[str, str]]) -> str:
+        """After the last turn: one more call for the best answer so far, as text."""
+        messages.append({"role": "user", "content": OUT_OF_TURNS})
+        reply = self._ask_root(messages, purpose="root_final")
+        for code in code_blocks(reply):
+            result = self._execute(sandbox, code, 0, 1)
+            if result.final is not None:
+                return result.final
+        return _FENCE.sub(lambda m: m.group(2), reply).strip()
+
+    def _ask_root(self, messages: list[dict[str, str]], purpose: str) -> str:
+        root = self.run.root
+        max_tokens = min(1024, root.context_window // 4)
+        fitted = _fit_history(messages, root.context_window - max_tokens, root.count_tokens)
+        return self.run.gateway.complete(root, fitted, purpose=purpose, max_tokens=max_tokens).text
+
+    def _done(self, text: str, turns: int, stopped_by: str | None = None) -> Answer:
+        text = text.strip() or "No answer was reached."
+        self.run.emit("final", answer=text, turns=turns)
+        return Answer(text=text, mode="rlm", usage=self.run.gateway.usage.to_dict(),
+                      stats={"turns": turns, "restarts": self.sandbox.restarts,
+                             "hypothesis_history": list(self.hypothesis.history)},
+                      stopped_by=stopped_by)
+
+
+def _slicer_for(context: Any, run: Run) -> ContextSlicer:
+    if not run.options.enable_slicing:
+        return ContextSlicer()
+    return ContextSlicer.from_context(context, chunk_chars=run.options.slice_chars)
+
+
+def _fit_history(messages: list[dict[str, str]], budget: int, count: Any) -> list[dict[str, str]]:
+    """System + question + as many recent turns as fit in `budget` tokens (older ones dropped)."""
+    head, turns = messages[:2], messages[2:]
+    used = sum(count(m["content"]) for m in head)
+    kept: list[dict[str, str]] = []
+    for message in reversed(turns):
+        cost = count(message["content"])
+        if used + cost > budget and kept:
+            break
+        kept.insert(0, message)
+        used += cost
+    if len(kept) < len(turns):
+        if kept and kept[0]["role"] == "user":
+            kept.pop(0)
+        note = f"\n\n({len(turns) - len(kept)} earlier messages were dropped to fit the context window.)"
+        head = [head[0], {**head[1], "content": head[1]["content"] + note}]
+    return head + kept

@@ -1,0 +1,103 @@
+"""The functions the root model calls from the REPL over a generic context (str, dict or list):
+slice-aware sub-LLM queries (single, batched, recursive), slices, grep and the shared hypothesis.
+They run on the host: the worker only holds proxies."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway
+from longread.repl.capture import truncate_middle
+from longread.tools.hypothesis import HypothesisTracker
+from longread.tools.slices import ContextSlicer
+
+Recurse = Callable[[str, Any], str]
+
+
+def fit_chars(lm: LM, reserve_tokens: int = 1024) -> int:
+    """About how many characters of text fit in `lm`'s window, leaving room for prompt and reply."""
+    return max(2_000, (lm.context_window - reserve_tokens) * 3)
+
+
+class ContextTools:
+    def __init__(self, slicer: ContextSlicer, sub: LM, gateway: Gateway,
+                 hypothesis: HypothesisTracker | None = None, recurse: Recurse | None = None):
+        self.slicer = slicer
+        self.sub = sub
+        self.gateway = gateway
+        self.hypothesis = hypothesis or HypothesisTracker()
+        self.recurse = recurse
+
+    def _prompt(self, prompt: str, slice_id: str | None) -> str:
+        if slice_id is None:
+            return truncate_middle(str(prompt), fit_chars(self.sub))
+        text = truncate_middle(self.slicer.get_slice(slice_id).text(), fit_chars(self.sub, 1500))
+        return f"Context ({slice_id}):\n\"\"\"\n{text}\n\"\"\"\n\n{prompt}"
+
+    def llm_query(self, prompt: str, slice_id: str | None = None) -> str:
+        """Ask the sub-model; with slice_id, that slice's text is put before the prompt."""
+        return self.gateway.complete(self.sub, self._prompt(prompt, slice_id), purpose="subcall",
+                                     label=slice_id).text
+
+    def llm_query_batched(self, prompts: list[str], slice_ids: list[str | None] | None = None) -> list[str]:
+        """Run several llm_query calls concurrently; returns the answers in order."""
+        ids = list(slice_ids) if slice_ids is not None else [None] * len(prompts)
+        if len(ids) != len(prompts):
+            raise ValueError("slice_ids must have one entry per prompt")
+        texts = [self._prompt(p, s) for p, s in zip(prompts, ids)]
+        replies = self.gateway.complete_many(self.sub, texts, purpose="subcall", labels=ids)
+        return [r.text for r in replies]
+
+    def rlm_query(self, prompt: str, context: Any = None) -> str:
+        """Start a child RLM one level deeper on `context` (default: this context); returns its answer."""
+        if self.recurse is None:
+            extra = "" if context is None else f"\n\nContext:\n{context}"
+            return self.llm_query(prompt + extra)
+        return self.recurse(prompt, context)
+
+    def list_slices(self) -> list[str]:
+        """The ids of the context's slices, in order."""
+        return self.slicer.list_slices()
+
+    def get_slice_info(self) -> list[dict]:
+        """Id, type, size, preview and metadata of every slice."""
+        return self.slicer.get_slice_info()
+
+    def read_slice(self, slice_id: str) -> str:
+        """The full text of one slice."""
+        return self.slicer.get_slice(slice_id).text()
+
+    def grep(self, pattern: str, context_chars: int = 80, max_hits: int = 50) -> list[dict]:
+        """Regex search (case-insensitive) over every slice: slice_id, start, match, snippet."""
+        regex = re.compile(pattern, re.IGNORECASE)
+        hits: list[dict] = []
+        for piece in self.slicer:
+            text = piece.text()
+            for m in regex.finditer(text):
+                snippet = text[max(0, m.start() - context_chars): m.end() + context_chars]
+                hits.append({"slice_id": piece.slice_id, "start": m.start(), "match": m.group(0),
+                             "snippet": snippet})
+                if len(hits) >= max_hits:
+                    return hits
+        return hits
+
+    def update_hypothesis(self, new_hypothesis: str) -> str:
+        """Replace the current hypothesis (the old one goes to the history)."""
+        return self.hypothesis.update(new_hypothesis)
+
+    def get_hypothesis(self) -> str:
+        """The current hypothesis ('' before the first update)."""
+        return self.hypothesis.current
+
+    def get_hypothesis_history(self) -> list[str]:
+        """Every earlier hypothesis, oldest first."""
+        return list(self.hypothesis.history)
+
+    def functions(self) -> dict[str, Callable[..., Any]]:
+        """The tools by name, as the REPL sees them."""
+        names = ["llm_query", "llm_query_batched", "rlm_query", "list_slices", "get_slice_info",
+                 "read_slice", "grep", "update_hypothesis", "get_hypothesis", "get_hypothesis_history"]
+        return {name: getattr(self, name) for name in names}

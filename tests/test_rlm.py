@@ -1,0 +1,129 @@
+"""The code-writing root loop, driven by a scripted root model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from longread.errors import BudgetExceededError
+from longread.events import JsonlTrace, fan_out
+from longread.llm.scripted import ScriptedLM
+from longread.llm.usage import Budget
+from longread.strategies.rlm import NO_CODE, RLMLoop, code_blocks, _fit_history
+
+from conftest import make_run
+
+CONTEXT = "Intro.\n\n" + "Filler paragraph about nothing in particular.\n\n" * 400 + \
+          "The secret launch code is 7-4-1-9.\n\n" + "More filler text.\n\n" * 300
+
+
+def repl(code: str) -> str:
+    return f"Let me look.\n```repl\n{code}\n```"
+
+
+def test_code_block_parsing():
+    assert code_blocks("```repl\na = 1\n```\ntext\n```python\nb = 2\n```") == ["a = 1\n", "b = 2\n"]
+    assert code_blocks("```\nprint(1)\n```") == ["print(1)\n"]
+    assert code_blocks('```json\n{"a": 1}\n```') == []
+    assert code_blocks('FINAL("42")') == ['FINAL("42")']
+    assert code_blocks("The answer is 42.") == []
+    assert code_blocks("```repl\nx = 1\n") == ["x = 1\n"], "an unclosed last block still counts"
+
+
+def test_final_from_code_after_exploring():
+    root = ScriptedLM([
+        repl("hits = grep('launch code')\nprint(hits[0]['snippet'])"),
+        repl("import re\ncode = re.search(r'code is ([0-9-]+)', context).group(1)\nFINAL(code)"),
+    ])
+    answer = RLMLoop(make_run(root), CONTEXT).answer("What is the launch code?")
+    assert answer.text == "7-4-1-9" and answer.mode == "rlm" and answer.stats["turns"] == 2
+    assert "7-4-1-9" in root.requests[1].messages[-1]["content"], "the grep output went back to the model"
+
+
+def test_final_var():
+    root = ScriptedLM([repl("n = context.count('Filler')\nFINAL_VAR('n')")])
+    assert RLMLoop(make_run(root), CONTEXT).answer("How many filler paragraphs?").text == "400"
+
+
+def test_reply_without_code_is_told_so():
+    root = ScriptedLM(["I think the answer is 7.", repl("FINAL('7-4-1-9')")])
+    answer = RLMLoop(make_run(root), CONTEXT).answer("q")
+    assert answer.text == "7-4-1-9"
+    assert root.requests[1].messages[-1]["content"] == NO_CODE
+
+
+def test_out_of_turns_returns_the_last_word_not_a_code_fence():
+    root = ScriptedLM([repl("x = 1")] * 3 + ["My best answer: 7-4-1-9"])
+    answer = RLMLoop(make_run(root, max_iterations=3), CONTEXT).answer("q")
+    assert answer.text == "My best answer: 7-4-1-9" and answer.stopped_by == "max_iterations"
+    assert "used all your turns" in root.requests[-1].messages[-1]["content"]
+    fenced = ScriptedLM([repl("x = 1"), "```python\nprint('no final here')\n```"])
+    text = RLMLoop(make_run(fenced, max_iterations=1), CONTEXT).answer("q").text
+    assert "```" not in text
+
+
+def test_infinite_loop_is_killed_and_the_run_continues():
+    root = ScriptedLM([repl("while True:\n    pass"), repl("FINAL('recovered')")])
+    answer = RLMLoop(make_run(root, cell_timeout=1.0), CONTEXT).answer("q")
+    assert answer.text == "recovered" and answer.stats["restarts"] == 1
+    feedback = root.requests[1].messages[-1]["content"]
+    assert "longer than 1 s" in feedback and "variable you defined is gone" in feedback
+
+
+def test_llm_query_with_a_slice_and_hypothesis_tools():
+    sub = ScriptedLM(lambda request: "sub saw: " + ("7-4-1-9" if "7-4-1-9" in request.messages[-1]["content"] else "nothing"))
+    root = ScriptedLM([repl(
+        "sid = grep('launch')[0]['slice_id']\n"
+        "update_hypothesis('unknown')\n"
+        "update_hypothesis(llm_query('What is the code?', slice_id=sid))\n"
+        "FINAL(get_hypothesis() + ' | ' + str(get_hypothesis_history()) + ' | ' + str(len(list_slices())))")])
+    answer = RLMLoop(make_run(root, sub), CONTEXT).answer("q")
+    text, history, slices = answer.text.split(" | ")
+    assert text == "sub saw: 7-4-1-9" and history == "['unknown']" and int(slices) > 1
+    assert sub.requests[0].messages[-1]["content"].startswith("Context (chunk_")
+
+
+def test_recursion_starts_a_child_one_level_deeper_and_traces_it(tmp_path):
+    root = ScriptedLM([repl("FINAL(rlm_query('Find the code', context[-20000:]))"),   # depth 0
+                       repl("FINAL('child found 7-4-1-9')")])                      # depth 1
+    events: list = []
+    trace_path = tmp_path / "trace.jsonl"
+    with JsonlTrace(trace_path) as trace:
+        run = make_run(root, sink=fan_out(events.append, trace))
+        answer = RLMLoop(run, CONTEXT).answer("q")
+    assert answer.text == "child found 7-4-1-9"
+    lines = [json.loads(line) for line in trace_path.read_text().splitlines()]
+    kinds = [(e["kind"], e["depth"]) for e in lines]
+    assert ("root_turn", 0) in kinds and ("root_turn", 1) in kinds and ("final", 1) in kinds
+    assert kinds.index(("root_turn", 1)) < kinds.index(("final", 1)) < kinds.index(("final", 0))
+    assert any(e["kind"] == "llm_end" and "child found" in e["reply"] for e in lines)
+
+
+def test_depth_limit_turns_rlm_query_into_a_plain_sub_call():
+    sub = ScriptedLM(lambda request: "plain sub answer")
+    root = ScriptedLM([repl("FINAL(rlm_query('Find it'))")])
+    answer = RLMLoop(make_run(root, sub, max_depth=0), CONTEXT).answer("q")
+    assert answer.text == "plain sub answer"
+
+
+def test_budget_stops_the_run_with_the_partial_answer():
+    sub = ScriptedLM(lambda request: "partial finding")
+    root = ScriptedLM([repl("for s in list_slices():\n    update_hypothesis(llm_query('q', slice_id=s))\n"
+                            "FINAL('never')")])
+    with pytest.raises(BudgetExceededError) as caught:
+        RLMLoop(make_run(root, sub, budget=Budget(max_subcalls=2)), CONTEXT).answer("q")
+    assert caught.value.limit == "max_subcalls"
+    assert caught.value.partial.text == "partial finding" and caught.value.partial.stopped_by == "max_subcalls"
+    assert len(sub.requests) == 2
+
+
+def test_history_is_trimmed_to_fit_the_window():
+    messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "question"}]
+    for i in range(20):
+        messages += [{"role": "assistant", "content": f"code {i} " * 50},
+                     {"role": "user", "content": f"output {i} " * 50}]
+    fitted = _fit_history(messages, 700, lambda text: len(text) // 4)
+    assert fitted[0]["content"] == "s" and "earlier messages were dropped" in fitted[1]["content"]
+    assert fitted[2]["role"] == "assistant" and fitted[-1]["content"].startswith("output 19")
+    assert sum(len(m["content"]) // 4 for m in fitted) <= 700 + 50
