@@ -127,3 +127,9 @@ def test_history_is_trimmed_to_fit_the_window():
     assert fitted[0]["content"] == "s" and "earlier messages were dropped" in fitted[1]["content"]
     assert fitted[2]["role"] == "assistant" and fitted[-1]["content"].startswith("output 19")
     assert sum(len(m["content"]) // 4 for m in fitted) <= 700 + 50
+
+
+def test_a_sub_call_without_context_is_flagged_to_the_model():
+    root = ScriptedLM([repl("x = llm_query('What is the launch code?')"), repl("FINAL('done')")])
+    RLMLoop(make_run(root, ScriptedLM(lambda request: "a guess")), CONTEXT).answer("q")
+    assert "does not see the context" in root.requests[1].messages[-1]["content"]

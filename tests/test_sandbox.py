@@ -138,6 +138,5 @@ def test_budget_error_from_a_tool_ends_the_cell_and_reaches_the_host():
     def spend() -> str:
         raise BudgetExceededError("budget exceeded: sub-call budget of 0 is used up", "max_subcalls")
 
-    with Sandbox({"spend": spend}) as sb:
-        with pytest.raises(BudgetExceededError):
-            sb.run("try:\n    spend()\nexcept Exception:\n    pass\nprint('went on')")
+    with Sandbox({"spend": spend}) as sb, pytest.raises(BudgetExceededError):
+        sb.run("try:\n    spend()\nexcept Exception:\n    pass\nprint('went on')")

@@ -7,7 +7,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
+from collections.abc import Callable
 
 
 @dataclass
@@ -59,7 +60,7 @@ class JsonlTrace:
     def close(self) -> None:
         self._file.close()
 
-    def __enter__(self) -> "JsonlTrace":
+    def __enter__(self) -> JsonlTrace:
         return self
 
     def __exit__(self, *exc: object) -> None:

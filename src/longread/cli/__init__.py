@@ -30,10 +30,10 @@ def main() -> None:
             from longread.cli.display import print_answer
 
             print_answer(error.partial, as_json="--json" in sys.argv)
-        err_console.print(f"[red]error:[/] {error}", highlight=False)
+        err_console.print(f"[red]error:[/] {error}", highlight=False, soft_wrap=True)
         sys.exit(error.exit_code)
     except LongreadError as error:
-        err_console.print(f"[red]error:[/] {error}", highlight=False)
+        err_console.print(f"[red]error:[/] {error}", highlight=False, soft_wrap=True)
         sys.exit(error.exit_code)
     except (typer.Abort, KeyboardInterrupt):
         err_console.print("[red]interrupted[/]")

@@ -21,7 +21,7 @@ class ProgressLine:
         self._status: Status | None = Console(stderr=True).status("starting…") if enabled else None
         self._calls = 0
 
-    def __enter__(self) -> "ProgressLine":
+    def __enter__(self) -> ProgressLine:
         if self._status:
             self._status.start()
         return self

@@ -42,9 +42,19 @@ def decode(data: bytes, name: str = "input") -> str:
     try:
         return _normalize(data.decode("utf-8"))
     except UnicodeDecodeError:
-        best = from_bytes(data[:1_000_000]).best()
-        encoding = best.encoding if best is not None else "latin-1"
-        return _normalize(data.decode(encoding, errors="replace"))
+        return _normalize(data.decode(_guess_encoding(data), errors="replace"))
+
+
+def _guess_encoding(data: bytes) -> str:
+    """Charset detection, preferring Windows-1252 (which covers Latin-1 text) unless another code
+    page reads clearly cleaner: on short Western text detectors often pick a Baltic or Central
+    European one by a hair."""
+    matches = from_bytes(data[:1_000_000])
+    best = matches.best()
+    western = next((m for m in matches if m.encoding == "cp1252"), None)
+    if best is None or (western is not None and western.chaos <= best.chaos + 0.15):
+        return "cp1252"
+    return best.encoding
 
 
 def _normalize(text: str) -> str:

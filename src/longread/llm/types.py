@@ -18,6 +18,14 @@ class Request:
     json_schema: dict[str, Any] | None = None
     stop: tuple[str, ...] = ()
 
+    def chat_kwargs(self) -> dict[str, Any]:
+        """The arguments every chat-completions API shares."""
+        kwargs: dict[str, Any] = {"messages": list(self.messages), "max_tokens": self.max_tokens,
+                                  "temperature": self.temperature}
+        if self.stop:
+            kwargs["stop"] = list(self.stop)
+        return kwargs
+
     def cache_fields(self) -> dict[str, Any]:
         return {
             "messages": list(self.messages),

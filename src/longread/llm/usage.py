@@ -49,7 +49,7 @@ class Usage:
 
     @property
     def subcalls(self) -> int:
-        return sum(l.calls for (_, p), l in self.lines.items() if p not in ROOT_PURPOSES)
+        return sum(line.calls for (_, p), line in self.lines.items() if p not in ROOT_PURPOSES)
 
     @property
     def tokens(self) -> int:
@@ -69,8 +69,8 @@ class Usage:
             "output_tokens": self.total("output_tokens"),
             "cost_usd": round(self.total("cost_usd"), 6) if self.cost_known else None,
             "seconds": round(self.seconds, 2),
-            "by_model_purpose": [{"model": m, "purpose": p, **asdict(l)}
-                                 for (m, p), l in sorted(self.lines.items())],
+            "by_model_purpose": [{"model": m, "purpose": p, **asdict(line)}
+                                 for (m, p), line in sorted(self.lines.items())],
         }
 
     def summary(self) -> str:

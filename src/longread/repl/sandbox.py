@@ -3,6 +3,7 @@ enforces the per-cell time limit by killing and restarting it."""
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import os
@@ -52,16 +53,12 @@ def _clean_env(workdir: str) -> dict[str, str]:
 
 
 def _kill(process: subprocess.Popen, workdir: str, fds: tuple[int, ...]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     process.wait()
     for fd in fds:
-        try:
+        with contextlib.suppress(OSError):
             os.close(fd)
-        except OSError:
-            pass
     shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -133,7 +130,7 @@ class Sandbox:
         self.restarts += 1
         self.start()
 
-    def __enter__(self) -> "Sandbox":
+    def __enter__(self) -> Sandbox:
         self.start()
         return self
 

@@ -78,7 +78,8 @@ class Refiner:
             self.run.sub, REFINE.format(question=self.question, current=current, finding=finding),
             purpose="refine_merge", max_tokens=160).text.strip()
         merged = _PREAMBLE.sub("", merged)
-        if merged and is_grounded(merged, current + " " + finding, self.question, share=0.8):
+        keeps_new = is_grounded(finding, merged, current, share=0.5)  # the new finding's own words survive
+        if merged and keeps_new and is_grounded(merged, current + " " + finding, self.question, share=0.8):
             return merged
         return f"{current} {finding}"
 
@@ -95,10 +96,27 @@ class Refiner:
                       stopped_by=stopped_by)
 
 
+def pack(pieces: list[ContextSlice], chunk: int) -> list[ContextSlice]:
+    """Adjacent text slices joined while they fit in `chunk` characters (a lone `# Title` slice is
+    not worth a model call of its own)."""
+    packed: list[ContextSlice] = []
+    for piece in pieces:
+        last = packed[-1] if packed else None
+        if (last is not None and isinstance(piece.content, str) and isinstance(last.content, str)
+                and last.metadata.get("end") == piece.metadata.get("start") is not None
+                and len(last.content) + len(piece.content) <= chunk):
+            packed[-1] = ContextSlice(last.slice_id, last.content + piece.content,
+                                      {**last.metadata, "end": piece.metadata["end"]})
+        else:
+            packed.append(piece)
+    return packed
+
+
 def run_refine(question: str, context: Any, run: Run, doc_id: str = "context") -> Answer:
-    chunk = min(run.options.refine_slice_chars, fit_chars(run.sub, 400))
-    pieces = list(ContextSlicer.from_context(context, chunk_chars=chunk))
-    chosen = choose_slices(question, pieces, run.options.max_slices)
+    weak = not run.sub.writes_code  # small models read short passages far more accurately
+    chunk = run.options.refine_slice_chars or (800 if weak else min(8_000, fit_chars(run.sub, 400)))
+    pieces = pack(list(ContextSlicer.from_context(context, chunk_chars=chunk)), chunk)
+    chosen = choose_slices(question, pieces, run.options.max_slices or (8 if weak else 24))
     refiner = Refiner(question, run, doc_id)
     refiner.stats["slices_total"] = len(pieces)
     try:

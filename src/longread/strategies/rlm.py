@@ -130,6 +130,7 @@ class RLMLoop:
     def _execute(self, sandbox: Sandbox, code: str, turn: int, block: int) -> CellResult:
         self.run.emit("code", turn=turn, block=block, code=code)
         result = sandbox.run(code)
+        result.notices += self.tools.take_notices()
         if result.output.strip():
             self.last_output = result.output.strip()
         self.run.emit("output", turn=turn, block=block, output=result.render(), final=result.final,

@@ -30,9 +30,17 @@ class ContextTools:
         self.gateway = gateway
         self.hypothesis = hypothesis or HypothesisTracker()
         self.recurse = recurse
+        self.notices: list[str] = []  # advice for the root model, shown after the cell that caused it
+
+    def take_notices(self) -> list[str]:
+        notices, self.notices = list(dict.fromkeys(self.notices)), []
+        return notices
 
     def _prompt(self, prompt: str, slice_id: str | None) -> str:
         if slice_id is None:
+            if len(prompt) < 1_000 and len(self.slicer):
+                self.notices.append("Note: llm_query without slice_id does not see the context. Pass "
+                                    "slice_id=... (see list_slices() or grep()) or put text in the prompt.")
             return truncate_middle(str(prompt), fit_chars(self.sub))
         text = truncate_middle(self.slicer.get_slice(slice_id).text(), fit_chars(self.sub, 1500))
         return f"Context ({slice_id}):\n\"\"\"\n{text}\n\"\"\"\n\n{prompt}"
@@ -47,7 +55,7 @@ class ContextTools:
         ids = list(slice_ids) if slice_ids is not None else [None] * len(prompts)
         if len(ids) != len(prompts):
             raise ValueError("slice_ids must have one entry per prompt")
-        texts = [self._prompt(p, s) for p, s in zip(prompts, ids)]
+        texts = [self._prompt(p, s) for p, s in zip(prompts, ids, strict=True)]
         replies = self.gateway.complete_many(self.sub, texts, purpose="subcall", labels=ids)
         return [r.text for r in replies]
 

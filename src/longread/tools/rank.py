@@ -7,11 +7,7 @@ import re
 from collections import Counter
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_STOP = frozenset("a about all also an and any are as at be been but by can could did do does for "
-                  "from had has have he her here him his how i if in into is it its me my no not of "
-                  "on or our say says said she so some than that the their them then there these "
-                  "they this those to up us very was we were what when where which who whom why "
-                  "will with would you your".split())
+_STOP = frozenset(["a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "here", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "say", "says", "said", "she", "so", "some", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "up", "us", "very", "was", "we", "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your"])
 
 
 def stem(word: str) -> str:

@@ -1,0 +1,5 @@
+"""`python -m longread.cli`."""
+
+from longread.cli import main
+
+main()

@@ -1,0 +1,71 @@
+"""The `longread` command as a user runs it: errors are one line, answers come with usage."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def longread(*args: str, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+    full_env = {k: v for k, v in os.environ.items()
+                if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY")}
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "longread.cli", *args], capture_output=True,
+                          text=True, env=full_env, timeout=timeout)
+
+
+def one_line_error(result: subprocess.CompletedProcess, expected: str) -> None:
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and expected in lines[0], result.stderr
+
+
+def test_missing_file(tmp_path):
+    one_line_error(longread("ask", str(tmp_path / "nope.txt"), "q"), "no such file")
+
+
+def test_directory(tmp_path):
+    one_line_error(longread("ask", str(tmp_path), "q"), "is a directory")
+
+
+def test_binary_file(tmp_path):
+    path = tmp_path / "blob.bin"
+    path.write_bytes(bytes(range(256)) * 8)
+    one_line_error(longread("ask", str(path), "q"), "binary")
+
+
+def test_empty_file(tmp_path):
+    path = tmp_path / "empty.md"
+    path.write_text("")
+    one_line_error(longread("ask", str(path), "q"), "is empty")
+
+
+def test_unknown_model_spec():
+    one_line_error(longread("ask", str(EXAMPLES / "macbeth.md"), "q", "--model", "gpt9000"),
+                   "unknown model spec")
+
+
+def test_missing_api_key():
+    one_line_error(longread("ask", str(EXAMPLES / "macbeth.md"), "q", "--model", "openai:gpt-4o-mini"),
+                   "OPENAI_API_KEY")
+
+
+def test_unknown_mode():
+    one_line_error(longread("ask", str(EXAMPLES / "macbeth.md"), "q", "--mode", "magic"), "unknown mode")
+
+
+def test_budget_stop_prints_the_partial_answer_and_exits_3(tmp_path):
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Nothing to see here. " * 3000)
+    result = longread("ask", str(doc), "What is hidden?", "--mode", "refine", "--max-subcalls", "1",
+                      "--json", "--no-cache")
+    assert result.returncode == 3 and "budget exceeded" in result.stderr
+    partial = json.loads(result.stdout)
+    assert partial["stopped_by"] == "max_subcalls" and partial["usage"]["subcalls"] == 1

@@ -1,0 +1,97 @@
+"""End to end on the embedded local model, offline: in-process, and through a real
+OpenAI-compatible server (llama_cpp.server serving the same GGUF on loopback)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from longread.llm.local_models import bundled_smollm2_path
+from test_cli import EXAMPLES, longread
+
+pytestmark = pytest.mark.local_model
+
+NEEDLE = "The secret password of the castle gate is heather-lantern."
+QUESTION = "What is the secret password of the castle gate?"
+
+
+@pytest.fixture(scope="module")
+def needle_doc(tmp_path_factory) -> Path:
+    """About 9,000 characters of Macbeth with one inserted fact in the middle."""
+    play = (EXAMPLES / "macbeth.md").read_text(encoding="utf-8")[:9000]
+    cut = play.index("\n\n", 4500)
+    path = tmp_path_factory.mktemp("doc") / "macbeth-excerpt.md"
+    path.write_text(play[:cut] + "\n\n" + NEEDLE + "\n" + play[cut:], encoding="utf-8")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def llama_server():
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_smollm2_path()),
+         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192", "--model_alias", "smollm2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"{base_url}/models", timeout=2).read()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("llama_cpp.server did not start")
+                time.sleep(0.5)
+        yield base_url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def check_answer(result: subprocess.CompletedProcess, doc: Path, model: str) -> dict:
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    text = doc.read_text(encoding="utf-8")
+    assert answer["mode"] == "refine"
+    assert "heather-lantern" in answer["text"].lower()
+    assert answer["citations"], "the answer must cite the passage it rests on"
+    for citation in answer["citations"]:
+        assert text[citation["start"]:citation["end"]] == citation["text"]
+    assert any("heather-lantern" in c["text"] for c in answer["citations"])
+    models = {row["model"] for row in answer["usage"]["by_model_purpose"]}
+    assert models == {model} and answer["usage"]["calls"] >= 1
+    return answer
+
+
+def test_ask_on_the_embedded_local_model(needle_doc):
+    result = longread("ask", str(needle_doc), QUESTION, "--json", "--no-cache", "--mode", "refine")
+    check_answer(result, needle_doc, "local:smollm2-135m")
+
+
+def test_ask_through_an_openai_compatible_server(needle_doc, llama_server):
+    result = longread("ask", str(needle_doc), QUESTION, "--json", "--no-cache", "--mode", "refine",
+                      "--model", "openai:smollm2", "--base-url", llama_server)
+    check_answer(result, needle_doc, "openai:smollm2")
+
+
+def test_human_output_shows_answer_citation_and_usage(needle_doc):
+    result = longread("ask", str(needle_doc), QUESTION, "--quiet", "--mode", "refine")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert "heather-lantern" in result.stdout.lower()
+    assert any(line.startswith("[1] macbeth-excerpt.md [") for line in lines)
+    assert lines[-1].startswith("refine ·") and "calls" in lines[-1] and "tokens" in lines[-1]
