@@ -36,7 +36,7 @@ def test_slicing_can_be_switched_off():
 
 
 def test_enable_logging_prints_events(capsys):
-    root = ScriptedLM([repl("FINAL('ok')")])
+    root = ScriptedLM([repl("FINAL(context)")])
     RLM_REPL(model=root, recursive_model=root, mode="rlm", enable_logging=True, cache=False).completion("t", "q")
     printed = capsys.readouterr().out
     assert "[root_turn]" in printed and "[final]" in printed

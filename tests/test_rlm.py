@@ -47,7 +47,7 @@ def test_final_var():
 
 
 def test_reply_without_code_is_told_so():
-    root = ScriptedLM(["I think the answer is 7.", repl("FINAL('7-4-1-9')")])
+    root = ScriptedLM(["I think the answer is 7.", repl("FINAL('7-4-1-9' if context else '')")])
     answer = RLMLoop(make_run(root), CONTEXT).answer("q")
     assert answer.text == "7-4-1-9"
     assert root.requests[1].messages[-1]["content"] == NO_CODE
@@ -64,7 +64,7 @@ def test_out_of_turns_returns_the_last_word_not_a_code_fence():
 
 
 def test_infinite_loop_is_killed_and_the_run_continues():
-    root = ScriptedLM([repl("while True:\n    pass"), repl("FINAL('recovered')")])
+    root = ScriptedLM([repl("while True:\n    pass"), repl("FINAL('recovered' if context else '')")])
     answer = RLMLoop(make_run(root, cell_timeout=1.0), CONTEXT).answer("q")
     assert answer.text == "recovered" and answer.stats["restarts"] == 1
     feedback = root.requests[1].messages[-1]["content"]
@@ -86,7 +86,7 @@ def test_llm_query_with_a_slice_and_hypothesis_tools():
 
 def test_recursion_starts_a_child_one_level_deeper_and_traces_it(tmp_path):
     root = ScriptedLM([repl("FINAL(rlm_query('Find the code', context[-20000:]))"),   # depth 0
-                       repl("FINAL('child found 7-4-1-9')")])                      # depth 1
+                       repl("import re\nFINAL('child found ' + re.search(r'is ([0-9-]+)', context).group(1))")])                      # depth 1
     events: list = []
     trace_path = tmp_path / "trace.jsonl"
     with JsonlTrace(trace_path) as trace:
@@ -133,3 +133,10 @@ def test_a_sub_call_without_context_is_flagged_to_the_model():
     root = ScriptedLM([repl("x = llm_query('What is the launch code?')"), repl("FINAL('done')")])
     RLMLoop(make_run(root, ScriptedLM(lambda request: "a guess")), CONTEXT).answer("q")
     assert "does not see the context" in root.requests[1].messages[-1]["content"]
+
+
+def test_final_before_looking_at_the_context_is_refused_once():
+    root = ScriptedLM([repl("FINAL('a guess')"), repl("FINAL('a guess again')")])
+    answer = RLMLoop(make_run(root), CONTEXT).answer("q")
+    assert answer.text == "a guess again" and answer.stats["turns"] == 2
+    assert "FINAL was refused" in root.requests[1].messages[-1]["content"]

@@ -21,6 +21,10 @@ _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_LANGS = {"repl", "python", "py", "python3", ""}
 NO_CODE = ("Your reply had no ```repl code block, so nothing ran. Write Python in a ```repl block; "
            "when you know the answer call FINAL(answer) inside the code.")
+UNSEEN = ("FINAL was refused: no code has looked at the context yet, so that answer is a guess. "
+          "Search it first, e.g. hits = grep('keyword'); print(hits[:5]), then read or llm_query the "
+          "slices you find.")
+_LOOKS = re.compile(r"\bcontext\b|\bgrep\(|\bread_slice\(|\bslice_id\b|\blist_slices\(|\bget_slice_info\(|\brlm_query\(")
 OUT_OF_TURNS = ("You have used all your turns. Reply now with your best answer to the question "
                 "as plain text, without code.")
 
@@ -81,6 +85,8 @@ class RLMLoop:
                                   recurse=self._child if run.depth < run.options.max_depth else None)
         self.feedback_chars = max(1_500, min(8_000, run.root.context_window // 3))
         self.last_output = ""
+        self.looked = False  # has any code touched the context? (FINAL before that is refused once)
+        self.refused_unseen = False
 
     def _child(self, prompt: str, context: Any) -> str:
         root = self.run.sub if self.run.sub.writes_code else self.run.root
@@ -121,6 +127,10 @@ class RLMLoop:
         feedback = []
         for number, code in enumerate(blocks, 1):
             result = self._execute(sandbox, code, turn, number)
+            if result.final is not None and not self.looked and not self.refused_unseen:
+                self.refused_unseen = True
+                result.final = None
+                result.notices.append(UNSEEN)
             if result.final is not None:
                 return result.final
             feedback.append(f"Output of block {number}:\n{truncate_middle(result.render(), self.feedback_chars)}")
@@ -129,6 +139,7 @@ class RLMLoop:
 
     def _execute(self, sandbox: Sandbox, code: str, turn: int, block: int) -> CellResult:
         self.run.emit("code", turn=turn, block=block, code=code)
+        self.looked = self.looked or bool(_LOOKS.search(code))
         result = sandbox.run(code)
         result.notices += self.tools.take_notices()
         if result.output.strip():
