@@ -140,3 +140,10 @@ def test_final_before_looking_at_the_context_is_refused_once():
     answer = RLMLoop(make_run(root), CONTEXT).answer("q")
     assert answer.text == "a guess again" and answer.stats["turns"] == 2
     assert "FINAL was refused" in root.requests[1].messages[-1]["content"]
+
+
+def test_search_ranks_passages_by_relevance():
+    root = ScriptedLM([repl("hits = search('secret launch code', k=2)\n"
+                            "FINAL(hits[0]['slice_id'] + '|' + hits[0]['text'])")])
+    slice_id, text = RLMLoop(make_run(root), CONTEXT).answer("q").text.split("|", 1)
+    assert "The secret launch code is 7-4-1-9." in text and slice_id.startswith("chunk_")

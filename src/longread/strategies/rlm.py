@@ -24,7 +24,14 @@ NO_CODE = ("Your reply had no ```repl code block, so nothing ran. Write Python i
 UNSEEN = ("FINAL was refused: no code has looked at the context yet, so that answer is a guess. "
           "Search it first, e.g. hits = grep('keyword'); print(hits[:5]), then read or llm_query the "
           "slices you find.")
-_LOOKS = re.compile(r"\bcontext\b|\bgrep\(|\bread_slice\(|\bslice_id\b|\blist_slices\(|\bget_slice_info\(|\brlm_query\(")
+_NAMES_CONTEXT = re.compile(r"\bcontext\b")
+FIRST_STEP = """Question: {question}
+
+The context is too long to read at once. Begin by searching it for key words of the question, e.g.:
+```repl
+for hit in search("key words of the question", k=5):
+    print(hit["slice_id"], hit["start"], hit["text"][:300])
+```"""
 OUT_OF_TURNS = ("You have used all your turns. Reply now with your best answer to the question "
                 "as plain text, without code.")
 
@@ -40,8 +47,8 @@ FINAL_VAR(name)  # ends the run with the variable called `name`
 
 Example of two turns:
 ```repl
-hits = grep("deadline")
-print(len(hits), hits[:3])
+hits = search("project deadline date", k=3)
+print(hits)
 ```
 ```repl
 answer = llm_query("When is the deadline? Answer in one sentence.", slice_id=hits[0]["slice_id"])
@@ -99,8 +106,7 @@ class RLMLoop:
         system = SYSTEM.format(tools="\n".join(describe(n, f) for n, f in self.tools.functions().items()),
                                **_describe_context(self.context, self.slicer))
         messages = [{"role": "system", "content": system},
-                    {"role": "user", "content": f"Question: {question}\nStart by exploring the context "
-                                                "in a ```repl block."}]
+                    {"role": "user", "content": FIRST_STEP.format(question=question)}]
         turns = 0
         with Sandbox(self.tools.functions(), self.context, cell_timeout=o.cell_timeout,
                      memory_mb=o.memory_mb) as sandbox:
@@ -127,6 +133,7 @@ class RLMLoop:
         feedback = []
         for number, code in enumerate(blocks, 1):
             result = self._execute(sandbox, code, turn, number)
+            self.looked = self.looked or self.tools.touched
             if result.final is not None and not self.looked and not self.refused_unseen:
                 self.refused_unseen = True
                 result.final = None
@@ -139,7 +146,7 @@ class RLMLoop:
 
     def _execute(self, sandbox: Sandbox, code: str, turn: int, block: int) -> CellResult:
         self.run.emit("code", turn=turn, block=block, code=code)
-        self.looked = self.looked or bool(_LOOKS.search(code))
+        self.looked = self.looked or bool(_NAMES_CONTEXT.search(code))
         result = sandbox.run(code)
         result.notices += self.tools.take_notices()
         if result.output.strip():

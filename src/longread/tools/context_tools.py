@@ -12,7 +12,10 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
 from longread.tools.hypothesis import HypothesisTracker
+from longread.tools.rank import BM25
 from longread.tools.slices import ContextSlicer
+
+PASSAGE_CHARS = 600
 
 Recurse = Callable[[str, Any], str]
 
@@ -31,6 +34,9 @@ class ContextTools:
         self.hypothesis = hypothesis or HypothesisTracker()
         self.recurse = recurse
         self.notices: list[str] = []  # advice for the root model, shown after the cell that caused it
+        self.touched = False  # has any tool served text or structure of the context?
+        self._passages: list[dict] | None = None
+        self._index: BM25 | None = None
 
     def take_notices(self) -> list[str]:
         notices, self.notices = list(dict.fromkeys(self.notices)), []
@@ -42,7 +48,7 @@ class ContextTools:
                 self.notices.append("Note: llm_query without slice_id does not see the context. Pass "
                                     "slice_id=... (see list_slices() or grep()) or put text in the prompt.")
             return truncate_middle(str(prompt), fit_chars(self.sub))
-        text = truncate_middle(self.slicer.get_slice(slice_id).text(), fit_chars(self.sub, 1500))
+        text = truncate_middle(self.read_slice(slice_id), fit_chars(self.sub, 1500))
         return f"Context ({slice_id}):\n\"\"\"\n{text}\n\"\"\"\n\n{prompt}"
 
     def llm_query(self, prompt: str, slice_id: str | None = None) -> str:
@@ -61,6 +67,7 @@ class ContextTools:
 
     def rlm_query(self, prompt: str, context: Any = None) -> str:
         """Start a child RLM one level deeper on `context` (default: this context); returns its answer."""
+        self.touched = True
         if self.recurse is None:
             extra = "" if context is None else f"\n\nContext:\n{context}"
             return self.llm_query(prompt + extra)
@@ -68,19 +75,24 @@ class ContextTools:
 
     def list_slices(self) -> list[str]:
         """The ids of the context's slices, in order."""
+        self.touched = True
         return self.slicer.list_slices()
 
     def get_slice_info(self) -> list[dict]:
         """Id, type, size, preview and metadata of every slice."""
+        self.touched = True
         return self.slicer.get_slice_info()
 
     def read_slice(self, slice_id: str) -> str:
         """The full text of one slice."""
-        return self.slicer.get_slice(slice_id).text()
+        text = self.slicer.get_slice(slice_id).text()
+        self.touched = True
+        return text
 
     def grep(self, pattern: str, context_chars: int = 80, max_hits: int = 50) -> list[dict]:
         """Regex search (case-insensitive) over every slice: slice_id, start, match, snippet."""
         regex = re.compile(pattern, re.IGNORECASE)
+        self.touched = True
         hits: list[dict] = []
         for piece in self.slicer:
             text = piece.text()
@@ -91,6 +103,20 @@ class ContextTools:
                 if len(hits) >= max_hits:
                     return hits
         return hits
+
+    def search(self, query: str, k: int = 5) -> list[dict]:
+        """The k passages (about 600 characters) most relevant to `query` by BM25, best first:
+        slice_id, start (offset in the slice), score, text."""
+        if self._index is None:
+            self._passages = [
+                {"slice_id": piece.slice_id, "start": part.metadata["start"], "text": part.content}
+                for piece in self.slicer
+                for part in ContextSlicer.auto_slice_context(piece.text(), "chars", PASSAGE_CHARS).values()]
+            self._index = BM25([p["text"] for p in self._passages])
+        self.touched = True
+        scores = self._index.scores(query)
+        best = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)[:max(0, int(k))]
+        return [{**self._passages[i], "score": round(scores[i], 3)} for i in best if scores[i] > 0]
 
     def update_hypothesis(self, new_hypothesis: str) -> str:
         """Replace the current hypothesis (the old one goes to the history)."""
@@ -107,5 +133,5 @@ class ContextTools:
     def functions(self) -> dict[str, Callable[..., Any]]:
         """The tools by name, as the REPL sees them."""
         names = ["llm_query", "llm_query_batched", "rlm_query", "list_slices", "get_slice_info",
-                 "read_slice", "grep", "update_hypothesis", "get_hypothesis", "get_hypothesis_history"]
+                 "read_slice", "grep", "search", "update_hypothesis", "get_hypothesis", "get_hypothesis_history"]
         return {name: getattr(self, name) for name in names}

@@ -26,19 +26,32 @@ def terms(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in _STOP]
 
 
-def bm25_scores(query: str, texts: list[str], k1: float = 1.5, b: float = 0.75) -> list[float]:
+class BM25:
+    """Term statistics of a list of texts, built once and queried many times."""
+
+    def __init__(self, texts: list[str], k1: float = 1.5, b: float = 0.75):
+        self.docs = [Counter(terms(t)) for t in texts]
+        self.lengths = [sum(d.values()) for d in self.docs]
+        self.average = (sum(self.lengths) / len(self.docs) if self.docs else 0.0) or 1.0
+        self.having = Counter(term for doc in self.docs for term in doc)
+        self.k1, self.b = k1, b
+
+    def scores(self, query: str) -> list[float]:
+        """One score per text; higher means more relevant to `query`."""
+        scores = [0.0] * len(self.docs)
+        for term in set(terms(query)):
+            having = self.having.get(term, 0)
+            if not having:
+                continue
+            idf = math.log(1 + (len(self.docs) - having + 0.5) / (having + 0.5))
+            for i, doc in enumerate(self.docs):
+                tf = doc.get(term, 0)
+                if tf:
+                    norm = 1 - self.b + self.b * self.lengths[i] / self.average
+                    scores[i] += idf * tf * (self.k1 + 1) / (tf + self.k1 * norm)
+        return scores
+
+
+def bm25_scores(query: str, texts: list[str]) -> list[float]:
     """One score per text; higher means more relevant to `query`."""
-    docs = [Counter(terms(t)) for t in texts]
-    lengths = [sum(d.values()) for d in docs]
-    average = sum(lengths) / len(docs) if docs else 0.0
-    scores = [0.0] * len(docs)
-    for term in set(terms(query)):
-        having = sum(1 for d in docs if term in d)
-        if not having:
-            continue
-        idf = math.log(1 + (len(docs) - having + 0.5) / (having + 0.5))
-        for i, doc in enumerate(docs):
-            tf = doc.get(term, 0)
-            if tf:
-                scores[i] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[i] / (average or 1)))
-    return scores
+    return BM25(texts).scores(query)
