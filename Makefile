@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-QUESTION ?= What does Lady Macbeth see on her hand?
+QUESTION ?= What is Birnam wood doing?
 
 .PHONY: install demo test bench clean
 

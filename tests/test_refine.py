@@ -70,3 +70,14 @@ def test_dict_contexts_cite_within_their_slice():
     answer = run_refine("What was the toll?", context, make_run(ScriptedLM(reader)), doc_id="notes")
     assert answer.citations[0].doc_id == "notes/dict_minutes"
     assert "two pennies" in answer.citations[0].text
+
+
+def test_a_weak_sub_model_is_shown_only_the_most_relevant_lines():
+    weak = ScriptedLM(reader, writes_code=False)
+    lines = "\n".join(f"Line {i} talks about the weather and the harvest." for i in range(40))
+    doc = lines + "\nIn the spring of 1607 the new bridge over the river Tay was opened.\n" + lines
+    answer = run_refine("When did the bridge over the Tay open?", doc, make_run(weak))
+    shown = [r.messages[-1]["content"].split('"""')[1].strip() for r in weak.requests]
+    assert all(text.count("\n") < 3 for text in shown), "at most three lines per slice"
+    assert any("bridge over the river Tay" in text for text in shown)
+    assert "1607" in answer.text and doc[answer.citations[0].start:answer.citations[0].end] == answer.citations[0].text

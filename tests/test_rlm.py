@@ -50,7 +50,9 @@ def test_reply_without_code_is_told_so():
     root = ScriptedLM(["I think the answer is 7.", repl("FINAL('7-4-1-9' if context else '')")])
     answer = RLMLoop(make_run(root), CONTEXT).answer("q")
     assert answer.text == "7-4-1-9"
-    assert root.requests[1].messages[-1]["content"] == NO_CODE
+    told = root.requests[1].messages[-1]["content"]
+    assert told == NO_CODE.format(answer="I think the answer is 7.")
+    assert "FINAL('I think the answer is 7.')" in told
 
 
 def test_out_of_turns_returns_the_last_word_not_a_code_fence():
@@ -147,3 +149,12 @@ def test_search_ranks_passages_by_relevance():
                             "FINAL(hits[0]['slice_id'] + '|' + hits[0]['text'])")])
     slice_id, text = RLMLoop(make_run(root), CONTEXT).answer("q").text.split("|", 1)
     assert "The secret launch code is 7-4-1-9." in text and slice_id.startswith("chunk_")
+
+
+def test_repeating_the_same_code_gets_a_nudge_instead_of_a_rerun():
+    events: list = []
+    root = ScriptedLM([repl("print(len(context))"), repl("print(len(context))"), repl("FINAL(str(len(context)))")])
+    answer = RLMLoop(make_run(root, events=events), CONTEXT).answer("q")
+    assert answer.text == str(len(CONTEXT))
+    assert "already ran exactly this code" in root.requests[2].messages[-1]["content"]
+    assert sum(e.kind == "code" for e in events) == 2

@@ -18,7 +18,8 @@ class RunOptions:
     cell_timeout: float = 60.0
     memory_mb: int = 1024
     slice_chars: int = 10_000
-    refine_slice_chars: int | None = None  # None: 800 for a weak sub-model, 8,000 for a strong one
+    refine_slice_chars: int | None = None  # None: 2,000 for a weak sub-model (which sees its top
+    # lines only), 8,000 for a strong one
     max_slices: int | None = None  # None: 8 for a weak sub-model, 24 for a strong one
     enable_slicing: bool = True
 

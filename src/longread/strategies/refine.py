@@ -14,7 +14,7 @@ from longread.strategies.common import Run
 from longread.tools.context_tools import fit_chars
 from longread.tools.grounding import grounded_span, is_grounded, says_nothing
 from longread.tools.hypothesis import HypothesisTracker
-from longread.tools.rank import bm25_scores
+from longread.tools.rank import bm25_scores, focus_lines
 from longread.tools.slices import ContextSlice, ContextSlicer
 
 FIND = """Text:
@@ -44,8 +44,9 @@ def choose_slices(question: str, pieces: list[ContextSlice], limit: int) -> list
 class Refiner:
     """State of one refine run: the hypothesis, its citations, and counts of what was read."""
 
-    def __init__(self, question: str, run: Run, doc_id: str):
+    def __init__(self, question: str, run: Run, doc_id: str, focus: bool = False):
         self.question = question
+        self.focus = focus  # show only the slice's most relevant lines (for very small models)
         self.run = run
         self.doc_id = doc_id
         self.tracker = HypothesisTracker()
@@ -54,7 +55,8 @@ class Refiner:
 
     def read(self, piece: ContextSlice) -> None:
         text = piece.text()
-        reply = self.run.gateway.complete(self.run.sub, FIND.format(text=text, question=self.question),
+        shown = focus_lines(text, self.question) if self.focus else text
+        reply = self.run.gateway.complete(self.run.sub, FIND.format(text=shown, question=self.question),
                                           purpose="refine_slice", label=piece.slice_id, max_tokens=96)
         self.stats["slices_read"] += 1
         finding = _PREAMBLE.sub("", reply.text.strip())
@@ -113,11 +115,11 @@ def pack(pieces: list[ContextSlice], chunk: int) -> list[ContextSlice]:
 
 
 def run_refine(question: str, context: Any, run: Run, doc_id: str = "context") -> Answer:
-    weak = not run.sub.writes_code  # small models read short passages far more accurately
-    chunk = run.options.refine_slice_chars or (800 if weak else min(8_000, fit_chars(run.sub, 400)))
+    weak = not run.sub.writes_code  # a small model reads a few relevant lines far more accurately
+    chunk = run.options.refine_slice_chars or (2_000 if weak else min(8_000, fit_chars(run.sub, 400)))
     pieces = pack(list(ContextSlicer.from_context(context, chunk_chars=chunk)), chunk)
     chosen = choose_slices(question, pieces, run.options.max_slices or (8 if weak else 24))
-    refiner = Refiner(question, run, doc_id)
+    refiner = Refiner(question, run, doc_id, focus=weak)
     refiner.stats["slices_total"] = len(pieces)
     try:
         for number, piece in enumerate(chosen, 1):

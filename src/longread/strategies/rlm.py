@@ -19,8 +19,8 @@ from longread.tools.slices import ContextSlicer
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_LANGS = {"repl", "python", "py", "python3", ""}
-NO_CODE = ("Your reply had no ```repl code block, so nothing ran. Write Python in a ```repl block; "
-           "when you know the answer call FINAL(answer) inside the code.")
+NO_CODE = ("Your reply had no ```repl code block, so nothing ran. If that reply is your final answer, "
+           "send it like this:\n```repl\nFINAL({answer!r})\n```\nOtherwise go on exploring in a ```repl block.")
 UNSEEN = ("FINAL was refused: no code has looked at the context yet, so that answer is a guess. "
           "Search it first, e.g. hits = grep('keyword'); print(hits[:5]), then read or llm_query the "
           "slices you find.")
@@ -29,9 +29,11 @@ FIRST_STEP = """Question: {question}
 
 The context is too long to read at once. Begin by searching it for key words of the question, e.g.:
 ```repl
-for hit in search("key words of the question", k=5):
-    print(hit["slice_id"], hit["start"], hit["text"][:300])
+for hit in search("key words of the question", k=3):
+    print(hit["slice_id"], hit["start"], hit["text"])
 ```"""
+REPEATED = ("You already ran exactly this code; its output is above. Do something new: read what you "
+            "found (read_slice, llm_query with slice_id=...) or call FINAL(answer).")
 OUT_OF_TURNS = ("You have used all your turns. Reply now with your best answer to the question "
                 "as plain text, without code.")
 
@@ -94,6 +96,7 @@ class RLMLoop:
         self.last_output = ""
         self.looked = False  # has any code touched the context? (FINAL before that is refused once)
         self.refused_unseen = False
+        self.ran: set[str] = set()
 
     def _child(self, prompt: str, context: Any) -> str:
         root = self.run.sub if self.run.sub.writes_code else self.run.root
@@ -128,10 +131,14 @@ class RLMLoop:
         messages.append({"role": "assistant", "content": reply})
         blocks = code_blocks(reply)
         if not blocks:
-            messages.append({"role": "user", "content": NO_CODE})
+            messages.append({"role": "user", "content": NO_CODE.format(answer=" ".join(reply.split())[:300])})
             return None
         feedback = []
         for number, code in enumerate(blocks, 1):
+            if code.strip() in self.ran:
+                feedback.append(f"Output of block {number}:\n{REPEATED}")
+                continue
+            self.ran.add(code.strip())
             result = self._execute(sandbox, code, turn, number)
             self.looked = self.looked or self.tools.touched
             if result.final is not None and not self.looked and not self.refused_unseen:

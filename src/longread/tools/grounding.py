@@ -35,12 +35,15 @@ def is_grounded(answer: str, source: str, question: str, share: float = 0.6) -> 
 def grounded_span(answer: str, source: str, question: str, window: int = 200,
                   share: float = 0.6) -> tuple[int, int] | None:
     """The supporting sentence, if most of the answer's new words occur within `window` characters
-    of it: an answer assembled from words scattered over the text does not count."""
+    of it, and so does a word of the question: an answer assembled from words scattered over the
+    text, or resting on a passage about something else, does not count."""
     span = supporting_span(answer, source, question)
     if span is None:
         return None
     nearby = source[max(0, span[0] - window): span[1] + window]
-    return span if is_grounded(answer, nearby, question, share) else None
+    asked = set(terms(question))
+    on_topic = not asked or bool(asked & set(terms(nearby)))
+    return span if on_topic and is_grounded(answer, nearby, question, share) else None
 
 
 def supporting_span(answer: str, source: str, question: str) -> tuple[int, int] | None:

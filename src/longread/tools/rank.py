@@ -55,3 +55,14 @@ class BM25:
 def bm25_scores(query: str, texts: list[str]) -> list[float]:
     """One score per text; higher means more relevant to `query`."""
     return BM25(texts).scores(query)
+
+
+def focus_lines(text: str, query: str, k: int = 3, line_chars: int = 300) -> str:
+    """The `k` lines of `text` most relevant to `query` (each cut to `line_chars`), in their
+    original order, leaving out lines that share no word with it when some do: what a very small
+    model can read reliably."""
+    lines = [line.strip()[:line_chars] for line in text.split("\n") if line.strip()]
+    scores = bm25_scores(query, lines)
+    ranked = sorted(range(len(lines)), key=lambda i: scores[i], reverse=True)[:k]
+    best = sorted(i for i in ranked if scores[i] > 0) or sorted(ranked)
+    return "\n".join(lines[i] for i in best)
