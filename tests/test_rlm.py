@@ -158,3 +158,13 @@ def test_repeating_the_same_code_gets_a_nudge_instead_of_a_rerun():
     assert answer.text == str(len(CONTEXT))
     assert "already ran exactly this code" in root.requests[2].messages[-1]["content"]
     assert sum(e.kind == "code" for e in events) == 2
+
+
+def test_rlm_answers_cite_the_passages_they_rest_on():
+    root = ScriptedLM([repl("FINAL('The secret launch code is 7-4-1-9.' if context else '')")])
+    answer = RLMLoop(make_run(root), CONTEXT, doc_id="ops.txt").answer("What is the secret launch code?")
+    assert [c.doc_id for c in answer.citations] == ["ops.txt"]
+    citation = answer.citations[0]
+    assert CONTEXT[citation.start:citation.end] == citation.text and "7-4-1-9" in citation.text
+    invented = ScriptedLM([repl("FINAL('It is 0000.' if context else '')")])
+    assert RLMLoop(make_run(invented), CONTEXT).answer("What is the secret launch code?").citations == []

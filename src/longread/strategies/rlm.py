@@ -8,12 +8,13 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from longread.answer import Answer
+from longread.answer import Answer, Citation
 from longread.errors import BudgetExceededError
 from longread.repl.capture import truncate_middle
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run
 from longread.tools.context_tools import ContextTools
+from longread.tools.grounding import grounded_span
 from longread.tools.hypothesis import HypothesisTracker
 from longread.tools.slices import ContextSlicer
 
@@ -85,9 +86,11 @@ def _describe_context(context: Any, slicer: ContextSlicer) -> dict[str, Any]:
 class RLMLoop:
     """One RLM (root or child) over one context."""
 
-    def __init__(self, run: Run, context: Any, slicer: ContextSlicer | None = None):
+    def __init__(self, run: Run, context: Any, slicer: ContextSlicer | None = None,
+                 doc_id: str = "context"):
         self.run = run
         self.context = context
+        self.doc_id = doc_id
         self.slicer = slicer or _slicer_for(context, run)
         self.hypothesis = HypothesisTracker()
         self.tools = ContextTools(self.slicer, run.sub, run.gateway, self.hypothesis,
@@ -118,11 +121,12 @@ class RLMLoop:
                 for turns in range(1, o.max_iterations + 1):
                     final = self._turn(sandbox, messages, turns)
                     if final is not None:
-                        return self._done(final, turns)
-                return self._done(self._last_word(sandbox, messages), turns, stopped_by="max_iterations")
+                        return self._done(final, turns, question)
+                return self._done(self._last_word(sandbox, messages), turns, question,
+                                  stopped_by="max_iterations")
             except BudgetExceededError as error:
                 error.partial = self._done(self.hypothesis.current or self.last_output, turns,
-                                           stopped_by=error.limit)
+                                           question, stopped_by=error.limit)
                 raise
 
     def _turn(self, sandbox: Sandbox, messages: list[dict[str, str]], turn: int) -> str | None:
@@ -140,15 +144,20 @@ class RLMLoop:
                 continue
             self.ran.add(code.strip())
             result = self._execute(sandbox, code, turn, number)
-            self.looked = self.looked or self.tools.touched
-            if result.final is not None and not self.looked and not self.refused_unseen:
-                self.refused_unseen = True
-                result.final = None
-                result.notices.append(UNSEEN)
-            if result.final is not None:
-                return result.final
+            final = self._accepted_final(result)
+            if final is not None:
+                return final
             feedback.append(f"Output of block {number}:\n{truncate_middle(result.render(), self.feedback_chars)}")
         messages.append({"role": "user", "content": "\n\n".join(feedback)})
+        return None
+
+    def _accepted_final(self, result: CellResult) -> str | None:
+        """FINAL's value, unless it came before any code looked at the context (refused once)."""
+        self.looked = self.looked or self.tools.touched
+        if result.final is None or self.looked or self.refused_unseen:
+            return result.final
+        self.refused_unseen = True
+        result.notices.append(UNSEEN)
         return None
 
     def _execute(self, sandbox: Sandbox, code: str, turn: int, block: int) -> CellResult:
@@ -178,13 +187,33 @@ class RLMLoop:
         fitted = _fit_history(messages, root.context_window - max_tokens, root.count_tokens)
         return self.run.gateway.complete(root, fitted, purpose=purpose, max_tokens=max_tokens).text
 
-    def _done(self, text: str, turns: int, stopped_by: str | None = None) -> Answer:
+    def _done(self, text: str, turns: int, question: str, stopped_by: str | None = None) -> Answer:
         text = text.strip() or "No answer was reached."
         self.run.emit("final", answer=text, turns=turns)
-        return Answer(text=text, mode="rlm", usage=self.run.gateway.usage.to_dict(),
+        return Answer(text=text, mode="rlm", citations=self._cite(text, question),
+                      usage=self.run.gateway.usage.to_dict(),
                       stats={"turns": turns, "restarts": self.sandbox.restarts,
                              "hypothesis_history": list(self.hypothesis.history)},
                       stopped_by=stopped_by)
+
+    def _cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
+        """Passages where the answer's words stand together near the question's: the spans the
+        answer rests on. An answer the text does not support gets no citation."""
+        citations = []
+        for hit in self.tools.search(answer, k=10):
+            span = grounded_span(answer, hit["text"], question)
+            if span is None:
+                continue
+            piece = self.slicer.get_slice(hit["slice_id"])
+            if "start" in piece.metadata:
+                owner, offset = self.doc_id, piece.metadata["start"] + hit["start"]
+            else:
+                owner, offset = f"{self.doc_id}/{piece.slice_id}", hit["start"]
+            citations.append(Citation(owner, offset + span[0], offset + span[1],
+                                      hit["text"][span[0]:span[1]], hit["slice_id"]))
+            if len(citations) == limit:
+                break
+        return citations
 
 
 def _slicer_for(context: Any, run: Run) -> ContextSlicer:

@@ -41,6 +41,6 @@ def answer_question(question: str, context: Any, run: Run, mode: str = "auto",
     elif mode == "refine":
         answer = run_refine(question, context, run, doc_id=doc_id)
     else:
-        answer = RLMLoop(run, context).answer(question)
+        answer = RLMLoop(run, context, doc_id=doc_id).answer(question)
     answer.reason = reason
     return answer

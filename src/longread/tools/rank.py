@@ -23,7 +23,7 @@ def stem(word: str) -> str:
 
 def terms(text: str) -> list[str]:
     """Lower-cased, stemmed words of `text`, without stop words."""
-    return [stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in _STOP]
+    return [stem(w) for w in _WORD.findall(text.lower()) if (len(w) > 1 or w.isdigit()) and w not in _STOP]
 
 
 class BM25:
