@@ -84,7 +84,7 @@ def test_ask_on_the_embedded_local_model(needle_doc):
 
 def test_ask_through_an_openai_compatible_server(needle_doc, llama_server):
     result = longread("ask", str(needle_doc), QUESTION, "--json", "--no-cache", "--mode", "refine",
-                      "--model", "openai:smollm2", "--base-url", llama_server)
+                      "--model", "openai:smollm2", "--base-url", llama_server, "--focus")
     check_answer(result, needle_doc, "openai:smollm2")
 
 

@@ -81,3 +81,14 @@ def test_a_weak_sub_model_is_shown_only_the_most_relevant_lines():
     assert all(text.count("\n") < 3 for text in shown), "at most three lines per slice"
     assert any("bridge over the river Tay" in text for text in shown)
     assert "1607" in answer.text and doc[answer.citations[0].start:answer.citations[0].end] == answer.citations[0].text
+
+
+def test_focus_can_be_forced_for_a_small_model_behind_a_server():
+    served = ScriptedLM(reader, writes_code=True)  # e.g. a 135M model behind an OpenAI-compatible API
+    doc = "\n".join(["Filler about the harvest."] * 30 + ["In the spring of 1607 the new bridge over the river Tay was opened."])
+    answer = run_refine("When did the bridge open?", doc, make_run(served, focus=True))
+    assert all(r.messages[-1]["content"].split('"""')[1].strip().count("\n") < 3 for r in served.requests)
+    assert "1607" in answer.text
+    unfocused = ScriptedLM(reader, writes_code=True)
+    run_refine("When did the bridge open?", doc, make_run(unfocused))
+    assert "Filler about the harvest." in unfocused.requests[0].messages[-1]["content"]

@@ -33,6 +33,10 @@ def ask(
     max_cost: Optional[float] = typer.Option(None, min=0, help="Budget: USD."),
     max_tokens: Optional[int] = typer.Option(None, min=1, help="Budget: input + output tokens."),
     max_seconds: Optional[float] = typer.Option(None, min=1, help="Budget: wall-clock seconds."),
+    focus: Optional[bool] = typer.Option(
+        None, "--focus/--no-focus",
+        help="refine: show the sub-model only each slice's best-matching lines (default: on for "
+             "models that cannot write code; use --focus for a small model behind a server)."),
     trace: Optional[Path] = typer.Option(None, help="Write a JSONL trace of the run here."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store model responses."),
     json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
@@ -44,7 +48,8 @@ def ask(
     rlm = RLM_REPL(
         model, sub_model, mode=mode, trace_path=str(trace) if trace else None,
         budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),
-        options=RunOptions(max_iterations=max_iterations, max_depth=max_depth, cell_timeout=cell_timeout),
+        options=RunOptions(max_iterations=max_iterations, max_depth=max_depth, cell_timeout=cell_timeout,
+                           focus=focus),
         cache=not no_cache, on_event=progress, client_options=ClientOptions(base_url, api_key))
     with progress:
         answer = rlm.answer(text, question, doc_id=file.name)

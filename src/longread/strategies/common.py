@@ -20,6 +20,7 @@ class RunOptions:
     slice_chars: int = 10_000
     refine_slice_chars: int | None = None  # None: 2,000 for a weak sub-model (which sees its top
     # lines only), 8,000 for a strong one
+    focus: bool | None = None  # refine shows only each slice's best lines; None: for weak models
     max_slices: int | None = None  # None: 8 for a weak sub-model, 24 for a strong one
     enable_slicing: bool = True
 

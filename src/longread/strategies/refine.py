@@ -116,10 +116,11 @@ def pack(pieces: list[ContextSlice], chunk: int) -> list[ContextSlice]:
 
 def run_refine(question: str, context: Any, run: Run, doc_id: str = "context") -> Answer:
     weak = not run.sub.writes_code  # a small model reads a few relevant lines far more accurately
-    chunk = run.options.refine_slice_chars or (2_000 if weak else min(8_000, fit_chars(run.sub, 400)))
+    focus = weak if run.options.focus is None else run.options.focus
+    chunk = run.options.refine_slice_chars or (2_000 if focus else min(8_000, fit_chars(run.sub, 400)))
     pieces = pack(list(ContextSlicer.from_context(context, chunk_chars=chunk)), chunk)
     chosen = choose_slices(question, pieces, run.options.max_slices or (8 if weak else 24))
-    refiner = Refiner(question, run, doc_id, focus=weak)
+    refiner = Refiner(question, run, doc_id, focus=focus)
     refiner.stats["slices_total"] = len(pieces)
     try:
         for number, piece in enumerate(chosen, 1):
