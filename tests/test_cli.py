@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 

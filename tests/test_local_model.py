@@ -12,9 +12,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from test_cli import EXAMPLES, longread
 
 from longread.llm.local_models import bundled_smollm2_path
-from test_cli import EXAMPLES, longread
 
 pytestmark = pytest.mark.local_model
 

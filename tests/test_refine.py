@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from conftest import make_run
 
 from longread.errors import BudgetExceededError
 from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget
 from longread.strategies.refine import run_refine
-
-from conftest import make_run
 
 DOC = ("Chapter one tells of the harbour town and its fishermen. " * 30 + "\n\n"
        + "In the spring of 1607 the new bridge over the river Tay was finally opened to carts. " + "\n\n"

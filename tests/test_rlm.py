@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import make_run
 
 from longread.errors import BudgetExceededError
 from longread.events import JsonlTrace, fan_out
 from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget
-from longread.strategies.rlm import NO_CODE, RLMLoop, code_blocks, _fit_history
-
-from conftest import make_run
+from longread.strategies.rlm import NO_CODE, RLMLoop, _fit_history, code_blocks
 
 CONTEXT = "Intro.\n\n" + "Filler paragraph about nothing in particular.\n\n" * 400 + \
           "The secret launch code is 7-4-1-9.\n\n" + "More filler text.\n\n" * 300

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from conftest import make_run
 
 from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
 from longread.strategies.select import answer_question, choose_mode
-
-from conftest import make_run
 
 
 def test_gate_by_size_and_ability_to_write_code():

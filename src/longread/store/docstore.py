@@ -166,7 +166,7 @@ class DocStore:
                 ids.append(cursor.lastrowid)
             texts = bodies if bodies is not None else (self.read_range(doc_id, e[3], e[4]) for e in entries)
             self.db.executemany("INSERT INTO section_fts (rowid, title, body) VALUES (?, ?, ?)",
-                                ((sid, entry[1], body) for sid, entry, body in zip(ids, entries, texts)))
+                                ((sid, entry[1], body) for sid, entry, body in zip(ids, entries, texts, strict=True)))
         return ids
 
     def sections(self, doc_id: int) -> list[SectionRow]:

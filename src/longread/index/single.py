@@ -1,0 +1,136 @@
+"""SingleDocIndex: one document's text, type, TOC and summaries, persisted in the SQLite store and
+exportable to (and importable from) the seed's JSON form."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from longread.ingest.document import LoadedDocument, load_document
+from longread.ingest.structure import Section, build_toc, detect_doc_type
+from longread.store.docstore import DocStore, SectionRow, content_hash
+
+
+@dataclass
+class SingleDocIndex:
+    """The seed's fields, backed by a store: `section_map` and `summaries` are keyed by section name
+    (titles made unique with ` (2)`, ` (3)`…)."""
+
+    store: DocStore
+    doc_id: int
+    path: str
+    doc_type: str
+    total_chars: int
+    rows: list[SectionRow] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, path: str | Path, store: DocStore) -> SingleDocIndex:
+        """Index a file: reuse the stored index if its text is unchanged, else detect and store it."""
+        document = load_document(path)
+        existing = store.find(content_hash(document.text))
+        if existing is not None and store.sections(existing):
+            return cls.open(store, existing)
+        doc_type, _ = detect_doc_type(document.text)
+        doc_id = store.add_document(str(path), document.kind, document.text, doc_type=doc_type,
+                                    pages=[(p.number, p.start, p.end) for p in document.pages])
+        toc = build_toc(document.text, extra_headings=_format_headings(document) or None)
+        entries = _entries(toc)
+        bodies = (document.text[start:end] for start, end in _own_spans(entries))
+        store.save_sections(doc_id, entries, bodies=bodies)
+        return cls.open(store, doc_id)
+
+    @classmethod
+    def open(cls, store: DocStore, doc_id: int) -> SingleDocIndex:
+        meta = store.document(doc_id)
+        return cls(store, doc_id, meta["path"], meta["doc_type"], meta["chars"], store.sections(doc_id))
+
+    # -- the seed's views ----------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        """A unique display name per section, in document order."""
+        seen: dict[str, int] = {}
+        names = []
+        for row in self.rows:
+            seen[row.title] = seen.get(row.title, 0) + 1
+            names.append(row.title if seen[row.title] == 1 else f"{row.title} ({seen[row.title]})")
+        return names
+
+    @property
+    def section_map(self) -> dict[str, tuple[int, int]]:
+        return {name: (row.start, row.end) for name, row in zip(self.names, self.rows, strict=True)}
+
+    @property
+    def summaries(self) -> dict[str, str]:
+        stored = self.store.summaries(self.doc_id)
+        return {n: stored[r.id][0] for n, r in zip(self.names, self.rows, strict=True) if r.id in stored}
+
+    @property
+    def keywords(self) -> dict[str, list[str]]:
+        stored = self.store.summaries(self.doc_id)
+        return {n: stored[r.id][1] for n, r in zip(self.names, self.rows, strict=True) if r.id in stored}
+
+    @property
+    def toc(self) -> dict[str, Any]:
+        """The hierarchical TOC: {"sections": [{title, level, start_char, end_char, children}]}."""
+        nodes: dict[int, dict[str, Any]] = {}
+        top: list[dict[str, Any]] = []
+        for name, row in zip(self.names, self.rows, strict=True):
+            node = {"title": name, "level": row.level, "start_char": row.start, "end_char": row.end,
+                    "children": []}
+            nodes[row.id] = node
+            (nodes[row.parent_id]["children"] if row.parent_id in nodes else top).append(node)
+        return {"sections": top}
+
+    def read_range(self, start: int, end: int) -> str:
+        return self.store.read_range(self.doc_id, start, end)
+
+    # -- the seed's JSON form ------------------------------------------------------------
+    def save(self, index_path: str | Path) -> None:
+        """Write the seed's JSON form (path, doc_type, total_chars, toc, section_map, summaries, keywords)."""
+        data = {"path": self.path, "doc_type": self.doc_type, "total_chars": self.total_chars,
+                "content_hash": self.store.document(self.doc_id)["content_hash"], "toc": self.toc,
+                "section_map": self.section_map, "summaries": self.summaries, "keywords": self.keywords}
+        Path(index_path).write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+
+    @classmethod
+    def load(cls, index_path: str | Path, store: DocStore) -> SingleDocIndex:
+        """Read a JSON index back into `store` (the document itself is re-read from its path and must
+        have the same content hash; a changed document is rebuilt instead)."""
+        data = json.loads(Path(index_path).read_text(encoding="utf-8"))
+        index = cls.build(data["path"], store)
+        if store.document(index.doc_id)["content_hash"] != data.get("content_hash"):
+            return index
+        by_name = dict(zip(index.names, index.rows, strict=True))
+        for name, summary in data.get("summaries", {}).items():
+            if name in by_name:
+                store.put_summary(by_name[name].id, summary, data.get("keywords", {}).get(name, []), "json")
+        return index
+
+
+def _format_headings(document: LoadedDocument) -> list[tuple[int, int, str]]:
+    return [(h.start, h.level, h.title) for h in document.headings]
+
+
+def _entries(toc: list[Section]) -> list[tuple[int | None, str, int, int, int]]:
+    """Flattened (parent index, title, level, start, end) in document order."""
+    entries: list[tuple[int | None, str, int, int, int]] = []
+
+    def walk(sections: list[Section], parent: int | None) -> None:
+        for section in sections:
+            entries.append((parent, section.title, section.level, section.start_char, section.end_char))
+            walk(section.children, len(entries) - 1)
+
+    walk(toc, None)
+    return entries
+
+
+def _own_spans(entries: list[tuple[int | None, str, int, int, int]]) -> list[tuple[int, int]]:
+    """Each section's own text: from its start to its first child's start (or its end), so the
+    full-text index holds every character once."""
+    first_child: dict[int, int] = {}
+    for parent, _, _, start, _ in entries:
+        if parent is not None:
+            first_child.setdefault(parent, start)
+    return [(e[3], first_child.get(i, e[4])) for i, e in enumerate(entries)]

@@ -1,0 +1,556 @@
+"""Rule-based table of contents: guess the document type, find heading lines, build a section tree.
+
+Offsets are character offsets into the text, half-open [start, end). Heading detection is one
+compiled regex pass over line starts, so it stays fast on texts of hundreds of megabytes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+Heading = tuple[int, int, str]  # (start_char, level, title)
+
+MAX_TITLE_CHARS = 120
+DOC_TYPES = ("research_paper", "legal", "manual", "book", "report", "markdown", "other")
+
+
+@dataclass
+class Section:
+    """A titled span [start_char, end_char) of the text; its children lie inside it."""
+
+    title: str
+    level: int
+    start_char: int
+    end_char: int
+    children: list[Section] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: title, level, start_char, end_char and children."""
+        return {"title": self.title, "level": self.level, "start_char": self.start_char,
+                "end_char": self.end_char, "children": [c.to_dict() for c in self.children]}
+
+
+# ---------------------------------------------------------------- document type
+
+_IM = re.IGNORECASE | re.MULTILINE
+_HEAD_SAMPLE = 200_000
+_WINDOWS = 8
+_WINDOW_CHARS = 12_500
+_MIN_EVIDENCE = 1.5
+
+_HEADINGISH = r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\\section\*?\{)?(?:(?:\d+|[IVX]+)\.?[ \t]+)?"
+_PAPER_NAMES = re.compile(
+    _HEADINGISH + r"(abstract|introduction|related work|background|methods?|methodology"
+    r"|experiments?|results|discussion|conclusions?|references|bibliography|acknowledge?ments)"
+    r"\b[^\n]{0,30}$", _IM)
+_LATEX_MARKS = re.compile(r"\\documentclass|\\begin\{abstract\}|\\cite[pt]?\{|\\section\*?\{")
+_REPORT_NAMES = re.compile(
+    _HEADINGISH + r"(executive summary|(?:key )?findings|recommendations|appendix|next steps"
+    r"|objectives)\b[^\n]{0,30}$", _IM)
+_LEGAL_PHRASES = re.compile(
+    r"\b(whereas|now,? therefore|in witness whereof|hereinafter|hereby|herein|hereto|the parties"
+    r"|this agreement|governing law|indemnif\w*|notwithstanding)\b", re.IGNORECASE)
+_ARTICLE_LINES = re.compile(r"^[ \t]*(?:Article|ARTICLE)[ \t]+(?:[IVXLCDM]+|\d+)\b", re.MULTILINE)
+_SHALL = re.compile(r"\bshall\b")
+_STEP_LINES = re.compile(r"^[ \t]*(?:Step|STEP)[ \t]+\d+", re.MULTILINE)
+_MANUAL_WORDS = re.compile(
+    r"\b(procedure|troubleshooting|installation|configuration|maintenance|warning|caution"
+    r"|specifications?|press the|click|user guide|manual)\b", re.IGNORECASE)
+_SUBNUMBERED = re.compile(r"^\d+(?:\.\d+)+\.?[ \t]+[A-Z][^\n.]{0,80}$", re.MULTILINE)
+_BOOK_LINES = re.compile(
+    r"^[ \t]*(?:Chapter|CHAPTER|Chapitre|CHAPITRE|Kapitel|KAPITEL|Part|PART|Book|BOOK)[ \t]+"
+    r"(?:\d+|[IVXLCDM]+\b|(?i:one|two|three|four|five|six|seven|eight|nine|ten)\b)", re.MULTILINE)
+_STAGE_LINES = re.compile(r"^[ \t]*(?:Act|ACT|Scene|SCENE)[ \t]+(?:\d+|[IVX]+)\b", re.MULTILINE)
+_SPEECH = re.compile(r"\b(said|asked|replied|cried|whispered|answered)\b")
+_ATX_LINES = re.compile(r"^#{1,6}[ \t]+\S", re.MULTILINE)
+_FENCES = re.compile(r"^(?:```|~~~)", re.MULTILINE)
+_MD_LINKS = re.compile(r"\[[^\]\n]+\]\([^)\n]+\)")
+
+
+def _capped(pattern: re.Pattern[str], sample: str, cap: float) -> float:
+    """How often `pattern` occurs in `sample`, at most `cap`."""
+    return min(len(pattern.findall(sample)), cap)
+
+
+def _distinct(pattern: re.Pattern[str], sample: str) -> int:
+    """How many different (case-folded) words `pattern` finds in `sample`."""
+    return len({m.group(1).casefold() for m in pattern.finditer(sample)})
+
+
+def _per_10k(pattern: re.Pattern[str], sample: str) -> float:
+    """Occurrences of `pattern` per 10,000 characters of `sample`."""
+    return len(pattern.findall(sample)) * 10_000 / max(len(sample), 1)
+
+
+def _type_scores(sample: str) -> dict[str, float]:
+    """Weighted rule evidence for each document type."""
+    chapters = _capped(_BOOK_LINES, sample, 10)
+    return {
+        "research_paper": 1.5 * _distinct(_PAPER_NAMES, sample)
+        + (2.0 if _LATEX_MARKS.search(sample) else 0.0),
+        "legal": 1.0 * _distinct(_LEGAL_PHRASES, sample) + 0.8 * _capped(_ARTICLE_LINES, sample, 5)
+        + 0.5 * min(sample.count("§"), 5) + 0.2 * min(_per_10k(_SHALL, sample), 5),
+        "manual": 0.5 * _capped(_STEP_LINES, sample, 10) + 0.7 * _distinct(_MANUAL_WORDS, sample)
+        + 0.4 * _capped(_SUBNUMBERED, sample, 5) + 0.25 * min(chapters, 4),
+        "book": 0.5 * chapters + 0.5 * _capped(_STAGE_LINES, sample, 10)
+        + 0.3 * min(_per_10k(_SPEECH, sample), 5),
+        "report": 1.5 * _distinct(_REPORT_NAMES, sample)
+        + (2.0 if re.search(r"executive summary", sample, re.IGNORECASE) else 0.0),
+        "markdown": 0.3 * _capped(_ATX_LINES, sample, 10) + 0.5 * _capped(_FENCES, sample, 4)
+        + 0.2 * _capped(_MD_LINKS, sample, 5),
+    }
+
+
+def _sample(text: str) -> str:
+    """The first 200 KB plus a few evenly spread windows: enough to judge the type quickly."""
+    if len(text) <= _HEAD_SAMPLE + _WINDOWS * _WINDOW_CHARS:
+        return text
+    step = (len(text) - _HEAD_SAMPLE) // _WINDOWS
+    starts = (_HEAD_SAMPLE + i * step + (step - _WINDOW_CHARS) // 2 for i in range(_WINDOWS))
+    return "\n\n".join([text[:_HEAD_SAMPLE], *(text[s:s + _WINDOW_CHARS] for s in starts)])
+
+
+def detect_doc_type(text: str) -> tuple[str, float]:
+    """The most likely document type (one of DOC_TYPES) and a 0..1 confidence, from rules."""
+    ranked = sorted(_type_scores(_sample(text)).items(), key=lambda kv: kv[1], reverse=True)
+    (kind, best), (_, second) = ranked[0], ranked[1]
+    if best < _MIN_EVIDENCE:
+        return "other", round(0.6 - best / 5, 2)
+    return kind, round(best / (best + second + 1), 2)
+
+
+# ---------------------------------------------------------------- heading lines
+
+_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+                 "|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty")
+_KEYWORD_KIND = {
+    "Article": "article", "Section": "section", "§": "section", "Part": "part", "Book": "part",
+    "Chapter": "chapter", "Chapitre": "chapter", "Kapitel": "chapter", "Capítulo": "chapter",
+    "Capitolo": "chapter", "Act": "act", "Scene": "scene", "Step": "step",
+}
+_KEYWORDS = sorted({w for k in _KEYWORD_KIND if k != "§" for w in (k, k.upper())}, key=len,
+                   reverse=True)
+_LINE = (
+    r"(?P<fence>[ ]{0,3}(?:```|~~~))"
+    r"|(?P<atx>#{1,6})[ \t]+(?P<atx_title>[^\n]*)"
+    r"|(?P<rule>={3,}|-{3,})[ \t]*$"
+    r"|[ \t]*\\(?P<tex>part|chapter|section|subsection|subsubsection)\*?(?:\[[^\]\n]*\])?\{"
+    r"(?P<tex_rest>[^\n]*)"
+    r"|(?P<num>\d{1,3}(?:\.\d{1,3}){0,5})\.?[ \t]+(?P<num_title>(?![a-z])[^\W\d_][^\n]*)"
+    rf"|[ \t]*(?P<kw>(?:{'|'.join(_KEYWORDS)})(?=[ \t])|§)[ \t]*"
+    rf"(?P<kw_num>\d+(?:\.\d+)*|[IVXLCDM]+\b|(?i:{_NUMBER_WORDS})\b)(?P<kw_rest>[^\n]*)"
+)
+# Most lines cannot start a heading; this lookahead rejects them before any alternative is tried.
+_MAY_START = rf"(?=[ \t]*[`~#=\-\\\d{''.join(sorted({k[0] for k in _KEYWORDS}))}§])"
+_AT_START = re.compile(_MAY_START + "(?:" + _LINE + ")", re.MULTILINE)
+_AFTER_NEWLINE = re.compile(r"\n" + _MAY_START + "(?:" + _LINE + ")", re.MULTILINE)
+
+_TEX_LEVEL = {"part": 1, "chapter": 2, "section": 3, "subsection": 4, "subsubsection": 5}
+_GROUP = {"article": "legal", "section": "legal", "part": "book", "chapter": "book",
+          "act": "book", "scene": "book", "step": "step", "num": "numbered"}
+_PLAIN_GROUPS = frozenset(_GROUP.values())
+_TRUSTED_GROUPS = {"book": {"book"}, "legal": {"legal", "book", "numbered"},
+                   "manual": {"book", "step", "numbered", "legal"}}
+_NONSPACE = re.compile(r"\S")
+_LIST_ITEM = re.compile(r"[ \t]*\d{1,3}[.)][ \t]")
+_TOC_ENTRY = re.compile(r"(?:\.[ ]?){3,}[ ]*\d+$|[ \t]{3,}\d+$")
+_RUN_IN = re.compile(r"\.[ \t]+(?=\S)")
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?|[{}]")
+_LOOKBACK = 1000
+
+
+@dataclass(slots=True)
+class _Candidate:
+    """A line that looks like a heading, before families are chosen and levels normalized."""
+
+    start: int
+    title_end: int  # where the heading text ends; body may follow on the same line
+    family: str  # "atx", "setext", "tex", "num" or a keyword kind such as "chapter"
+    level: int  # raw level on the family's own scale; 0 for steps (set from context)
+    title: str
+
+
+def _line_matches(text: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """(line start, match) for every line whose start matches the heading-line pattern."""
+    first = _AT_START.match(text)
+    if first:
+        yield 0, first
+    for m in _AFTER_NEWLINE.finditer(text):
+        yield m.start() + 1, m
+
+
+def _previous_line(text: str, line_start: int) -> tuple[int, str] | None:
+    """(start, content) of the line before `line_start`; None at the top or if very long."""
+    if line_start == 0:
+        return None
+    low = max(0, line_start - 1 - _LOOKBACK)
+    cut = text.rfind("\n", low, line_start - 1)
+    if cut < 0 and low > 0:
+        return None
+    return cut + 1, text[cut + 1:line_start - 1]
+
+
+def _blank_before(text: str, line_start: int) -> bool:
+    """True at the top of the text or after a whitespace-only line."""
+    if line_start == 0:
+        return True
+    previous = _previous_line(text, line_start)
+    return previous is not None and not previous[1].strip()
+
+
+def _atx(start: int, m: re.Match[str]) -> _Candidate | None:
+    """A markdown `#` heading; closing hashes dropped, empty titles refused."""
+    title = m["atx_title"].strip()
+    bare = title.rstrip("#")
+    if bare != title and (not bare or bare[-1] in " \t"):
+        title = bare.strip()
+    return _Candidate(start, m.end(), "atx", len(m["atx"]), title) if title else None
+
+
+def _setext(text: str, start: int, m: re.Match[str]) -> _Candidate | None:
+    """A one-line paragraph underlined by === (level 1) or --- (level 2)."""
+    previous = _previous_line(text, start)
+    if previous is None:
+        return None
+    title_start, title = previous[0], previous[1].strip()
+    if (not title.strip("=-") or len(title) > MAX_TITLE_CHARS or title.startswith(("```", "~~~"))
+            or not _blank_before(text, title_start)):
+        return None
+    return _Candidate(title_start, m.end(), "setext", 1 if m["rule"][0] == "=" else 2, title)
+
+
+def _tex(start: int, m: re.Match[str]) -> _Candidate | None:
+    """A LaTeX sectioning command; the title is its brace-balanced argument, markup removed."""
+    depth, rest = 1, m["tex_rest"]
+    for i, char in enumerate(rest):
+        depth += (char == "{") - (char == "}")
+        if depth == 0:
+            rest = rest[:i]
+            break
+    title = " ".join(_TEX_COMMAND.sub("", rest).split())
+    return _Candidate(start, m.end(), "tex", _TEX_LEVEL[m["tex"]], title) if title else None
+
+
+def _numbered(text: str, start: int, m: re.Match[str]) -> _Candidate | None:
+    """`1.2.3 Title`, guarded against list items, prose and contents entries."""
+    title = m["num_title"].strip()
+    if (not title or len(title) > MAX_TITLE_CHARS or not title[0].isalpha() or title[0].islower()
+            or title[-1] in ".,;:" or _TOC_ENTRY.search(title) or not _blank_before(text, start)
+            or _LIST_ITEM.match(text, m.end() + 1)):
+        return None
+    line = text[start:m.end()].strip()
+    return _Candidate(start, m.end(), "num", 1 + _depth(m["num"]), line)
+
+
+def _depth(number: str) -> int:
+    """How many dotted components a section number has: `4` → 1, `4.2` → 2."""
+    return number.count(".") + 1
+
+
+def _keyword_level(kind: str, number: str) -> int:
+    """Raw level on the plain-text scale shared with numbered lines (which sit at 1 + depth):
+    Part/Act 1, Chapter/Article 2, Scene 3, Section and § 2 + depth; Steps are placed later."""
+    if kind == "section":
+        return 2 + _depth(number)
+    return {"part": 1, "act": 1, "chapter": 2, "article": 2, "scene": 3, "step": 0}[kind]
+
+
+def _keyword(start: int, m: re.Match[str]) -> _Candidate | None:
+    """`Chapter 3 — Title`, `ARTICLE IV`, `§ 12`, `Step 2:` …; refuses prose like `Part of it`."""
+    rest = m["kw_rest"]
+    tail = rest.strip()
+    if tail and not (tail[0] in ".:-–—)" or (rest[0] in " \t" and (
+            tail[0].isupper() or tail[0].isdigit() or tail[0] in "\"'“‘(["))):
+        return None
+    line = m.group(0).strip()
+    if _TOC_ENTRY.search(line):
+        return None
+    kind = _KEYWORD_KIND[m["kw"].capitalize()]
+    run_in = _GROUP[kind] == "legal" and _RUN_IN.search(line, len(line) - len(tail) + 1)
+    if run_in:
+        line = line[:run_in.start()]
+    if len(line) > MAX_TITLE_CHARS:
+        line = f"{m['kw']} {m['kw_num']}"
+    return _Candidate(start, m.start("kw") + len(line), kind, _keyword_level(kind, m["kw_num"]),
+                      line)
+
+
+def _candidates(text: str) -> list[_Candidate]:
+    """Every heading-looking line outside fenced code blocks, in line order. A fence that is
+    never closed is taken for a stray line, so the headings after it still count."""
+    found: list[_Candidate] = []
+    fenced: list[_Candidate] = []
+    fence = ""
+    for start, m in _line_matches(text):
+        if m["fence"]:
+            marker = m["fence"].strip()[0]
+            if fence == marker:
+                fence, fenced = "", []
+            else:
+                fence = fence or marker
+            continue
+        cand = _candidate(text, start, m)
+        if cand:
+            (fenced if fence else found).append(cand)
+    return found + fenced
+
+
+def _candidate(text: str, start: int, m: re.Match[str]) -> _Candidate | None:
+    """The heading a non-fence line match stands for, if its guards pass."""
+    if m["atx"]:
+        return _atx(start, m)
+    if m["rule"]:
+        return _setext(text, start, m)
+    if m["tex"]:
+        return _tex(start, m)
+    if m["num"]:
+        return _numbered(text, start, m)
+    return _keyword(start, m)
+
+
+def _choose(cands: list[_Candidate], trusted: Collection[str]) -> list[_Candidate]:
+    """One consistent set of families: LaTeX, or markdown, or the plain-text keyword families."""
+    tex = [c for c in cands if c.family == "tex"]
+    markdown = [c for c in cands if c.family in ("atx", "setext")]
+    plain = [c for c in cands if _GROUP.get(c.family) in trusted]
+    atx = sum(c.family == "atx" for c in markdown)
+    if len(tex) >= 2 and len(tex) >= len(markdown):
+        return tex
+    if atx >= 2 or len(markdown) >= max(2, len(plain)):
+        return markdown
+    return plain or tex or markdown
+
+
+def _place_steps(cands: list[_Candidate]) -> None:
+    """Give each Step the level just below the heading that encloses it."""
+    enclosing = 0
+    for c in cands:
+        if c.family == "step":
+            c.level = enclosing + 1
+        else:
+            enclosing = c.level
+
+
+def _adjacent_runs(text: str, cands: list[_Candidate]) -> Iterator[list[_Candidate]]:
+    """Consecutive headings grouped into runs with only whitespace between members."""
+    run: list[_Candidate] = []
+    for c in cands:
+        if run and _NONSPACE.search(text, run[-1].title_end, c.start):
+            yield run
+            run = []
+        run.append(c)
+    if run:
+        yield run
+
+
+def _drop_contents_lists(text: str, cands: list[_Candidate]) -> list[_Candidate]:
+    """Drop printed tables of contents. In a run of adjacent headings the last one and the
+    parents right above it are real; if what precedes them repeats a level, it is a listing."""
+    kept: list[_Candidate] = []
+    for run in _adjacent_runs(text, cands):
+        split = len(run) - 1
+        while split > 0 and run[split - 1].level < run[split].level:
+            split -= 1
+        listing = [c.level for c in run[:split]]
+        kept.extend(run[split:] if len(set(listing)) < len(listing) else run)
+    return kept
+
+
+def _ranked(headings: Iterable[Heading]) -> list[Heading]:
+    """The same headings with levels renumbered 1, 2, 3 … by rank, keeping their order."""
+    headings = list(headings)
+    rank = {level: i for i, level in enumerate(sorted({h[1] for h in headings}), 1)}
+    return [(start, rank[level], title) for start, level, title in headings]
+
+
+def detect_headings(text: str, doc_type: str | None = None) -> list[Heading]:
+    """(start_char, level, title) for each heading line, in order; the top level present is 1.
+
+    `doc_type` narrows which plain-text families are trusted (a book ignores `1.2 …` lines and
+    Steps; a legal text ignores Steps). Markdown, LaTeX and plain-text families are not mixed.
+    """
+    trusted = _TRUSTED_GROUPS.get(doc_type or "", _PLAIN_GROUPS)
+    chosen = _choose(_candidates(text), trusted)
+    if chosen and _GROUP.get(chosen[0].family):
+        _place_steps(chosen)
+        chosen = _drop_contents_lists(text, chosen)
+    chosen.sort(key=lambda c: c.start)
+    unique = [c for i, c in enumerate(chosen) if i == 0 or c.start != chosen[i - 1].start]
+    return _ranked((c.start, c.level, c.title) for c in unique)
+
+
+# ---------------------------------------------------------------- section tree
+
+def _cut_points(text: str, start: int, end: int, size: int) -> list[int]:
+    """Boundaries start < … < end with gaps of at most `size`, cut after a blank line,
+    else after a newline, else after a space, else anywhere."""
+    bounds, pos = [start], start
+    while end - pos > size:
+        low, high = pos + max(1, size // 2), pos + size
+        cut = high
+        for sep in ("\n\n", "\n", " "):
+            found = text.rfind(sep, low, high)
+            if found >= 0:
+                cut = found + len(sep)
+                break
+        bounds.append(cut)
+        pos = cut
+    bounds.append(end)
+    return bounds
+
+
+def _pieces(text: str, start: int, end: int, size: int, name: Callable[[int], str],
+            level: int) -> list[Section]:
+    """Paragraph-bounded sections over [start, end), titled name(1), name(2) …"""
+    bounds = _cut_points(text, start, end, size)
+    return [Section(name(k), level, a, b) for k, (a, b) in enumerate(pairwise(bounds), 1)]
+
+
+def _as_heading(item: Any) -> Heading:
+    """A (start, level, title) tuple, also from objects with .start, .level and .title."""
+    if hasattr(item, "start") and hasattr(item, "title"):
+        return int(item.start), int(item.level), str(item.title)
+    start, level, title = item
+    return int(start), int(level), str(title)
+
+
+def _clean(headings: Iterable[Any], size: int) -> list[Heading]:
+    """Headings inside the text, sorted by start; the first one wins where starts coincide."""
+    ordered = sorted((_as_heading(h) for h in headings), key=lambda h: h[0])
+    seen: set[int] = set()
+    kept = []
+    for start, level, title in ordered:
+        if 0 <= start < size and start not in seen:
+            seen.add(start)
+            kept.append((start, level, " ".join(title.split()) or "Untitled"))
+    return kept
+
+
+def _title_key(title: str) -> str:
+    """Case-folded words of a title, for spotting the same heading written twice."""
+    return " ".join(re.findall(r"\w+", title.casefold()))
+
+
+def _same_heading(text: str, a: Heading, b: Heading) -> bool:
+    """True if two headings sit on the same line, or nearby with matching titles."""
+    low, high = sorted((a[0], b[0]))
+    if high - low > 2000:
+        return False
+    if "\n" not in text[low:high]:
+        return True
+    ka, kb = _title_key(a[2]), _title_key(b[2])
+    return bool(ka and kb) and (ka == kb or ka.endswith(" " + kb) or kb.endswith(" " + ka))
+
+
+def _merge(text: str, extra: list[Heading], found: list[Heading]) -> list[Heading]:
+    """File-format headings first; detected ones that repeat them are dropped, the rest are
+    nested below the deepest file-format level."""
+    starts = [h[0] for h in extra]
+    shift = max(h[1] for h in extra) + 1 - min((h[1] for h in found), default=1)
+    kept = []
+    for h in found:
+        i = bisect_right(starts, h[0])
+        near = [extra[j] for j in (i - 1, i) if 0 <= j < len(extra)]
+        if not any(_same_heading(text, h, e) for e in near):
+            kept.append((h[0], h[1] + shift, h[2]))
+    return _clean(extra + kept, len(text))
+
+
+def _tree(text: str, headings: list[Heading]) -> list[Section]:
+    """Nest headings: each section runs to the next heading of the same or a higher level."""
+    roots: list[Section] = []
+    stack: list[tuple[int, Section]] = []
+    for start, level, title in headings:
+        while stack and stack[-1][0] >= level:
+            stack.pop()[1].end_char = start
+        section = Section(title, len(stack) + 1, start, len(text))
+        (stack[-1][1].children if stack else roots).append(section)
+        stack.append((level, section))
+    first = roots[0].start_char
+    if first > 0:
+        if _NONSPACE.search(text, 0, first):
+            roots.insert(0, Section("Preamble", 1, 0, first))
+        else:
+            roots[0].start_char = 0
+    return roots
+
+
+def _split_long_leaves(text: str, roots: list[Section], limit: int) -> None:
+    """Give every leaf longer than `limit` paragraph-bounded children "<title> (part k)"."""
+    for section in flatten(roots):
+        length = section.end_char - section.start_char
+        if section.children or length <= limit:
+            continue
+        size = math.ceil(length / math.ceil(length / limit))
+        section.children = _pieces(text, section.start_char, section.end_char, size,
+                                   lambda k, t=section.title: f"{t} (part {k})", section.level + 1)
+
+
+def build_toc(text: str, headings: Iterable[Any] | None = None, *,
+              max_section_chars: int = 50_000, chunk_chars: int = 8_000,
+              extra_headings: Iterable[Any] | None = None) -> list[Section]:
+    """Top-level sections (with children) covering [0, len(text)) exactly and contiguously.
+
+    `headings` defaults to detect_headings(text); `extra_headings` (from the file format, e.g.
+    a PDF outline) take precedence. Text before the first heading becomes "Preamble"; a text
+    without headings becomes "Part 1", "Part 2" … of about `chunk_chars`; leaves longer than
+    `max_section_chars` get "<title> (part k)" children. Levels equal depth in the tree.
+    """
+    if max_section_chars < 1 or chunk_chars < 1:
+        raise ValueError("max_section_chars and chunk_chars must be positive")
+    if not text:
+        return []
+    found = _clean(detect_headings(text) if headings is None else headings, len(text))
+    extra = _clean(extra_headings or (), len(text))
+    if extra:
+        found = _merge(text, extra, found)
+    if found:
+        roots = _tree(text, found)
+    else:
+        roots = _pieces(text, 0, len(text), chunk_chars, lambda k: f"Part {k}", 1)
+    _split_long_leaves(text, roots, max_section_chars)
+    return roots
+
+
+# ---------------------------------------------------------------- reading the tree
+
+def _walk(sections: Sequence[Section]) -> Iterator[tuple[int, Section]]:
+    """(depth, section) in document order, depth-first, without recursion."""
+    stack = [(1, s) for s in reversed(sections)]
+    while stack:
+        depth, section = stack.pop()
+        yield depth, section
+        stack.extend((depth + 1, c) for c in reversed(section.children))
+
+
+def flatten(sections: Sequence[Section]) -> list[Section]:
+    """Every section in document order, parents before their children."""
+    return [section for _, section in _walk(sections)]
+
+
+def toc_summary(sections: Sequence[Section], max_lines: int = 60) -> str:
+    """An indented outline of at most `max_lines` lines: the shallowest levels in full, then
+    a "… N more sections" line for whatever did not fit."""
+    if max_lines < 1:
+        raise ValueError("max_lines must be positive")
+    rows = list(_walk(sections))
+    shown = rows
+    if len(rows) > max_lines:
+        per_depth = Counter(depth for depth, _ in rows)
+        deepest, used = 0, 0
+        for depth in sorted(per_depth):
+            if used + per_depth[depth] > max_lines - 1:
+                break
+            deepest, used = depth, used + per_depth[depth]
+        shown = [r for r in rows if r[0] <= max(deepest, 1)][:max_lines - 1]
+    lines = ["  " * (depth - 1) + section.title for depth, section in shown]
+    if len(rows) > len(shown):
+        lines.append(f"… {len(rows) - len(shown)} more sections")
+    return "\n".join(lines)

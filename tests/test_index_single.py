@@ -1,0 +1,58 @@
+"""SingleDocIndex: build from a real document, reuse by content, the seed's JSON form."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from longread.index.single import SingleDocIndex
+from longread.store.docstore import DocStore
+
+MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
+
+
+@pytest.fixture
+def store(tmp_path):
+    return DocStore(tmp_path / "index.sqlite")
+
+
+def test_build_covers_the_document_with_a_nested_toc(store):
+    index = SingleDocIndex.build(MACBETH, store)
+    text = MACBETH.read_text(encoding="utf-8")
+    assert index.total_chars == len(text) and index.doc_type == "markdown"
+    top = index.toc["sections"]
+    assert top[0]["start_char"] == 0 and top[-1]["end_char"] == len(text)
+    acts = [c["title"] for c in top[0]["children"] if c["title"].startswith("ACT")]
+    assert acts == ["ACT I", "ACT II", "ACT III", "ACT IV", "ACT V"]
+    for name, (start, end) in index.section_map.items():
+        assert index.read_range(start, start + 40) == text[start:start + 40]
+        assert text[start:end].lstrip("#").strip().startswith(name.split(" (")[0][:10])
+
+
+def test_unchanged_file_is_reused_and_a_changed_one_rebuilt(store, tmp_path):
+    doc = tmp_path / "notes.md"
+    doc.write_text("# One\n\nfirst text\n\n# Two\n\nsecond text\n", encoding="utf-8")
+    first = SingleDocIndex.build(doc, store)
+    assert SingleDocIndex.build(doc, store).doc_id == first.doc_id
+    doc.write_text("# One\n\nfirst text, edited\n\n# Two\n\nsecond text\n", encoding="utf-8")
+    changed = SingleDocIndex.build(doc, store)
+    assert changed.doc_id != first.doc_id and "edited" in changed.read_range(0, changed.total_chars)
+
+
+def test_json_form_round_trips_summaries(store, tmp_path):
+    index = SingleDocIndex.build(MACBETH, store)
+    target = index.rows[3]
+    store.put_summary(target.id, "The witches meet on the heath.", ["witches", "heath"], "test")
+    saved = tmp_path / "macbeth.index.json"
+    index.save(saved)
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert set(data) >= {"path", "doc_type", "total_chars", "toc", "section_map", "summaries", "keywords"}
+    name = index.names[3]
+    assert data["summaries"] == {name: "The witches meet on the heath."}
+
+    fresh = DocStore(tmp_path / "other.sqlite")
+    loaded = SingleDocIndex.load(saved, fresh)
+    assert loaded.summaries == {name: "The witches meet on the heath."}
+    assert loaded.keywords[name] == ["witches", "heath"] and loaded.section_map == index.section_map
