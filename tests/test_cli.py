@@ -68,3 +68,21 @@ def test_budget_stop_prints_the_partial_answer_and_exits_3(tmp_path):
     assert result.returncode == 3 and "budget exceeded" in result.stderr
     partial = json.loads(result.stdout)
     assert partial["stopped_by"] == "max_subcalls" and partial["usage"]["subcalls"] == 1
+
+
+def test_toc_prints_the_nested_outline_with_spans(tmp_path):
+    result = longread("toc", str(EXAMPLES / "macbeth.md"), env={"LONGREAD_CACHE_DIR": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Macbeth  [0:108,666)")
+    assert any(line.startswith("  ACT V  [") for line in lines)
+    assert any(line.startswith("    SCENE III. A heath near Forres.") for line in lines)
+
+
+def test_index_without_summaries_reports_what_it_built(tmp_path):
+    env = {"LONGREAD_CACHE_DIR": str(tmp_path)}
+    result = longread("index", str(EXAMPLES / "macbeth.md"), "--no-summaries", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "markdown, 108,666 characters, 34 sections" in result.stdout
+    assert list((tmp_path / "indexes").glob("macbeth-*.sqlite"))
+    one_line_error(longread("index", str(tmp_path / "missing.pdf"), env=env), "no such file")

@@ -15,6 +15,15 @@ def cache_dir() -> Path:
     return Path(base) / "longread"
 
 
+def index_path(document: Path) -> Path:
+    """Where a document's index lives: one SQLite file per document path, in the cache."""
+    import hashlib
+
+    resolved = document.expanduser().resolve()
+    digest = hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:12]
+    return cache_dir() / "indexes" / f"{resolved.stem[:40]}-{digest}.sqlite"
+
+
 def default_model() -> str:
     """The root model spec used when none is given: `$LONGREAD_MODEL`, else the embedded local model."""
     return os.environ.get("LONGREAD_MODEL", "local")

@@ -1,0 +1,60 @@
+"""Section summaries (by the sub-model, in parallel, each saved as it arrives so a killed build
+resumes without paying twice) and keywords (distinctive terms by TF-IDF, no model call)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+from longread.events import Event, EventSink, ignore
+from longread.index.single import SingleDocIndex
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway
+from longread.store.docstore import SectionRow
+from longread.tools.rank import terms
+
+PROMPT = """Summarize this section of a {doc_type} in 2-3 sentences: its main topic, key points and
+important terms.
+
+Section: {title}
+\"\"\"
+{text}
+\"\"\""""
+
+
+def section_keywords(texts: list[str], k: int = 6) -> list[list[str]]:
+    """For each text, its `k` most distinctive terms (TF-IDF against the other texts)."""
+    counts = [Counter(terms(t)) for t in texts]
+    having = Counter(term for c in counts for term in c)
+    total = len(texts)
+    return [[term for term, _ in sorted(c.items(), key=lambda kv: -kv[1] * math.log((1 + total) / having[kv[0]]))[:k]]
+            for c in counts]
+
+
+def summarize_sections(index: SingleDocIndex, sub: LM, gateway: Gateway, *,
+                       on_event: EventSink = ignore) -> int:
+    """Summarize every section that has no summary yet; returns how many were made now."""
+    todo = index.store.unsummarized(index.doc_id)
+    if not todo:
+        return 0
+    excerpt = 10_000 if sub.writes_code else 2_000  # small models: shorter excerpts, faster and better
+    texts = [index.read_range(row.start, min(row.end, row.start + excerpt)) for row in todo]
+    keywords = section_keywords([index.read_range(r.start, r.end)[:50_000] for r in todo])
+    done = 0
+    with ThreadPoolExecutor(max_workers=gateway.concurrency) as pool:
+        futures = {pool.submit(_summarize, gateway, sub, index.doc_type, row, text): (row, words)
+                   for row, text, words in zip(todo, texts, keywords, strict=True)}
+        for future in as_completed(futures):
+            row, words = futures[future]
+            index.store.put_summary(row.id, future.result(), words, sub.name)  # saved at once
+            done += 1
+            on_event(Event("progress", {"task": "summaries", "done": done, "total": len(todo),
+                                        "section": row.title}))
+    return done
+
+
+def _summarize(gateway: Gateway, sub: LM, doc_type: str, row: SectionRow, text: str) -> str:
+    prompt = PROMPT.format(doc_type=doc_type.replace("_", " "), title=row.title, text=text)
+    reply = gateway.complete(sub, prompt, purpose="summarize_section", max_tokens=100, label=row.title)
+    return " ".join(reply.text.split())
