@@ -1,0 +1,68 @@
+"""The seed-000 REPL functions over an indexed document."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from longread.index.single import SingleDocIndex
+from longread.llm.gateway import Gateway
+from longread.llm.scripted import ScriptedLM
+from longread.store.docstore import DocStore
+from longread.tools.single_doc import SingleDocTools
+
+MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
+TEXT = MACBETH.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def tools(tmp_path):
+    index = SingleDocIndex.build(MACBETH, DocStore(tmp_path / "i.sqlite", block_chars=997))
+    sub = ScriptedLM(lambda request: "sub: " + request.messages[-1]["content"][:60])
+    return SingleDocTools(index, sub, Gateway())
+
+
+def test_grep_all_streams_blocks_and_finds_every_match_with_offsets(tools):
+    pattern = r"birnam\s+wood"
+    expected = [(m.start(), m.end()) for m in re.finditer(pattern, TEXT, re.IGNORECASE)]
+    found = tools.grep_all(pattern)
+    hits = sorted((h["start"], h["end"]) for hits in found.values() for h in hits)
+    assert hits == expected and len(expected) >= 5
+    for section, section_hits in found.items():
+        start, end = tools.index.section_map[section]
+        assert all(start <= h["start"] < end for h in section_hits)
+        assert all(TEXT[h["start"]:h["end"]] == h["match"] for h in section_hits)
+
+
+def test_reading_functions(tools):
+    names = tools.get_section_names()
+    scene = next(n for n in names if n.startswith("SCENE III. A heath"))
+    start, end = tools.index.section_map[scene]
+    assert tools.read_section(scene) == TEXT[start:end]
+    assert tools.read_section_chunk(scene, 1, chunk_size=500) == TEXT[start + 500:start + 1000]
+    assert tools.read_section_chunk(scene, 999) == ""
+    assert tools.read_range(100, 160) == TEXT[100:160]
+    assert [h["match"].lower() for h in tools.grep_section(r"thane of cawdor", scene)][:1] == ["thane of cawdor"]
+    assert tools.get_toc()["sections"][0]["title"] == "Macbeth"
+    with pytest.raises(KeyError, match="did you mean"):
+        tools.read_section("heath near")
+
+
+def test_summaries_keywords_and_search(tools):
+    names = tools.get_section_names()
+    target = names[4]
+    tools.index.store.put_summary(tools.index.rows[4].id, "Witches greet Macbeth.", ["witches", "cawdor"], "t")
+    assert tools.get_summary(target) == "Witches greet Macbeth."
+    assert tools.get_summary(names[5]) == "No summary available"
+    assert tools.find_sections_by_keyword("Witch") == [target]
+    best = tools.search("Birnam wood Dunsinane", k=3)
+    assert len(best) == 3 and all("Birnam" in TEXT[b["start"]:b["end"]] or "Dunsinane" in TEXT[b["start"]:b["end"]] for b in best)
+
+
+def test_sub_model_functions(tools):
+    name = tools.get_section_names()[2]
+    assert tools.ask_about_section("Who speaks first?", name).startswith("sub: Answer this question")
+    assert tools.llm_query("hello") == "sub: hello"
+    assert set(tools.functions()) >= {"get_toc", "grep_all", "ask_about_section", "search"}
