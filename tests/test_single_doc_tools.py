@@ -66,3 +66,10 @@ def test_sub_model_functions(tools):
     assert tools.ask_about_section("Who speaks first?", name).startswith("sub: Answer this question")
     assert tools.llm_query("hello") == "sub: hello"
     assert set(tools.functions()) >= {"get_toc", "grep_all", "ask_about_section", "search"}
+
+
+def test_literal_grep_fast_path_matches_the_regex_everywhere(tools):
+    for literal in ["Macduff", "thane of", "DUNSINANE", "no-such-phrase-anywhere"]:
+        expected = [m.start() for m in re.finditer(re.escape(literal), TEXT, re.IGNORECASE)]
+        found = sorted(h["start"] for hits in tools.grep_all(literal, max_hits=10_000).values() for h in hits)
+        assert found == expected
