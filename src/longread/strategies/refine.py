@@ -10,7 +10,7 @@ from typing import Any
 
 from longread.answer import Answer, Citation
 from longread.errors import BudgetExceededError
-from longread.strategies.common import Run
+from longread.strategies.common import Run, slice_citation
 from longread.tools.context_tools import fit_chars
 from longread.tools.grounding import grounded_span, is_grounded, says_nothing
 from longread.tools.hypothesis import HypothesisTracker
@@ -67,7 +67,7 @@ class Refiner:
             self.stats["ungrounded"] += 1
             return
         self.stats["findings"] += 1
-        self.citations.append(_citation(piece, span, text, self.doc_id))
+        self.citations.append(slice_citation(piece, span[0], span[1], self.doc_id))
         self.tracker.update(self._merge(finding))
         self.run.emit("hypothesis", slice_id=piece.slice_id, hypothesis=self.tracker.current)
 
@@ -130,10 +130,3 @@ def run_refine(question: str, context: Any, run: Run, doc_id: str = "context") -
         error.partial = refiner.answer(stopped_by=error.limit)
         raise
     return refiner.answer()
-
-
-def _citation(piece: ContextSlice, span: tuple[int, int], text: str, doc_id: str) -> Citation:
-    if "start" in piece.metadata:  # a slice of a text context: cite document offsets
-        offset = piece.metadata["start"]
-        return Citation(doc_id, offset + span[0], offset + span[1], text[span[0]:span[1]], piece.slice_id)
-    return Citation(f"{doc_id}/{piece.slice_id}", span[0], span[1], text[span[0]:span[1]], piece.slice_id)

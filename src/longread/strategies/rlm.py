@@ -12,7 +12,7 @@ from longread.answer import Answer, Citation
 from longread.errors import BudgetExceededError
 from longread.repl.capture import truncate_middle
 from longread.repl.sandbox import CellResult, Sandbox, describe
-from longread.strategies.common import Run
+from longread.strategies.common import Run, slice_citation
 from longread.tools.context_tools import ContextTools
 from longread.tools.grounding import grounded_span
 from longread.tools.hypothesis import HypothesisTracker
@@ -205,12 +205,8 @@ class RLMLoop:
             if span is None:
                 continue
             piece = self.slicer.get_slice(hit["slice_id"])
-            if "start" in piece.metadata:
-                owner, offset = self.doc_id, piece.metadata["start"] + hit["start"]
-            else:
-                owner, offset = f"{self.doc_id}/{piece.slice_id}", hit["start"]
-            citations.append(Citation(owner, offset + span[0], offset + span[1],
-                                      hit["text"][span[0]:span[1]], hit["slice_id"]))
+            start = hit["start"] + span[0]
+            citations.append(slice_citation(piece, start, start + span[1] - span[0], self.doc_id))
             if len(citations) == limit:
                 break
         return citations
