@@ -8,11 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from longread.ingest.doctype import DOC_TYPES, detect_doc_type
 from longread.ingest.structure import (
-    DOC_TYPES,
     Section,
     build_toc,
-    detect_doc_type,
     detect_headings,
     flatten,
     toc_summary,

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from longread.ingest.doctype import detect_doc_type
 from longread.ingest.document import LoadedDocument, load_document
-from longread.ingest.structure import Section, build_toc, detect_doc_type
+from longread.ingest.structure import Section, build_toc
 from longread.store.docstore import DocStore, SectionRow, content_hash
 
 
