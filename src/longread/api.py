@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from longread.answer import Answer
@@ -49,8 +50,7 @@ class RLM_REPL:  # noqa: N801 - the seed's name, which users expect
     def answer(self, context: Any, query: str, *, enable_slicing: bool = True,
                doc_id: str = "context") -> Answer:
         """The full `Answer` (text, citations, usage, mode and why it was chosen)."""
-        options = self.options if enable_slicing == self.options.enable_slicing else \
-            RunOptions(**{**vars(self.options), "enable_slicing": enable_slicing})
+        options = replace(self.options, enable_slicing=enable_slicing)
         trace = JsonlTrace(self.trace_path) if self.trace_path else None
         logger = _print_event if self.enable_logging else None
         sink = fan_out(self.on_event, trace, logger)

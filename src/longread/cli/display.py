@@ -10,6 +10,7 @@ from rich.status import Status
 
 from longread.answer import Answer
 from longread.events import Event
+from longread.llm.usage import usage_line
 
 console = Console()
 
@@ -58,12 +59,7 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
     for number, c in enumerate(answer.citations, 1):
         snippet = " ".join(c.text.split())[:160]
         console.print(f"[dim][{number}] {c.doc_id} [{c.start}:{c.end})[/] {snippet}", highlight=False)
-    usage = answer.usage
-    line = (f"{answer.mode} · {usage.get('calls', 0)} calls ({usage.get('subcalls', 0)} sub, "
-            f"{usage.get('cached_calls', 0)} cached) · {usage.get('input_tokens', 0):,} in / "
-            f"{usage.get('output_tokens', 0):,} out tokens · "
-            + (f"${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else "cost unknown")
-            + f" · {usage.get('seconds', 0):.1f} s")
+    line = f"{answer.mode} · {usage_line(answer.usage)}"
     if answer.stopped_by:
         line += f" · stopped by {answer.stopped_by}"
     console.print(f"[dim]{line}[/]", highlight=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,14 @@ class SingleDocIndex:
     def build(cls, path: str | Path, store: DocStore) -> SingleDocIndex:
         """Index a file: reuse the stored index if its text is unchanged, else detect and store it."""
         document = load_document(path)
-        existing = store.find(content_hash(document.text))
+        digest = content_hash(document.text)
+        existing = store.find(digest)
         if existing is not None and store.sections(existing):
             return cls.open(store, existing)
         doc_type, _ = detect_doc_type(document.text)
         doc_id = store.add_document(str(path), document.kind, document.text, doc_type=doc_type,
-                                    pages=[(p.number, p.start, p.end) for p in document.pages])
+                                    pages=[(p.number, p.start, p.end) for p in document.pages],
+                                    digest=digest)
         toc = build_toc(document.text, extra_headings=_format_headings(document) or None)
         entries = _entries(toc)
         bodies = (document.text[start:end] for start, end in _own_spans(entries))
@@ -48,7 +51,7 @@ class SingleDocIndex:
         return cls(store, doc_id, meta["path"], meta["doc_type"], meta["chars"], store.sections(doc_id))
 
     # -- the seed's views ----------------------------------------------------------------
-    @property
+    @cached_property
     def names(self) -> list[str]:
         """A unique display name per section, in document order."""
         seen: dict[str, int] = {}

@@ -39,8 +39,9 @@ def summarize_sections(index: SingleDocIndex, sub: LM, gateway: Gateway, *,
     if not todo:
         return 0
     excerpt = 10_000 if sub.writes_code else 2_000  # small models: shorter excerpts, faster and better
-    texts = [index.read_range(row.start, min(row.end, row.start + excerpt)) for row in todo]
-    keywords = section_keywords([index.read_range(r.start, r.end)[:50_000] for r in todo])
+    sections = [index.read_range(row.start, min(row.end, row.start + 50_000)) for row in todo]
+    texts = [section[:excerpt] for section in sections]
+    keywords = section_keywords(sections)
     done = 0
     with ThreadPoolExecutor(max_workers=gateway.concurrency) as pool:
         futures = {pool.submit(_summarize, gateway, sub, index.doc_type, row, text): (row, words)

@@ -75,8 +75,12 @@ class Usage:
 
     def summary(self) -> str:
         """One line for people: calls, tokens, cost, seconds."""
-        cost = f"${self.total('cost_usd'):.4f}" if self.cost_known else "cost unknown"
-        cached = self.total("cached")
-        calls = f"{self.calls} calls ({self.subcalls} sub" + (f", {cached} cached)" if cached else ")")
-        return (f"{calls} · {self.total('input_tokens'):,} in / {self.total('output_tokens'):,} out "
-                f"tokens · {cost} · {self.seconds:.1f} s")
+        return usage_line(self.to_dict())
+
+
+def usage_line(usage: dict[str, Any]) -> str:
+    """`N calls (S sub, C cached) · I in / O out tokens · $cost · T s` from a usage dict."""
+    cost = f"${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else "cost unknown"
+    return (f"{usage.get('calls', 0)} calls ({usage.get('subcalls', 0)} sub, "
+            f"{usage.get('cached_calls', 0)} cached) · {usage.get('input_tokens', 0):,} in / "
+            f"{usage.get('output_tokens', 0):,} out tokens · {cost} · {usage.get('seconds', 0):.1f} s")

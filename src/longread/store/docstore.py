@@ -93,9 +93,10 @@ class DocStore:
         return row[0] if row else None
 
     def add_document(self, path: str, kind: str, text: str, *, doc_type: str = "other",
-                     pages: list[tuple[int, int, int]] | None = None) -> int:
-        """Store a document's text in blocks; returns its id (the existing one if unchanged)."""
-        digest = content_hash(text)
+                     pages: list[tuple[int, int, int]] | None = None, digest: str | None = None) -> int:
+        """Store a document's text in blocks; returns its id (the existing one if unchanged).
+        `digest` is the text's content_hash, if the caller has it already."""
+        digest = digest or content_hash(text)
         existing = self.find(digest)
         if existing is not None:
             return existing

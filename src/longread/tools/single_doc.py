@@ -27,8 +27,8 @@ class SingleDocTools:
         self.gateway = gateway
         self.names = index.names
         self.rows = dict(zip(self.names, index.rows, strict=True))
-        leaves = [(row.start, name) for name, row in self.rows.items()
-                  if not any(other.parent_id == row.id for other in index.rows)]
+        parents = {row.parent_id for row in index.rows}
+        leaves = [(row.start, name) for name, row in self.rows.items() if row.id not in parents]
         self._leaf_starts = [start for start, _ in leaves]
         self._leaf_names = [name for _, name in leaves]
         self._read = lru_cache(maxsize=cache_sections)(index.read_range)
