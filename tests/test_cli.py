@@ -62,8 +62,8 @@ def test_unknown_mode():
 
 def test_budget_stop_prints_the_partial_answer_and_exits_3(tmp_path):
     doc = tmp_path / "doc.txt"
-    doc.write_text("Nothing to see here. " * 3000)
-    result = longread("ask", str(doc), "What is hidden?", "--mode", "refine", "--max-subcalls", "1",
+    doc.write_text("Nothing to see here, but something is hidden.\n\n" * 3000)
+    result = longread("ask", str(doc), "What is hidden?", "--mode", "map", "--max-subcalls", "1",
                       "--json", "--no-cache")
     assert result.returncode == 3 and "budget exceeded" in result.stderr
     partial = json.loads(result.stdout)

@@ -66,7 +66,7 @@ def check_answer(result: subprocess.CompletedProcess, doc: Path, model: str) -> 
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
     text = doc.read_text(encoding="utf-8")
-    assert answer["mode"] == "refine"
+    assert answer["mode"] == "map"
     assert "heather-lantern" in answer["text"].lower()
     assert answer["citations"], "the answer must cite the passage it rests on"
     for citation in answer["citations"]:
@@ -78,20 +78,34 @@ def check_answer(result: subprocess.CompletedProcess, doc: Path, model: str) -> 
 
 
 def test_ask_on_the_embedded_local_model(needle_doc):
-    result = longread("ask", str(needle_doc), QUESTION, "--json", "--no-cache", "--mode", "refine")
+    result = longread("ask", str(needle_doc), QUESTION, "--json", "--no-cache", "--mode", "map")
     check_answer(result, needle_doc, "local:smollm2-135m")
 
 
 def test_ask_through_an_openai_compatible_server(needle_doc, llama_server):
-    result = longread("ask", str(needle_doc), QUESTION, "--json", "--no-cache", "--mode", "refine",
+    result = longread("ask", str(needle_doc), QUESTION, "--json", "--no-cache", "--mode", "map",
                       "--model", "openai:smollm2", "--base-url", llama_server, "--focus")
     check_answer(result, needle_doc, "openai:smollm2")
 
 
 def test_human_output_shows_answer_citation_and_usage(needle_doc):
-    result = longread("ask", str(needle_doc), QUESTION, "--quiet", "--mode", "refine")
+    result = longread("ask", str(needle_doc), QUESTION, "--quiet", "--mode", "map")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()
     assert "heather-lantern" in result.stdout.lower()
     assert any(line.startswith("[1] macbeth-excerpt.md [") for line in lines)
-    assert lines[-1].startswith("refine ·") and "calls" in lines[-1] and "tokens" in lines[-1]
+    assert lines[-1].startswith("map ·") and "calls" in lines[-1] and "tokens" in lines[-1]
+
+
+def test_ask_answers_from_a_real_manual_with_a_citation_into_the_right_section(tmp_path):
+    manual = EXAMPLES / "gnu-coding-standards.txt"
+    result = longread("ask", str(manual), "For maximum readability, source lines should be kept to what "
+                      "length or less?", "--json", env={"LONGREAD_CACHE_DIR": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["mode"] == "map" and "79 characters" in answer["text"]
+    text = manual.read_text(encoding="utf-8")
+    for citation in answer["citations"]:
+        assert text[citation["start"]:citation["end"]] == citation["text"]
+    assert any("79 characters" in c["text"] and c["span_id"] == "5.1 Formatting Your Source Code"
+               for c in answer["citations"])

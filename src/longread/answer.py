@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from longread.tools.slices import ContextSlice
 
 
 @dataclass
@@ -30,3 +33,13 @@ class Answer:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def slice_citation(piece: ContextSlice, start: int, end: int, doc_id: str) -> Citation:
+    """A citation of [start, end) within a slice's text: in document offsets for a slice of a text
+    context, else relative to the slice (whose id then joins the document id)."""
+    text = piece.text()[start:end]
+    if "start" in piece.metadata:
+        offset = piece.metadata["start"]
+        return Citation(doc_id, offset + start, offset + end, text, piece.slice_id)
+    return Citation(f"{doc_id}/{piece.slice_id}", start, end, text, piece.slice_id)

@@ -7,21 +7,21 @@ from typing import Optional
 
 import typer
 
-from longread.api import RLM_REPL
+from longread.api import SingleDocRLM
 from longread.cli import app
 from longread.cli.display import ProgressLine, print_answer
-from longread.ingest.text import read_text_file
 from longread.llm.specs import ClientOptions
 from longread.llm.usage import Budget
 from longread.strategies.common import RunOptions
-from longread.strategies.select import MODES
+from longread.strategies.select import DOCUMENT_MODES
 
 
 @app.command()
 def ask(
-    file: Path = typer.Argument(..., help="A text or markdown file."),
+    file: Path = typer.Argument(..., help="A PDF, DOCX, HTML, markdown or text file."),
     question: str = typer.Argument(..., help="The question to answer."),
-    mode: str = typer.Option("auto", help=f"Strategy: {', '.join(MODES)}."),
+    mode: str = typer.Option("auto", help=f"Strategy: {', '.join(DOCUMENT_MODES)} (auto: base if the document fits the "
+                                              "root model, rlm if it writes code, else map)."),
     model: Optional[str] = typer.Option(None, help="Root model spec (default: $LONGREAD_MODEL or local)."),
     sub_model: Optional[str] = typer.Option(None, help="Sub-model spec (default: the root model)."),
     base_url: Optional[str] = typer.Option(None, help="Base URL of an OpenAI-compatible server."),
@@ -35,22 +35,25 @@ def ask(
     max_seconds: Optional[float] = typer.Option(None, min=1, help="Budget: wall-clock seconds."),
     focus: Optional[bool] = typer.Option(
         None, "--focus/--no-focus",
-        help="refine: show the sub-model only each slice's best-matching lines (default: on for "
-             "models that cannot write code; use --focus for a small model behind a server)."),
+        help="map/tree: show the sub-model only each passage's best-matching lines (default: on "
+             "for models that cannot write code; use --focus for a small model behind a server)."),
     trace: Optional[Path] = typer.Option(None, help="Write a JSONL trace of the run here."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store model responses."),
     json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
 ) -> None:
-    """Answer QUESTION about FILE, citing the passages the answer rests on."""
-    text = read_text_file(file)
+    """Answer QUESTION about FILE, citing the passages the answer rests on (the file is indexed
+    on first use; `longread index` adds section summaries)."""
     progress = ProgressLine(enabled=not (quiet or json_out))
-    rlm = RLM_REPL(
-        model, sub_model, mode=mode, trace_path=str(trace) if trace else None,
+    rlm = SingleDocRLM(
+        file, model, sub_model, mode=mode, trace_path=str(trace) if trace else None,
         budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),
         options=RunOptions(max_iterations=max_iterations, max_depth=max_depth, cell_timeout=cell_timeout,
                            focus=focus),
         cache=not no_cache, on_event=progress, client_options=ClientOptions(base_url, api_key))
     with progress:
-        answer = rlm.answer(text, question, doc_id=file.name)
+        progress.update(f"indexing {file.name}…")
+        progress.note(f"{file.name}: {rlm.index.doc_type}, {rlm.index.total_chars:,} characters, "
+                      f"{len(rlm.index.rows):,} sections")
+        answer = rlm.query(question)
     print_answer(answer, as_json=json_out)

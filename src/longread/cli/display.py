@@ -6,6 +6,7 @@ import json
 import sys
 
 from rich.console import Console
+from rich.markup import escape
 from rich.status import Status
 
 from longread.answer import Answer
@@ -31,6 +32,15 @@ class ProgressLine:
         if self._status:
             self._status.stop()
 
+    def update(self, text: str) -> None:
+        if self._status:
+            self._status.update(text)
+
+    def note(self, text: str) -> None:
+        """A dim line above the status."""
+        if self._status:
+            self._status.console.print(f"[dim]{escape(text)}[/]", highlight=False)
+
     def __call__(self, event: Event) -> None:
         if self._status is None:
             return
@@ -43,6 +53,8 @@ class ProgressLine:
             self._status.update(f"{depth}model call {self._calls} ({d['purpose']}, {d['model']})…")
         elif event.kind == "slice":
             self._status.update(f"reading slice {d['index']}/{d['total']} ({d['slice_id']})…")
+        elif event.kind == "route":
+            self.note(f"sections chosen: {', '.join(d['picked'])}")
         elif event.kind == "code":
             self._status.update(f"{depth}turn {d['turn']}: running code block {d['block']}…")
         elif event.kind == "llm_retry":
@@ -58,7 +70,9 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
     console.print(answer.text, highlight=False, markup=False)
     for number, c in enumerate(answer.citations, 1):
         snippet = " ".join(c.text.split())[:160]
-        console.print(f"[dim][{number}] {c.doc_id} [{c.start}:{c.end})[/] {snippet}", highlight=False)
+        where = f"{c.doc_id} [{c.start}:{c.end})" + (f" § {c.span_id}" if c.span_id else "")
+        where += f" p. {c.page}" if c.page is not None else ""
+        console.print(f"[dim][{number}] {escape(where)}[/] {escape(snippet)}", highlight=False)
     line = f"{answer.mode} · {usage_line(answer.usage)}"
     if answer.stopped_by:
         line += f" · stopped by {answer.stopped_by}"

@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from longread.errors import BudgetExceededError, CancelledError, ModelError
 from longread.events import Event, EventSink, ignore
@@ -21,6 +21,8 @@ from longread.repl.capture import truncate_middle
 from longread.store.cache import ResponseCache, request_key
 
 Prompt = str | Sequence[Message]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def as_messages(prompt: Prompt, system: str | None = None) -> tuple[Message, ...]:
@@ -49,6 +51,7 @@ class Gateway:
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(concurrency)
         self._cancelled = threading.Event()
+        self._subcalls_in_flight = 0
 
     @property
     def elapsed(self) -> float:
@@ -69,28 +72,35 @@ class Gateway:
         if self.cache and (hit := self.cache.get(key)) is not None:
             return self._record(lm, purpose, label, Completion(**hit, cached=True), 0.0)
         self._check_budget(purpose)
-        self.on_event(Event("llm_start", {"purpose": purpose, "model": lm.name, "label": label,
-                                          "prompt": truncate_middle(request.messages[-1]["content"], 4000)}))
-        started = time.monotonic()
-        with self._slots:
-            completion = self._call_with_retries(lm, request, purpose)
-        if self.cache:
-            self.cache.put(key, lm.name, {"text": completion.text, "model": completion.model,
-                                          "input_tokens": completion.input_tokens,
-                                          "output_tokens": completion.output_tokens})
-        return self._record(lm, purpose, label, completion, time.monotonic() - started)
+        try:
+            self.on_event(Event("llm_start", {"purpose": purpose, "model": lm.name, "label": label,
+                                              "prompt": truncate_middle(request.messages[-1]["content"], 4000)}))
+            started = time.monotonic()
+            with self._slots:
+                completion = self._call_with_retries(lm, request, purpose)
+            if self.cache:
+                self.cache.put(key, lm.name, {"text": completion.text, "model": completion.model,
+                                              "input_tokens": completion.input_tokens,
+                                              "output_tokens": completion.output_tokens})
+            return self._record(lm, purpose, label, completion, time.monotonic() - started)
+        finally:
+            if purpose not in ROOT_PURPOSES:
+                with self._lock:
+                    self._subcalls_in_flight -= 1
 
     def complete_many(self, lm: LM, prompts: Sequence[Prompt], *, purpose: str,
                       labels: Sequence[str | None] | None = None, **kwargs: Any) -> list[Completion]:
         """Several calls at once (bounded by `concurrency`), results in the prompts' order."""
         labels = labels or [None] * len(prompts)
-        if len(prompts) <= 1:
-            return [self.complete(lm, p, purpose=purpose, label=label, **kwargs)
-                    for p, label in zip(prompts, labels, strict=True)]
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(prompts))) as pool:
-            futures = [pool.submit(self.complete, lm, p, purpose=purpose, label=label, **kwargs)
-                       for p, label in zip(prompts, labels, strict=True)]
-            return [f.result() for f in futures]
+        return self.map(lambda job: self.complete(lm, job[0], purpose=purpose, label=job[1], **kwargs),
+                        list(zip(prompts, labels, strict=True)))
+
+    def map(self, work: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        """`work(item)` for every item, at most `concurrency` at once; results in order."""
+        if len(items) <= 1:
+            return [work(item) for item in items]
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(items))) as pool:
+            return list(pool.map(work, items))
 
     async def acomplete(self, lm: LM, prompt: Prompt, **kwargs: Any) -> Completion:
         """Async form of `complete`."""
@@ -148,9 +158,11 @@ class Gateway:
                 self._exceeded("max_tokens", f"token budget of {b.max_tokens:,} is used up ({u.tokens:,})")
             if b.max_cost_usd is not None and u.total("cost_usd") >= b.max_cost_usd:
                 self._exceeded("max_cost_usd", f"cost budget of ${b.max_cost_usd:g} is used up")
-            if (count_call and b.max_subcalls is not None and purpose not in ROOT_PURPOSES
-                    and u.subcalls >= b.max_subcalls):
+            if not count_call or purpose in ROOT_PURPOSES:
+                return
+            if b.max_subcalls is not None and u.subcalls + self._subcalls_in_flight >= b.max_subcalls:
                 self._exceeded("max_subcalls", f"sub-call budget of {b.max_subcalls} is used up")
+            self._subcalls_in_flight += 1  # so that concurrent calls cannot all pass the check
 
     def _exceeded(self, limit: str, message: str) -> None:
         self.usage.seconds = self.elapsed

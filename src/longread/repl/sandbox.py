@@ -64,13 +64,16 @@ def _kill(process: subprocess.Popen, workdir: str, fds: tuple[int, ...]) -> None
 
 class Sandbox:
     """A persistent Python namespace in a separate process. `tools` are host functions the code can
-    call (arguments and results travel as JSON); `context` is loaded into the variable `context`."""
+    call (arguments and results travel as JSON); `context` is loaded into the variable `context`
+    and `variables` (JSON values) under their names."""
 
     def __init__(self, tools: Mapping[str, Callable[..., Any]], context: Any = None, *,
-                 cell_timeout: float = 60.0, memory_mb: int = 1024, max_output_chars: int = 20_000,
+                 variables: Mapping[str, Any] | None = None, cell_timeout: float = 60.0,
+                 memory_mb: int = 1024, max_output_chars: int = 20_000,
                  max_file_mb: int = 64):
         self.tools = dict(tools)
         self.context = context
+        self.variables = dict(variables or {})
         self.cell_timeout = cell_timeout
         self.memory_mb = memory_mb
         self.max_output_chars = max_output_chars
@@ -115,7 +118,7 @@ class Sandbox:
                     json.dump(self.context, f, ensure_ascii=False, default=str)
         size_mb = os.path.getsize(context_file) // 2**20 if context_file else 0
         return {"op": "init", "tools": {n: describe(n, f) for n, f in self.tools.items()},
-                "context_file": context_file, "context_kind": kind,
+                "context_file": context_file, "context_kind": kind, "variables": self.variables,
                 "memory_mb": self.memory_mb + 4 * size_mb, "max_file_mb": self.max_file_mb,
                 "max_output_chars": self.max_output_chars}
 

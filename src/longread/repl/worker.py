@@ -59,7 +59,7 @@ class Worker:
         file_limit = int(init["max_file_mb"]) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
         tools = {name: self._proxy(name, doc) for name, doc in init["tools"].items()}
-        self.reserved = {**tools, "FINAL": self.final, "FINAL_VAR": self.final_var}
+        self.reserved = {**init.get("variables", {}), **tools, "FINAL": self.final, "FINAL_VAR": self.final_var}
         if init.get("context_file"):
             with open(init["context_file"], encoding="utf-8") as f:
                 self.reserved["context"] = f.read() if init["context_kind"] == "text" else json.load(f)

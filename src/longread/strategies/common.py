@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from longread.answer import Citation
 from longread.events import Event, EventSink, ignore
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.tools.slices import ContextSlice
 
 
 @dataclass
@@ -41,12 +39,3 @@ class Run:
     def emit(self, kind: str, **data: object) -> None:
         self.on_event(Event(kind, dict(data), depth=self.depth))
 
-
-def slice_citation(piece: ContextSlice, start: int, end: int, doc_id: str) -> Citation:
-    """A citation of [start, end) within a slice's text: in document offsets for a slice of a text
-    context, else relative to the slice (whose id then joins the document id)."""
-    text = piece.text()[start:end]
-    if "start" in piece.metadata:
-        offset = piece.metadata["start"]
-        return Citation(doc_id, offset + start, offset + end, text, piece.slice_id)
-    return Citation(f"{doc_id}/{piece.slice_id}", start, end, text, piece.slice_id)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from longread.answer import Answer, Citation
+from longread.answer import Answer, Citation, slice_citation
 from longread.errors import BudgetExceededError
-from longread.strategies.common import Run, slice_citation
+from longread.strategies.common import Run
 from longread.tools.context_tools import fit_chars
 from longread.tools.grounding import grounded_span, is_grounded, says_nothing
 from longread.tools.hypothesis import HypothesisTracker
@@ -29,7 +29,12 @@ Answer so far: {current}
 New information: {finding}
 Write the improved answer in one or two sentences, keeping every correct detail."""
 
-_PREAMBLE = re.compile(r"^(the answer (to (this|the) question )?is|answer)\s*[:\-]\s*", re.IGNORECASE)
+_PREAMBLE = re.compile(r"^(the answer (to (this|the) question )?is|answer|question)\s*[:\-]\s*", re.IGNORECASE)
+
+
+def clean_finding(reply: str) -> str:
+    """A one-line answer without a leading "The answer is:"."""
+    return _PREAMBLE.sub("", reply.strip())
 
 
 def choose_slices(question: str, pieces: list[ContextSlice], limit: int) -> list[ContextSlice]:
@@ -59,7 +64,7 @@ class Refiner:
         reply = self.run.gateway.complete(self.run.sub, FIND.format(text=shown, question=self.question),
                                           purpose="refine_slice", label=piece.slice_id, max_tokens=96)
         self.stats["slices_read"] += 1
-        finding = _PREAMBLE.sub("", reply.text.strip())
+        finding = clean_finding(reply.text)
         if says_nothing(finding):
             return
         span = grounded_span(finding, text, self.question)
@@ -78,8 +83,8 @@ class Refiner:
             return finding
         merged = self.run.gateway.complete(
             self.run.sub, REFINE.format(question=self.question, current=current, finding=finding),
-            purpose="refine_merge", max_tokens=160).text.strip()
-        merged = _PREAMBLE.sub("", merged)
+            purpose="refine_merge", max_tokens=160).text
+        merged = clean_finding(merged)
         keeps_new = is_grounded(finding, merged, current, share=0.5)  # the new finding's own words survive
         if merged and keeps_new and is_grounded(merged, current + " " + finding, self.question, share=0.8):
             return merged

@@ -8,15 +8,14 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from longread.answer import Answer, Citation
+from longread.answer import Answer
 from longread.errors import BudgetExceededError
 from longread.repl.capture import truncate_middle
 from longread.repl.sandbox import CellResult, Sandbox, describe
-from longread.strategies.common import Run, slice_citation
+from longread.strategies.common import Run
 from longread.tools.context_tools import ContextTools
-from longread.tools.grounding import grounded_span
-from longread.tools.hypothesis import HypothesisTracker
 from longread.tools.slices import ContextSlicer
+from longread.tools.toolset import Toolset
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_LANGS = {"repl", "python", "py", "python3", ""}
@@ -28,38 +27,25 @@ UNSEEN = ("FINAL was refused: no code has looked at the context yet, so that ans
 _NAMES_CONTEXT = re.compile(r"\bcontext\b")
 FIRST_STEP = """Question: {question}
 
-The context is too long to read at once. Begin by searching it for key words of the question, e.g.:
+The document is too long to read at once. Begin by searching it for key words of the question, e.g.:
 ```repl
-for hit in search("key words of the question", k=3):
-    print(hit["slice_id"], hit["start"], hit["text"])
+{example}
 ```"""
 REPEATED = ("You already ran exactly this code; its output is above. Do something new: read what you "
-            "found (read_slice, llm_query with slice_id=...) or call FINAL(answer).")
+            "found or call FINAL(answer).")
 OUT_OF_TURNS = ("You have used all your turns. Reply now with your best answer to the question "
                 "as plain text, without code.")
 
-SYSTEM = """You answer a question about a context that is too large to read at once.
-It is stored in a Python REPL as the variable `context` ({kind}, {size:,} characters, {slices} slices).
+SYSTEM = """{intro}
 Write Python in ```repl blocks. I run each block and show you what it printed; variables persist.
-Never print the whole context: print short pieces, counts and search results.
+Never print a whole document: print short pieces, counts and search results.
 
 Functions in the REPL:
 {tools}
 FINAL(answer)  # ends the run with your answer; call it inside a ```repl block
 FINAL_VAR(name)  # ends the run with the variable called `name`
 
-Example of two turns:
-```repl
-hits = search("project deadline date", k=3)
-print(hits)
-```
-```repl
-answer = llm_query("When is the deadline? Answer in one sentence.", slice_id=hits[0]["slice_id"])
-FINAL(answer)
-```
-Use Python (grep, slicing, counting) for exact lookups and llm_query on slices for meaning.
-The context starts with:
-{preview}"""
+{guide}"""
 
 
 def code_blocks(reply: str) -> list[str]:
@@ -76,28 +62,21 @@ def code_blocks(reply: str) -> list[str]:
     return [reply] if any(isinstance(n, ast.Call) for n in ast.walk(tree)) else []
 
 
-def _describe_context(context: Any, slicer: ContextSlicer) -> dict[str, Any]:
-    text = context if isinstance(context, str) else repr(context)
-    kind = type(context).__name__ + (f" of {len(context)} items" if isinstance(context, (list, dict)) else "")
-    preview = text[:300].replace("```", "'''") + ("…" if len(text) > 300 else "")
-    return {"kind": kind, "size": len(text), "slices": len(slicer), "preview": preview}
-
-
 class RLMLoop:
     """One RLM (root or child) over one context."""
 
-    def __init__(self, run: Run, context: Any, slicer: ContextSlicer | None = None,
-                 doc_id: str = "context"):
+    def __init__(self, run: Run, context: Any = None, slicer: ContextSlicer | None = None,
+                 doc_id: str = "context", tools: Toolset | None = None):
+        """Explore `tools` (an indexed document's), or by default the in-memory `context`."""
         self.run = run
         self.context = context
-        self.doc_id = doc_id
-        self.slicer = slicer or _slicer_for(context, run)
-        self.hypothesis = HypothesisTracker()
-        self.tools = ContextTools(self.slicer, run.sub, run.gateway, self.hypothesis,
-                                  recurse=self._child if run.depth < run.options.max_depth else None)
+        self.tools = tools or ContextTools(
+            slicer or _slicer_for(context, run), run.sub, run.gateway,
+            recurse=self._child if run.depth < run.options.max_depth else None,
+            context=context, doc_id=doc_id)
         self.feedback_chars = max(1_500, min(8_000, run.root.context_window // 3))
         self.last_output = ""
-        self.looked = False  # has any code touched the context? (FINAL before that is refused once)
+        self.looked = False  # has any code touched the document? (FINAL before that is refused once)
         self.refused_unseen = False
         self.ran: set[str] = set()
 
@@ -109,12 +88,14 @@ class RLMLoop:
 
     def answer(self, question: str) -> Answer:
         o = self.run.options
-        system = SYSTEM.format(tools="\n".join(describe(n, f) for n, f in self.tools.functions().items()),
-                               **_describe_context(self.context, self.slicer))
+        brief = self.tools.brief()
+        functions = self.tools.functions()
+        system = SYSTEM.format(intro=brief.intro, guide=brief.guide,
+                               tools="\n".join(describe(n, f) for n, f in functions.items()))
         messages = [{"role": "system", "content": system},
-                    {"role": "user", "content": FIRST_STEP.format(question=question)}]
+                    {"role": "user", "content": FIRST_STEP.format(question=question, example=brief.first_step)}]
         turns = 0
-        with Sandbox(self.tools.functions(), self.context, cell_timeout=o.cell_timeout,
+        with Sandbox(functions, brief.context, variables=brief.variables, cell_timeout=o.cell_timeout,
                      memory_mb=o.memory_mb) as sandbox:
             self.sandbox = sandbox
             try:
@@ -125,7 +106,7 @@ class RLMLoop:
                 return self._done(self._last_word(sandbox, messages), turns, question,
                                   stopped_by="max_iterations")
             except BudgetExceededError as error:
-                error.partial = self._done(self.hypothesis.current or self.last_output, turns,
+                error.partial = self._done(self.tools.hypothesis.current or self.last_output, turns,
                                            question, stopped_by=error.limit)
                 raise
 
@@ -190,26 +171,11 @@ class RLMLoop:
     def _done(self, text: str, turns: int, question: str, stopped_by: str | None = None) -> Answer:
         text = text.strip() or "No answer was reached."
         self.run.emit("final", answer=text, turns=turns)
-        return Answer(text=text, mode="rlm", citations=self._cite(text, question),
+        return Answer(text=text, mode="rlm", citations=self.tools.cite(text, question),
                       usage=self.run.gateway.usage.to_dict(),
                       stats={"turns": turns, "restarts": self.sandbox.restarts,
-                             "hypothesis_history": list(self.hypothesis.history)},
+                             "hypothesis_history": list(self.tools.hypothesis.history)},
                       stopped_by=stopped_by)
-
-    def _cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
-        """Passages where the answer's words stand together near the question's: the spans the
-        answer rests on. An answer the text does not support gets no citation."""
-        citations = []
-        for hit in self.tools.search(answer, k=10):
-            span = grounded_span(answer, hit["text"], question)
-            if span is None:
-                continue
-            piece = self.slicer.get_slice(hit["slice_id"])
-            start = hit["start"] + span[0]
-            citations.append(slice_citation(piece, start, start + span[1] - span[0], self.doc_id))
-            if len(citations) == limit:
-                break
-        return citations
 
 
 def _slicer_for(context: Any, run: Run) -> ContextSlicer:

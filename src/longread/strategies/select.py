@@ -7,34 +7,44 @@ from typing import Any
 from longread.answer import Answer
 from longread.errors import InputError
 from longread.llm.base import LM
-from longread.strategies.base import run_base
+from longread.strategies.base import BASE_LIMIT_CHARS, run_base
 from longread.strategies.common import Run
 from longread.strategies.refine import run_refine
 from longread.strategies.rlm import RLMLoop
+from longread.strategies.sections import run_map, run_tree
+from longread.tools.single_doc import SingleDocTools
 from longread.tools.slices import ContextSlice
 
 MODES = ("auto", "base", "refine", "rlm")
+DOCUMENT_MODES = ("auto", "base", "map", "tree", "rlm")
 
 
-def choose_mode(context_chars: int, root: LM) -> tuple[str, str]:
+def choose_mode(context_chars: int, root: LM, fallback: str = "refine") -> tuple[str, str]:
     """`base` when the context fits the root model's window, else `rlm` for a root model that
-    writes code and `refine` for one that cannot. Returns (mode, reason)."""
+    writes code and `fallback` for one that cannot. Returns (mode, reason)."""
     tokens = context_chars // 3
     if tokens + 1_500 <= root.context_window:
         return "base", f"the context (~{tokens:,} tokens) fits in {root.name}'s window"
     if root.writes_code:
         return "rlm", f"the context (~{tokens:,} tokens) exceeds {root.name}'s window and it writes code"
-    return "refine", (f"the context (~{tokens:,} tokens) exceeds {root.name}'s window, which cannot "
+    return fallback, (f"the context (~{tokens:,} tokens) exceeds {root.name}'s window, which cannot "
                       "drive the code-writing loop")
+
+
+def check_mode(mode: str, modes: tuple[str, ...]) -> str:
+    if mode not in modes:
+        raise InputError(f"unknown mode '{mode}'; choose one of {', '.join(modes)}")
+    return mode
+
+
+def _mode(mode: str, modes: tuple[str, ...], chars: int, root: LM, fallback: str) -> tuple[str, str]:
+    check_mode(mode, modes)
+    return choose_mode(chars, root, fallback) if mode == "auto" else (mode, f"{mode} was asked for")
 
 
 def answer_question(question: str, context: Any, run: Run, mode: str = "auto",
                     doc_id: str = "context") -> Answer:
-    if mode not in MODES:
-        raise InputError(f"unknown mode '{mode}'; choose one of {', '.join(MODES)}")
-    reason = f"{mode} was asked for"
-    if mode == "auto":
-        mode, reason = choose_mode(len(ContextSlice("c", context).text()), run.root)
+    mode, reason = _mode(mode, MODES, len(ContextSlice("c", context).text()), run.root, "refine")
     run.emit("mode", mode=mode, reason=reason)
     if mode == "base":
         answer = run_base(question, context, run)
@@ -42,5 +52,24 @@ def answer_question(question: str, context: Any, run: Run, mode: str = "auto",
         answer = run_refine(question, context, run, doc_id=doc_id)
     else:
         answer = RLMLoop(run, context, doc_id=doc_id).answer(question)
+    answer.reason = reason
+    return answer
+
+
+def answer_document(question: str, tools: SingleDocTools, run: Run, mode: str = "auto") -> Answer:
+    """Answer about an indexed document: `base` if it fits the root model, `rlm` for a root model
+    that writes code, `map` otherwise (or the mode asked for)."""
+    mode, reason = _mode(mode, DOCUMENT_MODES, tools.index.total_chars, run.root, "map")
+    run.emit("mode", mode=mode, reason=reason)
+    if mode == "base":
+        total = tools.index.total_chars
+        answer = run_base(question, tools.read_range(0, min(total, BASE_LIMIT_CHARS)), run, total_chars=total)
+        answer.citations = tools.cite(answer.text, question)
+    elif mode == "map":
+        answer = run_map(question, tools, run)
+    elif mode == "tree":
+        answer = run_tree(question, tools, run)
+    else:
+        answer = RLMLoop(run, tools=tools).answer(question)
     answer.reason = reason
     return answer

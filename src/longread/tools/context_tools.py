@@ -8,14 +8,33 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from longread.answer import Citation, slice_citation
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
+from longread.tools.grounding import grounded_span
 from longread.tools.hypothesis import HypothesisTracker
 from longread.tools.rank import BM25
 from longread.tools.slices import ContextSlicer
+from longread.tools.toolset import Brief, Toolset
 
 PASSAGE_CHARS = 600
+INTRO = """You answer a question about a context that is too large to read at once.
+It is stored in a Python REPL as the variable `context` ({kind}, {size:,} characters, {slices} slices)."""
+GUIDE = """Example of two turns:
+```repl
+hits = search("project deadline date", k=3)
+print(hits)
+```
+```repl
+answer = llm_query("When is the deadline? Answer in one sentence.", slice_id=hits[0]["slice_id"])
+FINAL(answer)
+```
+Use Python (grep, slicing, counting) for exact lookups and llm_query on slices for meaning.
+The context starts with:
+{preview}"""
+FIRST_STEP = """for hit in search("key words of the question", k=3):
+    print(hit["slice_id"], hit["start"], hit["text"])"""
 
 Recurse = Callable[[str, Any], str]
 
@@ -25,22 +44,47 @@ def fit_chars(lm: LM, reserve_tokens: int = 1024) -> int:
     return max(2_000, (lm.context_window - reserve_tokens) * 3)
 
 
-class ContextTools:
+class ContextTools(Toolset):
+    """Tools over one in-memory context (str, dict or list), cut into slices."""
+
+    TOOL_NAMES = ("llm_query", "llm_query_batched", "rlm_query", "list_slices", "get_slice_info",
+                  "read_slice", "grep", "search")
+
     def __init__(self, slicer: ContextSlicer, sub: LM, gateway: Gateway,
-                 hypothesis: HypothesisTracker | None = None, recurse: Recurse | None = None):
+                 hypothesis: HypothesisTracker | None = None, recurse: Recurse | None = None, *,
+                 context: Any = None, doc_id: str = "context"):
+        super().__init__(hypothesis)
         self.slicer = slicer
         self.sub = sub
         self.gateway = gateway
-        self.hypothesis = hypothesis or HypothesisTracker()
         self.recurse = recurse
-        self.notices: list[str] = []  # advice for the root model, shown after the cell that caused it
-        self.touched = False  # has any tool served text or structure of the context?
+        self.context = context
+        self.doc_id = doc_id
         self._passages: list[dict] | None = None
         self._index: BM25 | None = None
 
-    def take_notices(self) -> list[str]:
-        notices, self.notices = list(dict.fromkeys(self.notices)), []
-        return notices
+    def brief(self) -> Brief:
+        text = self.context if isinstance(self.context, str) else repr(self.context)
+        kind = type(self.context).__name__
+        if isinstance(self.context, (list, dict)):
+            kind += f" of {len(self.context)} items"
+        preview = text[:300].replace("```", "'''") + ("…" if len(text) > 300 else "")
+        return Brief(INTRO.format(kind=kind, size=len(text), slices=len(self.slicer)),
+                     GUIDE.format(preview=preview), FIRST_STEP, context=self.context)
+
+    def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
+        """Passages where the answer's words stand together near the question's."""
+        citations = []
+        for hit in self.search(answer, k=10):
+            span = grounded_span(answer, hit["text"], question)
+            if span is None:
+                continue
+            piece = self.slicer.get_slice(hit["slice_id"])
+            start = hit["start"] + span[0]
+            citations.append(slice_citation(piece, start, start + span[1] - span[0], self.doc_id))
+            if len(citations) == limit:
+                break
+        return citations
 
     def _prompt(self, prompt: str, slice_id: str | None) -> str:
         if slice_id is None:
@@ -117,21 +161,3 @@ class ContextTools:
         scores = self._index.scores(query)
         best = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)[:max(0, int(k))]
         return [{**self._passages[i], "score": round(scores[i], 3)} for i in best if scores[i] > 0]
-
-    def update_hypothesis(self, new_hypothesis: str) -> str:
-        """Replace the current hypothesis (the old one goes to the history)."""
-        return self.hypothesis.update(new_hypothesis)
-
-    def get_hypothesis(self) -> str:
-        """The current hypothesis ('' before the first update)."""
-        return self.hypothesis.current
-
-    def get_hypothesis_history(self) -> list[str]:
-        """Every earlier hypothesis, oldest first."""
-        return list(self.hypothesis.history)
-
-    def functions(self) -> dict[str, Callable[..., Any]]:
-        """The tools by name, as the REPL sees them."""
-        names = ["llm_query", "llm_query_batched", "rlm_query", "list_slices", "get_slice_info",
-                 "read_slice", "grep", "search", "update_hypothesis", "get_hypothesis", "get_hypothesis_history"]
-        return {name: getattr(self, name) for name in names}

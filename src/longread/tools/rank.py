@@ -26,6 +26,11 @@ def terms(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if (len(w) > 1 or w.isdigit()) and w not in _STOP]
 
 
+def keywords(text: str) -> str:
+    """The words of `text` that are not stop words, as typed (for full-text queries)."""
+    return " ".join(w for w in _WORD.findall(text) if w.lower() not in _STOP)
+
+
 class BM25:
     """Term statistics of a list of texts, built once and queried many times."""
 
@@ -57,12 +62,30 @@ def bm25_scores(query: str, texts: list[str]) -> list[float]:
     return BM25(texts).scores(query)
 
 
-def focus_lines(text: str, query: str, k: int = 3, line_chars: int = 300) -> str:
-    """The `k` lines of `text` most relevant to `query` (each cut to `line_chars`), in their
-    original order, leaving out lines that share no word with it when some do: what a very small
-    model can read reliably."""
-    lines = [line.strip()[:line_chars] for line in text.split("\n") if line.strip()]
-    scores = bm25_scores(query, lines)
-    ranked = sorted(range(len(lines)), key=lambda i: scores[i], reverse=True)[:k]
-    best = sorted(i for i in ranked if scores[i] > 0) or sorted(ranked)
-    return "\n".join(lines[i] for i in best)
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_UNDERLINE = re.compile(r"^[=\-~*_]{3,}$")
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
+
+
+def sentences(text: str, max_chars: int = 300) -> list[str]:
+    """The text's sentences, hard-wrapped lines joined, each cut to `max_chars`. Headings (`#`
+    lines, and lines underlined with `===` or `---`) are left out."""
+    found = []
+    for paragraph in _PARAGRAPH.split(text):
+        lines = [line.strip() for line in paragraph.split("\n")]
+        kept = [line for n, line in enumerate(lines)
+                if line and not _UNDERLINE.match(line) and not line.startswith("#")
+                and not (n + 1 < len(lines) and _UNDERLINE.match(lines[n + 1]))]
+        found += [s[:max_chars] for s in _SENTENCE_END.split(" ".join(kept)) if s.strip()]
+    return found
+
+
+def focus_lines(text: str, query: str, k: int = 3) -> str:
+    """The `k` sentences of `text` most relevant to `query`, best first, leaving out those that
+    share no word with it when some do: what a very small model can read reliably (it tends to
+    repeat the first line it sees)."""
+    found = sentences(text) or [text.strip()[:300]]
+    scores = bm25_scores(query, found)
+    ranked = sorted(range(len(found)), key=lambda i: scores[i], reverse=True)[:k]
+    best = [i for i in ranked if scores[i] > 0] or ranked
+    return "\n".join(found[i] for i in best)

@@ -5,32 +5,75 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from longread.answer import Citation
 from longread.index.single import SingleDocIndex
+from longread.ingest.structure import Section, toc_summary
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
 from longread.tools.context_tools import fit_chars
-from longread.tools.rank import stem
+from longread.tools.grounding import grounded_span
+from longread.tools.rank import keywords, stem
+from longread.tools.toolset import Brief, Toolset
 
 MAX_MATCH_CHARS = 2_000  # a match longer than this may be missed where two stored blocks meet
 _REGEX_SYNTAX = re.compile(r"[.^$*+?{}\[\]\\|()]")
+SUMMARY_CHARS = 4_000  # summaries longer than this in all are left out of the system prompt
+
+INTRO = """You are analyzing a single long document that exceeds your context window.
+You have access to a pre-built index and functions to explore the document.
+
+DOCUMENT INFO:
+- Path: {path}
+- Type: {doc_type}
+- Total size: {chars:,} characters in {sections:,} sections
+
+TABLE OF CONTENTS:
+{toc}
+
+SECTION SUMMARIES:
+{summaries}"""
+GUIDE = """STRATEGY:
+1. Consult the TOC and summaries, or search(), to identify relevant sections.
+2. Use grep_section() or grep_all() for exact words, read_section_chunk() to read.
+3. Use ask_about_section() or llm_query() for meaning.
+4. Aggregate what you found and call FINAL(answer), naming the sections it rests on.
+Variables preset in the REPL: doc_path, doc_type, total_chars, section_names."""
+FIRST_STEP = """for hit in search("key words of the question", k=3):
+    print(hit["section"], hit["start"], hit["end"])"""
 
 
-class SingleDocTools:
+class SingleDocTools(Toolset):
+    """The seed-000 functions over one indexed document (plus search and the hypothesis tools)."""
+
+    TOOL_NAMES = ("get_toc", "get_section_names", "get_summary", "get_all_summaries", "read_section",
+                  "read_section_chunk", "read_range", "grep_section", "grep_all",
+                  "find_sections_by_keyword", "search", "llm_query", "ask_about_section")
+    LOOKING = frozenset(TOOL_NAMES) - {"llm_query"}
+
     def __init__(self, index: SingleDocIndex, sub: LM, gateway: Gateway, cache_sections: int = 32):
+        super().__init__()
         self.index = index
         self.sub = sub
         self.gateway = gateway
         self.names = index.names
         self.rows = dict(zip(self.names, index.rows, strict=True))
+        self._by_id = {row.id: row for row in index.rows}
+        self._name_of = {row.id: name for name, row in self.rows.items()}
+        self._first_child: dict[int, int] = {}
+        for row in index.rows:
+            if row.parent_id is not None:
+                self._first_child.setdefault(row.parent_id, row.start)
+        self.doc_id = Path(index.path).name
         parents = {row.parent_id for row in index.rows}
         leaves = [(row.start, name) for name, row in self.rows.items() if row.id not in parents]
         self._leaf_starts = [start for start, _ in leaves]
         self._leaf_names = [name for _, name in leaves]
+        self._pages = index.store.document(index.doc_id)["pages"]  # [number, start, end] in order
         self._read = lru_cache(maxsize=cache_sections)(index.read_range)
 
     def _row(self, section_name: str) -> Any:
@@ -43,6 +86,68 @@ class SingleDocTools:
     def section_at(self, offset: int) -> str:
         """The name of the innermost section containing a character offset."""
         return self._leaf_names[max(0, bisect.bisect_right(self._leaf_starts, offset) - 1)]
+
+    def page_at(self, offset: int) -> int | None:
+        """The page holding a character offset, for paged documents (PDF)."""
+        at = bisect.bisect_right(self._pages, offset, key=lambda page: page[1]) - 1
+        return self._pages[at][0] if at >= 0 and offset < self._pages[at][2] else None
+
+    def citation(self, start: int, end: int) -> Citation:
+        """A citation of characters [start, end), with its section and page."""
+        return Citation(self.doc_id, start, end, self._read(start, end), self.section_at(start),
+                        self.page_at(start))
+
+    def search_ids(self, query: str, k: int) -> list[tuple[int, float]]:
+        """(section id, score) of the k sections whose own text best matches `query` (BM25)."""
+        return self.index.store.search_sections(self.index.doc_id, keywords(query), k)
+
+    def section_name(self, section_id: int) -> str:
+        return self._name_of[section_id]
+
+    def section_start(self, section_id: int) -> int:
+        return self._by_id[section_id].start
+
+    def own_span(self, section_name: str) -> tuple[int, int]:
+        """A section's own text: from its start to its first subsection (the text search indexes)."""
+        return self._own_span(self._row(section_name))
+
+    def _own_span(self, row: Any) -> tuple[int, int]:
+        return row.start, self._first_child.get(row.id, row.end)
+
+    def outline(self) -> list[Section]:
+        """The TOC as Section trees, titled by unique section name."""
+        nodes: dict[int, Section] = {}
+        top: list[Section] = []
+        for name, row in self.rows.items():
+            nodes[row.id] = Section(name, row.level, row.start, row.end)
+            (nodes[row.parent_id].children if row.parent_id in nodes else top).append(nodes[row.id])
+        return top
+
+    def brief(self) -> Brief:
+        summaries = self.index.summaries
+        listed = "\n".join(f"- {name}: {text}" for name, text in summaries.items())
+        if not summaries:
+            listed = "(none were made: build the index with summaries to have them)"
+        elif len(listed) > SUMMARY_CHARS:
+            listed = f"({len(summaries):,} summaries: too many to list here; use get_summary(name).)"
+        intro = INTRO.format(path=self.doc_id, doc_type=self.index.doc_type, chars=self.index.total_chars,
+                             sections=len(self.names), toc=toc_summary(self.outline()), summaries=listed)
+        variables = {"doc_path": self.index.path, "doc_type": self.index.doc_type,
+                     "total_chars": self.index.total_chars, "section_names": list(self.names)}
+        return Brief(intro, GUIDE, FIRST_STEP, variables=variables)
+
+    def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
+        """Sentences of the best-matching sections where the answer's words stand together near
+        the question's."""
+        citations = []
+        for section_id, _ in self.search_ids(answer, 10):
+            start, end = self._own_span(self._by_id[section_id])
+            span = grounded_span(answer, self._read(start, end), question)
+            if span is not None:
+                citations.append(self.citation(start + span[0], start + span[1]))
+            if len(citations) == limit:
+                break
+        return citations
 
     # -- navigation ----------------------------------------------------------------------
     def get_toc(self) -> dict:
@@ -118,10 +223,9 @@ class SingleDocTools:
 
     def search(self, query: str, k: int = 5) -> list[dict]:
         """The k sections most relevant to `query` (BM25 over their text): section, score, start, end."""
-        by_id = {row.id: name for name, row in self.rows.items()}
-        return [{"section": by_id[sid], "score": round(score, 3), "start": self.rows[by_id[sid]].start,
-                 "end": self.rows[by_id[sid]].end}
-                for sid, score in self.index.store.search_sections(self.index.doc_id, query, k)]
+        hits = self.search_ids(query, k)
+        return [{"section": self._name_of[sid], "score": round(score, 3), "start": self._by_id[sid].start,
+                 "end": self._by_id[sid].end} for sid, score in hits]
 
     # -- sub-model -------------------------------------------------------------------------
     def llm_query(self, prompt: str) -> str:
@@ -135,9 +239,3 @@ class SingleDocTools:
         prompt = (f"Answer this question based on the section content.\n\nQuestion: {question}\n\n"
                   f"Section \"{section_name}\":\n{content}")
         return self.gateway.complete(self.sub, prompt, purpose="ask_about_section", label=section_name).text
-
-    def functions(self) -> dict[str, Callable[..., Any]]:
-        names = ["get_toc", "get_section_names", "get_summary", "get_all_summaries", "read_section",
-                 "read_section_chunk", "read_range", "grep_section", "grep_all",
-                 "find_sections_by_keyword", "search", "llm_query", "ask_about_section"]
-        return {name: getattr(self, name) for name in names}

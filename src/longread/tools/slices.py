@@ -193,7 +193,7 @@ def _slice_list(context: list | tuple, chunk_size: int, small_max: int) -> dict[
     return out
 
 
-def _char_spans(text: str, start: int, end: int, chunk_chars: int) -> Iterator[tuple[int, int]]:
+def char_spans(text: str, start: int, end: int, chunk_chars: int) -> Iterator[tuple[int, int]]:
     """Contiguous `[s, e)` spans covering `text[start:end]`, each at most `chunk_chars` long.
 
     A span is cut at the last paragraph break in the second half of its window, else the last
@@ -221,7 +221,7 @@ def _char_spans(text: str, start: int, end: int, chunk_chars: int) -> Iterator[t
 
 def _slice_chars(text: str, chunk_chars: int) -> dict[str, ContextSlice]:
     out = {}
-    for n, (s, e) in enumerate(_char_spans(text, 0, len(text), chunk_chars)):
+    for n, (s, e) in enumerate(char_spans(text, 0, len(text), chunk_chars)):
         out[f"chunk_{n}"] = ContextSlice(f"chunk_{n}", text[s:e], {"start": s, "end": e})
     return out
 
@@ -272,7 +272,7 @@ def _slice_markdown(text: str, chunk_chars: int) -> dict[str, ContextSlice]:
         if end - start <= chunk_chars:
             out[base] = ContextSlice(base, text[start:end], {**meta, "start": start, "end": end})
             continue
-        for k, (s, e) in enumerate(_char_spans(text, start, end, chunk_chars), 1):
+        for k, (s, e) in enumerate(char_spans(text, start, end, chunk_chars), 1):
             part = unique(f"{base}_part{k}")
             out[part] = ContextSlice(part, text[s:e], {**meta, "start": s, "end": e, "part": k})
     return out

@@ -1,0 +1,189 @@
+"""Reading chosen chunks of an indexed document with the sub-model in parallel, and joining what
+they say into one cited answer (seed 001's RLM mode). Every finding must rest on a sentence of
+its chunk, which becomes its citation; a finding that does not is dropped and counted."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from longread.answer import Answer, Citation
+from longread.errors import BudgetExceededError
+from longread.llm.jsonio import MalformedJSONError, complete_json
+from longread.strategies.common import Run
+from longread.strategies.refine import clean_finding
+from longread.tools.grounding import grounded_span, says_nothing
+from longread.tools.rank import bm25_scores, focus_lines
+from longread.tools.single_doc import SingleDocTools
+from longread.tools.slices import char_spans
+
+FOCUSED = """Question: {question}
+Text: {text}
+Answer the question with words from the text, in one short sentence. If the text does not answer it, reply NONE."""
+SNIPPET = """Snippet {chunk_id} (from "{section}"):
+\"\"\"
+{text}
+\"\"\"
+Question: {question}
+Use only facts stated in the snippet. Set relevant to false if it does not help answer the question.
+summary: what the snippet says that answers it, in one or two sentences.
+quote: the sentence of the snippet the summary rests on, copied exactly.
+citations: ["{chunk_id}"]."""
+SNIPPET_SCHEMA = {
+    "type": "object",
+    "properties": {"relevant": {"type": "boolean"}, "summary": {"type": "string", "maxLength": 600},
+                   "quote": {"type": "string", "maxLength": 600},
+                   "citations": {"type": "array", "items": {"type": "string"}, "maxItems": 4}},
+    "required": ["relevant", "summary"],
+}
+AGGREGATE = """Question: {question}
+
+Findings from the document, each with its citation number:
+{findings}
+
+Answer the question using only these findings. Put the citation number, e.g. [2], after each claim
+it supports. If the findings do not fully answer the question, say what is missing."""
+_MARKER = re.compile(r"\[(\d+)\]")
+
+
+@dataclass
+class Chunk:
+    """A span of the document to be read by one sub-call."""
+
+    chunk_id: str
+    section: str
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class Finding:
+    chunk: Chunk
+    text: str
+    citation: Citation
+
+
+def cut_chunks(tools: SingleDocTools, spans: list[tuple[int, int]], chunk_chars: int) -> list[Chunk]:
+    """Paragraph-bounded chunks of at most `chunk_chars` covering each span, in document order."""
+    chunks = []
+    for start, end in sorted(set(spans)):
+        text = tools.read_range(start, end)
+        for s, e in char_spans(text, 0, len(text), chunk_chars):
+            if text[s:e].strip():
+                chunks.append(Chunk(f"chunk-{len(chunks) + 1}", tools.section_at(start + s), start + s,
+                                    start + e, text[s:e]))
+    return chunks
+
+
+def best_chunks(question: str, chunks: list[Chunk], limit: int) -> list[Chunk]:
+    """The `limit` chunks sharing most with the question (BM25), in document order; the first
+    ones if none shares a word with it."""
+    scores = bm25_scores(question, [c.text for c in chunks])
+    best = sorted(range(len(chunks)), key=lambda i: scores[i], reverse=True)[:limit]
+    matching = sorted(i for i in best if scores[i] > 0)
+    return [chunks[i] for i in matching] if matching else chunks[:limit]
+
+
+class ChunkReader:
+    """One sub-call per chunk: a plain one-line answer from a small model shown the chunk's best
+    sentences (`focus`, the default for models that cannot write code), else JSON
+    `{relevant, summary, quote, citations}` about the whole chunk."""
+
+    def __init__(self, question: str, run: Run, tools: SingleDocTools):
+        self.question = question
+        self.run = run
+        self.tools = tools
+        self.focus = not run.sub.writes_code if run.options.focus is None else run.options.focus
+        self.stats = {"chunks_read": 0, "findings": 0, "ungrounded": 0, "malformed": 0}
+        self.findings: list[Finding] = []
+
+    def read_all(self, chunks: list[Chunk]) -> None:
+        self.run.gateway.map(self.read, chunks)
+
+    def read(self, chunk: Chunk) -> None:
+        """Ask about one chunk; keep the finding if a sentence of the chunk supports it."""
+        self.run.emit("chunk", chunk_id=chunk.chunk_id, section=chunk.section)
+        claim, quote = self._ask_focused(chunk) if self.focus else self._ask(chunk)
+        self.stats["chunks_read"] += 1
+        if not claim or says_nothing(claim):
+            return
+        span = _exact(quote, chunk.text) or grounded_span(claim, chunk.text, self.question)
+        if span is None:
+            self.stats["ungrounded"] += 1
+            return
+        self.stats["findings"] += 1
+        citation = self.tools.citation(chunk.start + span[0], chunk.start + span[1])
+        self.findings.append(Finding(chunk, claim, citation))
+
+    def answer(self, mode: str, total_chunks: int, stats: dict[str, Any],
+               stopped_by: str | None = None) -> Answer:
+        """The findings, best-matching first, joined into one answer."""
+        scores = bm25_scores(self.question, [f.chunk.text for f in self.findings])
+        ranked = [self.findings[i] for i in sorted(range(len(self.findings)), key=lambda i: -scores[i])]
+        read = self.stats["chunks_read"]
+        if ranked:
+            text = aggregate(self.question, ranked, self.run)
+        else:
+            text = f"Not found: none of the {read} passages read answers the question."
+        if read < total_chunks:
+            text += f"\n\n(Read {read} of {total_chunks} candidate passages, chosen by relevance.)"
+        self.run.emit("final", answer=text)
+        return Answer(text=text, mode=mode, citations=[f.citation for f in ranked],
+                      usage=self.run.gateway.usage.to_dict(), stats={**stats, **self.stats},
+                      stopped_by=stopped_by)
+
+    def _ask_focused(self, chunk: Chunk) -> tuple[str, str]:
+        shown = focus_lines(chunk.text, self.question)
+        reply = self.run.gateway.complete(self.run.sub, FOCUSED.format(text=shown, question=self.question),
+                                          purpose="map_chunk", label=chunk.chunk_id, max_tokens=96)
+        return clean_finding(reply.text), ""
+
+    def _ask(self, chunk: Chunk) -> tuple[str, str]:
+        prompt = SNIPPET.format(chunk_id=chunk.chunk_id, section=chunk.section, text=chunk.text,
+                                question=self.question)
+        try:
+            reply: dict[str, Any] = complete_json(self.run.gateway, self.run.sub, prompt, SNIPPET_SCHEMA,
+                                                  purpose="map_chunk", label=chunk.chunk_id)
+        except MalformedJSONError:
+            self.stats["malformed"] += 1
+            return "", ""
+        if not reply["relevant"]:
+            return "", ""
+        return reply["summary"].strip(), str(reply.get("quote", ""))
+
+
+def _exact(quote: str, text: str) -> tuple[int, int] | None:
+    """Where `quote` occurs in `text` (whitespace-insensitively), if it does."""
+    words = quote.split()
+    if len(words) < 3:
+        return None
+    match = re.search(r"\s+".join(map(re.escape, words)), text)
+    return match.span() if match else None
+
+
+def aggregate(question: str, findings: list[Finding], run: Run) -> str:
+    """The answer: the root model joins the findings keeping their [n] numbers; a model that
+    cannot (the small local one) gets them listed, best-matching first."""
+    listed = "\n".join(f"[{n}] ({f.chunk.section}) {f.text}" for n, f in enumerate(findings, 1))
+    if not run.root.writes_code:
+        return listed
+    run.emit("phase", name="AGGREGATE")
+    reply = run.gateway.complete(run.root, AGGREGATE.format(question=question, findings=listed),
+                                 purpose="aggregate", max_tokens=700).text.strip()
+    cited = {int(n) for n in _MARKER.findall(reply)}
+    return reply if cited & set(range(1, len(findings) + 1)) else f"{reply}\n\n{listed}"
+
+
+def map_answer(question: str, chunks: list[Chunk], run: Run, tools: SingleDocTools, mode: str,
+               total_chunks: int, stats: dict[str, Any] | None = None) -> Answer:
+    """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was found)."""
+    reader = ChunkReader(question, run, tools)
+    stats = {**(stats or {}), "chunks_total": total_chunks}
+    try:
+        reader.read_all(chunks)
+    except BudgetExceededError as error:
+        error.partial = reader.answer(mode, total_chunks, stats, stopped_by=error.limit)
+        raise
+    return reader.answer(mode, total_chunks, stats)

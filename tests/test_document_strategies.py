@@ -1,0 +1,205 @@
+"""Answering about an indexed document: map, tree, rlm over the seed-000 tools, base, the mode gate,
+page numbers in citations, and the SingleDocRLM API (all with scripted models)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from test_ingest_documents import write_pdf
+
+from longread.api import SingleDocRLM
+from longread.errors import BudgetExceededError, InputError
+from longread.index.single import SingleDocIndex
+from longread.llm.gateway import Gateway
+from longread.llm.scripted import ScriptedLM
+from longread.llm.usage import Budget
+from longread.store.docstore import DocStore
+from longread.strategies.common import Run, RunOptions
+from longread.strategies.select import answer_document
+from longread.tools.single_doc import SingleDocTools
+
+FILLER = "The parties keep records of meetings and file them in the archive each quarter.\n\n"
+SECTIONS = {
+    "1 Definitions": "A business day is any day banks in Oslo are open.",
+    "2 Payment": "Invoices are payable within 45 days of receipt.",
+    "3 Termination": "Either party may end the agreement with a cure period of thirty days after notice.",
+    "4 Liability": "Liability is capped at the fees paid in the previous year.",
+}
+FACT = SECTIONS["3 Termination"]
+
+
+@pytest.fixture
+def contract(tmp_path):
+    body = "".join(f"## {title}\n\n{FILLER * 6}{fact}\n\n{FILLER * 6}" for title, fact in SECTIONS.items())
+    path = tmp_path / "contract.md"
+    path.write_text(f"# Service Agreement\n\n{body}", encoding="utf-8")
+    return path
+
+
+def tools_for(path, tmp_path, sub):
+    index = SingleDocIndex.build(path, DocStore(tmp_path / "index.sqlite"))
+    return SingleDocTools(index, sub, Gateway())
+
+
+def run_with(root, sub, **options):
+    budget = options.pop("budget", Budget())
+    return Run(root, sub, Gateway(budget=budget), RunOptions(**options))
+
+
+def reads_the_fact(request) -> str:
+    """A small model that answers only when the cure-period sentence is in front of it."""
+    prompt = request.messages[-1]["content"]
+    return "The cure period is thirty days after notice." if "cure period" in prompt else "NONE"
+
+
+def cites_the_fact(answer, path):
+    text = path.read_text(encoding="utf-8")
+    assert answer.citations, answer.text
+    for citation in answer.citations:
+        assert text[citation.start:citation.end] == citation.text
+    assert any("thirty days" in c.text and c.span_id == "3 Termination" for c in answer.citations)
+
+
+def test_map_reads_the_best_passages_and_cites_the_sentence(contract, tmp_path):
+    sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
+    tools = tools_for(contract, tmp_path, sub)
+    answer = answer_document("How long is the cure period after notice?", tools, run_with(sub, sub))
+    assert answer.mode == "map" and "thirty days" in answer.text
+    cites_the_fact(answer, contract)
+    assert answer.stats["findings"] == 1 and 1 <= answer.stats["chunks_read"] <= 8
+
+
+def test_map_drops_a_finding_the_passage_does_not_support(contract, tmp_path):
+    sub = ScriptedLM(lambda r: "The cure period is ninety weeks, per the annex.", writes_code=False,
+                     context_window=2048)
+    tools = tools_for(contract, tmp_path, sub)
+    answer = answer_document("How long is the cure period?", tools, run_with(sub, sub, max_slices=3))
+    assert answer.text.startswith("Not found") and answer.citations == []
+    assert answer.stats["ungrounded"] == answer.stats["chunks_read"] > 0
+
+
+def test_map_with_a_capable_model_uses_json_and_verifies_the_quote(contract, tmp_path):
+    def snippet(request):
+        prompt = request.messages[-1]["content"]
+        chunk_id = re.search(r"Snippet (chunk-\d+)", prompt).group(1)
+        if "cure period" not in prompt:
+            return "this is not json"  # malformed, twice: the chunk is skipped and counted
+        return json.dumps({"relevant": True, "summary": "Thirty days after notice.", "citations": [chunk_id],
+                           "quote": "a cure period of thirty days after notice"})
+
+    sub = ScriptedLM(snippet)
+    root = ScriptedLM(lambda r: "The cure period is thirty days after notice [1].")
+    tools = tools_for(contract, tmp_path, sub)
+    answer = answer_document("How long is the cure period?", tools, run_with(root, sub, max_slices=4),
+                             mode="map")
+    assert answer.text == "The cure period is thirty days after notice [1]."
+    assert answer.citations[0].text == "a cure period of thirty days after notice"
+    assert answer.stats["malformed"] == answer.stats["chunks_read"] - 1
+    aggregate = root.requests[-1].messages[-1]["content"]
+    assert "[1] (3 Termination) Thirty days after notice." in aggregate
+
+
+def test_map_budget_stop_keeps_what_was_found(contract, tmp_path):
+    sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
+    tools = tools_for(contract, tmp_path, sub)
+    with pytest.raises(BudgetExceededError) as stop:
+        answer_document("Where are the records of meetings filed?", tools,
+                        run_with(sub, sub, budget=Budget(max_subcalls=1)))
+    assert stop.value.partial.stopped_by == "max_subcalls"
+    assert stop.value.partial.usage["subcalls"] == 1
+
+
+def test_tree_follows_the_root_models_pick_and_adds_searchs_best(contract, tmp_path):
+    def root(request):
+        menu = request.messages[-1]["content"]
+        return "2" if "4 Liability" in menu else "1"  # picks "2 Payment" under the agreement
+
+    sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
+    tools = tools_for(contract, tmp_path, sub)
+    answer = answer_document("How long is the cure period after notice?", tools,
+                             run_with(ScriptedLM(root, writes_code=False), sub), mode="tree")
+    chosen = answer.stats["sections_chosen"]
+    assert chosen[0] == "Service Agreement" and {"2 Payment", "3 Termination"} <= set(chosen)
+    assert "4 Liability" not in chosen
+    cites_the_fact(answer, contract)
+
+
+def test_tree_survives_a_root_model_that_names_no_section(contract, tmp_path):
+    sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
+    tools = tools_for(contract, tmp_path, sub)
+    root = ScriptedLM(lambda r: "I think the answer is in the middle somewhere.", writes_code=False)
+    answer = answer_document("How long is the cure period after notice?", tools, run_with(root, sub),
+                             mode="tree")
+    assert "3 Termination" in answer.stats["sections_chosen"]
+    assert "thirty days" in answer.text
+
+
+def test_rlm_over_the_index_sees_the_toc_and_the_seed_functions(contract, tmp_path):
+    steps = iter([
+        "```repl\nprint(doc_type, total_chars, section_names[:2])\nhits = search('cure period', k=2)\nprint(hits)\n```",
+        "```repl\nFINAL(ask_about_section('How long is the cure period?', hits[0]['section']))\n```",
+    ])
+    root = ScriptedLM(lambda r: next(steps))
+    sub = ScriptedLM(lambda r: "The cure period is thirty days after notice.")
+    tools = tools_for(contract, tmp_path, sub)
+    answer = answer_document("How long is the cure period?", tools, run_with(root, sub), mode="rlm")
+    system = root.requests[0].messages[0]["content"]
+    assert "TABLE OF CONTENTS:\nService Agreement\n  1 Definitions" in system
+    assert "read_section_chunk(section_name" in system and "Path: contract.md" in system
+    output = root.requests[1].messages[-1]["content"]
+    assert "markdown" in output and "['Service Agreement', '1 Definitions']" in output
+    assert "'section': '3 Termination'" in output
+    assert answer.text == "The cure period is thirty days after notice."
+    cites_the_fact(answer, contract)
+
+
+def test_the_system_prompt_stays_small_for_a_huge_toc(tmp_path):
+    path = tmp_path / "huge.md"
+    path.write_text("".join(f"## Clause {n}\n\nClause {n} text.\n\n" for n in range(10_000)), encoding="utf-8")
+    tools = tools_for(path, tmp_path, ScriptedLM([]))
+    brief = tools.brief()
+    assert len(tools.names) >= 10_000 and len(brief.intro) < 6_000
+    assert "more sections" in brief.intro
+
+
+def test_auto_mode_picks_base_map_or_rlm(contract, tmp_path):
+    small = ScriptedLM(lambda r: "NONE", writes_code=False, context_window=2048)
+    tools = tools_for(contract, tmp_path, small)
+    assert answer_document("q?", tools, run_with(small, small)).mode == "map"
+    big = ScriptedLM(lambda r: "The agreement names four sections.", writes_code=False, context_window=200_000)
+    assert answer_document("q?", tools, run_with(big, big)).mode == "base"
+    coder = ScriptedLM(["```repl\nprint(search('cure'))\nFINAL('done')\n```"], context_window=2048)
+    answer = answer_document("q?", tools, run_with(coder, coder))
+    assert answer.mode == "rlm" and "writes code" in answer.reason
+    with pytest.raises(InputError, match="unknown mode 'magic'"):
+        answer_document("q?", tools, run_with(small, small), mode="magic")
+
+
+def test_pdf_citations_carry_their_page(tmp_path):
+    path = write_pdf(tmp_path / "paper.pdf", outline=True)
+    sub = ScriptedLM(lambda r: "Every page is read." if "every page" in r.messages[-1]["content"] else "NONE",
+                     writes_code=False, context_window=2048)
+    answer = SingleDocRLM(path, sub, sub, cache=False, store_path=tmp_path / "i.sqlite").query(
+        "How many pages do the methods read?")
+    assert answer.citations and answer.citations[0].page == 3
+    assert "We read every page" in answer.citations[0].text
+
+
+def test_single_doc_rlm_builds_saves_loads_and_opens_a_repl(contract, tmp_path, monkeypatch):
+    sub = ScriptedLM(lambda r: "Summary of the section.", writes_code=False, context_window=2048)
+    rlm = SingleDocRLM(contract, sub, sub, cache=False, store_path=tmp_path / "a.sqlite")
+    index = rlm.build_index()
+    assert len(index.summaries) == len(index.rows) == 5
+    rlm.save_index(tmp_path / "contract.index.json")
+    other = SingleDocRLM(contract, sub, sub, cache=False, store_path=tmp_path / "b.sqlite")
+    loaded = other.load_index(tmp_path / "contract.index.json")
+    assert loaded.summaries == index.summaries and loaded.names == index.names
+    seen = {}
+    monkeypatch.setattr("code.interact", lambda banner, local, exitmsg: seen.update(local, banner=banner))
+    other.repl()
+    assert seen["read_section"]("3 Termination").strip().endswith(FILLER.strip())
+    assert seen["total_chars"] == index.total_chars and "5 sections" in seen["banner"]
+    with pytest.raises(InputError):
+        SingleDocRLM(contract, sub, sub, mode="refine", cache=False, store_path=tmp_path / "c.sqlite")
