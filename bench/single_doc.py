@@ -1,8 +1,10 @@
-"""Single-document index at scale: builds a large document by repeating a real public-domain text
-(Macbeth, with its act and scene headings renumbered per copy), then measures structure detection +
-index build (no summaries), grep_all of a rare literal, read_range of 10 KB, and peak memory.
+"""Single-document index at scale: builds a large document from copies of a real public-domain text
+(Macbeth, each copy under its own `# Copy N` heading, one rare sentence at 60%), then measures
+structure detection + index build (no summaries) and, in a fresh query process that opens the built
+index, grep_all of the rare literal, read_range of 10 KB, the full-text index built by the first
+search, search latency afterwards, and the peak memory of both processes.
 
-    python bench/single_doc.py [--mb 400] [--dir /tmp/longread-bench]
+    python bench/single_doc.py [--mb 400] [--dir /tmp/longread-bench] [--keep]
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ import random
 import resource
 import statistics
 import time
+from collections.abc import Callable
+from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 from longread.index.single import SingleDocIndex
 from longread.llm.gateway import Gateway
@@ -22,6 +27,8 @@ from longread.tools.single_doc import SingleDocTools
 
 ROOT = Path(__file__).resolve().parents[1]
 NEEDLE = "The zanzibar-quokka clause applies to every third harvest."
+SEARCHES = ["dagger before me", "Birnam wood Dunsinane", "witches thunder lightning",
+            "sleep no more", "zanzibar quokka harvest"]
 
 
 def write_document(path: Path, megabytes: int) -> int:
@@ -36,39 +43,74 @@ def write_document(path: Path, megabytes: int) -> int:
     return path.stat().st_size
 
 
+def peak_mb() -> float:
+    """This process's peak resident memory in MB (ru_maxrss is in KB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def timed(call: Callable[..., Any], *args: Any) -> tuple[float, Any]:
+    """(seconds, result) of one call."""
+    started = time.perf_counter()
+    result = call(*args)
+    return time.perf_counter() - started, result
+
+
+def query_process(db: Path, doc_id: int) -> dict[str, Any]:
+    """Run in a fresh process: open the built index as a query would, time the tools, and report
+    this process's peak memory."""
+    opened, tools = timed(lambda: SingleDocTools(SingleDocIndex.open(DocStore(db), doc_id),
+                                                 ScriptedLM([]), Gateway()))
+    grep, hits = timed(tools.grep_all, "zanzibar-quokka")
+    chance = random.Random(0)
+    starts = [chance.randrange(tools.index.total_chars - 10_000) for _ in range(200)]
+    reads = [timed(tools.read_range, start, start + 10_000)[0] for start in starts]
+    first_search, _ = timed(tools.search, SEARCHES[0])
+    searches = [timed(tools.search, query)[0] for query in SEARCHES]
+    return {"open": opened, "grep": grep, "hits": sum(map(len, hits.values())), "read": statistics.median(reads),
+            "first_search": first_search, "search": statistics.median(searches), "search_max": max(searches),
+            "peak_mb": peak_mb()}
+
+
+def remove(*paths: Path) -> None:
+    """Delete the files, with a database's -wal and -shm companions."""
+    for path in paths:
+        for companion in path.parent.glob(path.name + "*"):
+            companion.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=400)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/longread-bench"))
+    parser.add_argument("--keep", action="store_true", help="keep the document and index files")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     doc, db = args.dir / f"macbeth-x{args.mb}MB.md", args.dir / f"index-{args.mb}.sqlite"
-    db.unlink(missing_ok=True)
+    remove(db)
     size = write_document(doc, args.mb)
+    # The query process starts before the build: a child's peak memory counts the parent's at the fork.
+    with get_context("spawn").Pool(1) as pool:
+        try:
+            build, index = timed(SingleDocIndex.build, doc, DocStore(db))
+            build_peak, sections, doc_id = peak_mb(), len(index.rows), index.doc_id
+            index.store.close()
+            q = pool.apply(query_process, (db, doc_id))
+        finally:
+            if not args.keep:
+                remove(doc, db)
 
-    started = time.perf_counter()
-    index = SingleDocIndex.build(doc, DocStore(db))
-    build = time.perf_counter() - started
-    tools = SingleDocTools(index, ScriptedLM([]), Gateway())
-
-    started = time.perf_counter()
-    hits = tools.grep_all("zanzibar-quokka")
-    grep = time.perf_counter() - started
-    reads = []
-    for _ in range(200):
-        start = random.randrange(index.total_chars - 10_000)
-        t = time.perf_counter()
-        tools.read_range(start, start + 10_000)
-        reads.append(time.perf_counter() - t)
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-    print(f"\n{size / 1e6:,.0f} MB document, {len(index.rows):,} sections\n")
+    print(f"\n{size / 1e6:,.0f} MB document, {sections:,} sections; the query process opened the index "
+          f"in {q['open']:.2f} s\n")
     print("| measure | result | target |")
     print("|---|---|---|")
     print(f"| structure + index build, no summaries | {size / 1e6 / build:,.0f} MB/s ({build:.1f} s) | ≥ 50 MB/s |")
-    print(f"| grep_all, rare literal ({sum(map(len, hits.values()))} hit) | {grep:.2f} s | ≤ 2 s |")
-    print(f"| read_range 10 KB, median of 200 | {statistics.median(reads) * 1e3:.2f} ms | ≤ 5 ms |")
-    print(f"| peak memory of this process | {peak_mb:,.0f} MB | ≤ 1.5 GB (query process) |")
+    print(f"| full-text index built on first search | {q['first_search']:.1f} s | — |")
+    print(f"| grep_all, rare literal ({q['hits']} hit) | {q['grep']:.2f} s | ≤ 2 s |")
+    print(f"| read_range 10 KB, median of 200 | {q['read'] * 1e3:.2f} ms | ≤ 5 ms |")
+    print(f"| search() top 5 after that, median of {len(SEARCHES)} (slowest) | {q['search'] * 1e3:.0f} ms "
+          f"({q['search_max'] * 1e3:.0f} ms) | — |")
+    print(f"| peak memory of the query process | {q['peak_mb']:,.0f} MB | ≤ 1.5 GB |")
+    print(f"| peak memory of the build process | {build_peak:,.0f} MB | — |")
 
 
 if __name__ == "__main__":

@@ -86,3 +86,13 @@ def test_index_without_summaries_reports_what_it_built(tmp_path):
     assert "markdown, 108,666 characters, 34 sections" in result.stdout
     assert list((tmp_path / "indexes").glob("macbeth-*.sqlite"))
     one_line_error(longread("index", str(tmp_path / "missing.pdf"), env=env), "no such file")
+
+
+def test_repl_binds_the_document_functions_for_a_person(tmp_path):
+    env = {**{k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}, "LONGREAD_CACHE_DIR": str(tmp_path)}
+    code = "print(len(get_section_names()), doc_type)\nprint(search('Birnam forest', k=1)[0]['section'])\n"
+    result = subprocess.run([sys.executable, "-m", "longread.cli", "repl", str(EXAMPLES / "macbeth.md")],
+                            input=code, capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "34 markdown" in result.stdout and "SCENE" in result.stdout
+    assert "34 sections" in result.stderr  # the banner

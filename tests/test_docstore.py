@@ -1,11 +1,20 @@
-"""The document store: exact range reads across blocks, identity by content, sections, FTS, resume."""
+"""The document store: exact range reads across blocks, identity by content, sections, lazy and
+resumable full-text index, resume, schema changes."""
 
 from __future__ import annotations
 
+import hashlib
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from longread.store.docstore import DocStore, content_hash
+from longread.store.docstore import SCHEMA_VERSION, DocStore, content_hash
+
+MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
 
 TEXT = "Größe – naïve café ✓ 日本語のテキスト 🚀 " * 40  # multi-byte and astral characters
 
@@ -62,7 +71,124 @@ def test_remove_document_leaves_nothing_behind(tmp_path):
     doc = store.add_document("a.txt", "text", "alpha beta gamma")
     ids = store.save_sections(doc, [(None, "All", 1, 0, 16)])
     store.put_summary(ids[0], "s", [], "m")
+    assert [sid for sid, _ in store.search_sections(doc, "beta")] == ids
     store.remove_document(doc)
     counts = [store.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-              for t in ("documents", "text_blocks", "sections", "summaries", "section_fts")]
-    assert counts == [0, 0, 0, 0, 0]
+              for t in ("documents", "text_blocks", "sections", "summaries")]
+    assert counts == [0, 0, 0, 0] and _fts_tables(store) == []
+
+
+def _fts_tables(store: DocStore) -> list[str]:
+    return [name for (name,) in store.db.execute(
+        "SELECT name FROM sqlite_master WHERE name LIKE 'section_fts%' AND sql LIKE 'CREATE VIRTUAL%'")]
+
+
+def _macbeth(store: DocStore, *, eager: bool) -> tuple[int, list[int]]:
+    """Macbeth stored with one section per scene (the text before the first scene a section of
+    its own), its full-text index built now (`eager`) or left to the first search."""
+    text = MACBETH.read_text(encoding="utf-8")
+    starts = [0] + [m.start() + 1 for m in re.finditer(r"\n### SCENE", text)]
+    spans = list(zip(starts, [*starts[1:], len(text)], strict=True))
+    entries = [(None, f"part {n}", 1, a, b) for n, (a, b) in enumerate(spans)]
+    doc = store.add_document("macbeth.md", "markdown", text)
+    bodies = [text[a:b] for a, b in spans] if eager else None
+    return doc, store.save_sections(doc, entries, bodies=bodies)
+
+
+QUERIES = ["dagger air", "sleep no more murder", "Birnam wood Dunsinane", "witches thunder lightning",
+           "zzzz unknownword"]
+
+
+def _search_as_before(store: DocStore, doc: int, query: str, k: int) -> list[tuple[int, float]]:
+    """The search as it was before the index was lazy: one FTS5 table that keeps its content."""
+    old = sqlite3.connect(":memory:")
+    old.execute("CREATE VIRTUAL TABLE section_fts USING fts5(title, body, tokenize = 'unicode61')")
+    old.executemany("INSERT INTO section_fts (rowid, title, body) VALUES (?, ?, ?)",
+                    [(r.id, r.title, store.read_range(doc, r.start, r.end)) for r in store.sections(doc)])
+    match = " OR ".join(f'"{t}"' for t in query.split())
+    rows = old.execute("SELECT rowid, bm25(section_fts) AS score FROM section_fts WHERE section_fts MATCH ? "
+                       "ORDER BY score LIMIT ?", (match, k)).fetchall()
+    return [(sid, -score) for sid, score in rows]
+
+
+def test_full_text_index_is_built_on_first_search_with_the_same_results(tmp_path):
+    eager = DocStore(tmp_path / "eager.sqlite")
+    lazy = DocStore(tmp_path / "lazy.sqlite", fts_batch_chars=5_000)
+    eager_doc, _ = _macbeth(eager, eager=True)
+    lazy_doc, _ = _macbeth(lazy, eager=False)
+    assert _fts_tables(lazy) == [] and lazy.search_sections(lazy_doc, "   ") == []
+    for query in QUERIES:
+        found = lazy.search_sections(lazy_doc, query, k=5)
+        assert found == eager.search_sections(eager_doc, query, k=5)
+        before = _search_as_before(lazy, lazy_doc, query, k=5)
+        assert [sid for sid, _ in found] == [sid for sid, _ in before]
+        assert [score for _, score in found] == pytest.approx([score for _, score in before])
+    assert lazy.search_sections(lazy_doc, "dagger", k=3)[0][1] > 0
+
+
+def test_search_folds_case_and_diacritics_beyond_ascii(tmp_path):
+    store = DocStore(tmp_path / "i.sqlite")
+    doc = store.add_document("a.txt", "text", TEXT)
+    ids = store.save_sections(doc, [(None, "Tout", 1, 0, len(TEXT))])
+    for query in ("GRÖßE", "große", "cafe", "NAÏVE", "naive"):
+        assert [sid for sid, _ in store.search_sections(doc, query)] == ids, query
+
+
+def test_ensure_fts_reports_progress_and_an_interrupted_build_is_completed_once(tmp_path):
+    store = DocStore(tmp_path / "i.sqlite", fts_batch_chars=10_000)
+    doc, ids = _macbeth(store, eager=False)
+    seen: list[tuple[int, int]] = []
+
+    def stop_midway(done: int, total: int) -> None:
+        seen.append((done, total))
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        store.ensure_fts(doc, on_progress=stop_midway)
+    assert 0 < seen[-1][0] < len(ids) and seen[-1][1] == len(ids)
+    store.close()
+
+    resumed = DocStore(tmp_path / "i.sqlite", fts_batch_chars=10_000)
+    reference = DocStore(tmp_path / "reference.sqlite")
+    ref_doc, _ = _macbeth(reference, eager=True)
+    for query in QUERIES:  # a section indexed twice would score differently
+        assert resumed.search_sections(doc, query, k=5) == reference.search_sections(ref_doc, query, k=5)
+    table = _fts_tables(resumed)[0]
+    assert resumed.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == len(ids)
+
+    resumed.db.execute("UPDATE documents SET fts_complete = 0")  # the completion marker lost
+    resumed.db.commit()
+    progress: list[tuple[int, int]] = []
+    resumed.ensure_fts(doc, on_progress=lambda done, total: progress.append((done, total)))
+    assert progress == [(len(ids), len(ids))]
+    assert resumed.search_sections(doc, "dagger air") == reference.search_sections(ref_doc, "dagger air")
+
+
+def test_new_sections_replace_the_old_with_their_summaries_and_index(tmp_path):
+    store = DocStore(tmp_path / "i.sqlite")
+    doc = store.add_document("a.txt", "text", "alpha beta gamma delta")
+    old = store.save_sections(doc, [(None, "All", 1, 0, 22)])
+    store.put_summary(old[0], "s", [], "m")
+    assert [sid for sid, _ in store.search_sections(doc, "delta")] == old
+    new = store.save_sections(doc, [(None, "All", 1, 0, 22), (0, "Second", 2, 11, 22)])
+    assert store.summaries(doc) == {} and [r.id for r in store.sections(doc)] == new
+    assert store.sections(doc)[1].parent_id == new[0]
+    assert [sid for sid, _ in store.search_sections(doc, "delta")] == [new[1]]
+
+
+def test_a_file_from_another_schema_version_is_started_afresh(tmp_path):
+    store = DocStore(tmp_path / "i.sqlite")
+    store.add_document("a.txt", "text", "old text")
+    store.db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    store.db.commit()
+    store.close()
+    fresh = DocStore(tmp_path / "i.sqlite")
+    assert fresh.find(content_hash("old text")) is None
+    assert fresh.db.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
+
+
+def test_content_hash_is_sha256_of_the_utf8_text():
+    long_text = TEXT * 5_000  # several hashing slices
+    assert content_hash(long_text) == hashlib.sha256(long_text.encode("utf-8")).hexdigest()
+    assert content_hash("") == hashlib.sha256(b"").hexdigest()

@@ -203,3 +203,26 @@ def test_single_doc_rlm_builds_saves_loads_and_opens_a_repl(contract, tmp_path, 
     assert seen["total_chars"] == index.total_chars and "5 sections" in seen["banner"]
     with pytest.raises(InputError):
         SingleDocRLM(contract, sub, sub, mode="refine", cache=False, store_path=tmp_path / "c.sqlite")
+
+
+def test_the_sub_model_settles_the_document_type_when_the_rules_are_unsure(tmp_path):
+    path = tmp_path / "notes.md"
+    path.write_text("# Notes\n\nSome text about things.\n\n## More\n\nAbstract thoughts. Chapter and verse.\n" * 3,
+                    encoding="utf-8")
+    sub = ScriptedLM(lambda r: "It is a report." if "Which kind of document" in r.messages[-1]["content"]
+                     else "A summary.", writes_code=False)
+    rlm = SingleDocRLM(path, sub, sub, cache=False, store_path=tmp_path / "i.sqlite")
+    assert rlm.index.doc_type == "markdown"  # the rules' guess (confidence 0.42)
+    assert rlm.build_index().doc_type == "report"
+    assert sum("Which kind of document" in r.messages[-1]["content"] for r in sub.requests) == 1
+    without_model = SingleDocRLM(path, sub, sub, cache=False, store_path=tmp_path / "j.sqlite")
+    assert without_model.build_index(summaries=False).doc_type == "markdown"  # no model call: no change
+    assert sum("Which kind of document" in r.messages[-1]["content"] for r in sub.requests) == 1
+
+
+def test_drop_index_forgets_the_stored_index(contract, tmp_path):
+    rlm = SingleDocRLM(contract, ScriptedLM([]), cache=False, store_path=tmp_path / "i.sqlite")
+    digest = rlm.store.document(rlm.index.doc_id)["content_hash"]
+    rlm.drop_index()
+    assert rlm.store.find(digest) is None
+    assert rlm.index.names[1] == "1 Definitions" and rlm.store.find(digest) == rlm.index.doc_id

@@ -56,3 +56,23 @@ def test_json_form_round_trips_summaries(store, tmp_path):
     loaded = SingleDocIndex.load(saved, fresh)
     assert loaded.summaries == {name: "The witches meet on the heath."}
     assert loaded.keywords[name] == ["witches", "heath"] and loaded.section_map == index.section_map
+
+
+def test_build_stores_the_rows_it_returns_and_leaves_full_text_to_the_first_search(store):
+    index = SingleDocIndex.build(MACBETH, store)
+    assert index.rows == SingleDocIndex.open(store, index.doc_id).rows
+    assert store.db.execute("SELECT fts_complete FROM documents").fetchone() == (0,)
+    names = dict(zip((row.id for row in index.rows), index.names, strict=True))
+    best = store.search_sections(index.doc_id, "dagger", k=2)
+    assert names[best[0][0]] == "SCENE I. Court of Macbeth's castle."
+    assert index.names.index(names[best[0][0]]) > index.names.index("ACT II")
+    assert store.db.execute("SELECT fts_complete FROM documents").fetchone() == (1,)
+
+
+def test_rebuilding_a_removed_document_indexes_it_again(store):
+    first = SingleDocIndex.build(MACBETH, store)
+    assert store.search_sections(first.doc_id, "Birnam", k=1)
+    store.remove_document(first.doc_id)
+    again = SingleDocIndex.build(MACBETH, store)
+    assert [r.title for r in again.rows] == [r.title for r in first.rows]
+    assert store.search_sections(again.doc_id, "Birnam", k=1)

@@ -6,20 +6,23 @@ import code
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from longread.answer import Answer
 from longread.config import cache_dir, default_model, default_sub_model, index_path
-from longread.events import EventSink, JsonlTrace, fan_out, ignore
+from longread.events import Event, EventSink, JsonlTrace, fan_out, ignore
 from longread.index.single import SingleDocIndex
+from longread.ingest.doctype import UNSURE, ask_doc_type, detect_doc_type
+from longread.ingest.document import load_document
 from longread.ingest.summarize import summarize_sections
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.specs import ClientOptions, resolve_model
 from longread.llm.usage import Budget
 from longread.store.cache import ResponseCache
-from longread.store.docstore import DocStore
+from longread.store.docstore import DocStore, content_hash
 from longread.strategies.common import Run, RunOptions
 from longread.strategies.select import DOCUMENT_MODES, answer_document, answer_question, check_mode
 from longread.tools.single_doc import SingleDocTools
@@ -31,6 +34,9 @@ def as_lm(model: str | LM | None, fallback: str, options: ClientOptions = Client
     return resolve_model(model or fallback, options)
 
 
+DOC_TYPE_SAMPLE = 200_000  # characters from the start that the document type is judged on
+
+
 class _Asker:
     """What both entry points share: the models, budget, options, response cache and event sinks."""
 
@@ -38,9 +44,7 @@ class _Asker:
                  enable_logging: bool, trace_path: str | None, budget: Budget,
                  options: RunOptions | None, cache: bool, on_event: EventSink | None,
                  client_options: ClientOptions):
-        self.root = as_lm(model, default_model(), client_options)
-        sub_spec = sub_model if sub_model is not None else default_sub_model(self.root.name)
-        self.sub = self.root if sub_spec == self.root.name else as_lm(sub_spec, "", client_options)
+        self._specs = (model, sub_model, client_options)
         self.mode = mode
         self.enable_logging = enable_logging
         self.trace_path = trace_path
@@ -49,6 +53,18 @@ class _Asker:
         self.cache = ResponseCache(cache_dir() / "responses.sqlite") if cache else None
         self.on_event = on_event
         self.last_answer: Answer | None = None
+
+    @cached_property
+    def root(self) -> LM:
+        """The root model (resolved on first use, so indexing alone needs no model or key)."""
+        model, _, client_options = self._specs
+        return as_lm(model, default_model(), client_options)
+
+    @cached_property
+    def sub(self) -> LM:
+        _, sub_model, client_options = self._specs
+        spec = sub_model if sub_model is not None else default_sub_model(self.root.name)
+        return self.root if spec == self.root.name else as_lm(spec, "", client_options)
 
     @contextmanager
     def _run(self, options: RunOptions | None = None) -> Iterator[Run]:
@@ -121,13 +137,32 @@ class SingleDocRLM(_Asker):
             self._index = SingleDocIndex.build(self.doc_path, self.store)
         return self._index
 
-    def build_index(self, summaries: bool = True, on_event: EventSink | None = None) -> SingleDocIndex:
-        """Index the document; with `summaries`, the sub-model summarizes every section not yet
-        summarized (resumable: a stopped build keeps what it paid for)."""
-        self._index = SingleDocIndex.build(self.doc_path, self.store)
+    def build_index(self, summaries: bool = True, on_event: EventSink | None = None,
+                    gateway: Gateway | None = None) -> SingleDocIndex:
+        """Index the document: structure, full-text search and, with `summaries`, the sub-model's
+        summary of every section not yet summarized (resumable: a stopped build keeps what it paid
+        for) and its reading of the document type when the rules are unsure. `on_event` receives
+        `progress` events (task `search` or `summaries`, done, total)."""
+        sink = on_event or ignore
+        index = self._index = SingleDocIndex.build(self.doc_path, self.store)
+        index.store.ensure_fts(index.doc_id, lambda done, total: sink(
+            Event("progress", {"task": "search", "done": done, "total": total})))
         if summaries:
-            summarize_sections(self._index, self.sub, Gateway(cache=self.cache), on_event=on_event or ignore)
-        return self._index
+            gateway = gateway or Gateway(cache=self.cache)
+            head = index.read_range(0, DOC_TYPE_SAMPLE)
+            guess, confidence = detect_doc_type(head)
+            if confidence < UNSURE:
+                index.store.set_doc_type(index.doc_id, ask_doc_type(head, guess, self.sub, gateway))
+                index = self._index = SingleDocIndex.open(self.store, index.doc_id)
+            summarize_sections(index, self.sub, gateway, on_event=sink)
+        return index
+
+    def drop_index(self) -> None:
+        """Forget the stored index of the document's current content (the next use rebuilds it)."""
+        existing = self.store.find(content_hash(load_document(self.doc_path).text))
+        if existing is not None:
+            self.store.remove_document(existing)
+        self._index = None
 
     def save_index(self, path: str | Path) -> None:
         """Write the index in the seed's JSON form."""

@@ -51,9 +51,12 @@ def ask(
         options=RunOptions(max_iterations=max_iterations, max_depth=max_depth, cell_timeout=cell_timeout,
                            focus=focus),
         cache=not no_cache, on_event=progress, client_options=ClientOptions(base_url, api_key))
+    rlm.sub  # noqa: B018 - resolves both models first, so a bad spec fails before any indexing
     with progress:
         progress.update(f"indexing {file.name}…")
         progress.note(f"{file.name}: {rlm.index.doc_type}, {rlm.index.total_chars:,} characters, "
                       f"{len(rlm.index.rows):,} sections")
+        rlm.index.store.ensure_fts(rlm.index.doc_id, lambda done, total: progress.update(
+            f"building full-text search: {done:,} of {total:,} sections…"))
         answer = rlm.query(question)
     print_answer(answer, as_json=json_out)

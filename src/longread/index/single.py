@@ -3,7 +3,10 @@ exportable to (and importable from) the seed's JSON form."""
 
 from __future__ import annotations
 
+import gc
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -13,6 +16,19 @@ from longread.ingest.doctype import detect_doc_type
 from longread.ingest.document import LoadedDocument, load_document
 from longread.ingest.structure import Section, build_toc
 from longread.store.docstore import DocStore, SectionRow, content_hash
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: an index allocates several small acyclic objects per
+    section (hundreds of thousands on a huge document), which it would rescan again and again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @dataclass
@@ -28,24 +44,29 @@ class SingleDocIndex:
     rows: list[SectionRow] = field(default_factory=list)
 
     @classmethod
+    @_gc_paused()
     def build(cls, path: str | Path, store: DocStore) -> SingleDocIndex:
-        """Index a file: reuse the stored index if its text is unchanged, else detect and store it."""
+        """Index a file: reuse the stored index if its text is unchanged, else detect and store it.
+        The full-text index is left to the first search (or DocStore.ensure_fts)."""
         document = load_document(path)
         digest = content_hash(document.text)
         existing = store.find(digest)
-        if existing is not None and store.sections(existing):
-            return cls.open(store, existing)
+        if existing is not None:
+            stored = cls.open(store, existing)
+            if stored.rows:
+                return stored
         doc_type, _ = detect_doc_type(document.text)
         doc_id = store.add_document(str(path), document.kind, document.text, doc_type=doc_type,
                                     pages=[(p.number, p.start, p.end) for p in document.pages],
                                     digest=digest)
         toc = build_toc(document.text, extra_headings=_format_headings(document) or None)
         entries = _entries(toc)
-        bodies = (document.text[start:end] for start, end in _own_spans(entries))
-        store.save_sections(doc_id, entries, bodies=bodies)
-        return cls.open(store, doc_id)
+        rows = _rows(store.save_sections(doc_id, entries), entries)
+        meta = store.document(doc_id)
+        return cls(store, doc_id, meta["path"], meta["doc_type"], meta["chars"], rows)
 
     @classmethod
+    @_gc_paused()
     def open(cls, store: DocStore, doc_id: int) -> SingleDocIndex:
         meta = store.document(doc_id)
         return cls(store, doc_id, meta["path"], meta["doc_type"], meta["chars"], store.sections(doc_id))
@@ -130,11 +151,7 @@ def _entries(toc: list[Section]) -> list[tuple[int | None, str, int, int, int]]:
     return entries
 
 
-def _own_spans(entries: list[tuple[int | None, str, int, int, int]]) -> list[tuple[int, int]]:
-    """Each section's own text: from its start to its first child's start (or its end), so the
-    full-text index holds every character once."""
-    first_child: dict[int, int] = {}
-    for parent, _, _, start, _ in entries:
-        if parent is not None:
-            first_child.setdefault(parent, start)
-    return [(e[3], first_child.get(i, e[4])) for i, e in enumerate(entries)]
+def _rows(ids: list[int], entries: list[tuple[int | None, str, int, int, int]]) -> list[SectionRow]:
+    """The stored rows of freshly saved sections, without reading them back."""
+    return [SectionRow(ids[i], None if parent is None else ids[parent], i, title, level, start, end)
+            for i, (parent, title, level, start, end) in enumerate(entries)]

@@ -57,8 +57,9 @@ _LINE = (
     rf"|[ \t]*(?P<kw>(?:{'|'.join(_KEYWORDS)})(?=[ \t])|§)[ \t]*"
     rf"(?P<kw_num>\d+(?:\.\d+)*|[IVXLCDM]+\b|(?i:{_NUMBER_WORDS})\b)(?P<kw_rest>[^\n]*)"
 )
-# Most lines cannot start a heading; this lookahead rejects them before any alternative is tried.
-_MAY_START = rf"(?=[ \t]*[`~#=\-\\\d{''.join(sorted({k[0] for k in _KEYWORDS}))}§])"
+# Most lines cannot start a heading; this lookahead rejects them before any alternative is tried
+# (possessive: giving back blanks never helps, and not trying saves time on indented text).
+_MAY_START = rf"(?=[ \t]*+[`~#=\-\\\d{''.join(sorted({k[0] for k in _KEYWORDS}))}§])"
 _AT_START = re.compile(_MAY_START + "(?:" + _LINE + ")", re.MULTILINE)
 _AFTER_NEWLINE = re.compile(r"\n" + _MAY_START + "(?:" + _LINE + ")", re.MULTILINE)
 

@@ -58,6 +58,9 @@ def _guess_encoding(data: bytes) -> str:
 
 
 def _normalize(text: str) -> str:
+    """Unix newlines; a text without carriage returns is returned as is (no copy)."""
+    if "\r" not in text:
+        return text
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -65,6 +68,6 @@ def read_text_file(path: str | Path) -> str:
     """The normalized text of a text or markdown file."""
     p = check_file(path)
     text = decode(p.read_bytes(), p.name)
-    if not text.strip():
+    if not text or text.isspace():  # (strip() would copy the whole text)
         raise InputError(f"{p} has no text (only whitespace)")
     return text

@@ -1,19 +1,25 @@
 """The SQLite store of indexed documents: text in fixed-size blocks (so a range read touches one or
-two rows, never the whole document), sections, per-section summaries, and FTS5 over sections.
-One database file per index; every SQL statement for documents lives here."""
+two rows, never the whole document), sections, per-section summaries, and a full-text index over
+each document's sections that is built on first search. One database file per index; it is a
+cache, so a file written by another schema version is deleted and started afresh. Every SQL
+statement for documents lives here."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 BLOCK_CHARS = 65_536
-SCHEMA_VERSION = 1
+FTS_BATCH_CHARS = 16_000_000  # section text indexed per committed step of a full-text build
+SCHEMA_VERSION = 2
+PAGE_BYTES = 65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
+_HASH_CHARS = 1 << 20
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -24,7 +30,9 @@ CREATE TABLE IF NOT EXISTS documents (
     kind TEXT NOT NULL,
     doc_type TEXT NOT NULL DEFAULT 'other',
     chars INTEGER NOT NULL,
-    pages TEXT NOT NULL DEFAULT '[]'
+    pages TEXT NOT NULL DEFAULT '[]',
+    fts_next INTEGER NOT NULL DEFAULT 0,
+    fts_complete INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS text_blocks (
     doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -35,7 +43,7 @@ CREATE TABLE IF NOT EXISTS text_blocks (
 CREATE TABLE IF NOT EXISTS sections (
     id INTEGER PRIMARY KEY,
     doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    parent_id INTEGER REFERENCES sections(id),
+    parent_id INTEGER,  -- not a foreign key: checking it made deleting many sections quadratic
     ord INTEGER NOT NULL,
     title TEXT NOT NULL,
     level INTEGER NOT NULL,
@@ -49,17 +57,28 @@ CREATE TABLE IF NOT EXISTS summaries (
     keywords TEXT NOT NULL DEFAULT '[]',
     model TEXT NOT NULL
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS section_fts USING fts5(title, body, tokenize = 'unicode61');
 """
+# One table per document, so removing a document drops it whole. Contentless, since the text is in
+# text_blocks already; full detail, since BM25 over a contentless table needs the term positions.
+_FTS_TABLE = ("CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(title, body, content='', "
+              "tokenize='unicode61 remove_diacritics 2')")
 
 
 def content_hash(text: str) -> str:
-    """The identity of a document: a hash of its normalized text."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """The identity of a document: SHA-256 of its normalized text in UTF-8. The text is encoded a
+    slice at a time (never copied whole) while a helper thread hashes the slice before."""
+    digest = hashlib.sha256()
+    with ThreadPoolExecutor(1) as hasher:
+        pending = hasher.submit(digest.update, b"")
+        for start in range(0, len(text), _HASH_CHARS):
+            data = text[start:start + _HASH_CHARS].encode("utf-8")
+            pending.result()
+            pending = hasher.submit(digest.update, data)
+        pending.result()
+    return digest.hexdigest()
 
 
-@dataclass(frozen=True)
-class SectionRow:
+class SectionRow(NamedTuple):
     id: int
     parent_id: int | None
     ord: int
@@ -69,19 +88,58 @@ class SectionRow:
     end: int
 
 
+def own_spans(rows: Sequence[SectionRow]) -> list[tuple[int, int]]:
+    """Each section's own text, [start, first subsection's start or end): the spans ascend, do not
+    overlap, and hold every character of the sections once. `rows` are in document order."""
+    return [(row.start, after.start if after is not None and after.parent_id == row.id else row.end)
+            for row, after in zip(rows, [*rows[1:], None], strict=True)]
+
+
 class DocStore:
     """Documents, their text, sections and summaries in one SQLite file (WAL mode)."""
 
-    def __init__(self, path: str | Path, block_chars: int = BLOCK_CHARS):
+    def __init__(self, path: str | Path, block_chars: int = BLOCK_CHARS,
+                 fts_batch_chars: int = FTS_BATCH_CHARS):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.block_chars = block_chars
-        self.db = sqlite3.connect(self.path, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
+        self.fts_batch_chars = fts_batch_chars
+        self.db = self._connect()
+        if self._stored_version() not in (None, SCHEMA_VERSION):
+            self.db.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self.db = self._connect()
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         self.db.commit()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False)
+        db.execute(f"PRAGMA page_size={PAGE_BYTES}")  # takes effect only on a new file
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _stored_version(self) -> int | None:
+        """The schema version the file was written with; None for a new file."""
+        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+            return None
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        return int(row[0]) if row else None
+
+    @contextmanager
+    def _bulk(self) -> Iterator[None]:
+        """One write transaction without fsyncs, for bulk writes of what can always be rebuilt (a
+        crashed process loses nothing committed; a power cut may cost the cache file)."""
+        self.db.execute("PRAGMA synchronous=OFF")
+        try:
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                yield
+        finally:
+            self.db.execute("PRAGMA synchronous=NORMAL")
 
     def close(self) -> None:
         self.db.close()
@@ -100,7 +158,7 @@ class DocStore:
         existing = self.find(digest)
         if existing is not None:
             return existing
-        with self.db:
+        with self._bulk():
             cursor = self.db.execute(
                 "INSERT INTO documents (path, content_hash, kind, doc_type, chars, pages) VALUES (?,?,?,?,?,?)",
                 (path, digest, kind, doc_type, len(text), json.dumps(pages or [])))
@@ -111,14 +169,17 @@ class DocStore:
         return doc_id
 
     def remove_document(self, doc_id: int) -> None:
-        with self.db:
-            self.db.execute("DELETE FROM section_fts WHERE rowid IN (SELECT id FROM sections WHERE doc_id = ?)",
-                            (doc_id,))
+        with self._bulk():
+            self._drop_fts(doc_id)
             self.db.execute("DELETE FROM summaries WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
                             (doc_id,))
             self.db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
             self.db.execute("DELETE FROM text_blocks WHERE doc_id = ?", (doc_id,))
             self.db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+
+    def set_doc_type(self, doc_id: int, doc_type: str) -> None:
+        with self.db:
+            self.db.execute("UPDATE documents SET doc_type = ? WHERE id = ?", (doc_type, doc_id))
 
     def document(self, doc_id: int) -> dict[str, Any]:
         row = self.db.execute("SELECT id, path, content_hash, kind, doc_type, chars, pages FROM documents "
@@ -152,28 +213,28 @@ class DocStore:
     def save_sections(self, doc_id: int, sections: Iterable[tuple[int | None, str, int, int, int]],
                       bodies: Iterable[str] | None = None) -> list[int]:
         """Replace the document's sections. Each entry is (parent index or None, title, level, start,
-        end) in document order; a parent comes before its children. Returns the new section ids."""
+        end) in document order; a parent comes before its children. Returns the new section ids.
+        Given each section's own text in `bodies`, the full-text index is built now; without them,
+        on first search."""
         entries = list(sections)
-        with self.db:
-            self.db.execute("DELETE FROM section_fts WHERE rowid IN (SELECT id FROM sections WHERE doc_id = ?)",
-                            (doc_id,))
+        with self._bulk():
+            self._drop_fts(doc_id)
             self.db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
-            ids: list[int] = []
-            for ord_, (parent, title, level, start, end) in enumerate(entries):
-                parent_id = ids[parent] if parent is not None else None
-                cursor = self.db.execute(
-                    "INSERT INTO sections (doc_id, parent_id, ord, title, level, start, end) VALUES (?,?,?,?,?,?,?)",
-                    (doc_id, parent_id, ord_, title, level, start, end))
-                ids.append(cursor.lastrowid)
-            texts = bodies if bodies is not None else (self.read_range(doc_id, e[3], e[4]) for e in entries)
-            self.db.executemany("INSERT INTO section_fts (rowid, title, body) VALUES (?, ?, ?)",
-                                ((sid, entry[1], body) for sid, entry, body in zip(ids, entries, texts, strict=True)))
+            first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM sections").fetchone()[0]
+            ids = list(range(first, first + len(entries)))
+            self.db.executemany(
+                "INSERT INTO sections (id, doc_id, parent_id, ord, title, level, start, end) VALUES (?,?,?,?,?,?,?,?)",
+                ((ids[i], doc_id, None if parent is None else ids[parent], i, title, level, start, end)
+                 for i, (parent, title, level, start, end) in enumerate(entries)))
+            if bodies is not None:
+                rows = zip(ids, (e[1] for e in entries), bodies, strict=True)
+                self._index_sections(doc_id, rows, len(entries), complete=True)
         return ids
 
     def sections(self, doc_id: int) -> list[SectionRow]:
         rows = self.db.execute("SELECT id, parent_id, ord, title, level, start, end FROM sections "
                                "WHERE doc_id = ? ORDER BY ord", (doc_id,)).fetchall()
-        return [SectionRow(*row) for row in rows]
+        return list(map(SectionRow._make, rows))
 
     def put_summary(self, section_id: int, summary: str, keywords: list[str], model: str) -> None:
         """Save one section's summary at once, so a killed build never pays for it again."""
@@ -191,15 +252,101 @@ class DocStore:
         done = set(self.summaries(doc_id))
         return [s for s in self.sections(doc_id) if s.id not in done]
 
+    # -- full-text search -------------------------------------------------------------------
     def search_sections(self, doc_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
-        """(section id, BM25 score; lower is better in SQLite, so it is negated) for the best k."""
+        """(section id, BM25 score; lower is better in SQLite, so it is negated) for the best k.
+        The first search of a document builds its full-text index."""
         match = " OR ".join(f'"{t}"' for t in query.replace('"', " ").split() if t.strip())
         if not match:
             return []
-        rows = self.db.execute(
-            "SELECT f.rowid, bm25(section_fts) AS score FROM section_fts f JOIN sections s ON s.id = f.rowid "
-            "WHERE section_fts MATCH ? AND s.doc_id = ? ORDER BY score LIMIT ?", (match, doc_id, k)).fetchall()
+        self.ensure_fts(doc_id)
+        table = _fts_table(doc_id)
+        rows = self.db.execute(f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
+                               "ORDER BY score LIMIT ?", (match, k)).fetchall()
         return [(sid, -score) for sid, score in rows]
+
+    def ensure_fts(self, doc_id: int, on_progress: Callable[[int, int], None] | None = None) -> None:
+        """Build the document's full-text index unless it is complete. Each step indexes about
+        `fts_batch_chars` of section text and commits, so an interrupted build resumes where it
+        stopped; on_progress(sections indexed, sections) is called after each step."""
+        if self._fts_state(doc_id)[1]:
+            return
+        rows = self.sections(doc_id)
+        spans = own_spans(rows)
+        indexed = -1
+        while indexed < len(rows):
+            indexed = self._index_step(doc_id, rows, spans)
+            if on_progress is not None:
+                on_progress(indexed, len(rows))
+
+    def _fts_state(self, doc_id: int) -> tuple[int, bool]:
+        """(how many sections, in document order, are indexed; whether the index is complete)."""
+        row = self.db.execute("SELECT fts_next, fts_complete FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no document {doc_id}")
+        return row[0], bool(row[1])
+
+    def _index_step(self, doc_id: int, rows: Sequence[SectionRow], spans: Sequence[tuple[int, int]]) -> int:
+        """Index the next sections not yet indexed, in one transaction (so two processes never
+        index a section twice); returns how many sections are indexed now. A build that starts at
+        the first section starts from an empty table."""
+        with self._bulk():
+            first, complete = self._fts_state(doc_id)
+            if complete:
+                return len(rows)
+            if first == 0:
+                self._drop_fts(doc_id)
+            stop = _step_end(spans, first, self.fts_batch_chars)
+            texts = self._span_texts(doc_id, spans[first:stop])
+            step = ((row.id, row.title, text) for row, text in zip(rows[first:stop], texts, strict=True))
+            self._index_sections(doc_id, step, stop, complete=stop == len(rows))
+        return stop
+
+    def _index_sections(self, doc_id: int, rows: Iterable[tuple[int, str, str]], indexed: int,
+                        complete: bool) -> None:
+        """Add (section id, title, own text) rows to the document's index and record the progress."""
+        table = _fts_table(doc_id)
+        self.db.execute(_FTS_TABLE.format(table=table))
+        self.db.executemany(f"INSERT INTO {table} (rowid, title, body) VALUES (?, ?, ?)", rows)
+        self.db.execute("UPDATE documents SET fts_next = ?, fts_complete = ? WHERE id = ?",
+                        (indexed, complete, doc_id))
+
+    def _drop_fts(self, doc_id: int) -> None:
+        self.db.execute(f"DROP TABLE IF EXISTS {_fts_table(doc_id)}")
+        self.db.execute("UPDATE documents SET fts_next = 0, fts_complete = 0 WHERE id = ?", (doc_id,))
+
+    def _span_texts(self, doc_id: int, spans: Sequence[tuple[int, int]]) -> Iterator[str]:
+        """The text of each span, from one forward pass over the stored blocks; only the blocks
+        under the current span are held. The spans ascend and do not overlap."""
+        if not spans:
+            return
+        blocks = self.iter_blocks(doc_id, spans[0][0], spans[-1][1])
+        held: list[tuple[int, str]] = []
+        try:
+            for start, end in spans:
+                held = [block for block in held if block[0] + len(block[1]) > start]
+                while not held or held[-1][0] + len(held[-1][1]) < end:
+                    block = next(blocks, None)
+                    if block is None:
+                        break
+                    held.append(block)
+                yield "".join(rows_text(held, start, end))
+        finally:
+            blocks.close()
+
+
+def _step_end(spans: Sequence[tuple[int, int]], first: int, chars: int) -> int:
+    """Where a step of the full-text build that starts at span `first` ends: after about `chars`
+    characters of text, and after one span at least."""
+    stop, size = first, 0
+    while stop < len(spans) and (stop == first or size < chars):
+        size += spans[stop][1] - spans[stop][0]
+        stop += 1
+    return stop
+
+
+def _fts_table(doc_id: int) -> str:
+    return f"section_fts_{int(doc_id)}"
 
 
 def rows_text(rows: Iterable[tuple[int, str]], start: int, end: int) -> Iterator[str]:

@@ -119,9 +119,14 @@ class ChunkReader:
 
     def answer(self, mode: str, total_chunks: int, stats: dict[str, Any],
                stopped_by: str | None = None) -> Answer:
-        """The findings, best-matching first, joined into one answer."""
+        """The findings, best-matching first, joined into one answer. A root model that cannot
+        weigh them gets only those whose passage matches the question at least half as well as
+        the best one's (a small model's tail of findings is mostly noise)."""
         scores = bm25_scores(self.question, [f.chunk.text for f in self.findings])
-        ranked = [self.findings[i] for i in sorted(range(len(self.findings)), key=lambda i: -scores[i])]
+        order = sorted(range(len(self.findings)), key=lambda i: -scores[i])
+        if order and not self.run.root.writes_code:
+            order = [i for i in order if scores[i] >= 0.5 * scores[order[0]]]
+        ranked = [self.findings[i] for i in order]
         read = self.stats["chunks_read"]
         if ranked:
             text = aggregate(self.question, ranked, self.run)

@@ -18,9 +18,13 @@ def says_nothing(reply: str) -> bool:
     return not reply.strip() or bool(_NONE.search(reply))
 
 
+_META = frozenset(terms("text passage snippet question answer document section mention state"))
+
+
 def new_terms(answer: str, question: str) -> set[str]:
-    """The answer's content words that the question does not already contain."""
-    return set(terms(answer)) - set(terms(question))
+    """The answer's content words that the question does not already contain, leaving out words
+    about the reading itself ("the text mentions…")."""
+    return set(terms(answer)) - set(terms(question)) - _META
 
 
 def is_grounded(answer: str, source: str, question: str, share: float = 0.6) -> bool:

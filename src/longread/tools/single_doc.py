@@ -15,6 +15,7 @@ from longread.ingest.structure import Section, toc_summary
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
+from longread.store.docstore import own_spans
 from longread.tools.context_tools import fit_chars
 from longread.tools.grounding import grounded_span
 from longread.tools.rank import keywords, stem
@@ -64,10 +65,7 @@ class SingleDocTools(Toolset):
         self.rows = dict(zip(self.names, index.rows, strict=True))
         self._by_id = {row.id: row for row in index.rows}
         self._name_of = {row.id: name for name, row in self.rows.items()}
-        self._first_child: dict[int, int] = {}
-        for row in index.rows:
-            if row.parent_id is not None:
-                self._first_child.setdefault(row.parent_id, row.start)
+        self._own = dict(zip(self._by_id, own_spans(index.rows), strict=True))
         self.doc_id = Path(index.path).name
         parents = {row.parent_id for row in index.rows}
         leaves = [(row.start, name) for name, row in self.rows.items() if row.id not in parents]
@@ -109,10 +107,7 @@ class SingleDocTools(Toolset):
 
     def own_span(self, section_name: str) -> tuple[int, int]:
         """A section's own text: from its start to its first subsection (the text search indexes)."""
-        return self._own_span(self._row(section_name))
-
-    def _own_span(self, row: Any) -> tuple[int, int]:
-        return row.start, self._first_child.get(row.id, row.end)
+        return self._own[self._row(section_name).id]
 
     def outline(self) -> list[Section]:
         """The TOC as Section trees, titled by unique section name."""
@@ -141,7 +136,7 @@ class SingleDocTools(Toolset):
         the question's."""
         citations = []
         for section_id, _ in self.search_ids(answer, 10):
-            start, end = self._own_span(self._by_id[section_id])
+            start, end = self._own[section_id]
             span = grounded_span(answer, self._read(start, end), question)
             if span is not None:
                 citations.append(self.citation(start + span[0], start + span[1]))
