@@ -226,3 +226,14 @@ def test_drop_index_forgets_the_stored_index(contract, tmp_path):
     rlm.drop_index()
     assert rlm.store.find(digest) is None
     assert rlm.index.names[1] == "1 Definitions" and rlm.store.find(digest) == rlm.index.doc_id
+
+
+def test_rlm_shows_a_runnable_first_search_and_repeats_it_when_refusing_a_guess(contract, tmp_path):
+    root = ScriptedLM(["```repl\nFINAL('a guess')\n```"] * 2)
+    tools = tools_for(contract, tmp_path, ScriptedLM([]))
+    answer = answer_document("How long is the cure period?", tools, run_with(root, root), mode="rlm")
+    first = root.requests[0].messages[-1]["content"]
+    assert "for hit in search('long cure period', k=3):" in first
+    refusal = root.requests[1].messages[-1]["content"]
+    assert "FINAL was refused" in refusal and "search('long cure period', k=3)" in refusal
+    assert answer.text == "a guess" and answer.stats["turns"] == 2 and answer.citations == []

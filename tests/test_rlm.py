@@ -46,10 +46,13 @@ def test_final_var():
 
 
 def test_reply_without_code_is_told_so():
-    root = ScriptedLM(["I think the answer is 7.", repl("FINAL('7-4-1-9' if context else '')")])
-    answer = RLMLoop(make_run(root), CONTEXT).answer("q")
+    root = ScriptedLM(["I think it is 7.", repl("print(len(context))"), "I think the answer is 7.",
+                       repl("FINAL('7-4-1-9' if context else '')")])
+    answer = RLMLoop(make_run(root), CONTEXT).answer("What is the launch code?")
     assert answer.text == "7-4-1-9"
-    told = root.requests[1].messages[-1]["content"]
+    before_looking = root.requests[1].messages[-1]["content"]
+    assert "nothing has looked" in before_looking and "search('launch code', k=3)" in before_looking
+    told = root.requests[3].messages[-1]["content"]
     assert told == NO_CODE.format(answer="I think the answer is 7.")
     assert "FINAL('I think the answer is 7.')" in told
 

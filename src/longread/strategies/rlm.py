@@ -14,6 +14,7 @@ from longread.repl.capture import truncate_middle
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run
 from longread.tools.context_tools import ContextTools
+from longread.tools.rank import keywords
 from longread.tools.slices import ContextSlicer
 from longread.tools.toolset import Toolset
 
@@ -21,9 +22,14 @@ _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_LANGS = {"repl", "python", "py", "python3", ""}
 NO_CODE = ("Your reply had no ```repl code block, so nothing ran. If that reply is your final answer, "
            "send it like this:\n```repl\nFINAL({answer!r})\n```\nOtherwise go on exploring in a ```repl block.")
-UNSEEN = ("FINAL was refused: no code has looked at the context yet, so that answer is a guess. "
-          "Search it first, e.g. hits = grep('keyword'); print(hits[:5]), then read or llm_query the "
-          "slices you find.")
+NO_CODE_YET = ("Your reply had no ```repl code block, so nothing ran, and nothing has looked at the "
+               "document yet. Run this first:\n```repl\n{example}\n```")
+UNSEEN = """FINAL was refused: no code has looked at the document yet, so that answer is a guess.
+Search it first, for example:
+```repl
+{example}
+```
+then read what you find."""
 _NAMES_CONTEXT = re.compile(r"\bcontext\b")
 FIRST_STEP = """Question: {question}
 
@@ -79,6 +85,7 @@ class RLMLoop:
         self.looked = False  # has any code touched the document? (FINAL before that is refused once)
         self.refused_unseen = False
         self.ran: set[str] = set()
+        self.example = ""  # the first step, shown again with a refused FINAL
 
     def _child(self, prompt: str, context: Any) -> str:
         root = self.run.sub if self.run.sub.writes_code else self.run.root
@@ -89,11 +96,12 @@ class RLMLoop:
     def answer(self, question: str) -> Answer:
         o = self.run.options
         brief = self.tools.brief()
+        self.example = brief.first_step.format(query=keywords(question) or question)
         functions = self.tools.functions()
         system = SYSTEM.format(intro=brief.intro, guide=brief.guide,
                                tools="\n".join(describe(n, f) for n, f in functions.items()))
         messages = [{"role": "system", "content": system},
-                    {"role": "user", "content": FIRST_STEP.format(question=question, example=brief.first_step)}]
+                    {"role": "user", "content": FIRST_STEP.format(question=question, example=self.example)}]
         turns = 0
         with Sandbox(functions, brief.context, variables=brief.variables, cell_timeout=o.cell_timeout,
                      memory_mb=o.memory_mb) as sandbox:
@@ -116,11 +124,14 @@ class RLMLoop:
         messages.append({"role": "assistant", "content": reply})
         blocks = code_blocks(reply)
         if not blocks:
-            messages.append({"role": "user", "content": NO_CODE.format(answer=" ".join(reply.split())[:300])})
+            self.looked = self.looked or self.tools.touched
+            advice = (NO_CODE.format(answer=" ".join(reply.split())[:300]) if self.looked
+                      else NO_CODE_YET.format(example=self.example))
+            messages.append({"role": "user", "content": advice})
             return None
         feedback = []
         for number, code in enumerate(blocks, 1):
-            if code.strip() in self.ran:
+            if code.strip() in self.ran and "FINAL" not in code:  # a refused FINAL may be sent again
                 feedback.append(f"Output of block {number}:\n{REPEATED}")
                 continue
             self.ran.add(code.strip())
@@ -138,7 +149,7 @@ class RLMLoop:
         if result.final is None or self.looked or self.refused_unseen:
             return result.final
         self.refused_unseen = True
-        result.notices.append(UNSEEN)
+        result.notices.append(UNSEEN.format(example=self.example))
         return None
 
     def _execute(self, sandbox: Sandbox, code: str, turn: int, block: int) -> CellResult:

@@ -33,7 +33,7 @@ FINAL(answer)
 Use Python (grep, slicing, counting) for exact lookups and llm_query on slices for meaning.
 The context starts with:
 {preview}"""
-FIRST_STEP = """for hit in search("key words of the question", k=3):
+FIRST_STEP = """for hit in search({query!r}, k=3):
     print(hit["slice_id"], hit["start"], hit["text"])"""
 
 Recurse = Callable[[str, Any], str]

@@ -44,7 +44,7 @@ GUIDE = """STRATEGY:
 3. Use ask_about_section() or llm_query() for meaning.
 4. Aggregate what you found and call FINAL(answer), naming the sections it rests on.
 Variables preset in the REPL: doc_path, doc_type, total_chars, section_names."""
-FIRST_STEP = """for hit in search("key words of the question", k=3):
+FIRST_STEP = """for hit in search({query!r}, k=3):
     print(hit["section"], hit["start"], hit["end"])"""
 
 
