@@ -159,7 +159,7 @@ def test_the_system_prompt_stays_small_for_a_huge_toc(tmp_path):
     path = tmp_path / "huge.md"
     path.write_text("".join(f"## Clause {n}\n\nClause {n} text.\n\n" for n in range(10_000)), encoding="utf-8")
     tools = tools_for(path, tmp_path, ScriptedLM([]))
-    brief = tools.brief()
+    brief = tools.brief("Which clause covers fees?")
     assert len(tools.names) >= 10_000 and len(brief.intro) < 6_000
     assert "more sections" in brief.intro
 
@@ -233,7 +233,7 @@ def test_rlm_shows_a_runnable_first_search_and_repeats_it_when_refusing_a_guess(
     tools = tools_for(contract, tmp_path, ScriptedLM([]))
     answer = answer_document("How long is the cure period?", tools, run_with(root, root), mode="rlm")
     first = root.requests[0].messages[-1]["content"]
-    assert "for hit in search('long cure period', k=3):" in first
+    assert "for hit in search('long cure period', k=3):" in first and "Output:\n3 Termination" in first
     refusal = root.requests[1].messages[-1]["content"]
     assert "FINAL was refused" in refusal and "search('long cure period', k=3)" in refusal
     assert answer.text == "a guess" and answer.stats["turns"] == 2 and answer.citations == []

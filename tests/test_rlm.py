@@ -58,7 +58,7 @@ def test_reply_without_code_is_told_so():
 
 
 def test_out_of_turns_returns_the_last_word_not_a_code_fence():
-    root = ScriptedLM([repl("x = 1")] * 3 + ["My best answer: 7-4-1-9"])
+    root = ScriptedLM([repl(f"x = {n}") for n in range(3)] + ["My best answer: 7-4-1-9"])
     answer = RLMLoop(make_run(root, max_iterations=3), CONTEXT).answer("q")
     assert answer.text == "My best answer: 7-4-1-9" and answer.stopped_by == "max_iterations"
     assert "used all your turns" in root.requests[-1].messages[-1]["content"]
@@ -158,8 +158,9 @@ def test_repeating_the_same_code_gets_a_nudge_instead_of_a_rerun():
     root = ScriptedLM([repl("print(len(context))"), repl("print(len(context))"), repl("FINAL(str(len(context)))")])
     answer = RLMLoop(make_run(root, events=events), CONTEXT).answer("q")
     assert answer.text == str(len(CONTEXT))
-    assert "already ran exactly this code" in root.requests[2].messages[-1]["content"]
-    assert sum(e.kind == "code" for e in events) == 2
+    nudge = root.requests[2].messages[-1]["content"]
+    assert "already ran exactly this code" in nudge and f"FINAL('{len(CONTEXT)}')" in nudge
+    assert sum(e.kind == "code" and e.data["turn"] > 0 for e in events) == 2  # turn 0: the first search
 
 
 def test_rlm_answers_cite_the_passages_they_rest_on():
@@ -170,3 +171,10 @@ def test_rlm_answers_cite_the_passages_they_rest_on():
     assert CONTEXT[citation.start:citation.end] == citation.text and "7-4-1-9" in citation.text
     invented = ScriptedLM([repl("FINAL('It is 0000.' if context else '')")])
     assert RLMLoop(make_run(invented), CONTEXT).answer("What is the secret launch code?").citations == []
+
+
+def test_a_root_that_only_repeats_itself_is_asked_for_its_last_word_early():
+    root = ScriptedLM([repl("print(len(context))")] * 3 + ["It is 7-4-1-9."] + [repl("x = 2")] * 5)
+    answer = RLMLoop(make_run(root, max_iterations=8), CONTEXT).answer("q")
+    assert answer.text == "It is 7-4-1-9." and answer.stopped_by == "repeated_code"
+    assert answer.stats["turns"] == 3 and len(root.requests) == 4

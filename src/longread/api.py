@@ -186,11 +186,10 @@ class SingleDocRLM(_Asker):
         """An interactive Python prompt with the document's functions bound (for a person)."""
         with self._run() as run:
             tools = self.tools(run)
-            brief = tools.brief()
             names = ", ".join(tools.functions())
             banner = (f"{self.doc_path.name}: {self.index.doc_type}, {self.index.total_chars:,} characters, "
                       f"{len(self.index.rows)} sections.\nFunctions: {names}")
-            code.interact(banner=banner, local={**brief.variables, **tools.functions()}, exitmsg="")
+            code.interact(banner=banner, local={**tools.variables(), **tools.functions()}, exitmsg="")
 
 
 def _print_event(event: Any) -> None:

@@ -33,12 +33,19 @@ then read what you find."""
 _NAMES_CONTEXT = re.compile(r"\bcontext\b")
 FIRST_STEP = """Question: {question}
 
-The document is too long to read at once. Begin by searching it for key words of the question, e.g.:
+The document is too long to read at once. I searched it for key words of the question:
 ```repl
 {example}
-```"""
+```
+Output:
+{output}
+Go on from here in a ```repl block: read or ask about what looks relevant, search again with other
+words if nothing does, then call FINAL(answer)."""
 REPEATED = ("You already ran exactly this code; its output is above. Do something new: read what you "
             "found or call FINAL(answer).")
+REPEATED_OFFER = ("You already ran exactly this code. If the last output answers the question, send it:\n"
+                  "```repl\nFINAL({answer!r})\n```\nOtherwise do something new.")
+STALE_LIMIT = 2  # after this many turns in a row of only repeated code, the loop asks for the last word
 OUT_OF_TURNS = ("You have used all your turns. Reply now with your best answer to the question "
                 "as plain text, without code.")
 
@@ -86,6 +93,7 @@ class RLMLoop:
         self.refused_unseen = False
         self.ran: set[str] = set()
         self.example = ""  # the first step, shown again with a refused FINAL
+        self.stale_turns = 0  # turns in a row that only repeated code already run
 
     def _child(self, prompt: str, context: Any) -> str:
         root = self.run.sub if self.run.sub.writes_code else self.run.root
@@ -95,28 +103,40 @@ class RLMLoop:
 
     def answer(self, question: str) -> Answer:
         o = self.run.options
-        brief = self.tools.brief()
+        brief = self.tools.brief(question)
         self.example = brief.first_step.format(query=keywords(question) or question)
         functions = self.tools.functions()
         system = SYSTEM.format(intro=brief.intro, guide=brief.guide,
                                tools="\n".join(describe(n, f) for n, f in functions.items()))
-        messages = [{"role": "system", "content": system},
-                    {"role": "user", "content": FIRST_STEP.format(question=question, example=self.example)}]
         turns = 0
         with Sandbox(functions, brief.context, variables=brief.variables, cell_timeout=o.cell_timeout,
                      memory_mb=o.memory_mb) as sandbox:
             self.sandbox = sandbox
+            messages = [{"role": "system", "content": system},
+                        {"role": "user", "content": self._first_step(sandbox, question)}]
             try:
                 for turns in range(1, o.max_iterations + 1):
                     final = self._turn(sandbox, messages, turns)
                     if final is not None:
                         return self._done(final, turns, question)
+                    if self.stale_turns == STALE_LIMIT:
+                        return self._done(self._last_word(sandbox, messages), turns, question,
+                                          stopped_by="repeated_code")
                 return self._done(self._last_word(sandbox, messages), turns, question,
                                   stopped_by="max_iterations")
             except BudgetExceededError as error:
                 error.partial = self._done(self.tools.hypothesis.current or self.last_output, turns,
                                            question, stopped_by=error.limit)
                 raise
+
+    def _first_step(self, sandbox: Sandbox, question: str) -> str:
+        """The question, with the example search already run: every model starts from passages
+        (a search result is not yet reading, so a FINAL right after it is still refused once)."""
+        self.ran.add(self.example.strip())
+        result = self._execute(sandbox, self.example, 0, 1)
+        self.tools.touched = False
+        output = truncate_middle(result.render(), self.feedback_chars)
+        return FIRST_STEP.format(question=question, example=self.example, output=output)
 
     def _turn(self, sandbox: Sandbox, messages: list[dict[str, str]], turn: int) -> str | None:
         reply = self._ask_root(messages, purpose="root")
@@ -130,9 +150,12 @@ class RLMLoop:
             messages.append({"role": "user", "content": advice})
             return None
         feedback = []
-        for number, code in enumerate(blocks, 1):
-            if code.strip() in self.ran and "FINAL" not in code:  # a refused FINAL may be sent again
-                feedback.append(f"Output of block {number}:\n{REPEATED}")
+        repeats = [code.strip() in self.ran and "FINAL" not in code for code in blocks]  # a refused
+        self.stale_turns = self.stale_turns + 1 if all(repeats) else 0  # FINAL may be sent again
+        for number, (code, repeated) in enumerate(zip(blocks, repeats, strict=True), 1):
+            if repeated:
+                advice = REPEATED_OFFER.format(answer=self.last_output[:400]) if self.looked else REPEATED
+                feedback.append(f"Output of block {number}:\n{advice}")
                 continue
             self.ran.add(code.strip())
             result = self._execute(sandbox, code, turn, number)

@@ -63,7 +63,7 @@ class ContextTools(Toolset):
         self._passages: list[dict] | None = None
         self._index: BM25 | None = None
 
-    def brief(self) -> Brief:
+    def brief(self, question: str) -> Brief:
         text = self.context if isinstance(self.context, str) else repr(self.context)
         kind = type(self.context).__name__
         if isinstance(self.context, (list, dict)):

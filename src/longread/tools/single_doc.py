@@ -43,7 +43,18 @@ GUIDE = """STRATEGY:
 2. Use grep_section() or grep_all() for exact words, read_section_chunk() to read.
 3. Use ask_about_section() or llm_query() for meaning.
 4. Aggregate what you found and call FINAL(answer), naming the sections it rests on.
-Variables preset in the REPL: doc_path, doc_type, total_chars, section_names."""
+Variables preset in the REPL: doc_path, doc_type, total_chars, section_names.
+
+Example of two turns:
+```repl
+hits = search({query!r}, k=3)
+print(hits)
+```
+```repl
+answer = ask_about_section({question!r}, hits[0]["section"])
+print(answer)
+```
+Then check the answer against the section's text (grep_section) and call FINAL(answer)."""
 FIRST_STEP = """for hit in search({query!r}, k=3):
     print(hit["section"], hit["start"], hit["end"])"""
 
@@ -118,7 +129,7 @@ class SingleDocTools(Toolset):
             (nodes[row.parent_id].children if row.parent_id in nodes else top).append(nodes[row.id])
         return top
 
-    def brief(self) -> Brief:
+    def brief(self, question: str) -> Brief:
         summaries = self.index.summaries
         listed = "\n".join(f"- {name}: {text}" for name, text in summaries.items())
         if not summaries:
@@ -127,9 +138,13 @@ class SingleDocTools(Toolset):
             listed = f"({len(summaries):,} summaries: too many to list here; use get_summary(name).)"
         intro = INTRO.format(path=self.doc_id, doc_type=self.index.doc_type, chars=self.index.total_chars,
                              sections=len(self.names), toc=toc_summary(self.outline()), summaries=listed)
-        variables = {"doc_path": self.index.path, "doc_type": self.index.doc_type,
-                     "total_chars": self.index.total_chars, "section_names": list(self.names)}
-        return Brief(intro, GUIDE, FIRST_STEP, variables=variables)
+        guide = GUIDE.format(query=keywords(question) or question, question=question)
+        return Brief(intro, guide, FIRST_STEP, variables=self.variables())
+
+    def variables(self) -> dict[str, Any]:
+        """The seed's metadata variables, preset in the REPL."""
+        return {"doc_path": self.index.path, "doc_type": self.index.doc_type,
+                "total_chars": self.index.total_chars, "section_names": list(self.names)}
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
         """Sentences of the best-matching sections where the answer's words stand together near

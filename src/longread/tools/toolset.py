@@ -54,7 +54,8 @@ class Toolset:
             return tool(*args, **kwargs)
         return call
 
-    def brief(self) -> Brief:
+    def brief(self, question: str) -> Brief:
+        """How to present the tools to a root model about to answer `question`."""
         raise NotImplementedError
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
