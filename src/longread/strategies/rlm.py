@@ -14,7 +14,6 @@ from longread.repl.capture import truncate_middle
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run
 from longread.tools.context_tools import ContextTools
-from longread.tools.rank import keywords
 from longread.tools.slices import ContextSlicer
 from longread.tools.toolset import Toolset
 
@@ -104,7 +103,7 @@ class RLMLoop:
     def answer(self, question: str) -> Answer:
         o = self.run.options
         brief = self.tools.brief(question)
-        self.example = brief.first_step.format(query=keywords(question) or question)
+        self.example = brief.first_step
         functions = self.tools.functions()
         system = SYSTEM.format(intro=brief.intro, guide=brief.guide,
                                tools="\n".join(describe(n, f) for n, f in functions.items()))

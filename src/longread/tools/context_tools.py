@@ -14,7 +14,7 @@ from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
 from longread.tools.grounding import grounded_span
 from longread.tools.hypothesis import HypothesisTracker
-from longread.tools.rank import BM25
+from longread.tools.rank import BM25, search_words
 from longread.tools.slices import ContextSlicer
 from longread.tools.toolset import Brief, Toolset
 
@@ -70,7 +70,8 @@ class ContextTools(Toolset):
             kind += f" of {len(self.context)} items"
         preview = text[:300].replace("```", "'''") + ("…" if len(text) > 300 else "")
         return Brief(INTRO.format(kind=kind, size=len(text), slices=len(self.slicer)),
-                     GUIDE.format(preview=preview), FIRST_STEP, context=self.context)
+                     GUIDE.format(preview=preview), FIRST_STEP.format(query=search_words(question)),
+                     context=self.context)
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
         """Passages where the answer's words stand together near the question's."""

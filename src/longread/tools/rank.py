@@ -31,6 +31,11 @@ def keywords(text: str) -> str:
     return " ".join(w for w in _WORD.findall(text) if w.lower() not in _STOP)
 
 
+def search_words(question: str) -> str:
+    """What to search for to answer `question`: its key words (the question itself if it has none)."""
+    return keywords(question) or question
+
+
 class BM25:
     """Term statistics of a list of texts, built once and queried many times."""
 

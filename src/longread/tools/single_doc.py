@@ -18,7 +18,7 @@ from longread.repl.capture import truncate_middle
 from longread.store.docstore import own_spans
 from longread.tools.context_tools import fit_chars
 from longread.tools.grounding import grounded_span
-from longread.tools.rank import keywords, stem
+from longread.tools.rank import keywords, search_words, stem
 from longread.tools.toolset import Brief, Toolset
 
 MAX_MATCH_CHARS = 2_000  # a match longer than this may be missed where two stored blocks meet
@@ -138,8 +138,9 @@ class SingleDocTools(Toolset):
             listed = f"({len(summaries):,} summaries: too many to list here; use get_summary(name).)"
         intro = INTRO.format(path=self.doc_id, doc_type=self.index.doc_type, chars=self.index.total_chars,
                              sections=len(self.names), toc=toc_summary(self.outline()), summaries=listed)
-        guide = GUIDE.format(query=keywords(question) or question, question=question)
-        return Brief(intro, guide, FIRST_STEP, variables=self.variables())
+        query = search_words(question)
+        return Brief(intro, GUIDE.format(query=query, question=question), FIRST_STEP.format(query=query),
+                     variables=self.variables())
 
     def variables(self) -> dict[str, Any]:
         """The seed's metadata variables, preset in the REPL."""

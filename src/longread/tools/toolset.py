@@ -15,8 +15,8 @@ from longread.tools.hypothesis import HypothesisTracker
 @dataclass
 class Brief:
     """How a toolset presents itself: the system prompt's opening (what is being explored) and
-    closing (how to go about it), the example first step (code with a `{query}` slot for the
-    question's key words), and variables preset in the REPL."""
+    closing (how to go about it), the first step (code searching for the question's key words,
+    run before the first turn), and variables preset in the REPL."""
 
     intro: str
     guide: str
