@@ -49,6 +49,7 @@ class ContextTools(Toolset):
 
     TOOL_NAMES = ("llm_query", "llm_query_batched", "rlm_query", "list_slices", "get_slice_info",
                   "read_slice", "grep", "search")
+    LOOKING = frozenset(TOOL_NAMES) - {"llm_query", "llm_query_batched"}
 
     def __init__(self, slicer: ContextSlicer, sub: LM, gateway: Gateway,
                  hypothesis: HypothesisTracker | None = None, recurse: Recurse | None = None, *,
@@ -93,6 +94,7 @@ class ContextTools(Toolset):
                 self.notices.append("Note: llm_query without slice_id does not see the context. Pass "
                                     "slice_id=... (see list_slices() or grep()) or put text in the prompt.")
             return truncate_middle(str(prompt), fit_chars(self.sub))
+        self.touched = True  # the slice's text is served, through the sub-model
         text = truncate_middle(self.read_slice(slice_id), fit_chars(self.sub, 1500))
         return f"Context ({slice_id}):\n\"\"\"\n{text}\n\"\"\"\n\n{prompt}"
 
@@ -112,7 +114,6 @@ class ContextTools(Toolset):
 
     def rlm_query(self, prompt: str, context: Any = None) -> str:
         """Start a child RLM one level deeper on `context` (default: this context); returns its answer."""
-        self.touched = True
         if self.recurse is None:
             extra = "" if context is None else f"\n\nContext:\n{context}"
             return self.llm_query(prompt + extra)
@@ -120,24 +121,19 @@ class ContextTools(Toolset):
 
     def list_slices(self) -> list[str]:
         """The ids of the context's slices, in order."""
-        self.touched = True
         return self.slicer.list_slices()
 
     def get_slice_info(self) -> list[dict]:
         """Id, type, size, preview and metadata of every slice."""
-        self.touched = True
         return self.slicer.get_slice_info()
 
     def read_slice(self, slice_id: str) -> str:
         """The full text of one slice."""
-        text = self.slicer.get_slice(slice_id).text()
-        self.touched = True
-        return text
+        return self.slicer.get_slice(slice_id).text()
 
     def grep(self, pattern: str, context_chars: int = 80, max_hits: int = 50) -> list[dict]:
         """Regex search (case-insensitive) over every slice: slice_id, start, match, snippet."""
         regex = re.compile(pattern, re.IGNORECASE)
-        self.touched = True
         hits: list[dict] = []
         for piece in self.slicer:
             text = piece.text()
@@ -158,7 +154,6 @@ class ContextTools(Toolset):
                 for piece in self.slicer
                 for part in ContextSlicer.auto_slice_context(piece.text(), "chars", PASSAGE_CHARS).values()]
             self._index = BM25([p["text"] for p in self._passages])
-        self.touched = True
         scores = self._index.scores(query)
         best = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)[:max(0, int(k))]
         return [{**self._passages[i], "score": round(scores[i], 3)} for i in best if scores[i] > 0]
