@@ -5,6 +5,7 @@ its chunk, which becomes its citation; a finding that does not is dropped and co
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,6 +99,11 @@ class ChunkReader:
         self.focus = not run.sub.writes_code if run.options.focus is None else run.options.focus
         self.stats = {"chunks_read": 0, "findings": 0, "ungrounded": 0, "malformed": 0}
         self.findings: list[Finding] = []
+        self._lock = threading.Lock()  # chunks are read on several threads at once
+
+    def _count(self, key: str) -> None:
+        with self._lock:
+            self.stats[key] += 1
 
     def read_all(self, chunks: list[Chunk]) -> None:
         self.run.gateway.map(self.read, chunks)
@@ -106,14 +112,14 @@ class ChunkReader:
         """Ask about one chunk; keep the finding if a sentence of the chunk supports it."""
         self.run.emit("chunk", chunk_id=chunk.chunk_id, section=chunk.section)
         claim, quote = self._ask_focused(chunk) if self.focus else self._ask(chunk)
-        self.stats["chunks_read"] += 1
+        self._count("chunks_read")
         if not claim or says_nothing(claim):
             return
         span = _exact(quote, chunk.text) or grounded_span(claim, chunk.text, self.question)
         if span is None:
-            self.stats["ungrounded"] += 1
+            self._count("ungrounded")
             return
-        self.stats["findings"] += 1
+        self._count("findings")
         citation = self.tools.citation(chunk.start + span[0], chunk.start + span[1])
         self.findings.append(Finding(chunk, claim, citation))
 
@@ -152,7 +158,7 @@ class ChunkReader:
             reply: dict[str, Any] = complete_json(self.run.gateway, self.run.sub, prompt, SNIPPET_SCHEMA,
                                                   purpose="map_chunk", label=chunk.chunk_id)
         except MalformedJSONError:
-            self.stats["malformed"] += 1
+            self._count("malformed")
             return "", ""
         if not reply["relevant"]:
             return "", ""
