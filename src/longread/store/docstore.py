@@ -67,6 +67,8 @@ _FTS_TABLE = ("CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(title, body
 def content_hash(text: str) -> str:
     """The identity of a document: SHA-256 of its normalized text in UTF-8. The text is encoded a
     slice at a time (never copied whole) while a helper thread hashes the slice before."""
+    if len(text) <= _HASH_CHARS:  # small: not worth a thread
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
     digest = hashlib.sha256()
     with ThreadPoolExecutor(1) as hasher:
         pending = hasher.submit(digest.update, b"")
@@ -159,13 +161,18 @@ class DocStore:
         if existing is not None:
             return existing
         with self._bulk():
-            cursor = self.db.execute(
-                "INSERT INTO documents (path, content_hash, kind, doc_type, chars, pages) VALUES (?,?,?,?,?,?)",
-                (path, digest, kind, doc_type, len(text), json.dumps(pages or [])))
-            doc_id = cursor.lastrowid
-            self.db.executemany("INSERT INTO text_blocks VALUES (?, ?, ?)",
-                                ((doc_id, s, text[s:s + self.block_chars])
-                                 for s in range(0, len(text), self.block_chars)))
+            return self._insert_document(path, kind, text, doc_type, pages, digest)
+
+    def _insert_document(self, path: str, kind: str, text: str, doc_type: str,
+                         pages: list[tuple[int, int, int]] | None, digest: str) -> int:
+        """Insert a new document and its text blocks, inside the caller's transaction."""
+        cursor = self.db.execute(
+            "INSERT INTO documents (path, content_hash, kind, doc_type, chars, pages) VALUES (?,?,?,?,?,?)",
+            (path, digest, kind, doc_type, len(text), json.dumps(pages or [])))
+        doc_id = cursor.lastrowid
+        self.db.executemany("INSERT INTO text_blocks VALUES (?, ?, ?)",
+                            ((doc_id, s, text[s:s + self.block_chars])
+                             for s in range(0, len(text), self.block_chars)))
         return doc_id
 
     def remove_document(self, doc_id: int) -> None:

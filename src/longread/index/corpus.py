@@ -1,0 +1,345 @@
+"""CorpusIndex: the two-level index of a folder of documents (seed 004). Level 1 is built for every
+file: text, metadata, full-text search, inverted indexes and links. Level 2 (the single-document
+index: sections and their search) is built for a document on first use, in the same store.
+Building is updating: new files are added, changed ones (by content hash) replaced, deleted ones
+removed, and untouched ones cost nothing, so any sequence of updates ends where a fresh build does."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from longread.errors import InputError
+from longread.events import Event, EventSink, ignore
+from longread.index.single import SingleDocIndex
+from longread.ingest.document import load_document, short_reason
+from longread.ingest.metadata import SAMPLE_CHARS, ContentMeta, entity_key, keyword_key, rule_meta, tokens
+from longread.store.corpus_store import CorpusStore, DocRecord, StoredDoc
+from longread.store.docstore import content_hash
+
+MetaReader = Callable[[list[tuple[DocRecord, ContentMeta]]], list[ContentMeta]]
+BATCH_SIZE = 256
+_PARALLEL_MIN = 64  # fewer files than this are read in this process
+
+
+@dataclass
+class DocumentMeta:
+    """Seed 004's DocumentMeta, as the REPL's get_doc_meta returns it."""
+
+    doc_id: str
+    file_path: str
+    file_size: int
+    char_count: int
+    title: str
+    summary: str
+    keywords: list[str]
+    entities: list[str]
+    doc_type: str
+    date: str
+    author: str
+    dates: list[str]
+    content_hash: str
+    meta_source: str
+    has_detailed_index: bool
+    detailed_index_path: str
+
+
+@dataclass
+class Skipped:
+    """A file that could not be read, and why."""
+
+    doc_id: str
+    reason: str
+
+
+@dataclass
+class UpdateReport:
+    """What an update did, by document id."""
+
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    links: int = 0
+
+    def summary(self) -> str:
+        return (f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
+                f"{self.unchanged} unchanged, {len(self.skipped)} skipped")
+
+
+def link_names(doc_id: str, title: str) -> list[str]:
+    """How other documents may name this one: its file name, and its title if that is distinctive
+    (two words or more, ten characters or more); as index words."""
+    names = [" ".join(tokens(Path(doc_id).name))]
+    if len(title) >= 10 and len(tokens(title)) >= 2:
+        names.append(" ".join(tokens(title)))
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def index_terms(doc_id: str, meta: ContentMeta) -> dict[str, list[str]]:
+    """The document's keys in the inverted indexes."""
+    return {"keyword": [k for k in map(keyword_key, meta.keywords) if k],
+            "entity": [e for e in map(entity_key, meta.entities) if e],
+            "date": list(meta.dates), "name": link_names(doc_id, meta.title)}
+
+
+def prepare(root: str, doc_id: str) -> DocRecord | Skipped:
+    """Read one file and find its metadata by rules (runs in a worker process)."""
+    path = Path(root, doc_id)
+    try:
+        stat = path.stat()
+        document = load_document(path)
+    except Exception as error:  # any unreadable file is skipped and reported, never fatal
+        return Skipped(doc_id, short_reason(error))
+    text = document.text
+    meta = rule_meta(text[:SAMPLE_CHARS], [h.title for h in document.headings[:50]], path.stem)
+    return DocRecord(doc_id, str(path), document.kind, text, content_hash(text), stat.st_size,
+                     stat.st_mtime_ns, meta.to_dict(), index_terms(doc_id, meta),
+                     [(p.number, p.start, p.end) for p in document.pages])
+
+
+def _prepare_job(job: tuple[str, str]) -> DocRecord | Skipped:
+    return prepare(*job)
+
+
+def scan(root: Path) -> dict[str, Path]:
+    """Files under `root` by document id (path relative to the root, with `/`), leaving out hidden
+    files and folders."""
+    found = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            if not name.startswith("."):
+                path = Path(folder, name)
+                found[path.relative_to(root).as_posix()] = path
+    return dict(sorted(found.items()))
+
+
+class CorpusIndex:
+    """A folder of documents indexed in one CorpusStore."""
+
+    def __init__(self, root: str | Path, store: CorpusStore):
+        self.root = Path(root).expanduser().resolve()
+        if not self.root.is_dir():
+            raise InputError(f"{root} is not a folder")
+        self.store = store
+        stored = store.root()
+        if stored is None:
+            store.set_root(str(self.root))
+        self._levels: dict[str, SingleDocIndex] = {}
+
+    # -- building and updating -------------------------------------------------------------
+    def update(self, *, parallel: bool = True, batch_size: int = BATCH_SIZE, meta_reader: MetaReader | None = None,
+               on_event: EventSink = ignore, only: Sequence[str] | None = None) -> UpdateReport:
+        """Bring the index in line with the folder (or with the files `only`): add new files,
+        replace changed ones, remove deleted ones. Files are read in worker processes when
+        `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata."""
+        files = scan(self.root) if only is None else {d: self.root / d for d in only if (self.root / d).is_file()}
+        states = self.store.file_states()
+        considered = states if only is None else {d: states[d] for d in only if d in states}
+        report = UpdateReport(removed=sorted(d for d in considered if d not in files))
+        todo = [d for d in files if states.get(d) != _state(files[d])]
+        report.unchanged = len(files) - len(todo)
+        self.store.remove_docs(report.removed)
+        done = 0
+        for batch in self._prepared(todo, parallel, batch_size):
+            records = self._sort_out(batch, report)
+            if records and meta_reader is not None:
+                metas = meta_reader([(r, ContentMeta(**r.meta)) for r in records])
+                for record, meta in zip(records, metas, strict=True):
+                    record.meta, record.terms = meta.to_dict(), index_terms(record.doc_id, meta)
+            self.store.remove_docs([r.doc_id for r in records])
+            self.store.add_records(records)
+            done += len(batch)
+            on_event(Event("progress", {"task": "documents", "done": done, "total": len(todo)}))
+        report.links = self.link()
+        self._levels.clear()
+        return report
+
+    def _sort_out(self, batch: list[DocRecord | Skipped], report: UpdateReport) -> list[DocRecord]:
+        """The records to store; the rest are skipped files, or changed files with the same text."""
+        records = []
+        for item in batch:
+            if isinstance(item, Skipped):
+                report.skipped.append(item)
+                continue
+            old = self.store.doc(item.doc_id)
+            if old is not None and old.content_hash == item.digest:
+                self.store.touch(item.doc_id, item.file_size, item.mtime_ns)
+                report.unchanged += 1
+                continue
+            (report.changed if old is not None else report.added).append(item.doc_id)
+            records.append(item)
+        return records
+
+    def _prepared(self, doc_ids: list[str], parallel: bool, batch_size: int) -> Iterator[list[DocRecord | Skipped]]:
+        jobs = [(str(self.root), d) for d in doc_ids]
+        if not parallel or len(jobs) < _PARALLEL_MIN:
+            for start in range(0, len(jobs), batch_size):
+                yield [prepare(*job) for job in jobs[start:start + batch_size]]
+            return
+        with ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=get_context("fork")) as pool:
+            results = pool.map(_prepare_job, jobs, chunksize=16)
+            batch: list[DocRecord | Skipped] = []
+            for item in results:
+                batch.append(item)
+                if len(batch) == batch_size:
+                    yield batch
+                    batch = []
+            if batch:
+                yield batch
+
+    def link(self) -> int:
+        """Find the links of documents not linked yet: A links to B when A's text holds B's file
+        name or distinctive title. Returns how many links were found."""
+        new = self.store.unlinked()
+        if not new:
+            return 0
+        pairs = {(src, dst) for dst, name in self.store.names(linked=False)
+                 for src in self.store.phrase_rows(name) if src != dst}
+        old_names: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for dst, name in self.store.names(linked=True):
+            old_names[name.split(" ", 1)[0]].append((dst, name))
+        if old_names:  # what the new documents name among the old ones
+            for doc in self.store.docs(new):
+                words = set(tokens(self.store.read_range(doc.store_id, 0, doc.chars)))
+                for dst, name in (c for w in words & old_names.keys() for c in old_names[w]):
+                    if self.store.phrase_rows(name, [doc.row]):
+                        pairs.add((doc.row, dst))
+        self.store.add_links(sorted(pairs), new)
+        return len(pairs)
+
+    def add_document(self, path: str | Path, meta_reader: MetaReader | None = None) -> str:
+        """Index one file inside the corpus folder (again, if it changed); returns its id."""
+        doc_id = self.doc_id_of(path)
+        report = self.update(only=[doc_id], parallel=False, meta_reader=meta_reader)
+        if report.skipped:
+            raise InputError(f"cannot index {doc_id}: {report.skipped[0].reason}")
+        return doc_id
+
+    def remove_document(self, doc_id: str) -> bool:
+        """Forget one document (its file is left alone); False if it was not indexed."""
+        self._levels.pop(doc_id, None)
+        return bool(self.store.remove_docs([doc_id]))
+
+    def doc_id_of(self, path: str | Path) -> str:
+        """The id of a file inside the corpus folder: its path relative to the root."""
+        full = Path(path).expanduser()
+        full = (full if full.is_absolute() else Path.cwd() / full).resolve()
+        try:
+            return full.relative_to(self.root).as_posix()
+        except ValueError:
+            raise InputError(f"{path} is not inside the corpus folder {self.root}") from None
+
+    # -- reading ------------------------------------------------------------------------------
+    def doc(self, doc_id: str) -> StoredDoc:
+        doc = self.store.doc(doc_id)
+        if doc is None:
+            raise KeyError(f"no document {doc_id!r}; see list_documents()")
+        return doc
+
+    def meta(self, doc_id: str) -> DocumentMeta:
+        doc = self.doc(doc_id)
+        m = doc.meta
+        return DocumentMeta(doc_id, doc.path, doc.file_size, doc.chars, m["title"], m["summary"], m["keywords"],
+                            m["entities"], m["doc_type"], m["dates"][0] if m["dates"] else "", m["author"],
+                            m["dates"], doc.content_hash, m["source"], bool(self.store.sections(doc.store_id)),
+                            str(self.store.path))
+
+    def document_index(self, doc_id: str) -> SingleDocIndex:
+        """The document's level-2 index (sections), built on first use and kept in the store."""
+        if doc_id not in self._levels:
+            doc = self.doc(doc_id)
+            path = Path(doc.path)
+            if not path.is_file() or _state(path) != (doc.file_size, doc.mtime_ns):
+                raise InputError(f"{doc_id} changed since it was indexed; run `longread corpus update`")
+            index = SingleDocIndex.build(path, self.store)
+            if index.doc_id != doc.store_id:
+                raise InputError(f"{doc_id} changed since it was indexed; run `longread corpus update`")
+            self._levels[doc_id] = index
+        return self._levels[doc_id]
+
+    def totals(self) -> tuple[int, int]:
+        return self.store.totals()
+
+    def clusters(self, min_size: int = 2, max_share: float = 0.2) -> dict[str, list[str]]:
+        """Documents grouped by shared keywords: each document joins the group of its keyword that
+        most documents share, among those that at least `min_size` documents and at most
+        `max_share` of all have (ties go to the alphabetically first)."""
+        usable = self._usable_keywords(min_size, max_share)
+        groups: dict[str, list[str]] = defaultdict(list)
+        for doc in self.store.docs():
+            keys = [k for k in map(keyword_key, doc.meta["keywords"]) if k in usable]
+            if keys:
+                groups[min(keys, key=lambda k: (-len(usable[k]), k))].append(doc.doc_id)
+        return {label: groups[label] for label in sorted(groups, key=lambda g: (-len(groups[g]), g))}
+
+    def topics(self, min_size: int = 2, max_share: float = 0.2, limit: int = 50) -> dict[str, list[str]]:
+        """The keywords most documents share (each with its documents), commonest first."""
+        usable = self._usable_keywords(min_size, max_share)
+        best = sorted(usable, key=lambda k: (-len(usable[k]), k))[:limit]
+        return {k: sorted(usable[k]) for k in best}
+
+    def _usable_keywords(self, min_size: int, max_share: float) -> dict[str, list[str]]:
+        total = self.totals()[0]
+        postings: dict[str, list[int]] = defaultdict(list)
+        for term, row in self.store.term_postings("keyword"):
+            postings[term].append(row)
+        usable = {t: rows for t, rows in postings.items() if min_size <= len(rows) <= max(min_size, max_share * total)}
+        ids = {d.row: d.doc_id for d in self.store.docs()} if usable else {}
+        return {t: [ids[r] for r in rows] for t, rows in usable.items()}
+
+    # -- the seed's JSON form ------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Seed 004's CorpusIndex fields: documents, inverted indexes, clusters, topics and links."""
+        total_docs, total_chars = self.totals()
+        documents = {d: asdict(self.meta(d)) for d in self.store.doc_ids()}
+        inverted: dict[str, dict[str, list[str]]] = {kind: defaultdict(list) for kind in ("keyword", "entity", "date")}
+        for doc_id, meta in documents.items():
+            for kind, keys in index_terms(doc_id, _content(meta)).items():
+                for key in keys if kind in inverted else ():
+                    inverted[kind][key].append(doc_id)
+        links: dict[str, list[str]] = defaultdict(list)
+        for src, dst in self.store.all_links():
+            links[src].append(dst)
+        return {"corpus_path": str(self.root), "total_docs": total_docs, "total_chars": total_chars,
+                "documents": documents, "keyword_index": inverted["keyword"], "entity_index": inverted["entity"],
+                "date_index": inverted["date"], "clusters": self.clusters(), "topics": self.topics(),
+                "links": dict(links)}
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+
+    @staticmethod
+    def saved_meta(path: str | Path) -> dict[str, ContentMeta]:
+        """The metadata of a saved index by content hash, to reuse instead of asking a model again."""
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return {m["content_hash"]: _content(m) for m in data.get("documents", {}).values()}
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the index holds, by document id (for comparing two indexes)."""
+        data = self.to_dict()
+        for meta in data["documents"].values():
+            meta.pop("has_detailed_index")
+        data["ranks"] = {w: self.store.rank([w], 5) for w in sorted({k for m in data["documents"].values()
+                                                                     for k in m["keywords"]})[:20]}
+        return data
+
+
+def _content(meta: dict[str, Any]) -> ContentMeta:
+    return ContentMeta(meta["title"], meta["summary"], meta["keywords"], meta["entities"], meta["dates"],
+                       meta["doc_type"], meta["author"], meta.get("meta_source", meta.get("source", "rules")))
+
+
+def _state(path: Path) -> tuple[int, int]:
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns
+

@@ -1,0 +1,217 @@
+"""A document's metadata for the corpus index (seed 004's DocumentMeta content): title, summary,
+keywords, entities, dates, type and author. Rules read the document's opening and headings
+(fast, no model); a capable sub-model may read the same sample and answer in JSON, which is
+checked against the text field by field, the rules filling in whatever fails the check."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from longread.ingest.doctype import detect_doc_type
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway
+from longread.llm.jsonio import MalformedJSONError, complete_json
+from longread.tools.grounding import is_grounded
+from longread.tools.rank import sentences, stem, terms
+
+SAMPLE_CHARS = 4_000  # the opening the rules read (plus the headings)
+MAX_KEYWORDS = 8
+MAX_ENTITIES = 10
+MAX_DATES = 10
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_TOKEN = re.compile(r"[^\W_]+")
+_ENTITY = re.compile(r"\b(?:[A-Z][\w&'-]*[a-z0-9]|[A-Z]{2,6})(?:[ \t]+(?:of|de|von|van|the|and|&)?[ \t]*"
+                     r"(?:[A-Z][\w&'-]*[a-z0-9]|[A-Z]{2,6}))+")
+_LEADING = re.compile(r"^(?:The|A|An|In|On|At|By|For|From|To|Of|And|But|This|That|When|After|Before)\s+")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december")
+_MONTH = r"(January|February|March|April|May|June|July|August|September|October|November|December)"
+_DATE = re.compile(rf"\b(\d{{4}})-(\d{{2}})(?:-(\d{{2}}))?\b|\b{_MONTH}\s+(\d{{1,2}}),?\s+(\d{{4}})\b"
+                   rf"|\b(\d{{1,2}})\s+{_MONTH}\s+(\d{{4}})\b|\b{_MONTH}\s+(\d{{4}})\b")
+_AUTHOR = re.compile(r"^[ \t]*(?:By|Author|From|Written by)[: \t]+([A-Z][\w.'-]*(?:[ \t]+[A-Z][\w.'-]*){0,3})",
+                     re.MULTILINE)
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$|^(\S.{0,118})\n(?:=+|-+)[ \t]*$", re.MULTILINE)
+
+
+@dataclass
+class ContentMeta:
+    """What a document is about, from its text: the fields the corpus indexes."""
+
+    title: str
+    summary: str = ""
+    keywords: list[str] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+    dates: list[str] = field(default_factory=list)  # ISO (YYYY-MM-DD or YYYY-MM), in order of appearance
+    doc_type: str = "other"
+    author: str = ""
+    source: str = "rules"  # "rules", or the model whose reading (checked) filled some fields
+
+    @property
+    def date(self) -> str:
+        """The document's date: the first one it states."""
+        return self.dates[0] if self.dates else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def fold(text: str) -> str:
+    """Lower case without diacritics, as the full-text index compares words."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def tokens(text: str) -> list[str]:
+    """The words of `text` as the full-text index sees them (folded, split at punctuation)."""
+    return _TOKEN.findall(fold(text))
+
+
+def keyword_key(keyword: str) -> str:
+    """The inverted-index key of a keyword: its words lower-cased and stemmed."""
+    return " ".join(stem(w) for w in _TOKEN.findall(keyword.lower()))
+
+
+def entity_key(entity: str) -> str:
+    return " ".join(tokens(entity))
+
+
+def parse_date(text: str) -> str:
+    """The first date in `text` as ISO `YYYY-MM-DD` (or `YYYY-MM`), '' if none is valid."""
+    return next(iter(find_dates(text, 1)), "")
+
+
+def find_dates(text: str, limit: int = MAX_DATES) -> list[str]:
+    """Distinct valid dates in `text`, ISO-formatted, in order of appearance."""
+    found: dict[str, None] = {}
+    for m in _DATE.finditer(text):
+        g = m.groups()
+        if g[0]:
+            year, month, day = g[0], int(g[1]), g[2]
+        elif g[3]:
+            year, month, day = g[5], _MONTHS.index(g[3].lower()) + 1, g[4]
+        elif g[6]:
+            year, month, day = g[8], _MONTHS.index(g[7].lower()) + 1, g[6]
+        else:
+            year, month, day = g[10], _MONTHS.index(g[9].lower()) + 1, None
+        if not 1 <= month <= 12 or (day is not None and not 1 <= int(day) <= 31):
+            continue
+        found[f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")] = None
+        if len(found) == limit:
+            break
+    return list(found)
+
+
+def headings_in(sample: str) -> list[str]:
+    """Markdown (`#`) and setext headings in the sample, in order."""
+    return [" ".join((m.group(1) or m.group(2)).split()) for m in _HEADING_LINE.finditer(sample)]
+
+
+def rule_meta(sample: str, headings: list[str], fallback_title: str) -> ContentMeta:
+    """Metadata by rules from a document's opening (`sample`) and its headings."""
+    headings = headings or headings_in(sample)
+    first_line = next((line.strip() for line in sample.splitlines() if line.strip()), "")
+    title = headings[0] if headings else first_line if 0 < len(first_line) <= 120 else fallback_title
+    said = [s for s in sentences(sample) if s.strip() != title and len(s.split()) >= 4]
+    summary = " ".join(said[:2])[:400]
+    author = _AUTHOR.search(sample)
+    return ContentMeta(title=title[:200], summary=summary, keywords=rule_keywords(sample, [title, *headings]),
+                       entities=rule_entities(sample), dates=find_dates(sample),
+                       doc_type=detect_doc_type(sample)[0], author=author.group(1) if author else "")
+
+
+def rule_keywords(sample: str, headings: list[str], k: int = MAX_KEYWORDS) -> list[str]:
+    """The `k` most frequent content words (one per stem), words of the title and headings first."""
+    counts = Counter(_WORD.findall(sample.lower()))
+    for word in _WORD.findall(" ".join(headings).lower()):
+        counts[word] += 3
+    chosen: dict[str, str] = {}
+    for word, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        key = terms(word)
+        if key and key[0] not in chosen:
+            chosen[key[0]] = word
+            if len(chosen) == k:
+                break
+    return list(chosen.values())
+
+
+def rule_entities(sample: str, k: int = MAX_ENTITIES) -> list[str]:
+    """Names of two or more capitalized words (people, organizations, places), most frequent first."""
+    counts: Counter[str] = Counter()
+    for match in _ENTITY.finditer(sample):
+        name = _LEADING.sub("", match.group(0)).strip()
+        if " " in name or name.isupper():
+            counts[name] += 1
+    return [name for name, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:k]]
+
+
+# -- the sub-model's reading ----------------------------------------------------------------
+PROMPT = """Extract metadata from this document (its opening and its headings).
+
+File: {name}
+Headings: {headings}
+\"\"\"
+{sample}
+\"\"\"
+title: the document's title. summary: what it is about, in 2-3 sentences. keywords: 5-10 key
+terms from the text. entities: people, organizations and places it names. doc_type: one word
+(article, email, report, manual, code, ...). date and author: if the text states them, else ""."""
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string", "maxLength": 200},
+        "summary": {"type": "string", "maxLength": 800},
+        "keywords": {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": 10},
+        "entities": {"type": "array", "items": {"type": "string", "maxLength": 80}, "maxItems": 10},
+        "doc_type": {"type": "string", "maxLength": 30},
+        "date": {"type": "string", "maxLength": 40},
+        "author": {"type": "string", "maxLength": 80},
+    },
+    "required": ["title", "summary", "keywords", "entities", "doc_type"],
+}
+_DOC_TYPE = re.compile(r"^[a-z][a-z _-]{1,29}$")
+
+
+def llm_meta(sample: str, headings: list[str], name: str, rules: ContentMeta, lm: LM, gateway: Gateway,
+             sample_chars: int) -> ContentMeta:
+    """The sub-model's metadata, each field kept only if the text bears it out (a keyword, entity
+    or author must occur in the sample; a title or summary must use its words; a date must parse);
+    `rules` fills the rest. A reply that is not valid JSON leaves the rules' metadata."""
+    prompt = PROMPT.format(name=name, headings="; ".join(headings[:20]) or "(none)", sample=sample[:sample_chars])
+    try:
+        reply = complete_json(gateway, lm, prompt, SCHEMA, purpose="document_meta", label=name)
+    except MalformedJSONError:
+        return rules
+    folded = fold(sample)
+    occurs = [x.strip() for x in reply["keywords"] if x.strip() and fold(x.strip()) in folded]
+    named = [x.strip() for x in reply["entities"] if x.strip() and fold(x.strip()) in folded]
+    title, summary = reply["title"].strip(), " ".join(reply["summary"].split())
+    date, author = parse_date(str(reply.get("date", ""))), str(reply.get("author", "")).strip()
+    doc_type = reply["doc_type"].strip().lower()
+    return replace(
+        rules,
+        title=title if title and _uses_words(title, sample) else rules.title,
+        summary=summary if len(summary) >= 20 and _uses_words(summary, sample) else rules.summary,
+        keywords=_merged(occurs, rules.keywords, MAX_KEYWORDS, keyword_key),
+        entities=_merged(named, rules.entities, MAX_ENTITIES, entity_key),
+        dates=_merged([date] if date and date[:4] in sample else [], rules.dates, MAX_DATES, str),
+        doc_type=doc_type if _DOC_TYPE.match(doc_type) else rules.doc_type,
+        author=author if author and fold(author) in folded else rules.author,
+        source=lm.name)
+
+
+def _uses_words(text: str, sample: str) -> bool:
+    """Whether most of the words of `text` occur in the sample (a reading, not an invention)."""
+    return is_grounded(text, sample, "", share=0.5)
+
+
+def _merged(first: list[str], then: list[str], k: int, key: Any) -> list[str]:
+    """`first` then `then`, one per key, at most k."""
+    seen: dict[str, str] = {}
+    for item in [*first, *then]:
+        seen.setdefault(key(item), item)
+    return list(seen.values())[:k]

@@ -1,0 +1,262 @@
+"""The SQLite store of a corpus: a DocStore (text blocks, and each document's sections once its
+level-2 index is built) plus the corpus level: the registry of documents by id (their path relative
+to the corpus root) with their metadata, one full-text index over every document, inverted
+keyword / entity / date / name indexes, and links between documents. Every corpus SQL statement
+lives here."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from longread.store.docstore import DocStore
+
+_CORPUS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS corpus_docs (
+    id INTEGER PRIMARY KEY,          -- the row of the document in corpus_fts
+    doc_id TEXT NOT NULL UNIQUE,     -- its path relative to the corpus root
+    store_id INTEGER NOT NULL REFERENCES documents(id),
+    path TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    file_size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    chars INTEGER NOT NULL,
+    meta TEXT NOT NULL,              -- ContentMeta as JSON
+    linked INTEGER NOT NULL DEFAULT 0  -- are its links found (both ways)?
+);
+CREATE INDEX IF NOT EXISTS corpus_docs_by_store ON corpus_docs(store_id);
+CREATE TABLE IF NOT EXISTS doc_terms (
+    kind TEXT NOT NULL,              -- keyword, entity, date or name
+    term TEXT NOT NULL,
+    doc INTEGER NOT NULL,
+    PRIMARY KEY (kind, term, doc)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS doc_terms_by_doc ON doc_terms(doc);
+CREATE TABLE IF NOT EXISTS links (src INTEGER NOT NULL, dst INTEGER NOT NULL, PRIMARY KEY (src, dst)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS links_by_dst ON links(dst);
+CREATE VIRTUAL TABLE IF NOT EXISTS corpus_fts USING fts5(title, body, content='',
+    tokenize='unicode61 remove_diacritics 2');
+"""
+TERM_KINDS = ("keyword", "entity", "date", "name")
+
+
+@dataclass
+class DocRecord:
+    """One file ready to be stored: its text, identity on disk, metadata and index terms."""
+
+    doc_id: str
+    path: str
+    kind: str
+    text: str
+    digest: str
+    file_size: int
+    mtime_ns: int
+    meta: dict[str, Any]
+    terms: dict[str, list[str]]  # kind -> index keys
+    pages: list[tuple[int, int, int]] | None = None
+
+
+@dataclass
+class StoredDoc:
+    """A registered document as the corpus index reads it back."""
+
+    row: int
+    doc_id: str
+    store_id: int
+    path: str
+    kind: str
+    file_size: int
+    mtime_ns: int
+    content_hash: str
+    chars: int
+    meta: dict[str, Any]
+
+
+_DOC_COLUMNS = "id, doc_id, store_id, path, kind, file_size, mtime_ns, content_hash, chars, meta"
+
+
+def _stored(row: Sequence[Any]) -> StoredDoc:
+    return StoredDoc(*row[:-1], json.loads(row[-1]))
+
+
+def fts_query(words: Iterable[str]) -> str:
+    """An FTS5 query matching any of `words` (each quoted, so no word is read as an operator)."""
+    return " OR ".join(f'"{w}"' for w in (w.replace('"', " ").strip() for w in words) if w)
+
+
+class CorpusStore(DocStore):
+    """A corpus in one SQLite file (WAL mode), on top of the document store's tables."""
+
+    def __init__(self, path: str | Path):
+        super().__init__(path)
+        self.db.executescript(_CORPUS_SCHEMA)
+        self.db.commit()
+
+    # -- the root folder -------------------------------------------------------------------
+    def root(self) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'corpus_root'").fetchone()
+        return row[0] if row else None
+
+    def set_root(self, root: str) -> None:
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('corpus_root', ?)", (root,))
+
+    # -- writing ------------------------------------------------------------------------------
+    def add_records(self, records: Iterable[DocRecord]) -> list[int]:
+        """Store documents (text, registry row, index terms, full text) in one transaction; returns
+        their rows. A text already stored (same content hash) is shared, not stored twice."""
+        rows = []
+        with self._bulk():
+            for r in records:
+                store_id = self.find(r.digest)
+                if store_id is None:
+                    store_id = self._insert_document(r.path, r.kind, r.text, r.meta.get("doc_type", "other"),
+                                                     r.pages, r.digest)
+                cursor = self.db.execute(
+                    "INSERT INTO corpus_docs (doc_id, store_id, path, kind, file_size, mtime_ns, content_hash, "
+                    "chars, meta) VALUES (?,?,?,?,?,?,?,?,?)",
+                    (r.doc_id, store_id, r.path, r.kind, r.file_size, r.mtime_ns, r.digest, len(r.text),
+                     json.dumps(r.meta, ensure_ascii=False)))
+                row = cursor.lastrowid
+                self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?)",
+                                    ((kind, term, row) for kind, keys in r.terms.items() for term in keys))
+                self.db.execute("INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
+                                (row, r.meta.get("title", ""), r.text))
+                rows.append(row)
+        return rows
+
+    def remove_docs(self, doc_ids: Iterable[str]) -> list[str]:
+        """Forget documents: registry, terms, links, full text; the stored text too unless another
+        document has the same content. Returns the ids that were registered."""
+        removed, orphans = [], []
+        with self._bulk():
+            for doc_id in doc_ids:
+                doc = self.doc(doc_id)
+                if doc is None:
+                    continue
+                text = self.read_range(doc.store_id, 0, doc.chars)
+                self.db.execute("INSERT INTO corpus_fts (corpus_fts, rowid, title, body) VALUES ('delete', ?, ?, ?)",
+                                (doc.row, doc.meta.get("title", ""), text))
+                self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
+                self.db.execute("DELETE FROM links WHERE src = ? OR dst = ?", (doc.row, doc.row))
+                self.db.execute("DELETE FROM corpus_docs WHERE id = ?", (doc.row,))
+                if not self.db.execute("SELECT 1 FROM corpus_docs WHERE store_id = ?", (doc.store_id,)).fetchone():
+                    orphans.append(doc.store_id)
+                removed.append(doc_id)
+        for store_id in orphans:
+            self.remove_document(store_id)
+        return removed
+
+    def touch(self, doc_id: str, file_size: int, mtime_ns: int) -> None:
+        """Record a file's new size and time when its text did not change."""
+        with self.db:
+            self.db.execute("UPDATE corpus_docs SET file_size = ?, mtime_ns = ? WHERE doc_id = ?",
+                            (file_size, mtime_ns, doc_id))
+
+    def add_links(self, pairs: Iterable[tuple[int, int]], linked: Sequence[int]) -> None:
+        """Record links (source row, target row) and mark the `linked` rows as done."""
+        with self._bulk():
+            self.db.executemany("INSERT OR IGNORE INTO links VALUES (?, ?)", pairs)
+            self.db.executemany("UPDATE corpus_docs SET linked = 1 WHERE id = ?", ((r,) for r in linked))
+
+    def unlinked(self) -> list[int]:
+        """Rows of the documents whose links are not found yet."""
+        return [r[0] for r in self.db.execute("SELECT id FROM corpus_docs WHERE linked = 0 ORDER BY id")]
+
+    def names(self, linked: bool | None = None) -> list[tuple[int, str]]:
+        """(row, name) of the documents' names (file names and titles, as index words)."""
+        query = "SELECT t.doc, t.term FROM doc_terms t JOIN corpus_docs c ON c.id = t.doc WHERE t.kind = 'name'"
+        if linked is not None:
+            query += f" AND c.linked = {int(linked)}"
+        return self.db.execute(query).fetchall()
+
+    # -- reading ------------------------------------------------------------------------------
+    def doc(self, doc_id: str) -> StoredDoc | None:
+        row = self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE doc_id = ?", (doc_id,)).fetchone()
+        return _stored(row) if row else None
+
+    def docs(self, rows: Sequence[int] | None = None) -> list[StoredDoc]:
+        """Registered documents in id order (all, or those with the given rows)."""
+        if rows is None:
+            found = self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs ORDER BY doc_id").fetchall()
+        else:
+            found = [self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE id = ?", (r,)).fetchone()
+                     for r in rows]
+        return [_stored(row) for row in found if row]
+
+    def doc_ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT doc_id FROM corpus_docs ORDER BY doc_id")]
+
+    def file_states(self) -> dict[str, tuple[int, int]]:
+        """doc id -> (file size, mtime in ns) as last indexed."""
+        return {d: (s, m) for d, s, m in self.db.execute("SELECT doc_id, file_size, mtime_ns FROM corpus_docs")}
+
+    def totals(self) -> tuple[int, int]:
+        """(documents, characters)."""
+        count, chars = self.db.execute("SELECT count(*), coalesce(sum(chars), 0) FROM corpus_docs").fetchone()
+        return count, chars
+
+    def lookup(self, kind: str, term: str) -> list[str]:
+        """Ids of the documents indexed under `term` (an exact key) of `kind`."""
+        return [r[0] for r in self.db.execute(
+            "SELECT c.doc_id FROM doc_terms t JOIN corpus_docs c ON c.id = t.doc WHERE t.kind = ? AND t.term = ? "
+            "ORDER BY c.doc_id", (kind, term))]
+
+    def lookup_range(self, kind: str, low: str, high: str) -> list[str]:
+        """Ids of the documents with a term of `kind` in [low, high)."""
+        return [r[0] for r in self.db.execute(
+            "SELECT DISTINCT c.doc_id FROM doc_terms t JOIN corpus_docs c ON c.id = t.doc "
+            "WHERE t.kind = ? AND t.term >= ? AND t.term < ? ORDER BY c.doc_id", (kind, low, high))]
+
+    def term_postings(self, kind: str) -> Iterator[tuple[str, int]]:
+        """(term, document row) for every term of `kind`, grouped by term."""
+        yield from self.db.execute("SELECT term, doc FROM doc_terms WHERE kind = ? ORDER BY term", (kind,))
+
+    def rank(self, words: Iterable[str], k: int) -> list[tuple[str, float]]:
+        """(doc id, BM25 score, higher is better) of the k documents best matching any of the
+        words; a title match weighs more than one in the body."""
+        match = fts_query(words)
+        if not match:
+            return []
+        rows = self.db.execute(
+            "SELECT c.doc_id, f.score FROM (SELECT rowid, bm25(corpus_fts, 4.0, 1.0) AS score FROM corpus_fts "
+            "WHERE corpus_fts MATCH ? ORDER BY score LIMIT ?) f JOIN corpus_docs c ON c.id = f.rowid "
+            "ORDER BY f.score", (match, k)).fetchall()
+        return [(doc_id, -score) for doc_id, score in rows]
+
+    def phrase_rows(self, phrase: str, rows: Sequence[int] | None = None) -> list[int]:
+        """Rows of the documents whose title or text holds the words of `phrase` in a row (all
+        documents, or only `rows`)."""
+        query = f'"{phrase}"'
+        if rows is None:
+            return [r[0] for r in self.db.execute("SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ?", (query,))]
+        marks = ",".join("?" * len(rows))
+        return [r[0] for r in self.db.execute(
+            f"SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ? AND rowid IN ({marks})", (query, *rows))]
+
+    def links_of(self, row: int) -> tuple[list[str], list[str]]:
+        """(ids of the documents this one references, ids of those referencing it)."""
+        out = [r[0] for r in self.db.execute("SELECT c.doc_id FROM links l JOIN corpus_docs c ON c.id = l.dst "
+                                             "WHERE l.src = ? ORDER BY c.doc_id", (row,))]
+        into = [r[0] for r in self.db.execute("SELECT c.doc_id FROM links l JOIN corpus_docs c ON c.id = l.src "
+                                              "WHERE l.dst = ? ORDER BY c.doc_id", (row,))]
+        return out, into
+
+    def all_links(self) -> list[tuple[str, str]]:
+        return self.db.execute("SELECT a.doc_id, b.doc_id FROM links l JOIN corpus_docs a ON a.id = l.src "
+                               "JOIN corpus_docs b ON b.id = l.dst ORDER BY 1, 2").fetchall()
+
+    def iter_corpus_blocks(self, doc_ids: Sequence[str] | None = None) -> Iterator[tuple[str, int, str]]:
+        """(doc id, offset, text block) over the documents in id order, streamed."""
+        if doc_ids is None:
+            yield from self.db.execute("SELECT c.doc_id, b.start, b.body FROM corpus_docs c JOIN text_blocks b "
+                                       "ON b.doc_id = c.store_id ORDER BY c.doc_id, b.start")
+            return
+        for doc_id in doc_ids:
+            doc = self.doc(doc_id)
+            if doc is not None:
+                yield from ((doc_id, start, body) for start, body in self.iter_blocks(doc.store_id))
