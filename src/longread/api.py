@@ -12,19 +12,26 @@ from typing import Any
 
 from longread.answer import Answer
 from longread.config import cache_dir, default_model, default_sub_model, index_path
+from longread.errors import InputError
 from longread.events import Event, EventSink, JsonlTrace, fan_out, ignore
+from longread.index.corpus import BATCH_SIZE, CorpusIndex, MetaReader, UpdateReport
 from longread.index.single import SingleDocIndex
 from longread.ingest.doctype import UNSURE, ask_doc_type, detect_doc_type
 from longread.ingest.document import load_document
+from longread.ingest.metadata import SAMPLE_CHARS, ContentMeta, headings_in, llm_meta
 from longread.ingest.summarize import summarize_sections
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.specs import ClientOptions, resolve_model
 from longread.llm.usage import Budget
 from longread.store.cache import ResponseCache
+from longread.store.corpus_store import CorpusStore, DocRecord
 from longread.store.docstore import DocStore, content_hash
 from longread.strategies.common import Run, RunOptions
+from longread.strategies.corpus import CORPUS_MODES, answer_corpus
 from longread.strategies.select import DOCUMENT_MODES, answer_document, answer_question, check_mode
+from longread.tools.context_tools import fit_chars
+from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
 
@@ -194,3 +201,104 @@ class SingleDocRLM(_Asker):
 
 def _print_event(event: Any) -> None:
     print(f"[{event.kind}] " + ", ".join(f"{k}={str(v)[:120]!r}" for k, v in event.data.items()))
+
+
+class MultiDocRLM(_Asker):
+    """Answer questions about a folder of documents through its two-level index (seed 004).
+
+    >>> rlm = MultiDocRLM("/path/to/documents/", root_model="openai:gpt-4o", sub_model="openai:gpt-4o-mini")
+    >>> rlm.build_index(parallel=True, batch_size=100, save_path="corpus.index.json")
+    >>> rlm.query("Find all merger announcements from 2024").citations
+    """
+
+    def __init__(self, corpus_path: str | Path, root_model: str | LM | None = None,
+                 sub_model: str | LM | None = None, *, mode: str = "auto", enable_logging: bool = False,
+                 trace_path: str | None = None, budget: Budget = Budget(),
+                 options: RunOptions | None = None, cache: bool = True,
+                 on_event: EventSink | None = None, client_options: ClientOptions = ClientOptions(),
+                 store_path: str | Path | None = None):
+        super().__init__(root_model, sub_model, mode=mode, enable_logging=enable_logging,
+                         trace_path=trace_path, budget=budget, options=options, cache=cache,
+                         on_event=on_event, client_options=client_options)
+        check_mode(mode, CORPUS_MODES)
+        self.corpus_path = Path(corpus_path)
+        if not self.corpus_path.is_dir():
+            raise InputError(f"{corpus_path} is not a folder")
+        self.index = CorpusIndex(self.corpus_path, CorpusStore(store_path or index_path(self.corpus_path)))
+        self._saved: dict[str, ContentMeta] = {}
+        self._save_path: Path | None = None
+
+    def build_index(self, parallel: bool = True, batch_size: int = BATCH_SIZE, save_path: str | Path | None = None,
+                    *, llm_meta: bool = True, on_event: EventSink | None = None,
+                    gateway: Gateway | None = None) -> UpdateReport:
+        """Index the folder, or bring its index up to date: new files are read (in parallel worker
+        processes), changed ones re-read, deleted ones dropped; untouched ones cost nothing. With
+        `llm_meta`, the sub-model reads each new document's opening for its metadata (checked
+        against the text; the rules fill in). `on_event` receives `progress` events."""
+        reader = self._meta_reader(gateway or Gateway(cache=self.cache), llm_meta)
+        report = self.index.update(parallel=parallel, batch_size=batch_size, meta_reader=reader,
+                                   on_event=on_event or ignore)
+        if save_path is not None:
+            self.save_index(save_path)
+        return report
+
+    def _meta_reader(self, gateway: Gateway, llm: bool) -> MetaReader | None:
+        """Metadata for new documents: a saved index's (same content), else the sub-model's, else the rules'."""
+        if not (llm or self._saved):
+            return None
+
+        def one(item: tuple[DocRecord, ContentMeta]) -> ContentMeta:
+            record, rules = item
+            if record.digest in self._saved:
+                return self._saved[record.digest]
+            if not llm:
+                return rules
+            chars = min(fit_chars(self.sub, 1_200), 8_000 if self.sub.writes_code else 1_500)
+            sample = record.text[:SAMPLE_CHARS]
+            return llm_meta(sample, headings_in(sample), record.doc_id, rules, self.sub, gateway, chars)
+
+        return lambda batch: gateway.map(one, batch)
+
+    def load_index(self, path: str | Path) -> UpdateReport:
+        """Read an index saved by `save_index`: documents whose text is unchanged take their saved
+        metadata (no model call); the rest is indexed as by `build_index(llm_meta=False)`."""
+        self._saved = CorpusIndex.saved_meta(path)
+        self._save_path = Path(path)
+        return self.build_index(llm_meta=False)
+
+    def save_index(self, path: str | Path | None = None) -> None:
+        """Write the index in seed 004's JSON form (to the path last loaded or saved if none is given)."""
+        target = Path(path) if path is not None else self._save_path
+        if target is None:
+            raise InputError("save_index needs a path (none was loaded or saved before)")
+        self.index.save(target)
+        self._save_path = target
+
+    def add_document(self, path: str | Path, llm_meta: bool = True) -> str:
+        """Index one file of the corpus folder (again, if it changed); returns its id."""
+        return self.index.add_document(path, self._meta_reader(Gateway(cache=self.cache), llm_meta))
+
+    def remove_document(self, doc_id: str) -> bool:
+        """Forget one document; False if it was not indexed."""
+        return self.index.remove_document(doc_id)
+
+    def tools(self, run: Run) -> CorpusTools:
+        return CorpusTools(self.index, run.sub, run.gateway)
+
+    def query(self, question: str, mode: str | None = None) -> Answer:
+        """The answer with its citations (each names its document), usage and mode. The folder
+        is indexed first if it never was."""
+        if self.index.totals()[0] == 0:
+            self.build_index(llm_meta=False)
+        with self._run() as run:
+            self.last_answer = answer_corpus(question, self.tools(run), run, mode or self.mode)
+        return self.last_answer
+
+    def repl(self) -> None:
+        """An interactive Python prompt with the corpus functions bound (for a person)."""
+        with self._run() as run:
+            tools = self.tools(run)
+            total_docs, total_chars = self.index.totals()
+            banner = (f"{self.corpus_path}: {total_docs:,} documents, {total_chars:,} characters.\n"
+                      f"Functions: {', '.join(tools.functions())}")
+            code.interact(banner=banner, local={**tools.brief('').variables, **tools.functions()}, exitmsg="")

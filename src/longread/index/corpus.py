@@ -20,7 +20,14 @@ from longread.errors import InputError
 from longread.events import Event, EventSink, ignore
 from longread.index.single import SingleDocIndex
 from longread.ingest.document import load_document, short_reason
-from longread.ingest.metadata import SAMPLE_CHARS, ContentMeta, entity_key, keyword_key, rule_meta, tokens
+from longread.ingest.metadata import (
+    SAMPLE_CHARS,
+    ContentMeta,
+    entity_key,
+    keyword_key,
+    rule_meta,
+    tokens,
+)
 from longread.store.corpus_store import CorpusStore, DocRecord, StoredDoc
 from longread.store.docstore import content_hash
 

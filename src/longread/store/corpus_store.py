@@ -179,10 +179,11 @@ class CorpusStore(DocStore):
         row = self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE doc_id = ?", (doc_id,)).fetchone()
         return _stored(row) if row else None
 
-    def docs(self, rows: Sequence[int] | None = None) -> list[StoredDoc]:
-        """Registered documents in id order (all, or those with the given rows)."""
+    def docs(self, rows: Sequence[int] | None = None, limit: int = -1) -> list[StoredDoc]:
+        """Registered documents in id order (all, the first `limit`, or those with the given rows)."""
         if rows is None:
-            found = self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs ORDER BY doc_id").fetchall()
+            found = self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs ORDER BY doc_id LIMIT ?",
+                                    (limit,)).fetchall()
         else:
             found = [self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE id = ?", (r,)).fetchone()
                      for r in rows]

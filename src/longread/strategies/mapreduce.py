@@ -131,7 +131,7 @@ class ChunkReader:
         scores = bm25_scores(self.question, [f.chunk.text for f in self.findings])
         order = sorted(range(len(self.findings)), key=lambda i: -scores[i])
         if order and not self.run.root.writes_code:
-            order = [i for i in order if scores[i] >= 0.5 * scores[order[0]]]
+            order = self.kept(order, scores)
         ranked = [self.findings[i] for i in order]
         read = self.stats["chunks_read"]
         if ranked:
@@ -144,6 +144,10 @@ class ChunkReader:
         return Answer(text=text, mode=mode, citations=[f.citation for f in ranked],
                       usage=self.run.gateway.usage.to_dict(), stats={**stats, **self.stats},
                       stopped_by=stopped_by)
+
+    def kept(self, order: list[int], scores: list[float]) -> list[int]:
+        """The findings (indexes, best first) shown when the root model cannot weigh them."""
+        return [i for i in order if scores[i] >= 0.5 * scores[order[0]]]
 
     def _ask_focused(self, chunk: Chunk) -> tuple[str, str]:
         shown = focus_lines(chunk.text, self.question)
@@ -188,9 +192,10 @@ def aggregate(question: str, findings: list[Finding], run: Run) -> str:
 
 
 def map_answer(question: str, chunks: list[Chunk], run: Run, tools: SingleDocTools, mode: str,
-               total_chunks: int, stats: dict[str, Any] | None = None) -> Answer:
+               total_chunks: int, stats: dict[str, Any] | None = None,
+               reader_type: type[ChunkReader] = ChunkReader) -> Answer:
     """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was found)."""
-    reader = ChunkReader(question, run, tools)
+    reader = reader_type(question, run, tools)
     stats = {**(stats or {}), "chunks_total": total_chunks}
     try:
         reader.read_all(chunks)

@@ -4,7 +4,7 @@ LRU-cached; grep streams the stored text block by block, so a 400 MB document is
 from __future__ import annotations
 
 import bisect
-import re
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -17,12 +17,11 @@ from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
 from longread.store.docstore import own_spans
 from longread.tools.context_tools import fit_chars
+from longread.tools.grep import grep_blocks
 from longread.tools.grounding import grounded_span
 from longread.tools.rank import keywords, search_words, stem
 from longread.tools.toolset import Brief, Toolset
 
-MAX_MATCH_CHARS = 2_000  # a match longer than this may be missed where two stored blocks meet
-_REGEX_SYNTAX = re.compile(r"[.^$*+?{}\[\]\\|()]")
 SUMMARY_CHARS = 4_000  # summaries longer than this in all are left out of the system prompt
 
 INTRO = """You are analyzing a single long document that exceeds your context window.
@@ -209,22 +208,10 @@ class SingleDocTools(Toolset):
             found.setdefault(self.section_at(hit["start"]), []).append(hit)
         return found
 
-    def _grep(self, pattern: str, start: int, end: int):
-        regex = re.compile(pattern, re.IGNORECASE)
-        literal = None if _REGEX_SYNTAX.search(pattern) else pattern.lower()
-        tail, tail_start, reported = "", start, -1
-        for offset, body in self.index.store.iter_blocks(self.index.doc_id, start, end):
-            lo, hi = max(start - offset, 0), min(end - offset, len(body))
-            window, window_start = tail + body[lo:hi], tail_start
-            tail = window[-MAX_MATCH_CHARS:]
-            tail_start = window_start + len(window) - len(tail)
-            if literal is not None and window.isascii() and literal not in window.lower():
-                continue  # exact for ASCII text, and ~20x faster than a case-insensitive regex
-            for m in regex.finditer(window):
-                absolute = window_start + m.start()
-                if absolute > reported and m.end() > m.start():
-                    reported = absolute
-                    yield {"match": m.group(0), "start": absolute, "end": window_start + m.end()}
+    def _grep(self, pattern: str, start: int, end: int) -> Iterator[dict]:
+        blocks = self.index.store.iter_blocks(self.index.doc_id, start, end)
+        for m in grep_blocks(pattern, blocks, start, end):
+            yield {"match": m.text, "start": m.start, "end": m.end}
 
     def find_sections_by_keyword(self, keyword: str) -> list[str]:
         """Sections whose keywords include `keyword` (case and plural insensitive)."""

@@ -1,0 +1,119 @@
+"""Answering about a corpus: `rlm` for a root model that writes code (it explores with the corpus
+tools), else `map` (seed 004's example flow as a fixed pipeline): full-text search ranks the
+documents, their best passages are read by the sub-model in parallel, and the findings are joined
+with citations into each document."""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+
+from longread.answer import Answer, Citation
+from longread.errors import InputError
+from longread.strategies.common import Run
+from longread.strategies.mapreduce import Chunk, ChunkReader, cut_chunks, map_answer
+from longread.strategies.rlm import RLMLoop
+from longread.strategies.sections import chunk_plan
+from longread.tools.corpus import CorpusTools
+from longread.tools.rank import bm25_scores
+
+CORPUS_MODES = ("auto", "map", "rlm")
+PASSAGES_PER_DOC = 4  # chunks' worth of each ranked document considered for reading
+
+
+class CorpusView:
+    """Chosen documents laid end to end in one offset space (one character apart), so the chunk
+    reader, which reads and cites one document, can read and cite passages of several."""
+
+    def __init__(self, tools: CorpusTools, doc_ids: list[str]):
+        self.tools = tools
+        self.doc_ids = doc_ids
+        self.bases: list[int] = []
+        offset = 0
+        for doc_id in doc_ids:
+            self.bases.append(offset)
+            offset += tools.index.doc(doc_id).chars + 1
+
+    def locate(self, offset: int) -> tuple[str, int]:
+        """(doc id, offset in that document) of a view offset."""
+        at = bisect.bisect_right(self.bases, offset) - 1
+        return self.doc_ids[at], offset - self.bases[at]
+
+    def span(self, doc_id: str, start: int, end: int) -> tuple[int, int]:
+        base = self.bases[self.doc_ids.index(doc_id)]
+        return base + start, base + end
+
+    def read_range(self, start: int, end: int) -> str:
+        doc_id, local = self.locate(start)
+        return self.tools.read_document_chunk(doc_id, local, local + end - start)
+
+    def section_at(self, offset: int) -> str:
+        return self.locate(offset)[0]
+
+    def citation(self, start: int, end: int) -> Citation:
+        doc_id, local = self.locate(start)
+        return self.tools.citation(doc_id, local, local + end - start)
+
+
+class CorpusReader(ChunkReader):
+    """Reads chunks of several documents: a weak root is shown the best finding of every document
+    (an answer may need two), then the others that match the question well."""
+
+    def kept(self, order: list[int], scores: list[float]) -> list[int]:
+        firsts: dict[str, int] = {}
+        for i in order:
+            firsts.setdefault(self.findings[i].chunk.section, i)
+        best = set(firsts.values()) | set(super().kept(order, scores))
+        return [i for i in order if i in best]
+
+
+def spread_best(question: str, chunks: list[Chunk], limit: int) -> list[Chunk]:
+    """The `limit` chunks to read: the best-matching chunk of every document that matches first,
+    then the best of the rest (BM25 against the question); in view order."""
+    scores = bm25_scores(question, [c.text for c in chunks])
+    order = sorted(range(len(chunks)), key=lambda i: -scores[i])
+    firsts: dict[str, int] = {}
+    for i in order:
+        if scores[i] > 0:
+            firsts.setdefault(chunks[i].section, i)
+    picked = list(firsts.values())[:limit]
+    picked += [i for i in order if i not in picked and scores[i] > 0][:limit - len(picked)]
+    return [chunks[i] for i in sorted(picked or order[:limit])]
+
+
+def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
+    """Rank the documents by full-text search, then read the best passages of the best ones."""
+    chunk_chars, limit = chunk_plan(run)
+    ranked = [doc_id for doc_id, _ in tools.ranked(question, limit)]
+    view = CorpusView(tools, ranked)
+    spans = [view.span(doc_id, s, e) for doc_id in ranked
+             for s, e in tools.passages(doc_id, question, chunk_chars * PASSAGES_PER_DOC)]
+    chunks = cut_chunks(view, spans, chunk_chars)  # type: ignore[arg-type]  # a view reads like a document
+    chosen = spread_best(question, chunks, limit)
+    per_doc: dict[str, int] = defaultdict(int)
+    for chunk in chosen:
+        per_doc[chunk.section] += 1
+    run.emit("phase", name="MAP", documents=len(ranked), chunks=len(chosen))
+    return map_answer(question, chosen, run, view, "map", len(chunks),  # type: ignore[arg-type]
+                      {"documents_ranked": ranked, "chunks_per_document": dict(per_doc)}, CorpusReader)
+
+
+def corpus_mode(mode: str, run: Run) -> tuple[str, str]:
+    """The mode to answer with, and why."""
+    if mode not in CORPUS_MODES:
+        raise InputError(f"unknown mode '{mode}' for a corpus; choose one of {', '.join(CORPUS_MODES)}")
+    if mode != "auto":
+        return mode, f"{mode} was asked for"
+    if run.root.writes_code:
+        return "rlm", f"{run.root.name} writes code: it explores the corpus with the corpus functions"
+    return "map", f"{run.root.name} cannot drive the code-writing loop: search picks the documents to read"
+
+
+def answer_corpus(question: str, tools: CorpusTools, run: Run, mode: str = "auto") -> Answer:
+    mode, reason = corpus_mode(mode, run)
+    run.emit("mode", mode=mode, reason=reason)
+    if tools.index.totals()[0] == 0:
+        raise InputError(f"the corpus {tools.index.root} has no readable documents")
+    answer = run_corpus_map(question, tools, run) if mode == "map" else RLMLoop(run, tools=tools).answer(question)
+    answer.reason = reason
+    return answer

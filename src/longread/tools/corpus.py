@@ -1,0 +1,268 @@
+"""The REPL functions over a corpus (seed 004 §5.1, same names and signatures): navigation, search
+(inverted indexes, BM25 over the full text, streamed grep), document and section reads (level 2
+built on first use) and sub-model questions. Search results and reads are cached (seed §7.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from itertools import groupby
+
+from longread.answer import Citation
+from longread.index.corpus import CorpusIndex
+from longread.ingest.metadata import entity_key, find_dates, keyword_key
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway
+from longread.repl.capture import truncate_middle
+from longread.store.docstore import own_spans
+from longread.tools.context_tools import fit_chars
+from longread.tools.grep import grep_blocks
+from longread.tools.grounding import grounded_span
+from longread.tools.rank import keywords, search_words
+from longread.tools.toolset import Brief, Toolset
+
+READ_LIMIT = 1_000_000  # read_document returns at most this many characters
+SAMPLE_SUMMARIES = 20
+
+INTRO = """You are analyzing a corpus of {total_docs:,} documents totaling {total_chars:,} characters.
+Each document has metadata and can be explored in detail.
+
+CORPUS INFO:
+- Path: {path}
+- Documents: {total_docs:,}
+- Total size: {total_chars:,} characters
+
+SAMPLE DOCUMENT SUMMARIES (first {shown}):
+{summaries}"""
+GUIDE = """STRATEGY:
+1. First, use corpus-level search (rank_documents, search_by_keyword) to find relevant documents.
+2. Rank or filter to top candidates.
+3. Dive into specific documents for details (grep_document, read_doc_section, ask_about_document).
+4. Use the sub-model for semantic extraction (ask_across_documents).
+5. Aggregate findings across documents and call FINAL(answer), naming the documents it rests on.
+Variables preset in the REPL: corpus_path, total_docs, total_chars, doc_ids, doc_summaries.
+
+Example of two turns:
+```repl
+ranked = rank_documents({query!r}, top_k=3)
+print(ranked)
+```
+```repl
+answers = ask_across_documents({question!r}, [doc_id for doc_id, score, summary in ranked])
+print(answers)
+```
+Then check the answers against the documents (grep_document) and call FINAL(answer)."""
+FIRST_STEP = """for doc_id, score, summary in rank_documents({query!r}, top_k=5):
+    print(doc_id, round(score, 2), summary[:120])"""
+ASK = """Answer this question based on the document.
+
+Question: {question}
+
+Document {doc_id}:
+{content}"""
+
+
+class CorpusTools(Toolset):
+    """Seed 004's corpus functions (plus search_by_date, get_links and the hypothesis tools)."""
+
+    TOOL_NAMES = ("list_documents", "get_doc_meta", "get_doc_summary", "get_all_summaries",
+                  "search_by_keyword", "search_by_entity", "search_by_keywords", "search_by_date",
+                  "grep_corpus", "rank_documents", "get_links", "read_document", "read_document_chunk",
+                  "grep_document", "get_doc_toc", "get_doc_sections", "read_doc_section", "llm_query",
+                  "ask_about_document", "ask_across_documents")
+    LOOKING = frozenset(TOOL_NAMES) - {"llm_query"}
+
+    def __init__(self, index: CorpusIndex, sub: LM, gateway: Gateway, cache_size: int = 128):
+        super().__init__()
+        self.index = index
+        self.store = index.store
+        self.sub = sub
+        self.gateway = gateway
+        self._read = lru_cache(maxsize=cache_size)(self._read_range)
+        self._lookup = lru_cache(maxsize=cache_size)(self.store.lookup)
+        self._rank = lru_cache(maxsize=cache_size)(self._rank_words)
+
+    # -- helpers other modules use ---------------------------------------------------------
+    def _read_range(self, doc_id: str, start: int, end: int) -> str:
+        return self.store.read_range(self.index.doc(doc_id).store_id, start, end)
+
+    def _rank_words(self, query: str, k: int) -> list[tuple[str, float]]:
+        return self.store.rank(keywords(query).split() or query.split(), k)
+
+    def ranked(self, query: str, k: int) -> list[tuple[str, float]]:
+        """(doc id, BM25 score) of the k documents best matching `query`."""
+        return self._rank(query, k)
+
+    def passages(self, doc_id: str, question: str, chars: int) -> list[tuple[int, int]]:
+        """Spans of the document to read for `question`, about `chars` in all: the whole document
+        if it fits, else the own text of the sections its full-text search ranks best."""
+        total = self.index.doc(doc_id).chars
+        if total <= chars:
+            return [(0, total)]
+        level2 = self.index.document_index(doc_id)
+        own = dict(zip((row.id for row in level2.rows), own_spans(level2.rows), strict=True))
+        spans, used = [], 0
+        for section_id, _ in self.store.search_sections(level2.doc_id, keywords(question), 20):
+            start, end = own[section_id]
+            spans.append((start, min(end, start + chars - used)))
+            used += spans[-1][1] - start
+            if used >= chars:
+                break
+        return sorted(spans) or [(0, chars)]
+
+    def citation(self, doc_id: str, start: int, end: int) -> Citation:
+        return Citation(doc_id, start, end, self._read(doc_id, start, end))
+
+    def brief(self, question: str) -> Brief:
+        total_docs, total_chars = self.index.totals()
+        shown = self.store.docs(limit=SAMPLE_SUMMARIES)
+        listed = "\n".join(f"- {d.doc_id}: {d.meta['title']}. {d.meta['summary'][:200]}" for d in shown)
+        intro = INTRO.format(total_docs=total_docs, total_chars=total_chars, path=self.index.root,
+                             shown=len(shown), summaries=listed or "(none)")
+        query = search_words(question)
+        return Brief(intro, GUIDE.format(query=query, question=question), FIRST_STEP.format(query=query),
+                     variables={"corpus_path": str(self.index.root), "total_docs": total_docs,
+                                "total_chars": total_chars, "doc_ids": self.store.doc_ids(),
+                                "doc_summaries": {d.doc_id: d.meta["summary"] for d in shown}})
+
+    def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
+        """Sentences of the best-matching documents where the answer's words stand together near
+        the question's."""
+        citations = []
+        for doc_id, _ in self.ranked(answer, 10):
+            for start, end in self.passages(doc_id, answer, 20_000):
+                span = grounded_span(answer, self._read(doc_id, start, end), question)
+                if span is not None:
+                    citations.append(self.citation(doc_id, start + span[0], start + span[1]))
+                    break
+            if len(citations) == limit:
+                break
+        return citations
+
+    # -- corpus navigation ----------------------------------------------------------------------
+    def list_documents(self, limit: int | None = None) -> list[str]:
+        """Every document id (its path in the corpus folder), sorted; the first `limit` if given."""
+        ids = self.store.doc_ids()
+        return ids[:limit] if limit else ids
+
+    def get_doc_meta(self, doc_id: str) -> dict:
+        """Metadata: title, summary, keywords, entities, doc_type, date, author, sizes, ..."""
+        return vars(self.index.meta(doc_id))
+
+    def get_doc_summary(self, doc_id: str) -> str:
+        """The 2-3 sentence summary of a document."""
+        return self.index.doc(doc_id).meta["summary"]
+
+    def get_all_summaries(self) -> dict[str, str]:
+        """Every document's summary, by id."""
+        return {d.doc_id: d.meta["summary"] for d in self.store.docs()}
+
+    # -- corpus search ----------------------------------------------------------------------------
+    def search_by_keyword(self, keyword: str) -> list[str]:
+        """Documents with `keyword` among their keywords (case and plural insensitive)."""
+        return list(self._lookup("keyword", keyword_key(keyword)))
+
+    def search_by_entity(self, entity: str) -> list[str]:
+        """Documents naming `entity` (a person, organization or place) among their entities."""
+        return list(self._lookup("entity", entity_key(entity)))
+
+    def search_by_keywords(self, keywords: list[str], mode: str = "any") -> list[str]:
+        """Documents with any (mode="any") or all (mode="all") of the keywords."""
+        if mode not in ("any", "all"):
+            raise ValueError("mode must be 'any' or 'all'")
+        sets = [set(self.search_by_keyword(k)) for k in keywords]
+        if not sets:
+            return []
+        return sorted(set.union(*sets) if mode == "any" else set.intersection(*sets))
+
+    def search_by_date(self, start: str, end: str | None = None) -> list[str]:
+        """Documents stating a date in [start, end] (ISO prefixes: "2024", "2024-10", "2024-10-05")."""
+        low = find_dates(start, 1)[0] if find_dates(start, 1) else start
+        high = (end or low) + "\uffff"
+        return list(self.store.lookup_range("date", low, high))
+
+    def grep_corpus(self, pattern: str, max_docs: int = 100, max_hits: int = 20) -> dict[str, list[dict]]:
+        """Regex matches (case-insensitive) across all documents, streamed: {doc_id: [{match,
+        start, line}]} for the first `max_docs` documents that match (up to `max_hits` each)."""
+        found: dict[str, list[dict]] = {}
+        for doc_id, blocks in _by_document(self.store.iter_corpus_blocks()):
+            hits = []
+            for m in grep_blocks(pattern, blocks):
+                hits.append({"match": m.text, "start": m.start, "line": m.line})
+                if len(hits) == max_hits:
+                    break
+            if hits:
+                found[doc_id] = hits
+                if len(found) == max_docs:
+                    break
+        return found
+
+    def rank_documents(self, query: str, top_k: int = 10) -> list[tuple[str, float, str]]:
+        """The top_k documents most relevant to `query` (BM25 over their full text):
+        [(doc_id, score, summary)], best first."""
+        return [(doc_id, round(score, 3), self.index.doc(doc_id).meta["summary"])
+                for doc_id, score in self.ranked(query, top_k)]
+
+    def get_links(self, doc_id: str) -> dict[str, list[str]]:
+        """{"references": documents it names, "referenced_by": documents naming it}."""
+        out, into = self.store.links_of(self.index.doc(doc_id).row)
+        return {"references": out, "referenced_by": into}
+
+    # -- document access -----------------------------------------------------------------------
+    def read_document(self, doc_id: str) -> str:
+        """A document's full text (the first 1,000,000 characters of a longer one)."""
+        total = self.index.doc(doc_id).chars
+        if total > READ_LIMIT:
+            self.notices.append(f"read_document({doc_id!r}) returned the first {READ_LIMIT:,} of {total:,} "
+                                "characters; use read_document_chunk or read_doc_section for the rest.")
+        return self._read(doc_id, 0, min(total, READ_LIMIT))
+
+    def read_document_chunk(self, doc_id: str, start: int, end: int) -> str:
+        """Characters [start, end) of a document."""
+        return self._read(doc_id, start, end)
+
+    def grep_document(self, doc_id: str, pattern: str) -> list[dict]:
+        """Regex matches (case-insensitive) in one document: [{match, start, line}]."""
+        blocks = self.store.iter_blocks(self.index.doc(doc_id).store_id)
+        return [{"match": m.text, "start": m.start, "line": m.line} for m in grep_blocks(pattern, blocks)]
+
+    def get_doc_toc(self, doc_id: str) -> dict:
+        """A document's table of contents (its level-2 index is built on first use)."""
+        return self.index.document_index(doc_id).toc
+
+    def get_doc_sections(self, doc_id: str) -> list[str]:
+        """A document's section names, in order."""
+        return list(self.index.document_index(doc_id).names)
+
+    def read_doc_section(self, doc_id: str, section_name: str) -> str:
+        """The text of one section of a document."""
+        level2 = self.index.document_index(doc_id)
+        spans = level2.section_map
+        if section_name not in spans:
+            raise KeyError(f"no section {section_name!r} in {doc_id}; see get_doc_sections({doc_id!r})")
+        return self._read(doc_id, *spans[section_name])
+
+    # -- sub-model ------------------------------------------------------------------------------
+    def llm_query(self, prompt: str) -> str:
+        """Ask the sub-model (it sees only the prompt)."""
+        text = truncate_middle(str(prompt), fit_chars(self.sub))
+        return self.gateway.complete(self.sub, text, purpose="subcall").text
+
+    def ask_about_document(self, question: str, doc_id: str) -> str:
+        """Ask the sub-model a question about one document (its passages that best match the
+        question, when it is longer than the sub-model's window)."""
+        room = fit_chars(self.sub, 1500)
+        content = "\n...\n".join(self._read(doc_id, s, e) for s, e in self.passages(doc_id, question, room))
+        prompt = ASK.format(question=question, doc_id=doc_id, content=truncate_middle(content, room))
+        return self.gateway.complete(self.sub, prompt, purpose="ask_about_document", label=doc_id).text
+
+    def ask_across_documents(self, question: str, doc_ids: list[str]) -> dict[str, str]:
+        """Ask the same question about several documents, in parallel: {doc_id: answer}."""
+        ids = list(dict.fromkeys(doc_ids))
+        return dict(zip(ids, self.gateway.map(lambda d: self.ask_about_document(question, d), ids), strict=True))
+
+
+def _by_document(rows: Iterable[tuple[str, int, str]]) -> Iterator[tuple[str, Iterator[tuple[int, str]]]]:
+    """Group (doc id, offset, block) rows, which come ordered by document, into (doc id, blocks)."""
+    for doc_id, group in groupby(rows, key=lambda row: row[0]):
+        yield doc_id, ((offset, body) for _, offset, body in group)
