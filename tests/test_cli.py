@@ -30,8 +30,9 @@ def test_missing_file(tmp_path):
     one_line_error(longread("ask", str(tmp_path / "nope.txt"), "q"), "no such file")
 
 
-def test_directory(tmp_path):
-    one_line_error(longread("ask", str(tmp_path), "q"), "is a directory")
+def test_folder_without_readable_documents(tmp_path):
+    (tmp_path / "blob.bin").write_bytes(bytes(range(256)))
+    one_line_error(longread("ask", str(tmp_path), "q"), "has no readable documents (1 files skipped)")
 
 
 def test_binary_file(tmp_path):

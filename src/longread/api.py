@@ -25,7 +25,7 @@ from longread.llm.gateway import Gateway
 from longread.llm.specs import ClientOptions, resolve_model
 from longread.llm.usage import Budget
 from longread.store.cache import ResponseCache
-from longread.store.corpus_store import CorpusStore, DocRecord
+from longread.store.corpus_store import CorpusStore, StoredDoc
 from longread.store.docstore import DocStore, content_hash
 from longread.strategies.common import Run, RunOptions
 from longread.strategies.corpus import CORPUS_MODES, answer_corpus
@@ -247,15 +247,14 @@ class MultiDocRLM(_Asker):
         if not (llm or self._saved):
             return None
 
-        def one(item: tuple[DocRecord, ContentMeta]) -> ContentMeta:
-            record, rules = item
-            if record.digest in self._saved:
-                return self._saved[record.digest]
+        def one(item: tuple[StoredDoc, str, ContentMeta]) -> ContentMeta:
+            doc, sample, rules = item
+            if doc.content_hash in self._saved:
+                return self._saved[doc.content_hash]
             if not llm:
                 return rules
-            chars = min(fit_chars(self.sub, 1_200), 8_000 if self.sub.writes_code else 1_500)
-            sample = record.text[:SAMPLE_CHARS]
-            return llm_meta(sample, headings_in(sample), record.doc_id, rules, self.sub, gateway, chars)
+            chars = min(fit_chars(self.sub, 1_200), SAMPLE_CHARS if self.sub.writes_code else 1_500)
+            return llm_meta(sample, headings_in(sample), doc.doc_id, rules, self.sub, gateway, chars)
 
         return lambda batch: gateway.map(one, batch)
 

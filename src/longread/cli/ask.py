@@ -9,6 +9,7 @@ import typer
 
 from longread.api import SingleDocRLM
 from longread.cli import app
+from longread.cli.corpus import ask_corpus
 from longread.cli.display import ProgressLine, print_answer
 from longread.llm.specs import ClientOptions
 from longread.llm.usage import Budget
@@ -18,7 +19,7 @@ from longread.strategies.select import DOCUMENT_MODES
 
 @app.command()
 def ask(
-    file: Path = typer.Argument(..., help="A PDF, DOCX, HTML, markdown or text file."),
+    file: Path = typer.Argument(..., help="A PDF, DOCX, HTML, markdown or text file, or a folder of them."),
     question: str = typer.Argument(..., help="The question to answer."),
     mode: str = typer.Option("auto", help=f"Strategy: {', '.join(DOCUMENT_MODES)} (auto: base if the document fits the "
                                               "root model, rlm if it writes code, else map)."),
@@ -42,15 +43,17 @@ def ask(
     json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
 ) -> None:
-    """Answer QUESTION about FILE, citing the passages the answer rests on (the file is indexed
-    on first use; `longread index` adds section summaries)."""
+    """Answer QUESTION about FILE (or a folder of documents), citing the passages the answer rests
+    on (indexed on first use; `longread index` adds section summaries or document metadata)."""
     progress = ProgressLine(enabled=not (quiet or json_out))
-    rlm = SingleDocRLM(
-        file, model, sub_model, mode=mode, trace_path=str(trace) if trace else None,
-        budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),
-        options=RunOptions(max_iterations=max_iterations, max_depth=max_depth, cell_timeout=cell_timeout,
-                           focus=focus),
-        cache=not no_cache, on_event=progress, client_options=ClientOptions(base_url, api_key))
+    settings = dict(mode=mode, trace_path=str(trace) if trace else None,
+                    budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),
+                    options=RunOptions(max_iterations=max_iterations, max_depth=max_depth,
+                                       cell_timeout=cell_timeout, focus=focus),
+                    cache=not no_cache, client_options=ClientOptions(base_url, api_key))
+    if file.is_dir():
+        return ask_corpus(file, question, model, sub_model, progress, json_out, **settings)
+    rlm = SingleDocRLM(file, model, sub_model, on_event=progress, **settings)
     rlm.sub  # noqa: B018 - resolves both models first, so a bad spec fails before any indexing
     with progress:
         progress.update(f"indexing {file.name}…")

@@ -17,6 +17,7 @@ from rich.progress import (
 
 from longread.api import SingleDocRLM
 from longread.cli import app
+from longread.cli.corpus import LLM_META, update_corpus
 from longread.cli.display import console
 from longread.events import Event
 from longread.llm.gateway import Gateway
@@ -24,12 +25,16 @@ from longread.llm.gateway import Gateway
 
 @app.command()
 def index(
-    file: Path = typer.Argument(..., help="A PDF, DOCX, HTML, markdown or text file."),
+    file: Path = typer.Argument(..., help="A PDF, DOCX, HTML, markdown or text file, or a folder of them."),
     sub_model: Optional[str] = typer.Option(None, help="Model that writes the section summaries."),
     rebuild: bool = typer.Option(False, "--rebuild", help="Drop the stored index and build it again."),
     summaries: bool = typer.Option(True, "--summaries/--no-summaries", help="Summarize sections."),
+    llm_meta: bool = LLM_META,
 ) -> None:
-    """Index FILE: structure, sections, full-text search and section summaries (resumable)."""
+    """Index FILE: structure, sections, full-text search and section summaries (resumable). Index
+    a folder: every document's text, metadata, full-text search, inverted indexes and links."""
+    if file.is_dir():
+        return update_corpus(file, sub_model, llm_meta)
     rlm = SingleDocRLM(file, sub_model=sub_model)
     if rebuild:
         rlm.drop_index()

@@ -31,7 +31,8 @@ from longread.ingest.metadata import (
 from longread.store.corpus_store import CorpusStore, DocRecord, StoredDoc
 from longread.store.docstore import content_hash
 
-MetaReader = Callable[[list[tuple[DocRecord, ContentMeta]]], list[ContentMeta]]
+MetaReader = Callable[[list[tuple[StoredDoc, str, ContentMeta]]], list[ContentMeta]]
+"""Reads documents (each with its opening and its rules' metadata) and returns better metadata."""
 BATCH_SIZE = 256
 _PARALLEL_MIN = 64  # fewer files than this are read in this process
 
@@ -159,17 +160,29 @@ class CorpusIndex:
         done = 0
         for batch in self._prepared(todo, parallel, batch_size):
             records = self._sort_out(batch, report)
-            if records and meta_reader is not None:
-                metas = meta_reader([(r, ContentMeta(**r.meta)) for r in records])
-                for record, meta in zip(records, metas, strict=True):
-                    record.meta, record.terms = meta.to_dict(), index_terms(record.doc_id, meta)
             self.store.remove_docs([r.doc_id for r in records])
             self.store.add_records(records)
             done += len(batch)
             on_event(Event("progress", {"task": "documents", "done": done, "total": len(todo)}))
+        if meta_reader is not None:
+            self.improve_meta(meta_reader, batch_size, on_event)
         report.links = self.link()
         self._levels.clear()
         return report
+
+    def improve_meta(self, meta_reader: MetaReader, batch_size: int = BATCH_SIZE,
+                     on_event: EventSink = ignore) -> int:
+        """Let `meta_reader` read every document whose metadata is the rules' alone (resumable:
+        each batch is saved as it is read). Returns how many documents it read."""
+        todo = self.store.rows_with_meta_source("rules")
+        for start in range(0, len(todo), batch_size):
+            docs = self.store.docs(todo[start:start + batch_size])
+            samples = [self.store.read_range(d.store_id, 0, SAMPLE_CHARS) for d in docs]
+            metas = meta_reader([(d, sample, _content(d.meta)) for d, sample in zip(docs, samples, strict=True)])
+            self.store.replace_meta([(d, m.to_dict(), index_terms(d.doc_id, m)) for d, m in zip(docs, metas, strict=True)])
+            on_event(Event("progress", {"task": "metadata", "done": min(start + batch_size, len(todo)),
+                                        "total": len(todo)}))
+        return len(todo)
 
     def _sort_out(self, batch: list[DocRecord | Skipped], report: UpdateReport) -> list[DocRecord]:
         """The records to store; the rest are skipped files, or changed files with the same text."""
@@ -343,7 +356,7 @@ class CorpusIndex:
 
 def _content(meta: dict[str, Any]) -> ContentMeta:
     return ContentMeta(meta["title"], meta["summary"], meta["keywords"], meta["entities"], meta["dates"],
-                       meta["doc_type"], meta["author"], meta.get("meta_source", meta.get("source", "rules")))
+                       meta["doc_type"], meta["author"], meta.get("meta_source") or meta["source"])
 
 
 def _state(path: Path) -> tuple[int, int]:

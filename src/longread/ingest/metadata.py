@@ -180,12 +180,13 @@ def llm_meta(sample: str, headings: list[str], name: str, rules: ContentMeta, lm
              sample_chars: int) -> ContentMeta:
     """The sub-model's metadata, each field kept only if the text bears it out (a keyword, entity
     or author must occur in the sample; a title or summary must use its words; a date must parse);
-    `rules` fills the rest. A reply that is not valid JSON leaves the rules' metadata."""
+    `rules` fills the rest. A reply that is not valid JSON leaves the rules' metadata. Either way
+    the result's `source` names the model, so it is not asked again."""
     prompt = PROMPT.format(name=name, headings="; ".join(headings[:20]) or "(none)", sample=sample[:sample_chars])
     try:
         reply = complete_json(gateway, lm, prompt, SCHEMA, purpose="document_meta", label=name)
     except MalformedJSONError:
-        return rules
+        return replace(rules, source=lm.name)
     folded = fold(sample)
     occurs = [x.strip() for x in reply["keywords"] if x.strip() and fold(x.strip()) in folded]
     named = [x.strip() for x in reply["entities"] if x.strip() and fold(x.strip()) in folded]

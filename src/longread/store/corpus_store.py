@@ -151,6 +151,33 @@ class CorpusStore(DocStore):
             self.remove_document(store_id)
         return removed
 
+    def replace_meta(self, changes: Iterable[tuple[StoredDoc, dict[str, Any], dict[str, list[str]]]]) -> None:
+        """Give documents new metadata and index terms. A document whose names change is linked
+        again (its links are dropped and it is marked not linked)."""
+        with self._bulk():
+            for doc, meta, terms in changes:
+                names = sorted(t for t, in self.db.execute(
+                    "SELECT term FROM doc_terms WHERE kind = 'name' AND doc = ?", (doc.row,)))
+                if meta["title"] != doc.meta["title"]:
+                    text = self.read_range(doc.store_id, 0, doc.chars)
+                    self.db.execute("INSERT INTO corpus_fts (corpus_fts, rowid, title, body) "
+                                    "VALUES ('delete', ?, ?, ?)", (doc.row, doc.meta["title"], text))
+                    self.db.execute("INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
+                                    (doc.row, meta["title"], text))
+                self.db.execute("UPDATE corpus_docs SET meta = ? WHERE id = ?",
+                                (json.dumps(meta, ensure_ascii=False), doc.row))
+                self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
+                self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?)",
+                                    ((kind, term, doc.row) for kind, keys in terms.items() for term in keys))
+                if sorted(terms.get("name", [])) != names:
+                    self.db.execute("DELETE FROM links WHERE src = ? OR dst = ?", (doc.row, doc.row))
+                    self.db.execute("UPDATE corpus_docs SET linked = 0 WHERE id = ?", (doc.row,))
+
+    def rows_with_meta_source(self, source: str) -> list[int]:
+        """Rows of the documents whose metadata came from `source` ("rules": no model read them)."""
+        return [r[0] for r in self.db.execute(
+            "SELECT id FROM corpus_docs WHERE json_extract(meta, '$.source') = ? ORDER BY id", (source,))]
+
     def touch(self, doc_id: str, file_size: int, mtime_ns: int) -> None:
         """Record a file's new size and time when its text did not change."""
         with self.db:

@@ -111,9 +111,9 @@ def corpus_mode(mode: str, run: Run) -> tuple[str, str]:
 
 def answer_corpus(question: str, tools: CorpusTools, run: Run, mode: str = "auto") -> Answer:
     mode, reason = corpus_mode(mode, run)
-    run.emit("mode", mode=mode, reason=reason)
     if tools.index.totals()[0] == 0:
-        raise InputError(f"the corpus {tools.index.root} has no readable documents")
+        raise InputError(f"{tools.index.root} has no readable documents")
+    run.emit("mode", mode=mode, reason=reason)
     answer = run_corpus_map(question, tools, run) if mode == "map" else RLMLoop(run, tools=tools).answer(question)
     answer.reason = reason
     return answer

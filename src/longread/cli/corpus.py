@@ -1,0 +1,122 @@
+"""`longread corpus ls|add|rm|update DIR`, and the folder forms of `longread index DIR` and
+`longread ask DIR "question"`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from longread.api import MultiDocRLM
+from longread.cli import app
+from longread.cli.display import ProgressLine, console, print_answer
+from longread.errors import InputError
+from longread.events import Event
+from longread.index.corpus import UpdateReport
+from longread.llm.gateway import Gateway
+
+corpus_app = typer.Typer(no_args_is_help=True, help="Inspect and update the index of a folder of documents.")
+app.add_typer(corpus_app, name="corpus")
+FOLDER = typer.Argument(..., help="The corpus folder.")
+SUB_MODEL = typer.Option(None, help="Model that reads each new document's metadata (default: the root model).")
+LLM_META = typer.Option(True, "--llm-meta/--no-llm-meta",
+                        help="Have the sub-model read each new document's opening for its metadata "
+                             "(else rules alone: fast, no model call).")
+
+
+def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = None) -> None:
+    """What an update did, the corpus totals, and each file skipped with its reason."""
+    total_docs, total_chars = rlm.index.totals()
+    console.print(f"{rlm.corpus_path.name}: {total_docs:,} documents, {total_chars:,} characters "
+                  f"({report.summary()}, {report.links} new links) → {rlm.index.store.path}", highlight=False)
+    for skipped in report.skipped:
+        console.print(f"[yellow]skipped[/] {escape(skipped.doc_id)}: {escape(skipped.reason)}", highlight=False)
+    if usage:
+        console.print(f"metadata: {usage}", highlight=False)
+
+
+def update_corpus(folder: Path, sub_model: str | None, llm_meta: bool) -> None:
+    """Build or update the folder's index with a progress bar, then report."""
+    rlm = MultiDocRLM(folder, sub_model=sub_model)
+    gateway = Gateway(cache=rlm.cache)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def advance(event: Event) -> None:
+            name, done, total = event.data["task"], event.data["done"], event.data["total"]
+            if name not in tasks:
+                tasks[name] = bar.add_task(name, total=total)
+            bar.update(tasks[name], completed=done, total=total)
+
+        report = rlm.build_index(llm_meta=llm_meta, on_event=advance, gateway=gateway)
+    print_report(rlm, report, gateway.usage.summary() if llm_meta else None)
+
+
+def ask_corpus(folder: Path, question: str, model: str | None, sub_model: str | None, progress: ProgressLine,
+               as_json: bool, **settings: Any) -> None:
+    """`longread ask DIR "question"`: bring the index up to date (rules metadata for new files),
+    then answer with citations into the documents."""
+    rlm = MultiDocRLM(folder, model, sub_model, on_event=progress, **settings)
+    rlm.sub  # noqa: B018 - resolves both models first, so a bad spec fails before any indexing
+    with progress:
+        progress.update(f"indexing {folder.name}…")
+        report = rlm.build_index(llm_meta=False, on_event=lambda e: progress.update(
+            f"indexing {folder.name}: {e.data['done']:,} of {e.data['total']:,} documents…"))
+        total_docs, total_chars = rlm.index.totals()
+        if not total_docs:
+            raise InputError(f"{folder} has no readable documents ({len(report.skipped)} files skipped)")
+        progress.note(f"{folder.name}: {total_docs:,} documents, {total_chars:,} characters"
+                      + (f" ({len(report.skipped)} files skipped)" if report.skipped else ""))
+        answer = rlm.query(question)
+    print_answer(answer, as_json=as_json)
+
+
+@corpus_app.command("ls")
+def ls(folder: Path = FOLDER, json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """List the indexed documents: id, type, date, size and title."""
+    rlm = MultiDocRLM(folder)
+    docs = rlm.index.store.docs()
+    if json_out:
+        console.print_json(json.dumps({d.doc_id: d.meta for d in docs}, ensure_ascii=False))
+        return
+    for d in docs:
+        console.print(f"{escape(d.doc_id)}  [dim]{d.meta['doc_type']} {d.meta['dates'][0] if d.meta['dates'] else '-'} "
+                      f"{d.chars:,} chars[/]  {escape(d.meta['title'])}", highlight=False)
+    total_docs, total_chars = rlm.index.totals()
+    console.print(f"[dim]{total_docs:,} documents, {total_chars:,} characters[/]", highlight=False)
+
+
+@corpus_app.command("add")
+def add(folder: Path = FOLDER, files: list[Path] = typer.Argument(..., help="Files inside the folder."),
+        sub_model: Optional[str] = SUB_MODEL, llm_meta: bool = LLM_META) -> None:
+    """Index files of the folder (again, if they changed)."""
+    rlm = MultiDocRLM(folder, sub_model=sub_model)
+    for file in files:
+        console.print(f"added {escape(rlm.add_document(file, llm_meta=llm_meta))}", highlight=False)
+
+
+@corpus_app.command("rm")
+def rm(folder: Path = FOLDER, doc_ids: list[str] = typer.Argument(..., help="Document ids (paths in the folder).")) -> None:
+    """Forget documents (their files are left alone)."""
+    rlm = MultiDocRLM(folder)
+    for doc_id in doc_ids:
+        console.print(f"{'removed' if rlm.remove_document(doc_id) else 'not indexed'} {escape(doc_id)}",
+                      highlight=False)
+
+
+@corpus_app.command("update")
+def update(folder: Path = FOLDER, sub_model: Optional[str] = SUB_MODEL, llm_meta: bool = LLM_META) -> None:
+    """Re-scan the folder: add new files, re-index changed ones, drop deleted ones."""
+    update_corpus(folder, sub_model, llm_meta)
