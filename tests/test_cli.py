@@ -31,8 +31,9 @@ def test_missing_file(tmp_path):
 
 
 def test_folder_without_readable_documents(tmp_path):
-    (tmp_path / "blob.bin").write_bytes(bytes(range(256)))
-    one_line_error(longread("ask", str(tmp_path), "q"), "has no readable documents (1 files skipped)")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "blob.bin").write_bytes(bytes(range(256)))
+    one_line_error(longread("ask", str(tmp_path / "docs"), "q"), "has no readable documents (1 files skipped)")
 
 
 def test_binary_file(tmp_path):

@@ -118,14 +118,15 @@ def _prepare_job(job: tuple[str, str]) -> DocRecord | Skipped:
     return prepare(*job)
 
 
-def scan(root: Path) -> dict[str, Path]:
+def scan(root: Path, leave_out: Path | None = None) -> dict[str, Path]:
     """Files under `root` by document id (path relative to the root, with `/`), leaving out hidden
-    files and folders."""
+    files and folders, and the database `leave_out` (the index itself, if it is kept there)."""
     found = {}
+    own = {f"{leave_out}{suffix}" for suffix in ("", "-wal", "-shm", "-journal")} if leave_out else set()
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in files:
-            if not name.startswith("."):
+            if not name.startswith(".") and os.path.join(folder, name) not in own:
                 path = Path(folder, name)
                 found[path.relative_to(root).as_posix()] = path
     return dict(sorted(found.items()))
@@ -150,7 +151,7 @@ class CorpusIndex:
         """Bring the index in line with the folder (or with the files `only`): add new files,
         replace changed ones, remove deleted ones. Files are read in worker processes when
         `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata."""
-        files = scan(self.root) if only is None else {d: self.root / d for d in only if (self.root / d).is_file()}
+        files = scan(self.root, self.store.path.resolve()) if only is None else {d: self.root / d for d in only if (self.root / d).is_file()}
         states = self.store.file_states()
         considered = states if only is None else {d: states[d] for d in only if d in states}
         report = UpdateReport(removed=sorted(d for d in considered if d not in files))
