@@ -155,7 +155,7 @@ class CorpusIndex:
         states = self.store.file_states()
         considered = states if only is None else {d: states[d] for d in only if d in states}
         report = UpdateReport(removed=sorted(d for d in considered if d not in files))
-        todo = [d for d in files if states.get(d) != _state(files[d])]
+        todo = [d for d in files if (state := _state(files[d])) is None or states.get(d) != state]
         report.unchanged = len(files) - len(todo)
         self.store.remove_docs(report.removed)
         done = 0
@@ -189,8 +189,9 @@ class CorpusIndex:
         """The records to store; the rest are skipped files, or changed files with the same text."""
         records = []
         for item in batch:
-            if isinstance(item, Skipped):
+            if isinstance(item, Skipped):  # (a stored document whose file became unreadable goes)
                 report.skipped.append(item)
+                report.removed += self.store.remove_docs([item.doc_id])
                 continue
             old = self.store.doc(item.doc_id)
             if old is not None and old.content_hash == item.digest:
@@ -280,7 +281,7 @@ class CorpusIndex:
         if doc_id not in self._levels:
             doc = self.doc(doc_id)
             path = Path(doc.path)
-            if not path.is_file() or _state(path) != (doc.file_size, doc.mtime_ns):
+            if _state(path) != (doc.file_size, doc.mtime_ns):
                 raise InputError(f"{doc_id} changed since it was indexed; run `longread corpus update`")
             index = SingleDocIndex.build(path, self.store)
             if index.doc_id != doc.store_id:
@@ -360,7 +361,11 @@ def _content(meta: dict[str, Any]) -> ContentMeta:
                        meta["doc_type"], meta["author"], meta.get("meta_source") or meta["source"])
 
 
-def _state(path: Path) -> tuple[int, int]:
-    stat = path.stat()
+def _state(path: Path) -> tuple[int, int] | None:
+    """(size, mtime in ns) of a file; None if it cannot be read (it is then read to report why)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
     return stat.st_size, stat.st_mtime_ns
 

@@ -253,7 +253,7 @@ class CorpusStore(DocStore):
         rows = self.db.execute(
             "SELECT c.doc_id, f.score FROM (SELECT rowid, bm25(corpus_fts, 4.0, 1.0) AS score FROM corpus_fts "
             "WHERE corpus_fts MATCH ? ORDER BY score LIMIT ?) f JOIN corpus_docs c ON c.id = f.rowid "
-            "ORDER BY f.score", (match, k)).fetchall()
+            "ORDER BY f.score, c.doc_id LIMIT ?", (match, 2 * k + 10, k)).fetchall()  # ties by id
         return [(doc_id, -score) for doc_id, score in rows]
 
     def phrase_rows(self, phrase: str, rows: Sequence[int] | None = None) -> list[int]:
