@@ -5,6 +5,7 @@ checked against the text field by field, the rules filling in whatever fails the
 
 from __future__ import annotations
 
+import datetime
 import re
 import unicodedata
 from collections import Counter
@@ -98,7 +99,9 @@ def find_dates(text: str, limit: int = MAX_DATES) -> list[str]:
             year, month, day = g[8], _MONTHS.index(g[7].lower()) + 1, g[6]
         else:
             year, month, day = g[10], _MONTHS.index(g[9].lower()) + 1, None
-        if not 1 <= month <= 12 or (day is not None and not 1 <= int(day) <= 31):
+        try:
+            datetime.date(int(year), month, int(day or 1))
+        except ValueError:
             continue
         found[f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")] = None
         if len(found) == limit:

@@ -1,0 +1,123 @@
+"""Answering about a corpus (map for a weak root, rlm over the corpus tools), the MultiDocRLM API
+(build, update counting sub-model calls, save and load) and the corpus commands."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from corpus_fixtures import ARTICLES, write_bad_files, write_corpus
+from test_cli import longread
+
+from longread.api import MultiDocRLM
+from longread.errors import InputError
+from longread.llm.scripted import ScriptedLM
+
+QUESTION = "Who captained the ship that carried the royal letters to Norway?"
+
+
+def reads_two_documents(request) -> str:
+    """A small model that states what the passage in front of it says, or NONE."""
+    prompt = request.messages[-1]["content"]
+    if "captained by Ingrid Vale" in prompt:
+        return "The Silver Heron was captained by Ingrid Vale."
+    if "royal letters" in prompt and "Silver Heron" in prompt:
+        return "The ship that carried the royal letters to Norway was the Silver Heron."
+    return "NONE"
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    return write_corpus(tmp_path / "corpus")
+
+
+def check_citations(answer, root):
+    for c in answer.citations:
+        assert (root / c.doc_id).read_text(encoding="utf-8")[c.start:c.end] == c.text
+
+
+def test_map_answers_a_two_document_question_citing_both(corpus, tmp_path):
+    weak = ScriptedLM(reads_two_documents, writes_code=False, context_window=2048)
+    rlm = MultiDocRLM(corpus, weak, weak, store_path=tmp_path / "c.sqlite", cache=False)
+    answer = rlm.query(QUESTION)
+    assert answer.mode == "map" and "cannot drive" in answer.reason
+    assert "Ingrid Vale" in answer.text and "Silver Heron" in answer.text
+    assert {c.doc_id for c in answer.citations} == {"news/heron.md", "news/log.txt"}
+    check_citations(answer, corpus)
+    assert answer.stats["documents_ranked"][:2] == ["news/heron.md", "news/log.txt"]
+
+
+def test_rlm_explores_with_the_corpus_functions(corpus, tmp_path):
+    code = ('```repl\nhits = rank_documents("layoffs announced", top_k=2)\nprint(hits[0][0])\n'
+            'print(ask_about_document("Who announced layoffs?", hits[0][0]))\n```')
+    root = ScriptedLM([code, '```repl\nFINAL("Acme Corp announced layoffs of 300 workers.")\n```'])
+    sub = ScriptedLM(lambda r: "Acme Corp announced layoffs of 300 workers.")
+    rlm = MultiDocRLM(corpus, root, sub, store_path=tmp_path / "c.sqlite", cache=False)
+    answer = rlm.query("Which company announced layoffs?")
+    assert answer.mode == "rlm" and answer.text == "Acme Corp announced layoffs of 300 workers."
+    assert answer.citations and answer.citations[0].doc_id == "reports/layoffs.md"
+    check_citations(answer, corpus)
+    first_turn = root.requests[0].messages[1]["content"]
+    assert "reports/layoffs.md" in first_turn  # the first search ran before turn 1
+    system = root.requests[0].messages[0]["content"]
+    assert "corpus of 5 documents" in system and "grep_corpus(" in system and "ask_across_documents(" in system
+
+
+def test_build_update_save_and_load_count_the_sub_model_calls(corpus, tmp_path):
+    def reads_meta(request) -> str:
+        sample = request.messages[-1]["content"]
+        title = sample.split('"""')[1].strip().splitlines()[0].lstrip("# ")
+        return json.dumps({"title": title, "summary": "", "keywords": [], "entities": [], "doc_type": "article"})
+
+    sub = ScriptedLM(reads_meta)
+    rlm = MultiDocRLM(corpus, sub, sub, store_path=tmp_path / "c.sqlite", cache=False)
+    report = rlm.build_index(save_path=tmp_path / "corpus.index.json")
+    assert len(report.added) == 5 and len(sub.requests) == 5
+    assert rlm.index.meta("news/log.txt").doc_type == "article"
+    assert rlm.index.meta("news/log.txt").meta_source == "scripted:test"
+    for name in ("news/log.txt", "notes/garden.txt"):
+        (corpus / name).write_text((corpus / name).read_text() + "One more line.\n")
+    report = rlm.build_index()
+    assert sorted(report.changed) == ["news/log.txt", "notes/garden.txt"] and len(sub.requests) == 7
+    saved = json.loads((tmp_path / "corpus.index.json").read_text())
+    assert saved["total_docs"] == 5 and saved["links"] == {"news/log.txt": ["news/heron.md"]}
+    assert saved["keyword_index"]["heron"] and saved["documents"]["news/heron.md"]["doc_type"] == "article"
+
+    again = MultiDocRLM(corpus, sub, sub, store_path=tmp_path / "other.sqlite", cache=False)
+    again.load_index(tmp_path / "corpus.index.json")
+    assert len(sub.requests) == 7  # unchanged documents took the saved metadata
+    assert again.index.meta("news/heron.md").doc_type == "article"
+    assert again.index.meta("news/log.txt").meta_source == "rules"  # changed since it was saved
+
+
+def test_bad_input(corpus, tmp_path):
+    with pytest.raises(InputError, match="not a folder"):
+        MultiDocRLM(corpus / "news" / "heron.md")
+    with pytest.raises(InputError, match="unknown mode"):
+        MultiDocRLM(corpus, mode="tree")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    weak = ScriptedLM(lambda r: "NONE", writes_code=False)
+    with pytest.raises(InputError, match="has no readable documents"):
+        MultiDocRLM(empty, weak, weak, store_path=tmp_path / "e.sqlite").query("q")
+
+
+def test_corpus_commands(corpus, tmp_path):
+    write_bad_files(corpus)
+    env = {"LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
+    result = longread("index", str(corpus), "--no-llm-meta", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "5 documents" in result.stdout and "5 added" in result.stdout and "4 skipped" in result.stdout
+    assert "skipped bad/blob.bin" in result.stdout
+    listing = longread("corpus", "ls", str(corpus), env=env).stdout
+    assert all(doc_id in listing for doc_id in ARTICLES) and "Merger Announcement" in listing
+    result = longread("corpus", "rm", str(corpus), "notes/garden.txt", env=env)
+    assert result.returncode == 0 and "removed notes/garden.txt" in result.stdout
+    (corpus / "news" / "heron.md").unlink()
+    os.utime(corpus / "reports" / "merger.md")
+    result = longread("corpus", "update", str(corpus), "--no-llm-meta", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "1 added, 0 changed, 1 removed, 3 unchanged" in result.stdout  # garden back, heron gone
+    result = longread("corpus", "add", str(corpus), str(corpus / "bad" / "blob.bin"), "--no-llm-meta", env=env)
+    assert result.returncode != 0 and "cannot index bad/blob.bin" in result.stderr
