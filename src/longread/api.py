@@ -18,7 +18,7 @@ from longread.index.corpus import BATCH_SIZE, CorpusIndex, MetaReader, UpdateRep
 from longread.index.single import SingleDocIndex
 from longread.ingest.doctype import UNSURE, ask_doc_type, detect_doc_type
 from longread.ingest.document import load_document
-from longread.ingest.metadata import SAMPLE_CHARS, ContentMeta, headings_in, llm_meta
+from longread.ingest.metadata import MODEL_SAMPLE_CHARS, ContentMeta, headings_in, llm_meta
 from longread.ingest.summarize import summarize_sections
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
@@ -253,7 +253,7 @@ class MultiDocRLM(_Asker):
                 return self._saved[doc.content_hash]
             if not llm:
                 return rules
-            chars = min(fit_chars(self.sub, 1_200), SAMPLE_CHARS if self.sub.writes_code else 1_500)
+            chars = min(fit_chars(self.sub, 1_200), MODEL_SAMPLE_CHARS if self.sub.writes_code else 1_500)
             return llm_meta(sample, headings_in(sample), doc.doc_id, rules, self.sub, gateway, chars)
 
         return lambda batch: gateway.map(one, batch)

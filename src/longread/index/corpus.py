@@ -21,6 +21,7 @@ from longread.events import Event, EventSink, ignore
 from longread.index.single import SingleDocIndex
 from longread.ingest.document import load_document, short_reason
 from longread.ingest.metadata import (
+    MODEL_SAMPLE_CHARS,
     SAMPLE_CHARS,
     ContentMeta,
     entity_key,
@@ -108,7 +109,7 @@ def prepare(root: str, doc_id: str) -> DocRecord | Skipped:
     except Exception as error:  # any unreadable file is skipped and reported, never fatal
         return Skipped(doc_id, short_reason(error))
     text = document.text
-    meta = rule_meta(text[:SAMPLE_CHARS], [h.title for h in document.headings[:50]], path.stem)
+    meta = rule_meta(text[:SAMPLE_CHARS], [h.title for h in document.headings[:50]], path.stem, document.kind)
     return DocRecord(doc_id, str(path), document.kind, text, content_hash(text), stat.st_size,
                      stat.st_mtime_ns, meta.to_dict(), index_terms(doc_id, meta),
                      [(p.number, p.start, p.end) for p in document.pages])
@@ -147,10 +148,11 @@ class CorpusIndex:
 
     # -- building and updating -------------------------------------------------------------
     def update(self, *, parallel: bool = True, batch_size: int = BATCH_SIZE, meta_reader: MetaReader | None = None,
-               on_event: EventSink = ignore, only: Sequence[str] | None = None) -> UpdateReport:
+               on_event: EventSink = ignore, only: Sequence[str] | None = None, link: bool = True) -> UpdateReport:
         """Bring the index in line with the folder (or with the files `only`): add new files,
         replace changed ones, remove deleted ones. Files are read in worker processes when
-        `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata."""
+        `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata.
+        Without `link`, new documents' links are left to the next update or `link()`."""
         files = scan(self.root, self.store.path.resolve()) if only is None else {d: self.root / d for d in only if (self.root / d).is_file()}
         states = self.store.file_states()
         considered = states if only is None else {d: states[d] for d in only if d in states}
@@ -167,7 +169,7 @@ class CorpusIndex:
             on_event(Event("progress", {"task": "documents", "done": done, "total": len(todo)}))
         if meta_reader is not None:
             self.improve_meta(meta_reader, batch_size, on_event)
-        report.links = self.link()
+        report.links = self.link() if link else 0
         self._levels.clear()
         return report
 
@@ -178,7 +180,7 @@ class CorpusIndex:
         todo = self.store.rows_with_meta_source("rules")
         for start in range(0, len(todo), batch_size):
             docs = self.store.docs(todo[start:start + batch_size])
-            samples = [self.store.read_range(d.store_id, 0, SAMPLE_CHARS) for d in docs]
+            samples = [self.store.read_range(d.store_id, 0, MODEL_SAMPLE_CHARS) for d in docs]
             metas = meta_reader([(d, sample, _content(d.meta)) for d, sample in zip(docs, samples, strict=True)])
             self.store.replace_meta([(d, m.to_dict(), index_terms(d.doc_id, m)) for d, m in zip(docs, metas, strict=True)])
             on_event(Event("progress", {"task": "metadata", "done": min(start + batch_size, len(todo)),
@@ -227,17 +229,28 @@ class CorpusIndex:
             return 0
         pairs = {(src, dst) for dst, name in self.store.names(linked=False)
                  for src in self.store.phrase_rows(name) if src != dst}
-        old_names: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        for dst, name in self.store.names(linked=True):
-            old_names[name.split(" ", 1)[0]].append((dst, name))
-        if old_names:  # what the new documents name among the old ones
-            for doc in self.store.docs(new):
-                words = set(tokens(self.store.read_range(doc.store_id, 0, doc.chars)))
-                for dst, name in (c for w in words & old_names.keys() for c in old_names[w]):
-                    if self.store.phrase_rows(name, [doc.row]):
-                        pairs.add((doc.row, dst))
+        old_names = self.store.names(linked=True)
+        # What the new documents name among the old ones, the cheaper way round (in ms, roughly):
+        # a search for each old name, or a pass over each new document's words.
+        if len(old_names) * 0.5 < len(new) * (1 + len(old_names) / 3_000):
+            fresh = set(new)
+            pairs |= {(src, dst) for dst, name in old_names for src in self.store.phrase_rows(name) if src in fresh}
+        else:
+            pairs |= self._named_in(new, old_names)
         self.store.add_links(sorted(pairs), new)
         return len(pairs)
+
+    def _named_in(self, rows: list[int], names: list[tuple[int, str]]) -> set[tuple[int, int]]:
+        """(row, named row) for the names each document holds: checked by search where the
+        document holds all of a name's words."""
+        words_of = [(dst, name, frozenset(name.split())) for dst, name in names]
+        pairs = set()
+        for doc in self.store.docs(rows):
+            words = set(tokens(self.store.read_range(doc.store_id, 0, doc.chars)))
+            for dst, name, _ in (c for c in words_of if c[2] <= words):
+                if self.store.phrase_rows(name, [doc.row]):
+                    pairs.add((doc.row, dst))
+        return pairs
 
     def add_document(self, path: str | Path, meta_reader: MetaReader | None = None) -> str:
         """Index one file inside the corpus folder (again, if it changed); returns its id."""

@@ -12,30 +12,32 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from longread.ingest.doctype import detect_doc_type
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.jsonio import MalformedJSONError, complete_json
 from longread.tools.grounding import is_grounded
-from longread.tools.rank import sentences, stem, terms
+from longread.tools.rank import stem, terms
 
-SAMPLE_CHARS = 4_000  # the opening the rules read (plus the headings)
+SAMPLE_CHARS = 2_000  # the opening the rules read (plus the headings)
+MODEL_SAMPLE_CHARS = 8_000  # the opening a capable sub-model reads
 MAX_KEYWORDS = 8
 MAX_ENTITIES = 10
 MAX_DATES = 10
 
-_WORD = re.compile(r"[^\W\d_]{3,}")
+_NOT_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha() and c != "'"})
 _TOKEN = re.compile(r"[^\W_]+")
 _ENTITY = re.compile(r"\b(?:[A-Z][\w&'-]*[a-z0-9]|[A-Z]{2,6})(?:[ \t]+(?:of|de|von|van|the|and|&)?[ \t]*"
                      r"(?:[A-Z][\w&'-]*[a-z0-9]|[A-Z]{2,6}))+")
 _LEADING = re.compile(r"^(?:The|A|An|In|On|At|By|For|From|To|Of|And|But|This|That|When|After|Before)\s+")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
            "october", "november", "december")
-_MONTH = r"(January|February|March|April|May|June|July|August|September|October|November|December)"
-_DATE = re.compile(rf"\b(\d{{4}})-(\d{{2}})(?:-(\d{{2}}))?\b|\b{_MONTH}\s+(\d{{1,2}}),?\s+(\d{{4}})\b"
-                   rf"|\b(\d{{1,2}})\s+{_MONTH}\s+(\d{{4}})\b|\b{_MONTH}\s+(\d{{4}})\b")
+_MONTH = r"(january|february|march|april|may|june|july|august|september|october|november|december)"
+_YEAR = re.compile(r"\b(1[5-9]\d\d|2\d\d\d)\b")  # every date form holds a year: found first, as it is fast
+_ISO_REST = re.compile(r"-(\d\d)(?:-(\d\d))?\b")
+_BEFORE_YEAR = re.compile(rf"(?:{_MONTH}\s+(\d{{1,2}}),?|(\d{{1,2}})\s+{_MONTH}|{_MONTH})\s+$", re.IGNORECASE)
 _AUTHOR = re.compile(r"^[ \t]*(?:By|Author|From|Written by)[: \t]+([A-Z][\w.'-]*(?:[ \t]+[A-Z][\w.'-]*){0,3})",
                      re.MULTILINE)
+_EMAIL = re.compile(r"(?:(?:From|To|Subject|Date|Cc):[^\n]*\n){2,}")
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$|^(\S.{0,118})\n(?:=+|-+)[ \t]*$", re.MULTILINE)
 
 
@@ -63,6 +65,8 @@ class ContentMeta:
 
 def fold(text: str) -> str:
     """Lower case without diacritics, as the full-text index compares words."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -87,23 +91,25 @@ def parse_date(text: str) -> str:
 
 
 def find_dates(text: str, limit: int = MAX_DATES) -> list[str]:
-    """Distinct valid dates in `text`, ISO-formatted, in order of appearance."""
+    """Distinct valid dates in `text` (2024-03-05, 2024-03, March 5, 2024, 5 March 2024, March 2024),
+    ISO-formatted, in order of appearance."""
     found: dict[str, None] = {}
-    for m in _DATE.finditer(text):
-        g = m.groups()
-        if g[0]:
-            year, month, day = g[0], int(g[1]), g[2]
-        elif g[3]:
-            year, month, day = g[5], _MONTHS.index(g[3].lower()) + 1, g[4]
-        elif g[6]:
-            year, month, day = g[8], _MONTHS.index(g[7].lower()) + 1, g[6]
+    for year in _YEAR.finditer(text):
+        iso = _ISO_REST.match(text, year.end())
+        if iso:
+            month, day = int(iso.group(1)), iso.group(2)
         else:
-            year, month, day = g[10], _MONTHS.index(g[9].lower()) + 1, None
+            named = _BEFORE_YEAR.search(text, max(0, year.start() - 24), year.start())
+            if not named:
+                continue
+            g = named.groups()
+            month = _MONTHS.index((g[0] or g[3] or g[4]).lower()) + 1
+            day = g[1] or g[2]
         try:
-            datetime.date(int(year), month, int(day or 1))
+            datetime.date(int(year.group(1)), month, int(day or 1))
         except ValueError:
             continue
-        found[f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")] = None
+        found[f"{year.group(1)}-{month:02d}" + (f"-{int(day):02d}" if day else "")] = None
         if len(found) == limit:
             break
     return list(found)
@@ -114,27 +120,33 @@ def headings_in(sample: str) -> list[str]:
     return [" ".join((m.group(1) or m.group(2)).split()) for m in _HEADING_LINE.finditer(sample)]
 
 
-def rule_meta(sample: str, headings: list[str], fallback_title: str) -> ContentMeta:
+def rule_meta(sample: str, headings: list[str], fallback_title: str, kind: str = "text") -> ContentMeta:
     """Metadata by rules from a document's opening (`sample`) and its headings."""
     headings = headings or headings_in(sample)
     first_line = next((line.strip() for line in sample.splitlines() if line.strip()), "")
     title = headings[0] if headings else first_line if 0 < len(first_line) <= 120 else fallback_title
-    said = [s for s in sentences(sample) if s.strip() != title and len(s.split()) >= 4]
-    summary = " ".join(said[:2])[:400]
     author = _AUTHOR.search(sample)
-    return ContentMeta(title=title[:200], summary=summary, keywords=rule_keywords(sample, [title, *headings]),
+    return ContentMeta(title=title[:200], summary=opening(sample, title), keywords=rule_keywords(sample, [title, *headings]),
                        entities=rule_entities(sample), dates=find_dates(sample),
-                       doc_type=detect_doc_type(sample)[0], author=author.group(1) if author else "")
+                       doc_type="email" if _EMAIL.match(sample) else kind, author=author.group(1) if author else "")
+
+
+def opening(sample: str, title: str, chars: int = 300) -> str:
+    """The first sentences of the text after its title (up to about `chars`), as a rule's summary."""
+    body = sample.split(title, 1)[1] if title and title in sample[:500] else sample
+    paragraphs = [" ".join(p.split()) for p in body.split("\n\n")]
+    prose = " ".join(p for p in paragraphs if len(p.split()) >= 6)[:chars + 200] or " ".join(body.split())
+    cut = max(prose.rfind(". ", 0, chars), prose.rfind("? ", 0, chars), prose.rfind("! ", 0, chars))
+    return prose[:cut + 1] if cut > 40 else prose[:chars]
 
 
 def rule_keywords(sample: str, headings: list[str], k: int = MAX_KEYWORDS) -> list[str]:
     """The `k` most frequent content words (one per stem), words of the title and headings first."""
-    counts = Counter(_WORD.findall(sample.lower()))
-    for word in _WORD.findall(" ".join(headings).lower()):
-        counts[word] += 3
+    counts = Counter(sample.lower().translate(_NOT_LETTERS).split())
+    counts.update(" ".join(headings).lower().translate(_NOT_LETTERS).split() * 3)
     chosen: dict[str, str] = {}
     for word, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        key = terms(word)
+        key = terms(word) if len(word) >= 3 else []
         if key and key[0] not in chosen:
             chosen[key[0]] = word
             if len(chosen) == k:
