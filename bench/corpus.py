@@ -132,7 +132,7 @@ def main() -> None:
     with get_context("spawn").Pool(1) as pool:  # started before the build, so its memory is its own
         index = CorpusIndex(folder, CorpusStore(db))
         started = time.perf_counter()
-        build, report = timed(index.update, link=False)
+        build, report = timed(lambda: index.update(link=False))
         linking, _ = timed(index.link)
         links = index.store.all_links()
         build_peak = peak_mb()

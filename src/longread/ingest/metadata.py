@@ -145,7 +145,7 @@ def rule_keywords(sample: str, headings: list[str], k: int = MAX_KEYWORDS) -> li
     counts = Counter(sample.lower().translate(_NOT_LETTERS).split())
     counts.update(" ".join(headings).lower().translate(_NOT_LETTERS).split() * 3)
     chosen: dict[str, str] = {}
-    for word, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+    for word, _ in counts.most_common():  # ties in order of first appearance
         key = terms(word) if len(word) >= 3 else []
         if key and key[0] not in chosen:
             chosen[key[0]] = word

@@ -6,12 +6,12 @@ with citations into each document."""
 from __future__ import annotations
 
 import bisect
-from collections import defaultdict
 
 from longread.answer import Answer, Citation
-from longread.errors import InputError
+from longread.errors import BudgetExceededError, InputError
+from longread.ingest.metadata import rule_entities, tokens
 from longread.strategies.common import Run
-from longread.strategies.mapreduce import Chunk, ChunkReader, cut_chunks, map_answer
+from longread.strategies.mapreduce import Chunk, ChunkReader, cut_chunks
 from longread.strategies.rlm import RLMLoop
 from longread.strategies.sections import chunk_plan
 from longread.tools.corpus import CorpusTools
@@ -82,20 +82,64 @@ def spread_best(question: str, chunks: list[Chunk], limit: int) -> list[Chunk]:
 
 
 def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
-    """Rank the documents by full-text search, then read the best passages of the best ones."""
+    """Rank the documents by full-text search and read the best passages of the best ones. When
+    what was found names something the question does not (the ship the letters went on), a second
+    round looks for that name, with the first finding as context: a question whose answer needs
+    two documents is read in two hops."""
     chunk_chars, limit = chunk_plan(run)
-    ranked = [doc_id for doc_id, _ in tools.ranked(question, limit)]
+    reader = CorpusReader(question, run, None)  # type: ignore[arg-type]  # each round reads its own view
+    seen: set[tuple[str, str]] = set()
+    ranked: list[str] = []
+    stats: dict[str, object] = {"documents_ranked": ranked}
+    total = 0
+    try:
+        total += _read_round(reader, question, tools, limit, chunk_chars, seen, ranked)
+        names, known = bridge(question, [f.text for f in reader.findings])
+        if names:  # passages read again with the names in view, except those they came from
+            seen = {(f.chunk.section, f.chunk.text) for f in reader.findings if any(n in f.text for n in names)}
+            hop = CorpusReader(f"{question} (Known: {known})", run, None)  # type: ignore[arg-type]
+            total += _read_round(hop, f"{question} {' '.join(names)}", tools, max(2, limit // 2), chunk_chars,
+                                 seen, ranked)
+            reread = {(f.chunk.section, f.chunk.text) for f in hop.findings}  # the second reading wins
+            reader.findings = [f for f in reader.findings if (f.chunk.section, f.chunk.text) not in reread]
+            reader.findings += hop.findings
+            reader.stats = {k: v + hop.stats[k] for k, v in reader.stats.items()}
+            stats["second_hop"] = names
+    except BudgetExceededError as error:
+        error.partial = reader.answer("map", total, stats, stopped_by=error.limit)
+        raise
+    return reader.answer("map", total, stats)
+
+
+def _read_round(reader: CorpusReader, query: str, tools: CorpusTools, limit: int, chunk_chars: int,
+                seen: set[tuple[str, str]], ranked_so_far: list[str]) -> int:
+    """Read the best passages of the documents that best match `query`, leaving out those `seen`
+    (doc id, text); returns how many candidate passages there were."""
+    ranked = [doc_id for doc_id, _ in tools.ranked(query, limit)]
+    ranked_so_far += [d for d in ranked if d not in ranked_so_far]
     view = CorpusView(tools, ranked)
     spans = [view.span(doc_id, s, e) for doc_id in ranked
-             for s, e in tools.passages(doc_id, question, chunk_chars * PASSAGES_PER_DOC)]
-    chunks = cut_chunks(view, spans, chunk_chars)  # type: ignore[arg-type]  # a view reads like a document
-    chosen = spread_best(question, chunks, limit)
-    per_doc: dict[str, int] = defaultdict(int)
-    for chunk in chosen:
-        per_doc[chunk.section] += 1
-    run.emit("phase", name="MAP", documents=len(ranked), chunks=len(chosen))
-    return map_answer(question, chosen, run, view, "map", len(chunks),  # type: ignore[arg-type]
-                      {"documents_ranked": ranked, "chunks_per_document": dict(per_doc)}, CorpusReader)
+             for s, e in tools.passages(doc_id, query, chunk_chars * PASSAGES_PER_DOC)]
+    chunks = [c for c in cut_chunks(view, spans, chunk_chars)  # type: ignore[arg-type]  # reads like a document
+              if (c.section, c.text) not in seen]
+    chosen = spread_best(query, chunks, limit)
+    reader.run.emit("phase", name="MAP", documents=len(ranked), chunks=len(chosen))
+    reader.tools = view  # type: ignore[assignment]
+    reader.read_all(chosen)
+    return len(chunks)
+
+
+def bridge(question: str, findings: list[str]) -> tuple[list[str], str]:
+    """Names (two or more capitalized words) the findings state and the question does not, and
+    the findings that state them: what a second hop should look for."""
+    asked = set(tokens(question))
+    names: dict[str, str] = {}
+    for finding in findings:
+        for name in rule_entities(finding):
+            if not set(tokens(name)) <= asked:
+                names.setdefault(name, finding)
+    chosen = list(names)[:3]
+    return chosen, " ".join(dict.fromkeys(names[n] for n in chosen))
 
 
 def corpus_mode(mode: str, run: Run) -> tuple[str, str]:
