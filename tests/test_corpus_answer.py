@@ -8,7 +8,7 @@ import os
 
 import pytest
 from corpus_fixtures import ARTICLES, write_bad_files, write_corpus
-from test_cli import longread
+from test_cli import EXAMPLES, longread
 
 from longread.api import MultiDocRLM
 from longread.errors import InputError
@@ -121,3 +121,17 @@ def test_corpus_commands(corpus, tmp_path):
     assert "1 added, 0 changed, 1 removed, 3 unchanged" in result.stdout  # garden back, heron gone
     result = longread("corpus", "add", str(corpus), str(corpus / "bad" / "blob.bin"), "--no-llm-meta", env=env)
     assert result.returncode != 0 and "cannot index bad/blob.bin" in result.stderr
+
+
+def test_a_second_hop_reads_again_with_the_first_finding_in_view(tmp_path):
+    def first_line(request) -> str:  # like a very small model: repeats the first line it is shown
+        return request.messages[-1]["content"].split("Text: ", 1)[1].splitlines()[0]
+
+    weak = ScriptedLM(first_line, writes_code=False, context_window=2048)
+    harbour = EXAMPLES / "harbour"
+    rlm = MultiDocRLM(harbour, weak, weak, store_path=tmp_path / "h.sqlite", cache=False)
+    answer = rlm.query(QUESTION)
+    assert "Silver Heron" in answer.stats["second_hop"]
+    assert "captained by Ingrid Vale" in answer.text and "Hugh Carrick" not in answer.text
+    assert {"news/royal-letters.md", "records/crew-register.txt"} <= {c.doc_id for c in answer.citations}
+    check_citations(answer, harbour)

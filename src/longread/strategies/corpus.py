@@ -94,7 +94,7 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     total = 0
     try:
         total += _read_round(reader, question, tools, limit, chunk_chars, seen, ranked)
-        names, known = bridge(question, [f.text for f in reader.findings])
+        names, known = bridge(question, [(f.chunk.section, f.text) for f in reader.findings], tools)
         if names:  # passages read again with the names in view, except those they came from
             seen = {(f.chunk.section, f.chunk.text) for f in reader.findings if any(n in f.text for n in names)}
             hop = CorpusReader(f"{question} (Known: {known})", run, None)  # type: ignore[arg-type]
@@ -129,14 +129,17 @@ def _read_round(reader: CorpusReader, query: str, tools: CorpusTools, limit: int
     return len(chunks)
 
 
-def bridge(question: str, findings: list[str]) -> tuple[list[str], str]:
-    """Names (two or more capitalized words) the findings state and the question does not, and
-    the findings that state them: what a second hop should look for."""
+def bridge(question: str, findings: list[tuple[str, str]], tools: CorpusTools) -> tuple[list[str], str]:
+    """Names (two or more capitalized words) that findings state, the question does not, and
+    other documents than the finding's own hold; with the findings that state them: what a
+    second hop should look for."""
     asked = set(tokens(question))
     names: dict[str, str] = {}
-    for finding in findings:
+    for doc_id, finding in findings:
+        own = tools.index.doc(doc_id).row
         for name in rule_entities(finding):
-            if not set(tokens(name)) <= asked:
+            words = tokens(name)
+            if not set(words) <= asked and set(tools.store.phrase_rows(" ".join(words))) - {own}:
                 names.setdefault(name, finding)
     chosen = list(names)[:3]
     return chosen, " ".join(dict.fromkeys(names[n] for n in chosen))
