@@ -47,10 +47,10 @@ DOC_TYPE_SAMPLE = 200_000  # characters from the start that the document type is
 class _Asker:
     """What both entry points share: the models, budget, options, response cache and event sinks."""
 
-    def __init__(self, model: str | LM | None, sub_model: str | LM | None, *, mode: str,
-                 enable_logging: bool, trace_path: str | None, budget: Budget,
-                 options: RunOptions | None, cache: bool, on_event: EventSink | None,
-                 client_options: ClientOptions):
+    def __init__(self, model: str | LM | None, sub_model: str | LM | None, *, mode: str = "auto",
+                 enable_logging: bool = False, trace_path: str | None = None, budget: Budget = Budget(),
+                 options: RunOptions | None = None, cache: bool = True, on_event: EventSink | None = None,
+                 client_options: ClientOptions = ClientOptions()):
         self._specs = (model, sub_model, client_options)
         self.mode = mode
         self.enable_logging = enable_logging
@@ -212,15 +212,11 @@ class MultiDocRLM(_Asker):
     """
 
     def __init__(self, corpus_path: str | Path, root_model: str | LM | None = None,
-                 sub_model: str | LM | None = None, *, mode: str = "auto", enable_logging: bool = False,
-                 trace_path: str | None = None, budget: Budget = Budget(),
-                 options: RunOptions | None = None, cache: bool = True,
-                 on_event: EventSink | None = None, client_options: ClientOptions = ClientOptions(),
-                 store_path: str | Path | None = None):
-        super().__init__(root_model, sub_model, mode=mode, enable_logging=enable_logging,
-                         trace_path=trace_path, budget=budget, options=options, cache=cache,
-                         on_event=on_event, client_options=client_options)
-        check_mode(mode, CORPUS_MODES)
+                 sub_model: str | LM | None = None, *, store_path: str | Path | None = None, **settings: Any):
+        """`settings` are SingleDocRLM's: mode (auto, map or rlm), budget, options, trace_path,
+        cache, on_event, enable_logging, client_options."""
+        super().__init__(root_model, sub_model, **settings)
+        check_mode(self.mode, CORPUS_MODES)
         self.corpus_path = Path(corpus_path)
         if not self.corpus_path.is_dir():
             raise InputError(f"{corpus_path} is not a folder")

@@ -9,20 +9,11 @@ from typing import Any, Optional
 
 import typer
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from longread.api import MultiDocRLM
 from longread.cli import app
-from longread.cli.display import ProgressLine, console, print_answer
+from longread.cli.display import ProgressLine, console, print_answer, progress_bars
 from longread.errors import InputError
-from longread.events import Event
 from longread.index.corpus import UpdateReport
 from longread.llm.gateway import Gateway
 
@@ -50,16 +41,7 @@ def update_corpus(folder: Path, sub_model: str | None, llm_meta: bool) -> None:
     """Build or update the folder's index with a progress bar, then report."""
     rlm = MultiDocRLM(folder, sub_model=sub_model)
     gateway = Gateway(cache=rlm.cache)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def advance(event: Event) -> None:
-            name, done, total = event.data["task"], event.data["done"], event.data["total"]
-            if name not in tasks:
-                tasks[name] = bar.add_task(name, total=total)
-            bar.update(tasks[name], completed=done, total=total)
-
+    with progress_bars() as advance:
         report = rlm.build_index(llm_meta=llm_meta, on_event=advance, gateway=gateway)
     print_report(rlm, report, gateway.usage.summary() if llm_meta else None)
 

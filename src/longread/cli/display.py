@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.status import Status
 
 from longread.answer import Answer
@@ -14,6 +24,22 @@ from longread.events import Event
 from longread.llm.usage import usage_line
 
 console = Console()
+
+
+@contextmanager
+def progress_bars() -> Iterator[Callable[[Event], None]]:
+    """Progress bars fed by `progress` events (task, done, total): one bar per task."""
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def advance(event: Event) -> None:
+            name, done, total = event.data["task"], event.data["done"], event.data["total"]
+            if name not in tasks:
+                tasks[name] = bar.add_task(name, total=total)
+            bar.update(tasks[name], completed=done, total=total)
+
+        yield advance
 
 
 class ProgressLine:

@@ -6,20 +6,11 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from longread.api import SingleDocRLM
 from longread.cli import app
 from longread.cli.corpus import LLM_META, update_corpus
-from longread.cli.display import console
-from longread.events import Event
+from longread.cli.display import console, progress_bars
 from longread.llm.gateway import Gateway
 
 
@@ -39,16 +30,7 @@ def index(
     if rebuild:
         rlm.drop_index()
     gateway = Gateway(cache=rlm.cache)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def advance(event: Event) -> None:
-            name, done, total = event.data["task"], event.data["done"], event.data["total"]
-            if name not in tasks:
-                tasks[name] = bar.add_task(name, total=total)
-            bar.update(tasks[name], completed=done, total=total)
-
+    with progress_bars() as advance:
         built = rlm.build_index(summaries, on_event=advance, gateway=gateway)
     console.print(f"{file.name}: {built.doc_type}, {built.total_chars:,} characters, "
                   f"{len(built.rows):,} sections → {built.store.path}", highlight=False)
