@@ -135,3 +135,15 @@ def test_a_second_hop_reads_again_with_the_first_finding_in_view(tmp_path):
     assert "captained by Ingrid Vale" in answer.text and "Hugh Carrick" not in answer.text
     assert {"news/royal-letters.md", "records/crew-register.txt"} <= {c.doc_id for c in answer.citations}
     check_citations(answer, harbour)
+
+
+def test_repl_binds_the_corpus_functions_for_a_person(corpus, tmp_path):
+    import subprocess
+    import sys
+
+    env = {**{k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}, "LONGREAD_CACHE_DIR": str(tmp_path)}
+    code = "print(total_docs, rank_documents('merger widgets', top_k=1)[0][0])\n"
+    result = subprocess.run([sys.executable, "-m", "longread.cli", "repl", str(corpus)], input=code,
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "5 reports/merger.md" in result.stdout and "5 documents" in result.stderr
