@@ -38,8 +38,11 @@ CREATE TABLE IF NOT EXISTS doc_terms (
 CREATE INDEX IF NOT EXISTS doc_terms_by_doc ON doc_terms(doc);
 CREATE TABLE IF NOT EXISTS links (src INTEGER NOT NULL, dst INTEGER NOT NULL, PRIMARY KEY (src, dst)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS links_by_dst ON links(dst);
-CREATE VIRTUAL TABLE IF NOT EXISTS corpus_fts USING fts5(title, body, content='',
-    tokenize='unicode61 remove_diacritics 2');
+"""
+_CORPUS_FTS = """
+CREATE VIRTUAL TABLE corpus_fts USING fts5(title, body, content='', tokenize='unicode61 remove_diacritics 2');
+INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('automerge', 16);  -- merge less often while
+INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('crisismerge', 64);  -- building: 1.5x faster
 """
 TERM_KINDS = ("keyword", "entity", "date", "name")
 
@@ -94,6 +97,8 @@ class CorpusStore(DocStore):
     def __init__(self, path: str | Path):
         super().__init__(path)
         self.db.executescript(_CORPUS_SCHEMA)
+        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'corpus_fts'").fetchone():
+            self.db.executescript(_CORPUS_FTS)
         self.db.commit()
 
     # -- the root folder -------------------------------------------------------------------
