@@ -225,12 +225,13 @@ class MultiDocRLM(_Asker):
         self._save_path: Path | None = None
 
     def build_index(self, parallel: bool = True, batch_size: int = BATCH_SIZE, save_path: str | Path | None = None,
-                    *, llm_meta: bool = True, on_event: EventSink | None = None,
+                    *, llm_meta: bool | None = None, on_event: EventSink | None = None,
                     gateway: Gateway | None = None) -> UpdateReport:
         """Index the folder, or bring its index up to date: new files are read (in parallel worker
         processes), changed ones re-read, deleted ones dropped; untouched ones cost nothing. With
-        `llm_meta`, the sub-model reads each new document's opening for its metadata (checked
-        against the text; the rules fill in). `on_event` receives `progress` events."""
+        `llm_meta` (by default: when the sub-model writes code, as capable models do), the
+        sub-model reads each new document's opening for its metadata (checked against the text;
+        the rules fill in). `on_event` receives `progress` events."""
         reader = self._meta_reader(gateway or Gateway(cache=self.cache), llm_meta)
         report = self.index.update(parallel=parallel, batch_size=batch_size, meta_reader=reader,
                                    on_event=on_event or ignore)
@@ -238,8 +239,10 @@ class MultiDocRLM(_Asker):
             self.save_index(save_path)
         return report
 
-    def _meta_reader(self, gateway: Gateway, llm: bool) -> MetaReader | None:
+    def _meta_reader(self, gateway: Gateway, llm: bool | None) -> MetaReader | None:
         """Metadata for new documents: a saved index's (same content), else the sub-model's, else the rules'."""
+        if llm is None:
+            llm = self.sub.writes_code
         if not (llm or self._saved):
             return None
 
@@ -269,7 +272,7 @@ class MultiDocRLM(_Asker):
         self.index.save(target)
         self._save_path = target
 
-    def add_document(self, path: str | Path, llm_meta: bool = True) -> str:
+    def add_document(self, path: str | Path, llm_meta: bool | None = None) -> str:
         """Index one file of the corpus folder (again, if it changed); returns its id."""
         return self.index.add_document(path, self._meta_reader(Gateway(cache=self.cache), llm_meta))
 

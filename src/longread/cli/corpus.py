@@ -21,9 +21,9 @@ corpus_app = typer.Typer(no_args_is_help=True, help="Inspect and update the inde
 app.add_typer(corpus_app, name="corpus")
 FOLDER = typer.Argument(..., help="The corpus folder.")
 SUB_MODEL = typer.Option(None, help="Model that reads each new document's metadata (default: the root model).")
-LLM_META = typer.Option(True, "--llm-meta/--no-llm-meta",
+LLM_META = typer.Option(None, "--llm-meta/--no-llm-meta",
                         help="Have the sub-model read each new document's opening for its metadata "
-                             "(else rules alone: fast, no model call).")
+                             "(else rules alone: fast, no model call). Default: if the sub-model writes code.")
 
 
 def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = None) -> None:
@@ -37,13 +37,13 @@ def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = Non
         console.print(f"metadata: {usage}", highlight=False)
 
 
-def update_corpus(folder: Path, sub_model: str | None, llm_meta: bool) -> None:
+def update_corpus(folder: Path, sub_model: str | None, llm_meta: bool | None) -> None:
     """Build or update the folder's index with a progress bar, then report."""
     rlm = MultiDocRLM(folder, sub_model=sub_model)
     gateway = Gateway(cache=rlm.cache)
     with progress_bars() as advance:
         report = rlm.build_index(llm_meta=llm_meta, on_event=advance, gateway=gateway)
-    print_report(rlm, report, gateway.usage.summary() if llm_meta else None)
+    print_report(rlm, report, gateway.usage.summary() if gateway.usage.calls else None)
 
 
 def ask_corpus(folder: Path, question: str, model: str | None, sub_model: str | None, progress: ProgressLine,
@@ -82,7 +82,7 @@ def ls(folder: Path = FOLDER, json_out: bool = typer.Option(False, "--json", hel
 
 @corpus_app.command("add")
 def add(folder: Path = FOLDER, files: list[Path] = typer.Argument(..., help="Files inside the folder."),
-        sub_model: Optional[str] = SUB_MODEL, llm_meta: bool = LLM_META) -> None:
+        sub_model: Optional[str] = SUB_MODEL, llm_meta: Optional[bool] = LLM_META) -> None:
     """Index files of the folder (again, if they changed)."""
     rlm = MultiDocRLM(folder, sub_model=sub_model)
     for file in files:
@@ -99,6 +99,6 @@ def rm(folder: Path = FOLDER, doc_ids: list[str] = typer.Argument(..., help="Doc
 
 
 @corpus_app.command("update")
-def update(folder: Path = FOLDER, sub_model: Optional[str] = SUB_MODEL, llm_meta: bool = LLM_META) -> None:
+def update(folder: Path = FOLDER, sub_model: Optional[str] = SUB_MODEL, llm_meta: Optional[bool] = LLM_META) -> None:
     """Re-scan the folder: add new files, re-index changed ones, drop deleted ones."""
     update_corpus(folder, sub_model, llm_meta)

@@ -20,7 +20,7 @@ def index(
     sub_model: Optional[str] = typer.Option(None, help="Model that writes the section summaries."),
     rebuild: bool = typer.Option(False, "--rebuild", help="Drop the stored index and build it again."),
     summaries: bool = typer.Option(True, "--summaries/--no-summaries", help="Summarize sections."),
-    llm_meta: bool = LLM_META,
+    llm_meta: Optional[bool] = LLM_META,
 ) -> None:
     """Index FILE: structure, sections, full-text search and section summaries (resumable). Index
     a folder: every document's text, metadata, full-text search, inverted indexes and links."""
