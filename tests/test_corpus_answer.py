@@ -147,3 +147,16 @@ def test_repl_binds_the_corpus_functions_for_a_person(corpus, tmp_path):
                             capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "5 reports/merger.md" in result.stdout and "5 documents" in result.stderr
+
+
+def test_a_budget_stop_keeps_what_was_found(corpus, tmp_path):
+    from longread.errors import BudgetExceededError
+    from longread.llm.usage import Budget
+
+    weak = ScriptedLM(reads_two_documents, writes_code=False, context_window=2048)
+    rlm = MultiDocRLM(corpus, weak, weak, store_path=tmp_path / "c.sqlite", cache=False,
+                      budget=Budget(max_subcalls=1))
+    with pytest.raises(BudgetExceededError) as stop:
+        rlm.query(QUESTION)
+    partial = stop.value.partial
+    assert partial.stopped_by == "max_subcalls" and partial.usage["subcalls"] == 1 and partial.mode == "map"
