@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from longread.events import Event, EventSink, ignore
+from longread.ingest.doctype import doc_noun
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.jsonio import extract_json
@@ -131,7 +132,7 @@ class SmartChunker:
         self.total = store.document(doc_id)["chars"]
         self.lm = lm
         self.gateway = gateway
-        self.doc_type = doc_type.replace("_", " ")
+        self.doc_type = doc_noun(doc_type)
         tokens = target_chunk_tokens or (3_000 if lm.writes_code else 1_000)
         if tokens < 50:
             raise ValueError("target_chunk_tokens must be at least 50")

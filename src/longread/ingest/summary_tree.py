@@ -6,9 +6,10 @@ at the first group without a parent. A group of one is lifted as it is, without 
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from functools import partial
 
 from longread.events import Event, EventSink, ignore
+from longread.ingest.doctype import doc_noun
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.store.docstore import DocStore, own_spans
@@ -55,24 +56,23 @@ def build_tree(store: DocStore, doc_id: int, lm: LM, gateway: Gateway, *, doc_ty
         made = {n.ord for n in nodes if n.level == level + 1}
         groups = [(k, current[i:i + group_size]) for k, i in enumerate(range(0, len(current), group_size))
                   if k not in made]
-        with ThreadPoolExecutor(max_workers=gateway.concurrency) as pool:
-            futures = {pool.submit(_group_summary, group, lm, gateway, doc_type): (k, group)
-                       for k, group in groups}
-            for future in as_completed(futures):  # saved one by one, on this thread
-                k, group = futures[future]
-                store.add_node(doc_id, level + 1, k, group, future.result(), lm.name)
-                done += 1
-                on_event(Event("progress", {"task": "tree", "done": done, "total": max(total, done)}))
+        for (k, group), summary in gateway.as_done(partial(_group_summary, lm=lm, gateway=gateway,
+                                                           doc_type=doc_type), groups):  # each saved at once
+            store.add_node(doc_id, level + 1, k, group, summary, lm.name)
+            done += 1
+            on_event(Event("progress", {"task": "tree", "done": done, "total": max(total, done)}))
         nodes = store.nodes(doc_id)
         level += 1
     return current[0] if current else None
 
 
-def _group_summary(group: list[NodeRow], lm: LM, gateway: Gateway, doc_type: str) -> str:
+def _group_summary(item: tuple[int, list[NodeRow]], lm: LM, gateway: Gateway, doc_type: str) -> str:
+    """One summary of a numbered group's summaries (a group of one keeps its own, without a call)."""
+    group = item[1]
     if len(group) == 1:
         return group[0].summary
     listed = "\n".join(f"{n}. {node.summary}" for n, node in enumerate(group, 1))
-    prompt = GROUP_PROMPT.format(n=len(group), doc_type=doc_type.replace("_", " "), listed=listed)
+    prompt = GROUP_PROMPT.format(n=len(group), doc_type=doc_noun(doc_type), listed=listed)
     reply = gateway.complete(lm, prompt, purpose="summarize_tree", max_tokens=160,
                              label=f"{group[0].start}-{group[-1].end}").text
     return " ".join(reply.split()) or " ".join(node.summary for node in group)[:600]

@@ -20,6 +20,7 @@ from longread.tools.context_tools import fit_chars
 from longread.tools.grounding import grounded_span
 from longread.tools.rank import keywords, search_words, stem
 from longread.tools.toolset import Brief, Toolset
+from longread.tools.tree_nav import TreeNavigation
 
 MAX_MATCH_CHARS = 2_000  # a match longer than this may be missed where two stored blocks meet
 _REGEX_SYNTAX = re.compile(r"[.^$*+?{}\[\]\\|()]")
@@ -59,12 +60,14 @@ FIRST_STEP = """for hit in search({query!r}, k=3):
     print(hit["section"], hit["start"], hit["end"])"""
 
 
-class SingleDocTools(Toolset):
-    """The seed-000 functions over one indexed document (plus search and the hypothesis tools)."""
+class SingleDocTools(TreeNavigation, Toolset):
+    """The seed-000 functions over one indexed document, plus search, the summary tree's tools
+    (seed 003) and the hypothesis tools."""
 
     TOOL_NAMES = ("get_toc", "get_section_names", "get_summary", "get_all_summaries", "read_section",
                   "read_section_chunk", "read_range", "grep_section", "grep_all",
-                  "find_sections_by_keyword", "search", "llm_query", "ask_about_section")
+                  "find_sections_by_keyword", "search", "llm_query", "ask_about_section",
+                  *TreeNavigation.TREE_TOOLS)
     LOOKING = frozenset(TOOL_NAMES) - {"llm_query"}
 
     def __init__(self, index: SingleDocIndex, sub: LM, gateway: Gateway, cache_sections: int = 32):
