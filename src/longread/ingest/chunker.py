@@ -15,6 +15,7 @@ from typing import Any
 
 from longread.events import Event, EventSink, ignore
 from longread.ingest.doctype import doc_noun
+from longread.ingest.summarize import clean_summary, derailed
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.jsonio import extract_json
@@ -117,8 +118,8 @@ def check_cut(reply: Any, buffer: str, marks: list[tuple[int, int]]) -> tuple[in
         raise ValueError(f"next_start {next_start} not within a short overlap before the cut {cut}")
     next_start = snap(next_start, marks, int(cut * (1 - MAX_OVERLAP)), cut)
     summary = " ".join(str(reply.get("summary", "")).split())
-    if not summary:
-        raise ValueError("empty summary")
+    if derailed(summary):
+        raise ValueError("an empty or derailed summary")
     return cut, next_start, summary
 
 
@@ -184,4 +185,4 @@ class SmartChunker:
             return "(blank)"
         reply = self.gateway.complete(self.lm, SUMMARY_PROMPT.format(doc_type=self.doc_type, text=text),
                                       purpose="smart_chunk", max_tokens=120).text
-        return " ".join(reply.split())[:SUMMARY_CHARS] or " ".join(text[:200].split())
+        return clean_summary(reply, text, SUMMARY_CHARS)

@@ -4,6 +4,7 @@ resumes without paying twice) and keywords (distinctive terms by TF-IDF, no mode
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from functools import partial
 
@@ -22,6 +23,28 @@ Section: {title}
 \"\"\"
 {text}
 \"\"\""""
+
+
+_RUN = re.compile(r"(\S)\1{7,}")
+LEAD_CHARS = 300
+
+
+def derailed(summary: str) -> bool:
+    """True for what a small model writes when it loses its way: nothing, a run of one character,
+    or a phrase of four words said three times."""
+    words = summary.lower().split()
+    grams = Counter(zip(words, words[1:], words[2:], words[3:], strict=False))
+    return not words or bool(_RUN.search(summary)) or max(grams.values(), default=0) >= 3
+
+
+def clean_summary(reply: str, source: str, limit: int = 600) -> str:
+    """A model's summary on one line, or the opening of `source` if the model derailed."""
+    summary = " ".join(reply.split())[:limit]
+    if not derailed(summary):
+        return summary
+    lead = " ".join(source.split())[:LEAD_CHARS]
+    end = lead.rfind(". ")
+    return lead[:end + 1] if end > LEAD_CHARS // 3 else lead
 
 
 def section_keywords(texts: list[str], k: int = 6) -> list[list[str]]:
@@ -57,4 +80,4 @@ def _summarize(gateway: Gateway, sub: LM, doc_type: str, item: tuple[SectionRow,
     row, text, _ = item
     prompt = PROMPT.format(doc_type=doc_noun(doc_type), title=row.title, text=text)
     reply = gateway.complete(sub, prompt, purpose="summarize_section", max_tokens=100, label=row.title)
-    return " ".join(reply.text.split())
+    return clean_summary(reply.text, text)

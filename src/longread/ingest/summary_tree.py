@@ -10,6 +10,7 @@ from functools import partial
 
 from longread.events import Event, EventSink, ignore
 from longread.ingest.doctype import doc_noun
+from longread.ingest.summarize import clean_summary
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.store.docstore import DocStore, own_spans
@@ -75,4 +76,4 @@ def _group_summary(item: tuple[int, list[NodeRow]], lm: LM, gateway: Gateway, do
     prompt = GROUP_PROMPT.format(n=len(group), doc_type=doc_noun(doc_type), listed=listed)
     reply = gateway.complete(lm, prompt, purpose="summarize_tree", max_tokens=160,
                              label=f"{group[0].start}-{group[-1].end}").text
-    return " ".join(reply.split()) or " ".join(node.summary for node in group)[:600]
+    return clean_summary(reply, " ".join(node.summary for node in group))
