@@ -201,3 +201,12 @@ def test_longread_tree_without_a_tree_says_how_to_build_one(unstructured):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "no summary tree" in result.stderr and f"longread index {unstructured}" in result.stderr
+
+
+def test_the_rlm_brief_shows_the_root_summary_and_the_tree_tools(unstructured, tmp_path):
+    rlm = built(unstructured, tmp_path)
+    brief = rlm.tools(run_of(rlm)).brief(QUESTION)
+    root = rlm.tools(run_of(rlm)).get_tree(0)
+    assert f"SUMMARY TREE: {root['level'] + 1} levels" in brief.intro and root["summary"] in brief.intro and "get_children(node_id)" in brief.intro
+    plain = SingleDocRLM(unstructured, ScriptedLM([]), cache=False, store_path=tmp_path / "plain.sqlite")
+    assert "SUMMARY TREE" not in plain.tools(run_of(plain)).brief(QUESTION).intro

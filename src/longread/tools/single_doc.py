@@ -56,6 +56,12 @@ answer = ask_about_section({question!r}, hits[0]["section"])
 print(answer)
 ```
 Then check the answer against the section's text (grep_section) and call FINAL(answer)."""
+TREE = """
+
+SUMMARY TREE: {levels} levels of summaries over the document, root first. The whole document:
+{summary}
+Walk it with get_tree(depth), get_children(node_id), get_node(node_id); read_node(node_id) gives a
+node's text."""
 FIRST_STEP = """for hit in search({query!r}, k=3):
     print(hit["section"], hit["start"], hit["end"])"""
 
@@ -141,6 +147,9 @@ class SingleDocTools(TreeNavigation, Toolset):
             listed = f"({len(summaries):,} summaries: too many to list here; use get_summary(name).)"
         intro = INTRO.format(path=self.doc_id, doc_type=self.index.doc_type, chars=self.index.total_chars,
                              sections=len(self.names), toc=toc_summary(self.outline()), summaries=listed)
+        if self.summary_tree is not None:
+            root = self.summary_tree.root
+            intro += TREE.format(levels=root.level + 1, summary=truncate_middle(root.summary, 800))
         query = search_words(question)
         return Brief(intro, GUIDE.format(query=query, question=question), FIRST_STEP.format(query=query),
                      variables=self.variables())
