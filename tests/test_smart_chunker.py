@@ -210,3 +210,15 @@ def test_a_killed_run_resumes_without_paying_for_a_chunk_twice(tmp_path):
     first_run = log.read_text().splitlines()
     assert len(lm.requests) == len(store.chunks(doc_id)) - saved  # the resumed run asks only for new chunks
     assert len(first_run) - saved <= 1  # at most the call that was under way when the kill came
+
+
+def test_a_cut_between_boundaries_snaps_and_keeps_its_overlap_within_the_chunk():
+    buffer = prose(6)
+    marks = boundaries(buffer)
+    end = len(buffer)
+    cut, next_start, summary = check_cut({"cut": end, "next_start": end, "summary": "All of it."}, buffer, marks)
+    assert cut == max(m for m, _ in marks) and next_start == cut and summary == "All of it."
+    near = marks[-1][0]
+    cut, next_start, _ = check_cut({"cut": near + 3, "next_start": near - 20, "summary": "Most of it."},
+                                   buffer, marks)
+    assert cut == near and 0 < next_start <= cut and next_start in {m for m, _ in marks} | {near - 20}

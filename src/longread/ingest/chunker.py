@@ -113,14 +113,17 @@ def check_cut(reply: Any, buffer: str, marks: list[tuple[int, int]]) -> tuple[in
     cut, next_start = reply["cut"], reply["next_start"]
     if not MIN_CUT * len(buffer) <= cut <= len(buffer):
         raise ValueError(f"cut {cut} outside [{int(MIN_CUT * len(buffer))}, {len(buffer)}]")
-    cut = snap(cut, marks, int(MIN_CUT * len(buffer)), len(buffer))
     if not 0 < next_start <= cut or cut - next_start > MAX_OVERLAP * cut:
         raise ValueError(f"next_start {next_start} not within a short overlap before the cut {cut}")
-    next_start = snap(next_start, marks, int(cut * (1 - MAX_OVERLAP)), cut)
+    snapped = snap(cut, marks, int(MIN_CUT * len(buffer)), len(buffer))
+    if next_start == cut:  # no overlap asked for
+        next_start = snapped
+    else:
+        next_start = min(snapped, snap(next_start, marks, int(snapped * (1 - MAX_OVERLAP)), snapped))
     summary = " ".join(str(reply.get("summary", "")).split())
     if derailed(summary):
         raise ValueError("an empty or derailed summary")
-    return cut, next_start, summary
+    return snapped, next_start, summary
 
 
 class SmartChunker:
