@@ -109,3 +109,24 @@ def test_ask_answers_from_a_real_manual_with_a_citation_into_the_right_section(t
         assert text[citation["start"]:citation["end"]] == citation["text"]
     assert any("79 characters" in c["text"] and c["span_id"] == "5.1 Formatting Your Source Code"
                for c in answer["citations"])
+
+
+def test_the_tree_of_a_real_book_answers_about_a_late_chapter_with_a_citation_into_it(tmp_path):
+    book = EXAMPLES / "esther-kjv.txt"  # no headings: the smart chunker makes its sections
+    env = {"LONGREAD_CACHE_DIR": str(tmp_path)}
+    built = longread("index", str(book), env=env, timeout=900)
+    assert built.returncode == 0, built.stderr
+    assert "smart chunks" in built.stdout and "3 levels" in built.stdout
+    tree = longread("tree", str(book), env=env).stdout.splitlines()
+    assert tree[0].startswith("level 2 [0:31,486)") and sum(line.lstrip().startswith("level 0") for line in tree) >= 6
+    result = longread("ask", str(book), "What did the Jews do on the fourteenth day of the month Adar?",
+                      "--mode", "tree", "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    text = book.read_text(encoding="utf-8")
+    chapter_9 = (text.index("Est9:1 "), text.index("Est10:1 "))
+    assert answer["mode"] == "tree" and answer["stats"]["leaves_read"] >= 1
+    assert any(w in answer["text"].lower() for w in ("gladness", "feasting"))
+    for citation in answer["citations"]:
+        assert text[citation["start"]:citation["end"]] == citation["text"]
+    assert any(chapter_9[0] <= c["start"] < chapter_9[1] and "Adar" in c["text"] for c in answer["citations"])

@@ -8,7 +8,7 @@ from conftest import make_run
 from longread.errors import BudgetExceededError
 from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget
-from longread.strategies.refine import run_refine
+from longread.strategies.refine import clean_finding, run_refine
 
 DOC = ("Chapter one tells of the harbour town and its fishermen. " * 30 + "\n\n"
        + "In the spring of 1607 the new bridge over the river Tay was finally opened to carts. " + "\n\n"
@@ -91,3 +91,9 @@ def test_focus_can_be_forced_for_a_small_model_behind_a_server():
     unfocused = ScriptedLM(reader, writes_code=True)
     run_refine("When did the bridge open?", doc, make_run(unfocused))
     assert "Filler about the harvest." in unfocused.requests[0].messages[-1]["content"]
+
+
+def test_clean_finding_drops_a_trailing_line_that_says_nothing():
+    assert clean_finding("The answer is: Est9:19 a day of feasting.\n\nThe answer is: NONE\nmore") == \
+        "Est9:19 a day of feasting."
+    assert clean_finding("Answer: 42") == "42" and clean_finding("NONE") == "NONE"

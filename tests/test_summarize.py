@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from longread.index.single import SingleDocIndex
-from longread.ingest.summarize import section_keywords, summarize_sections
+from longread.ingest.summarize import clean_summary, section_keywords, summarize_sections
 from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
 from longread.store.docstore import DocStore
@@ -58,3 +58,13 @@ def test_a_killed_build_resumes_without_paying_twice(index, tmp_path):
 def test_keywords_are_distinctive():
     words = section_keywords(["apples apples pears common", "plums plums common", "common figs"], k=1)
     assert words == [["apple"], ["plum"], ["fig"]]
+
+
+@pytest.mark.parametrize("reply", ["", "ספקקקקקקקקקקקקקקק", "He was told to destroy them, and to destroy them, and to destroy them, "
+                                   "and to destroy them"])
+def test_a_derailed_summary_gives_way_to_the_opening_of_the_text(reply):
+    source = "Est3:15 The posts went out, being hastened by the king's commandment. " * 8
+    lead = clean_summary(reply, source)
+    assert lead.startswith("Est3:15 The posts went out") and lead.endswith("commandment.") and len(lead) <= 300
+    assert clean_summary("Haman plots against the Jews; Esther pleads.", source) == \
+        "Haman plots against the Jews; Esther pleads."

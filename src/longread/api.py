@@ -16,10 +16,10 @@ from longread.errors import InputError
 from longread.events import Event, EventSink, JsonlTrace, fan_out, ignore
 from longread.index.corpus import BATCH_SIZE, CorpusIndex, MetaReader, UpdateReport
 from longread.index.single import SingleDocIndex
+from longread.index.tree import TreeOptions, build_summaries
 from longread.ingest.doctype import UNSURE, ask_doc_type, detect_doc_type
 from longread.ingest.document import load_document
 from longread.ingest.metadata import MODEL_SAMPLE_CHARS, ContentMeta, headings_in, llm_meta
-from longread.ingest.summarize import summarize_sections
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.specs import ClientOptions, resolve_model
@@ -145,23 +145,25 @@ class SingleDocRLM(_Asker):
         return self._index
 
     def build_index(self, summaries: bool = True, on_event: EventSink | None = None,
-                    gateway: Gateway | None = None) -> SingleDocIndex:
+                    gateway: Gateway | None = None, tree: TreeOptions | None = None) -> SingleDocIndex:
         """Index the document: structure, full-text search and, with `summaries`, the sub-model's
-        summary of every section not yet summarized (resumable: a stopped build keeps what it paid
-        for) and its reading of the document type when the rules are unsure. `on_event` receives
-        `progress` events (task `search` or `summaries`, done, total)."""
+        reading of the document type when the rules are unsure, summaries and the summary tree
+        (seed 003; `tree` says how: smart chunks, chunk size, group size). A document without
+        headings is cut into sections by the smart chunker. Resumable: a stopped build keeps what
+        it paid for. `on_event` receives `progress` events (task `search`, `summaries`, `chunks`
+        or `tree`; done, total)."""
         sink = on_event or ignore
         index = self._index = SingleDocIndex.build(self.doc_path, self.store)
-        index.store.ensure_fts(index.doc_id, lambda done, total: sink(
-            Event("progress", {"task": "search", "done": done, "total": total})))
         if summaries:
             gateway = gateway or Gateway(cache=self.cache)
             head = index.read_range(0, DOC_TYPE_SAMPLE)
             guess, confidence = detect_doc_type(head)
             if confidence < UNSURE:
                 index.store.set_doc_type(index.doc_id, ask_doc_type(head, guess, self.sub, gateway))
-                index = self._index = SingleDocIndex.open(self.store, index.doc_id)
-            summarize_sections(index, self.sub, gateway, on_event=sink)
+                index = SingleDocIndex.open(self.store, index.doc_id)
+            index = self._index = build_summaries(index, self.sub, gateway, tree or TreeOptions(), sink).index
+        index.store.ensure_fts(index.doc_id, lambda done, total: sink(
+            Event("progress", {"task": "search", "done": done, "total": total})))
         return index
 
     def drop_index(self) -> None:

@@ -80,7 +80,9 @@ class ProgressLine:
         elif event.kind == "slice":
             self._status.update(f"reading slice {d['index']}/{d['total']} ({d['slice_id']})…")
         elif event.kind == "route":
-            self.note(f"sections chosen: {', '.join(d['picked'])}")
+            self.note(f"{'backtracking to' if d.get('backtrack') else 'chosen'}: {', '.join(d['picked'])}")
+        elif event.kind == "notice":
+            self.note(d["text"])
         elif event.kind == "code":
             self._status.update(f"{depth}turn {d['turn']}: running code block {d['block']}…")
         elif event.kind == "llm_retry":

@@ -1,4 +1,4 @@
-"""`longread index FILE` and `longread toc FILE`."""
+"""`longread index FILE`, `longread toc FILE` and `longread tree FILE`."""
 
 from __future__ import annotations
 
@@ -6,12 +6,16 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 
 from longread.api import SingleDocRLM
 from longread.cli import app
 from longread.cli.corpus import LLM_META, update_corpus
 from longread.cli.display import console, progress_bars
+from longread.errors import InputError
+from longread.index.tree import TreeOptions
 from longread.llm.gateway import Gateway
+from longread.tools.tree_nav import NO_TREE, SummaryTree
 
 
 @app.command()
@@ -19,11 +23,18 @@ def index(
     file: Path = typer.Argument(..., help="A PDF, DOCX, HTML, markdown or text file, or a folder of them."),
     sub_model: Optional[str] = typer.Option(None, help="Model that writes the section summaries."),
     rebuild: bool = typer.Option(False, "--rebuild", help="Drop the stored index and build it again."),
-    summaries: bool = typer.Option(True, "--summaries/--no-summaries", help="Summarize sections."),
+    summaries: bool = typer.Option(True, "--summaries/--no-summaries",
+                                   help="Summarize sections and build the summary tree."),
+    smart_chunks: bool = typer.Option(False, "--smart-chunks",
+                                      help="Build the tree over LLM-cut chunks even where there are headings."),
+    chunk_tokens: Optional[int] = typer.Option(None, help="Smart chunker's buffer in tokens "
+                                               "(default 1,000 for a small model, 3,000 otherwise)."),
+    group_size: int = typer.Option(5, help="Summaries grouped under each node of the tree."),
     llm_meta: Optional[bool] = LLM_META,
 ) -> None:
-    """Index FILE: structure, sections, full-text search and section summaries (resumable). Index
-    a folder: every document's text, metadata, full-text search, inverted indexes and links."""
+    """Index FILE: structure, sections, full-text search, summaries and the summary tree (resumable).
+    A document without headings is cut into sections by the smart chunker. Index a folder: every
+    document's text, metadata, full-text search, inverted indexes and links."""
     if file.is_dir():
         return update_corpus(file, sub_model, llm_meta)
     rlm = SingleDocRLM(file, sub_model=sub_model)
@@ -31,12 +42,18 @@ def index(
         rlm.drop_index()
     gateway = Gateway(cache=rlm.cache)
     with progress_bars() as advance:
-        built = rlm.build_index(summaries, on_event=advance, gateway=gateway)
+        options = TreeOptions(smart_chunks, chunk_tokens, group_size)
+        built = rlm.build_index(summaries, on_event=advance, gateway=gateway, tree=options)
     console.print(f"{file.name}: {built.doc_type}, {built.total_chars:,} characters, "
                   f"{len(built.rows):,} sections → {built.store.path}", highlight=False)
     if summaries:
-        console.print(f"summaries: {len(built.summaries)} of {len(built.rows)} sections "
-                      f"· {gateway.usage.summary()}", highlight=False)
+        nodes = built.store.nodes(built.doc_id)
+        chunks = built.store.chunks(built.doc_id)
+        console.print(f"summaries: {len(built.summaries)} of {len(built.rows)} sections"
+                      + (f" · {len(chunks)} smart chunks ({sum(c.cut_by == 'model' for c in chunks)} cut by the model)"
+                         if chunks else "")
+                      + f" · tree: {len(nodes)} nodes, {max((n.level for n in nodes), default=-1) + 1} levels"
+                      f" · {gateway.usage.summary()}", highlight=False)
 
 
 @app.command()
@@ -49,3 +66,23 @@ def toc(file: Path = typer.Argument(..., help="The document.")) -> None:
         console.print(line, highlight=False)
         if name in summaries:
             console.print(f"{'  ' * row.level}[dim]{summaries[name][:160]}[/]", highlight=False)
+
+
+@app.command()
+def tree(
+    file: Path = typer.Argument(..., help="The document."),
+    depth: Optional[int] = typer.Option(None, help="Levels to show below the root (default: all)."),
+) -> None:
+    """Print FILE's summary tree, root first, each node indented under its parent."""
+    built = SingleDocRLM(file).index
+    summary_tree = SummaryTree.load(built.store, built.doc_id)
+    if summary_tree is None:
+        raise InputError(NO_TREE.replace("FILE", str(file)))
+    stack = [(summary_tree.root, 0)]
+    while stack:
+        node, below = stack.pop()
+        line = " ".join(node.summary.split())
+        console.print(f"{'  ' * below}level {node.level} [{node.start:,}:{node.end:,})  [dim]{escape(line[:200])}[/]",
+                      highlight=False, soft_wrap=True)
+        if depth is None or below < depth:
+            stack.extend((child, below + 1) for child in reversed(summary_tree.children[node.id]))

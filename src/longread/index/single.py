@@ -14,7 +14,7 @@ from typing import Any
 
 from longread.ingest.doctype import detect_doc_type
 from longread.ingest.document import LoadedDocument, load_document
-from longread.ingest.structure import Section, build_toc
+from longread.ingest.structure import Section, build_toc, detect_headings
 from longread.store.docstore import DocStore, SectionRow, content_hash
 
 
@@ -42,6 +42,7 @@ class SingleDocIndex:
     doc_type: str
     total_chars: int
     rows: list[SectionRow] = field(default_factory=list)
+    structured: bool = True  # False: no headings were found, the sections are cut from the text
 
     @classmethod
     @_gc_paused()
@@ -56,20 +57,22 @@ class SingleDocIndex:
             if stored.rows:
                 return stored
         doc_type, _ = detect_doc_type(document.text)
+        headings, extra = detect_headings(document.text), _format_headings(document)
         doc_id = store.add_document(str(path), document.kind, document.text, doc_type=doc_type,
                                     pages=[(p.number, p.start, p.end) for p in document.pages],
-                                    digest=digest)
-        toc = build_toc(document.text, extra_headings=_format_headings(document) or None)
+                                    digest=digest, structured=bool(headings or extra))
+        toc = build_toc(document.text, headings, extra_headings=extra or None)
         entries = _entries(toc)
         rows = _rows(store.save_sections(doc_id, entries), entries)
-        meta = store.document(doc_id)
-        return cls(store, doc_id, meta["path"], meta["doc_type"], meta["chars"], rows)
+        return cls.open(store, doc_id, rows)
 
     @classmethod
     @_gc_paused()
-    def open(cls, store: DocStore, doc_id: int) -> SingleDocIndex:
+    def open(cls, store: DocStore, doc_id: int, rows: list[SectionRow] | None = None) -> SingleDocIndex:
+        """The stored index of document `doc_id` (`rows`: its sections, if the caller has them)."""
         meta = store.document(doc_id)
-        return cls(store, doc_id, meta["path"], meta["doc_type"], meta["chars"], store.sections(doc_id))
+        return cls(store, doc_id, meta["path"], meta["doc_type"], meta["chars"],
+                   store.sections(doc_id) if rows is None else rows, meta["structured"])
 
     # -- the seed's views ----------------------------------------------------------------
     @cached_property

@@ -46,6 +46,11 @@ _FENCES = re.compile(r"^(?:```|~~~)", re.MULTILINE)
 _MD_LINKS = re.compile(r"\[[^\]\n]+\]\([^)\n]+\)")
 
 
+def doc_noun(doc_type: str) -> str:
+    """How prompts name a document of this type ("research paper", "document" for other)."""
+    return "document" if doc_type == "other" else doc_type.replace("_", " ")
+
+
 def _capped(pattern: re.Pattern[str], sample: str, cap: float) -> float:
     """How often `pattern` occurs in `sample`, at most `cap`."""
     return min(len(pattern.findall(sample)), cap)

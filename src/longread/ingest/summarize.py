@@ -4,11 +4,13 @@ resumes without paying twice) and keywords (distinctive terms by TF-IDF, no mode
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from functools import partial
 
 from longread.events import Event, EventSink, ignore
 from longread.index.single import SingleDocIndex
+from longread.ingest.doctype import doc_noun
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.store.docstore import SectionRow
@@ -21,6 +23,28 @@ Section: {title}
 \"\"\"
 {text}
 \"\"\""""
+
+
+_RUN = re.compile(r"(\S)\1{7,}")
+LEAD_CHARS = 300
+
+
+def derailed(summary: str) -> bool:
+    """True for what a small model writes when it loses its way: nothing, a run of one character,
+    or a phrase of four words said three times."""
+    words = summary.lower().split()
+    grams = Counter(zip(words, words[1:], words[2:], words[3:], strict=False))
+    return not words or bool(_RUN.search(summary)) or max(grams.values(), default=0) >= 3
+
+
+def clean_summary(reply: str, source: str, limit: int = 600) -> str:
+    """A model's summary on one line, or the opening of `source` if the model derailed."""
+    summary = " ".join(reply.split())[:limit]
+    if not derailed(summary):
+        return summary
+    lead = " ".join(source.split())[:LEAD_CHARS]
+    end = lead.rfind(". ")
+    return lead[:end + 1] if end > LEAD_CHARS // 3 else lead
 
 
 def section_keywords(texts: list[str], k: int = 6) -> list[list[str]]:
@@ -43,19 +67,17 @@ def summarize_sections(index: SingleDocIndex, sub: LM, gateway: Gateway, *,
     texts = [section[:excerpt] for section in sections]
     keywords = section_keywords(sections)
     done = 0
-    with ThreadPoolExecutor(max_workers=gateway.concurrency) as pool:
-        futures = {pool.submit(_summarize, gateway, sub, index.doc_type, row, text): (row, words)
-                   for row, text, words in zip(todo, texts, keywords, strict=True)}
-        for future in as_completed(futures):
-            row, words = futures[future]
-            index.store.put_summary(row.id, future.result(), words, sub.name)  # saved at once
-            done += 1
-            on_event(Event("progress", {"task": "summaries", "done": done, "total": len(todo),
-                                        "section": row.title}))
+    work = list(zip(todo, texts, keywords, strict=True))
+    for (row, _, words), summary in gateway.as_done(partial(_summarize, gateway, sub, index.doc_type), work):
+        index.store.put_summary(row.id, summary, words, sub.name)  # saved at once
+        done += 1
+        on_event(Event("progress", {"task": "summaries", "done": done, "total": len(todo),
+                                    "section": row.title}))
     return done
 
 
-def _summarize(gateway: Gateway, sub: LM, doc_type: str, row: SectionRow, text: str) -> str:
-    prompt = PROMPT.format(doc_type=doc_type.replace("_", " "), title=row.title, text=text)
+def _summarize(gateway: Gateway, sub: LM, doc_type: str, item: tuple[SectionRow, str, list[str]]) -> str:
+    row, text, _ = item
+    prompt = PROMPT.format(doc_type=doc_noun(doc_type), title=row.title, text=text)
     reply = gateway.complete(sub, prompt, purpose="summarize_section", max_tokens=100, label=row.title)
-    return " ".join(reply.text.split())
+    return clean_summary(reply.text, text)

@@ -7,8 +7,8 @@ import asyncio
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, TypeVar
 
 from longread.errors import BudgetExceededError, CancelledError, ModelError
@@ -101,6 +101,25 @@ class Gateway:
             return [work(item) for item in items]
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(items))) as pool:
             return list(pool.map(work, items))
+
+    def as_done(self, work: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[T, R]]:
+        """(item, work(item)) as each finishes, at most `concurrency` at once, for callers that save
+        each result at once. The first failure cancels the work not yet started; what finished is
+        still yielded, then the failure is raised."""
+        with ThreadPoolExecutor(max_workers=max(1, min(self.concurrency, len(items)))) as pool:
+            futures = {pool.submit(work, item): item for item in items}
+            failure: BaseException | None = None
+            for future in as_completed(futures):
+                if future.cancelled():
+                    continue
+                if (error := future.exception()) is not None:
+                    failure = failure or error
+                    for pending in futures:
+                        pending.cancel()
+                    continue
+                yield futures[future], future.result()
+            if failure is not None:
+                raise failure
 
     async def acomplete(self, lm: LM, prompt: Prompt, **kwargs: Any) -> Completion:
         """Async form of `complete`."""

@@ -1,6 +1,7 @@
 """The SQLite store of indexed documents: text in fixed-size blocks (so a range read touches one or
-two rows, never the whole document), sections, per-section summaries, and a full-text index over
-each document's sections that is built on first search. One database file per index; it is a
+two rows, never the whole document), sections, per-section summaries, a full-text index over
+each document's sections that is built on first search, and the smart chunks and summary tree
+(tables `chunks` and `summaries`, see tree_tables). One database file per index; it is a
 cache, so a file written by another schema version is deleted and started afresh. Every SQL
 statement for documents lives here."""
 
@@ -15,9 +16,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from longread.store.tree_tables import TREE_SCHEMA, TreeTables
+
 BLOCK_CHARS = 65_536
 FTS_BATCH_CHARS = 16_000_000  # section text indexed per committed step of a full-text build
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 PAGE_BYTES = 65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
 _HASH_CHARS = 1 << 20
 
@@ -31,6 +34,7 @@ CREATE TABLE IF NOT EXISTS documents (
     doc_type TEXT NOT NULL DEFAULT 'other',
     chars INTEGER NOT NULL,
     pages TEXT NOT NULL DEFAULT '[]',
+    structured INTEGER NOT NULL DEFAULT 1,  -- 0: no headings were found in the text
     fts_next INTEGER NOT NULL DEFAULT 0,
     fts_complete INTEGER NOT NULL DEFAULT 0
 );
@@ -51,13 +55,13 @@ CREATE TABLE IF NOT EXISTS sections (
     end INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sections_by_doc ON sections(doc_id, ord);
-CREATE TABLE IF NOT EXISTS summaries (
+CREATE TABLE IF NOT EXISTS section_summaries (
     section_id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
     summary TEXT NOT NULL,
     keywords TEXT NOT NULL DEFAULT '[]',
     model TEXT NOT NULL
 );
-"""
+""" + TREE_SCHEMA
 # One table per document, so removing a document drops it whole. Contentless, since the text is in
 # text_blocks already; full detail, since BM25 over a contentless table needs the term positions.
 _FTS_TABLE = ("CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(title, body, content='', "
@@ -97,7 +101,7 @@ def own_spans(rows: Sequence[SectionRow]) -> list[tuple[int, int]]:
             for row, after in zip(rows, [*rows[1:], None], strict=True)]
 
 
-class DocStore:
+class DocStore(TreeTables):
     """Documents, their text, sections and summaries in one SQLite file (WAL mode)."""
 
     def __init__(self, path: str | Path, block_chars: int = BLOCK_CHARS,
@@ -153,22 +157,24 @@ class DocStore:
         return row[0] if row else None
 
     def add_document(self, path: str, kind: str, text: str, *, doc_type: str = "other",
-                     pages: list[tuple[int, int, int]] | None = None, digest: str | None = None) -> int:
+                     pages: list[tuple[int, int, int]] | None = None, digest: str | None = None,
+                     structured: bool = True) -> int:
         """Store a document's text in blocks; returns its id (the existing one if unchanged).
-        `digest` is the text's content_hash, if the caller has it already."""
+        `digest` is the text's content_hash, if the caller has it already; `structured` tells
+        whether headings were found in it."""
         digest = digest or content_hash(text)
         existing = self.find(digest)
         if existing is not None:
             return existing
         with self._bulk():
-            return self._insert_document(path, kind, text, doc_type, pages, digest)
+            return self._insert_document(path, kind, text, doc_type, pages, digest, structured)
 
     def _insert_document(self, path: str, kind: str, text: str, doc_type: str,
-                         pages: list[tuple[int, int, int]] | None, digest: str) -> int:
+                         pages: list[tuple[int, int, int]] | None, digest: str, structured: bool = True) -> int:
         """Insert a new document and its text blocks, inside the caller's transaction."""
         cursor = self.db.execute(
-            "INSERT INTO documents (path, content_hash, kind, doc_type, chars, pages) VALUES (?,?,?,?,?,?)",
-            (path, digest, kind, doc_type, len(text), json.dumps(pages or [])))
+            "INSERT INTO documents (path, content_hash, kind, doc_type, chars, pages, structured) "
+            "VALUES (?,?,?,?,?,?,?)", (path, digest, kind, doc_type, len(text), json.dumps(pages or []), structured))
         doc_id = cursor.lastrowid
         self.db.executemany("INSERT INTO text_blocks VALUES (?, ?, ?)",
                             ((doc_id, s, text[s:s + self.block_chars])
@@ -178,7 +184,8 @@ class DocStore:
     def remove_document(self, doc_id: int) -> None:
         with self._bulk():
             self._drop_fts(doc_id)
-            self.db.execute("DELETE FROM summaries WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
+            self._drop_tree(doc_id)
+            self.db.execute("DELETE FROM section_summaries WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
                             (doc_id,))
             self.db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
             self.db.execute("DELETE FROM text_blocks WHERE doc_id = ?", (doc_id,))
@@ -189,12 +196,11 @@ class DocStore:
             self.db.execute("UPDATE documents SET doc_type = ? WHERE id = ?", (doc_type, doc_id))
 
     def document(self, doc_id: int) -> dict[str, Any]:
-        row = self.db.execute("SELECT id, path, content_hash, kind, doc_type, chars, pages FROM documents "
-                              "WHERE id = ?", (doc_id,)).fetchone()
+        keys = ("id", "path", "content_hash", "kind", "doc_type", "chars", "pages", "structured")
+        row = self.db.execute(f"SELECT {', '.join(keys)} FROM documents WHERE id = ?", (doc_id,)).fetchone()
         if row is None:
             raise KeyError(f"no document {doc_id}")
-        keys = ("id", "path", "content_hash", "kind", "doc_type", "chars", "pages")
-        return {**dict(zip(keys, row, strict=True)), "pages": json.loads(row[6])}
+        return {**dict(zip(keys, row, strict=True)), "pages": json.loads(row[6]), "structured": bool(row[7])}
 
     def read_range(self, doc_id: int, start: int, end: int) -> str:
         """Characters [start, end) of the document, reading only the blocks that hold them."""
@@ -246,11 +252,11 @@ class DocStore:
     def put_summary(self, section_id: int, summary: str, keywords: list[str], model: str) -> None:
         """Save one section's summary at once, so a killed build never pays for it again."""
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO summaries VALUES (?, ?, ?, ?)",
+            self.db.execute("INSERT OR REPLACE INTO section_summaries VALUES (?, ?, ?, ?)",
                             (section_id, summary, json.dumps(keywords, ensure_ascii=False), model))
 
     def summaries(self, doc_id: int) -> dict[int, tuple[str, list[str]]]:
-        rows = self.db.execute("SELECT s.id, m.summary, m.keywords FROM summaries m JOIN sections s "
+        rows = self.db.execute("SELECT s.id, m.summary, m.keywords FROM section_summaries m JOIN sections s "
                                "ON s.id = m.section_id WHERE s.doc_id = ?", (doc_id,)).fetchall()
         return {sid: (summary, json.loads(keywords)) for sid, summary, keywords in rows}
 

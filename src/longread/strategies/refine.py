@@ -5,6 +5,7 @@ models answer them in a second, where JSON-constrained decoding takes tens of se
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -33,8 +34,10 @@ _PREAMBLE = re.compile(r"^(the answer (to (this|the) question )?is|answer|questi
 
 
 def clean_finding(reply: str) -> str:
-    """A one-line answer without a leading "The answer is:"."""
-    return _PREAMBLE.sub("", reply.strip())
+    """The answer without a leading "The answer is:", cut before a later line that says nothing
+    (small models often add "The answer is: NONE" after a real answer)."""
+    lines = [_PREAMBLE.sub("", line.strip()) for line in reply.strip().splitlines() if line.strip()]
+    return "\n".join(lines[:1] + list(itertools.takewhile(lambda line: not says_nothing(line), lines[1:])))
 
 
 def choose_slices(question: str, pieces: list[ContextSlice], limit: int) -> list[ContextSlice]:

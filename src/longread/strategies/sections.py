@@ -1,7 +1,8 @@
 """Fixed strategies over an indexed document, for root models that cannot drive the code-writing
-loop: `map` reads the passages full-text search ranks best; `tree` lets the root model walk the
-table of contents (titles and summaries) down to the sections worth reading. Both then read their
-passages with the sub-model in parallel (see mapreduce)."""
+loop: `map` reads the passages full-text search ranks best; `walk_toc` lets the root model walk
+the table of contents (titles and summaries) down to the sections worth reading (the `tree`
+strategy, for a document without a summary tree). Both then read their passages with the
+sub-model in parallel (see mapreduce)."""
 
 from __future__ import annotations
 
@@ -42,12 +43,12 @@ def run_map(question: str, tools: SingleDocTools, run: Run) -> Answer:
     return map_answer(question, chosen, run, tools, "map", len(chunks), {"sections_searched": len(hits)})
 
 
-def run_tree(question: str, tools: SingleDocTools, run: Run, width: int = 2, max_sections: int = 6) -> Answer:
+def walk_toc(question: str, tools: SingleDocTools, run: Run, width: int = 2, max_sections: int = 6) -> Answer:
     """Walk the TOC from the top: at each level the root model picks up to `width` sections from
     their titles and summaries (search's best pick is always added); their subsections form the
     next menu. The chosen sections' own text is then read like `map` reads."""
     chunk_chars, limit = chunk_plan(run)
-    ranks = _search_ranks(question, tools)
+    ranks = search_ranks(question, tools)
     chosen: list[Section] = []
     menu = tools.outline()
     while menu and len(chosen) < max_sections:
@@ -60,18 +61,19 @@ def run_tree(question: str, tools: SingleDocTools, run: Run, width: int = 2, max
                       {"sections_chosen": [s.title for s in chosen]})
 
 
-def _search_ranks(question: str, tools: SingleDocTools) -> list[tuple[int, float]]:
+def search_ranks(question: str, tools: SingleDocTools) -> list[tuple[int, float]]:
     """(offset, score) of the sections full-text search ranks best for the question."""
     return [(tools.section_start(section_id), score) for section_id, score in tools.search_ids(question, 50)]
 
 
-def _score(section: Section, ranks: list[tuple[int, float]]) -> float:
-    return sum(score for offset, score in ranks if section.start_char <= offset < section.end_char)
+def span_score(start: int, end: int, ranks: list[tuple[int, float]]) -> float:
+    """How much of what search found for the question lies in [start, end)."""
+    return sum(score for offset, score in ranks if start <= offset < end)
 
 
 def _pick(question: str, menu: list[Section], tools: SingleDocTools, run: Run,
           ranks: list[tuple[int, float]], width: int) -> list[Section]:
-    by_search = sorted(menu, key=lambda s: _score(s, ranks), reverse=True)
+    by_search = sorted(menu, key=lambda s: span_score(s.start_char, s.end_char, ranks), reverse=True)
     kept = {s.title for s in by_search[:MENU_SIZE]}
     shown = [s for s in menu if s.title in kept]
     summaries = tools.index.summaries
@@ -80,5 +82,5 @@ def _pick(question: str, menu: list[Section], tools: SingleDocTools, run: Run,
     reply = run.gateway.complete(run.root, ROUTE.format(question=question, menu="\n".join(lines), width=width),
                                  purpose="route", max_tokens=24).text
     picked = [shown[int(n) - 1] for n in _NUMBER.findall(reply) if 1 <= int(n) <= len(shown)]
-    best = [s for s in by_search[:1] if _score(s, ranks) > 0]
+    best = [s for s in by_search[:1] if span_score(s.start_char, s.end_char, ranks) > 0]
     return list({s.title: s for s in picked[:width] + best}.values())

@@ -11,7 +11,8 @@ from longread.strategies.base import BASE_LIMIT_CHARS, run_base
 from longread.strategies.common import Run
 from longread.strategies.refine import run_refine
 from longread.strategies.rlm import RLMLoop
-from longread.strategies.sections import run_map, run_tree
+from longread.strategies.sections import run_map
+from longread.strategies.tree import run_tree
 from longread.tools.single_doc import SingleDocTools
 from longread.tools.slices import ContextSlice
 

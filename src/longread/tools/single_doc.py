@@ -21,6 +21,7 @@ from longread.tools.grep import grep_blocks
 from longread.tools.grounding import grounded_span
 from longread.tools.rank import keywords, search_words, stem
 from longread.tools.toolset import Brief, Toolset
+from longread.tools.tree_nav import TreeNavigation
 
 SUMMARY_CHARS = 4_000  # summaries longer than this in all are left out of the system prompt
 
@@ -54,16 +55,24 @@ answer = ask_about_section({question!r}, hits[0]["section"])
 print(answer)
 ```
 Then check the answer against the section's text (grep_section) and call FINAL(answer)."""
+TREE = """
+
+SUMMARY TREE: {levels} levels of summaries over the document, root first. The whole document:
+{summary}
+Walk it with get_tree(depth), get_children(node_id), get_node(node_id); read_node(node_id) gives a
+node's text."""
 FIRST_STEP = """for hit in search({query!r}, k=3):
     print(hit["section"], hit["start"], hit["end"])"""
 
 
-class SingleDocTools(Toolset):
-    """The seed-000 functions over one indexed document (plus search and the hypothesis tools)."""
+class SingleDocTools(TreeNavigation, Toolset):
+    """The seed-000 functions over one indexed document, plus search, the summary tree's tools
+    (seed 003) and the hypothesis tools."""
 
     TOOL_NAMES = ("get_toc", "get_section_names", "get_summary", "get_all_summaries", "read_section",
                   "read_section_chunk", "read_range", "grep_section", "grep_all",
-                  "find_sections_by_keyword", "search", "llm_query", "ask_about_section")
+                  "find_sections_by_keyword", "search", "llm_query", "ask_about_section",
+                  *TreeNavigation.TREE_TOOLS)
     LOOKING = frozenset(TOOL_NAMES) - {"llm_query"}
 
     def __init__(self, index: SingleDocIndex, sub: LM, gateway: Gateway, cache_sections: int = 32):
@@ -137,6 +146,9 @@ class SingleDocTools(Toolset):
             listed = f"({len(summaries):,} summaries: too many to list here; use get_summary(name).)"
         intro = INTRO.format(path=self.doc_id, doc_type=self.index.doc_type, chars=self.index.total_chars,
                              sections=len(self.names), toc=toc_summary(self.outline()), summaries=listed)
+        if self.summary_tree is not None:
+            root = self.summary_tree.root
+            intro += TREE.format(levels=root.level + 1, summary=truncate_middle(root.summary, 800))
         query = search_words(question)
         return Brief(intro, GUIDE.format(query=query, question=question), FIRST_STEP.format(query=query),
                      variables=self.variables())

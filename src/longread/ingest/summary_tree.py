@@ -1,0 +1,79 @@
+"""The summary tree (seed 003, phase 2): level-n summaries are grouped `group_size` at a time in
+document order and each group is summarized into one level-(n+1) node, until one root is left.
+Each node is saved with its children's links as soon as it is written, so a stopped build resumes
+at the first group without a parent. A group of one is lifted as it is, without a call."""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+
+from longread.events import Event, EventSink, ignore
+from longread.ingest.doctype import doc_noun
+from longread.ingest.summarize import clean_summary
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway
+from longread.store.docstore import DocStore, own_spans
+from longread.store.tree_tables import NodeRow
+
+GROUP_PROMPT = """Below are summaries of {n} consecutive parts of a {doc_type}, in order. Write one
+summary of them together in 2-4 sentences, keeping the names, events and terms that matter.
+
+{listed}"""
+
+
+def leaves_from_sections(store: DocStore, doc_id: int, model: str) -> bool:
+    """Level 0 over a structured document's sections (each section's own text with its summary);
+    False if a level 0 exists already or a section has no summary yet."""
+    if store.nodes(doc_id):
+        return False
+    rows = store.sections(doc_id)
+    summaries = store.summaries(doc_id)
+    if not rows or any(row.id not in summaries for row in rows):
+        return False
+    store.add_leaves(doc_id, [(start, end, f"{row.title}: {summaries[row.id][0]}")
+                              for row, (start, end) in zip(rows, own_spans(rows), strict=True)], model)
+    return True
+
+
+def tree_calls(leaves: int, group_size: int) -> int:
+    """How many group summaries a tree over `leaves` level-0 nodes needs, at most."""
+    calls = 0
+    while leaves > 1:
+        leaves = math.ceil(leaves / group_size)
+        calls += leaves
+    return calls
+
+
+def build_tree(store: DocStore, doc_id: int, lm: LM, gateway: Gateway, *, doc_type: str = "document",
+               group_size: int = 5, on_event: EventSink = ignore) -> NodeRow | None:
+    """Build the levels above level 0 that are missing; returns the root (None without level 0)."""
+    if group_size < 2:
+        raise ValueError("group_size must be at least 2")
+    nodes = store.nodes(doc_id)
+    total = tree_calls(sum(n.level == 0 for n in nodes), group_size)
+    level, done = 0, 0
+    while len(current := [n for n in nodes if n.level == level]) > 1:
+        made = {n.ord for n in nodes if n.level == level + 1}
+        groups = [(k, current[i:i + group_size]) for k, i in enumerate(range(0, len(current), group_size))
+                  if k not in made]
+        for (k, group), summary in gateway.as_done(partial(_group_summary, lm=lm, gateway=gateway,
+                                                           doc_type=doc_type), groups):  # each saved at once
+            store.add_node(doc_id, level + 1, k, group, summary, lm.name)
+            done += 1
+            on_event(Event("progress", {"task": "tree", "done": done, "total": max(total, done)}))
+        nodes = store.nodes(doc_id)
+        level += 1
+    return current[0] if current else None
+
+
+def _group_summary(item: tuple[int, list[NodeRow]], lm: LM, gateway: Gateway, doc_type: str) -> str:
+    """One summary of a numbered group's summaries (a group of one keeps its own, without a call)."""
+    group = item[1]
+    if len(group) == 1:
+        return group[0].summary
+    listed = "\n".join(f"{n}. {node.summary}" for n, node in enumerate(group, 1))
+    prompt = GROUP_PROMPT.format(n=len(group), doc_type=doc_noun(doc_type), listed=listed)
+    reply = gateway.complete(lm, prompt, purpose="summarize_tree", max_tokens=160,
+                             label=f"{group[0].start}-{group[-1].end}").text
+    return clean_summary(reply, " ".join(node.summary for node in group))

@@ -1,0 +1,93 @@
+"""The summary tree as the REPL sees it (seed 003): get_root_summary, get_tree, get_children,
+get_node and read_node. A node is a dict with id, level, summary, start, end and its number of
+children; read_node gives the raw text it spans."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+from longread.errors import LongreadError
+from longread.store.docstore import DocStore
+from longread.store.tree_tables import NodeRow
+
+MAX_NODE_CHARS = 1_000_000  # read_node's cap: a root over a 400 MB document is read with read_range
+NO_TREE = "this document has no summary tree yet: build it with `longread index FILE` (or --smart-chunks)"
+
+
+class SummaryTree:
+    """A document's finished summary tree: nodes by id, each node's children in document order."""
+
+    def __init__(self, nodes: list[NodeRow]):
+        self.by_id = {node.id: node for node in nodes}
+        self.children: dict[int, list[NodeRow]] = defaultdict(list)
+        for node in nodes:  # by level, then in document order
+            if node.parent_id is not None:
+                self.children[node.parent_id].append(node)
+        tops = [node for node in nodes if node.parent_id is None]
+        self.root = tops[0] if len(tops) == 1 else None  # several tops: the build did not finish
+
+    @classmethod
+    def load(cls, store: DocStore, doc_id: int) -> SummaryTree | None:
+        """The document's tree, or None if it has none or its build did not finish."""
+        tree = cls(store.nodes(doc_id))
+        return tree if tree.root is not None else None
+
+    def node(self, node_id: int) -> NodeRow:
+        if node_id not in self.by_id:
+            raise KeyError(f"no node {node_id!r}; node ids come from get_tree() or get_children()")
+        return self.by_id[node_id]
+
+    def as_dict(self, node: NodeRow) -> dict[str, Any]:
+        return {"id": node.id, "level": node.level, "summary": node.summary, "start": node.start,
+                "end": node.end, "children": len(self.children[node.id])}
+
+
+class TreeNavigation:
+    """The tree tools, mixed into SingleDocTools (which provides `index` and `read_range`)."""
+
+    TREE_TOOLS = ("get_root_summary", "get_tree", "get_children", "get_node", "read_node")
+    index: Any
+    read_range: Callable[[int, int], str]
+
+    @cached_property
+    def summary_tree(self) -> SummaryTree | None:
+        return SummaryTree.load(self.index.store, self.index.doc_id)
+
+    def _tree(self) -> SummaryTree:
+        if self.summary_tree is None:
+            raise LongreadError(NO_TREE)
+        return self.summary_tree
+
+    def get_root_summary(self) -> str:
+        """The summary of the whole document (the tree's root)."""
+        tree = self._tree()
+        return tree.root.summary
+
+    def get_tree(self, depth: int = 2) -> dict:
+        """The root node with its descendants `depth` levels down, each under "children" as a list."""
+        tree = self._tree()
+
+        def expand(node: NodeRow, left: int) -> dict[str, Any]:
+            shown = tree.as_dict(node)
+            if left > 0:
+                shown["children"] = [expand(child, left - 1) for child in tree.children[node.id]]
+            return shown
+        return expand(tree.root, depth)
+
+    def get_children(self, node_id: int) -> list[dict]:
+        """The nodes directly under a node, in document order ([] for a leaf)."""
+        tree = self._tree()
+        return [tree.as_dict(child) for child in tree.children[tree.node(node_id).id]]
+
+    def get_node(self, node_id: int) -> dict:
+        """One node: id, level, summary, start, end and how many children it has."""
+        tree = self._tree()
+        return tree.as_dict(tree.node(node_id))
+
+    def read_node(self, node_id: int) -> str:
+        """The raw text a node spans (its first MAX_NODE_CHARS characters for a huge node)."""
+        node = self._tree().node(node_id)
+        return self.read_range(node.start, min(node.end, node.start + MAX_NODE_CHARS))
