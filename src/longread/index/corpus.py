@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Any
 
@@ -210,7 +210,8 @@ class CorpusIndex:
             for start in range(0, len(jobs), batch_size):
                 yield [prepare(*job) for job in jobs[start:start + batch_size]]
             return
-        with ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=get_context("fork")) as pool:
+        method = "fork" if "fork" in get_all_start_methods() else "spawn"  # fork starts fastest
+        with ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=get_context(method)) as pool:
             results = pool.map(_prepare_job, jobs, chunksize=16)
             batch: list[DocRecord | Skipped] = []
             for item in results:
