@@ -43,12 +43,12 @@ def test_inverted_indexes_and_full_text_rank(corpus, tmp_path):
 
 def test_links_follow_file_names_and_titles(corpus, tmp_path):
     index = built(corpus, tmp_path / "c.sqlite")
-    assert index.store.all_links() == [("news/log.txt", "news/heron.md")]
+    assert index.all_links() == [("news/log.txt", "news/heron.md")]
+    assert index.links("news/heron.md") == ([], ["news/log.txt"])
     (corpus / "notes" / "see.txt").write_text("Read Quarterly Workforce Report and merger.md first.\n")
-    report = index.update(parallel=False)
-    assert report.added == ["notes/see.txt"] and report.links == 2
-    assert ("notes/see.txt", "reports/layoffs.md") in index.store.all_links()
-    assert ("notes/see.txt", "reports/merger.md") in index.store.all_links()
+    assert index.update(parallel=False).added == ["notes/see.txt"]
+    assert index.links("notes/see.txt") == (["reports/layoffs.md", "reports/merger.md"], [])
+    assert ("notes/see.txt", "reports/merger.md") in index.all_links()
 
 
 def test_clusters_and_topics_group_documents_by_shared_keywords(corpus, tmp_path):
@@ -81,7 +81,7 @@ def test_update_reindexes_only_what_changed(corpus, tmp_path):
     report = index.update(parallel=False)
     assert (report.added, report.changed, report.removed) == (["new.md"], ["notes/garden.txt"], ["news/log.txt"])
     assert report.unchanged == 3
-    assert index.store.all_links() == []  # the link came from the removed log
+    assert index.all_links() == []  # the link came from the removed log
     assert index.store.lookup("keyword", "bean") == ["new.md", "notes/garden.txt"]
     assert index.store.rank(["tomatoes"], 5) == []
 
@@ -103,7 +103,7 @@ def test_add_and_remove_single_documents(corpus, tmp_path):
     assert index.remove_document("news/heron.md") and not index.remove_document("news/heron.md")
     assert index.store.lookup("entity", "silver heron") == ["news/log.txt"]
     assert index.add_document(corpus / "news" / "heron.md") == "news/heron.md"
-    assert index.store.all_links() == [("news/log.txt", "news/heron.md")]
+    assert index.all_links() == [("news/log.txt", "news/heron.md")]
     with pytest.raises(InputError, match="not inside the corpus folder"):
         index.add_document(tmp_path / "elsewhere.md")
     write_bad_files(corpus)
@@ -127,7 +127,7 @@ def test_a_parallel_build_equals_a_serial_one(tmp_path):
     parallel = open_index(root, tmp_path / "p.sqlite")
     parallel.update(parallel=True, batch_size=16)
     assert _comparable(parallel) == _comparable(serial)
-    assert len(serial.store.all_links()) == 80
+    assert len(serial.all_links()) == 80
 
 
 def _comparable(index: CorpusIndex) -> dict:

@@ -30,7 +30,7 @@ def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = Non
     """What an update did, the corpus totals, and each file skipped with its reason."""
     total_docs, total_chars = rlm.index.totals()
     console.print(f"{rlm.corpus_path.name}: {total_docs:,} documents, {total_chars:,} characters "
-                  f"({report.summary()}, {report.links} new links) → {rlm.index.store.path}", highlight=False)
+                  f"({report.summary()}) → {rlm.index.store.path}", highlight=False)
     for skipped in report.skipped:
         console.print(f"[yellow]skipped[/] {escape(skipped.doc_id)}: {escape(skipped.reason)}", highlight=False)
     if usage:

@@ -1,5 +1,6 @@
 """CorpusIndex: the two-level index of a folder of documents (seed 004). Level 1 is built for every
-file: text, metadata, full-text search, inverted indexes and links. Level 2 (the single-document
+file: text, metadata, full-text search and inverted indexes; links between documents are found
+from them when asked for. Level 2 (the single-document
 index: sections and their search) is built for a document on first use, in the same store.
 Building is updating: new files are added, changed ones (by content hash) replaced, deleted ones
 removed, and untouched ones cost nothing, so any sequence of updates ends where a fresh build does."""
@@ -77,7 +78,6 @@ class UpdateReport:
     removed: list[str] = field(default_factory=list)
     unchanged: int = 0
     skipped: list[Skipped] = field(default_factory=list)
-    links: int = 0
 
     def summary(self) -> str:
         return (f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
@@ -148,11 +148,10 @@ class CorpusIndex:
 
     # -- building and updating -------------------------------------------------------------
     def update(self, *, parallel: bool = True, batch_size: int = BATCH_SIZE, meta_reader: MetaReader | None = None,
-               on_event: EventSink = ignore, only: Sequence[str] | None = None, link: bool = True) -> UpdateReport:
+               on_event: EventSink = ignore, only: Sequence[str] | None = None) -> UpdateReport:
         """Bring the index in line with the folder (or with the files `only`): add new files,
         replace changed ones, remove deleted ones. Files are read in worker processes when
-        `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata.
-        Without `link`, new documents' links are left to the next update or `link()`."""
+        `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata."""
         files = scan(self.root, self.store.path.resolve()) if only is None else {d: self.root / d for d in only if (self.root / d).is_file()}
         states = self.store.file_states()
         considered = states if only is None else {d: states[d] for d in only if d in states}
@@ -169,7 +168,6 @@ class CorpusIndex:
             on_event(Event("progress", {"task": "documents", "done": done, "total": len(todo)}))
         if meta_reader is not None:
             self.improve_meta(meta_reader, batch_size, on_event)
-        report.links = self.link() if link else 0
         self._levels.clear()
         return report
 
@@ -212,34 +210,11 @@ class CorpusIndex:
             return
         method = "fork" if "fork" in get_all_start_methods() else "spawn"  # fork starts fastest
         with ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=get_context(method)) as pool:
-            results = pool.map(_prepare_job, jobs, chunksize=16)
-            batch: list[DocRecord | Skipped] = []
-            for item in results:
-                batch.append(item)
-                if len(batch) == batch_size:
-                    yield batch
-                    batch = []
-            if batch:
+            ahead = pool.map(_prepare_job, jobs[:batch_size], chunksize=16)
+            for start in range(0, len(jobs), batch_size):  # one batch read ahead, so memory stays bounded
+                batch = list(ahead)
+                ahead = pool.map(_prepare_job, jobs[start + batch_size:start + 2 * batch_size], chunksize=16)
                 yield batch
-
-    def link(self) -> int:
-        """Find the links of documents not linked yet: A links to B when A's text holds B's file
-        name or distinctive title. Returns how many links were found."""
-        new = self.store.unlinked()
-        if not new:
-            return 0
-        pairs = {(src, dst) for dst, name in self.store.names(linked=False)
-                 for src in self.store.phrase_rows(name) if src != dst}
-        old_names = self.store.names(linked=True)
-        # What the new documents name among the old ones, the cheaper way round (in ms, roughly):
-        # a search for each old name, or a pass over each new document's words.
-        if len(old_names) * 0.5 < len(new) * (1 + len(old_names) / 3_000):
-            fresh = set(new)
-            pairs |= {(src, dst) for dst, name in old_names for src in self.store.phrase_rows(name) if src in fresh}
-        else:
-            pairs |= self._named_in(new, old_names)
-        self.store.add_links(sorted(pairs), new)
-        return len(pairs)
 
     def _named_in(self, rows: list[int], names: list[tuple[int, str]]) -> set[tuple[int, int]]:
         """(row, named row) for the names each document holds: checked by search where the
@@ -303,6 +278,21 @@ class CorpusIndex:
             self._levels[doc_id] = index
         return self._levels[doc_id]
 
+    def links(self, doc_id: str) -> tuple[list[str], list[str]]:
+        """(the documents this one names, the documents naming it). A names B when A's text holds
+        B's file name or distinctive title (as a phrase): found by full-text search when asked
+        for, so links are always as current as the index."""
+        row = self.doc(doc_id).row
+        into = {src for _, name in self.store.names(row) for src in self.store.phrase_rows(name)} - {row}
+        out = {dst for _, dst in self._named_in([row], self.store.names())} - {row}
+        return self.store.doc_ids_of(out), self.store.doc_ids_of(into)
+
+    def all_links(self) -> list[tuple[str, str]]:
+        """Every (naming document, named document), sorted: one search per name in the corpus."""
+        pairs = {(src, dst) for dst, name in self.store.names() for src in self.store.phrase_rows(name) if src != dst}
+        ids = {d.row: d.doc_id for d in self.store.docs()}
+        return sorted((ids[src], ids[dst]) for src, dst in pairs)
+
     def totals(self) -> tuple[int, int]:
         return self.store.totals()
 
@@ -344,7 +334,7 @@ class CorpusIndex:
                 for key in keys if kind in inverted else ():
                     inverted[kind][key].append(doc_id)
         links: dict[str, list[str]] = defaultdict(list)
-        for src, dst in self.store.all_links():
+        for src, dst in self.all_links():
             links[src].append(dst)
         return {"corpus_path": str(self.root), "total_docs": total_docs, "total_chars": total_chars,
                 "documents": documents, "keyword_index": inverted["keyword"], "entity_index": inverted["entity"],

@@ -1,8 +1,8 @@
 """The SQLite store of a corpus: a DocStore (text blocks, and each document's sections once its
 level-2 index is built) plus the corpus level: the registry of documents by id (their path relative
 to the corpus root) with their metadata, one full-text index over every document, inverted
-keyword / entity / date / name indexes, and links between documents. Every corpus SQL statement
-lives here."""
+keyword / entity / date / name indexes (the names are what links documents). Every corpus SQL
+statement lives here."""
 
 from __future__ import annotations
 
@@ -25,8 +25,7 @@ CREATE TABLE IF NOT EXISTS corpus_docs (
     mtime_ns INTEGER NOT NULL,
     content_hash TEXT NOT NULL,
     chars INTEGER NOT NULL,
-    meta TEXT NOT NULL,              -- ContentMeta as JSON
-    linked INTEGER NOT NULL DEFAULT 0  -- are its links found (both ways)?
+    meta TEXT NOT NULL               -- ContentMeta as JSON
 );
 CREATE INDEX IF NOT EXISTS corpus_docs_by_store ON corpus_docs(store_id);
 CREATE TABLE IF NOT EXISTS doc_terms (
@@ -36,8 +35,6 @@ CREATE TABLE IF NOT EXISTS doc_terms (
     PRIMARY KEY (kind, term, doc)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS doc_terms_by_doc ON doc_terms(doc);
-CREATE TABLE IF NOT EXISTS links (src INTEGER NOT NULL, dst INTEGER NOT NULL, PRIMARY KEY (src, dst)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS links_by_dst ON links(dst);
 """
 _CORPUS_FTS = """
 CREATE VIRTUAL TABLE corpus_fts USING fts5(title, body, content='', tokenize='unicode61 remove_diacritics 2');
@@ -135,7 +132,7 @@ class CorpusStore(DocStore):
         return rows
 
     def remove_docs(self, doc_ids: Iterable[str]) -> list[str]:
-        """Forget documents: registry, terms, links, full text; the stored text too unless another
+        """Forget documents: registry, terms, full text; the stored text too unless another
         document has the same content. Returns the ids that were registered."""
         removed, orphans = [], []
         with self._bulk():
@@ -147,7 +144,6 @@ class CorpusStore(DocStore):
                 self.db.execute("INSERT INTO corpus_fts (corpus_fts, rowid, title, body) VALUES ('delete', ?, ?, ?)",
                                 (doc.row, doc.meta.get("title", ""), text))
                 self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
-                self.db.execute("DELETE FROM links WHERE src = ? OR dst = ?", (doc.row, doc.row))
                 self.db.execute("DELETE FROM corpus_docs WHERE id = ?", (doc.row,))
                 if not self.db.execute("SELECT 1 FROM corpus_docs WHERE store_id = ?", (doc.store_id,)).fetchone():
                     orphans.append(doc.store_id)
@@ -157,12 +153,9 @@ class CorpusStore(DocStore):
         return removed
 
     def replace_meta(self, changes: Iterable[tuple[StoredDoc, dict[str, Any], dict[str, list[str]]]]) -> None:
-        """Give documents new metadata and index terms. A document whose names change is linked
-        again (its links are dropped and it is marked not linked)."""
+        """Give documents new metadata and index terms."""
         with self._bulk():
             for doc, meta, terms in changes:
-                names = sorted(t for t, in self.db.execute(
-                    "SELECT term FROM doc_terms WHERE kind = 'name' AND doc = ?", (doc.row,)))
                 if meta["title"] != doc.meta["title"]:
                     text = self.read_range(doc.store_id, 0, doc.chars)
                     self.db.execute("INSERT INTO corpus_fts (corpus_fts, rowid, title, body) "
@@ -174,9 +167,6 @@ class CorpusStore(DocStore):
                 self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
                 self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?)",
                                     ((kind, term, doc.row) for kind, keys in terms.items() for term in keys))
-                if sorted(terms.get("name", [])) != names:
-                    self.db.execute("DELETE FROM links WHERE src = ? OR dst = ?", (doc.row, doc.row))
-                    self.db.execute("UPDATE corpus_docs SET linked = 0 WHERE id = ?", (doc.row,))
 
     def rows_with_meta_source(self, source: str) -> list[int]:
         """Rows of the documents whose metadata came from `source` ("rules": no model read them)."""
@@ -189,24 +179,14 @@ class CorpusStore(DocStore):
             self.db.execute("UPDATE corpus_docs SET file_size = ?, mtime_ns = ? WHERE doc_id = ?",
                             (file_size, mtime_ns, doc_id))
 
-    def add_links(self, pairs: Iterable[tuple[int, int]], linked: Sequence[int]) -> None:
-        """Record links (source row, target row) and mark the `linked` rows as done."""
-        with self._bulk():
-            self.db.executemany("INSERT OR IGNORE INTO links VALUES (?, ?)", pairs)
-            self.db.executemany("UPDATE corpus_docs SET linked = 1 WHERE id = ?", ((r,) for r in linked))
-
-    def unlinked(self) -> list[int]:
-        """Rows of the documents whose links are not found yet."""
-        return [r[0] for r in self.db.execute("SELECT id FROM corpus_docs WHERE linked = 0 ORDER BY id")]
-
-    def names(self, linked: bool | None = None) -> list[tuple[int, str]]:
-        """(row, name) of the documents' names (file names and titles, as index words)."""
-        query = "SELECT t.doc, t.term FROM doc_terms t JOIN corpus_docs c ON c.id = t.doc WHERE t.kind = 'name'"
-        if linked is not None:
-            query += f" AND c.linked = {int(linked)}"
-        return self.db.execute(query).fetchall()
-
     # -- reading ------------------------------------------------------------------------------
+    def names(self, row: int | None = None) -> list[tuple[int, str]]:
+        """(row, name) of the documents' names (file names and titles, as index words): of one
+        document, or of all."""
+        if row is None:
+            return self.db.execute("SELECT doc, term FROM doc_terms WHERE kind = 'name'").fetchall()
+        return self.db.execute("SELECT doc, term FROM doc_terms WHERE kind = 'name' AND doc = ?", (row,)).fetchall()
+
     def doc(self, doc_id: str) -> StoredDoc | None:
         row = self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE doc_id = ?", (doc_id,)).fetchone()
         return _stored(row) if row else None
@@ -271,17 +251,10 @@ class CorpusStore(DocStore):
         return [r[0] for r in self.db.execute(
             f"SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ? AND rowid IN ({marks})", (query, *rows))]
 
-    def links_of(self, row: int) -> tuple[list[str], list[str]]:
-        """(ids of the documents this one references, ids of those referencing it)."""
-        out = [r[0] for r in self.db.execute("SELECT c.doc_id FROM links l JOIN corpus_docs c ON c.id = l.dst "
-                                             "WHERE l.src = ? ORDER BY c.doc_id", (row,))]
-        into = [r[0] for r in self.db.execute("SELECT c.doc_id FROM links l JOIN corpus_docs c ON c.id = l.src "
-                                              "WHERE l.dst = ? ORDER BY c.doc_id", (row,))]
-        return out, into
-
-    def all_links(self) -> list[tuple[str, str]]:
-        return self.db.execute("SELECT a.doc_id, b.doc_id FROM links l JOIN corpus_docs a ON a.id = l.src "
-                               "JOIN corpus_docs b ON b.id = l.dst ORDER BY 1, 2").fetchall()
+    def doc_ids_of(self, rows: Iterable[int]) -> list[str]:
+        """The ids of the documents in the given rows, sorted."""
+        wanted = set(rows)
+        return sorted(d for r, d in self.db.execute("SELECT id, doc_id FROM corpus_docs") if r in wanted)
 
     def iter_corpus_blocks(self, doc_ids: Sequence[str] | None = None) -> Iterator[tuple[str, int, str]]:
         """(doc id, offset, text block) over the documents in id order, streamed."""

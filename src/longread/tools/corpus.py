@@ -81,6 +81,7 @@ class CorpusTools(Toolset):
         self._read = lru_cache(maxsize=cache_size)(self._read_range)
         self._lookup = lru_cache(maxsize=cache_size)(self.store.lookup)
         self._rank = lru_cache(maxsize=cache_size)(self._rank_words)
+        self._links = lru_cache(maxsize=cache_size)(index.links)
 
     # -- helpers other modules use ---------------------------------------------------------
     def _read_range(self, doc_id: str, start: int, end: int) -> str:
@@ -204,8 +205,8 @@ class CorpusTools(Toolset):
                 for doc_id, score in self.ranked(query, top_k)]
 
     def get_links(self, doc_id: str) -> dict[str, list[str]]:
-        """{"references": documents it names, "referenced_by": documents naming it}."""
-        out, into = self.store.links_of(self.index.doc(doc_id).row)
+        """{"references": documents whose file name or title it names, "referenced_by": those naming it}."""
+        out, into = self._links(doc_id)
         return {"references": out, "referenced_by": into}
 
     # -- document access -----------------------------------------------------------------------
