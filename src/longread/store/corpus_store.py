@@ -41,7 +41,7 @@ CREATE VIRTUAL TABLE corpus_fts USING fts5(title, body, content='', tokenize='un
 INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('automerge', 16);  -- merge less often while
 INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('crisismerge', 64);  -- building: 1.5x faster
 """
-TERM_KINDS = ("keyword", "entity", "date", "name")
+SMALL_CORPUS = 1_000  # a search for several words in fewer documents keeps even the common ones
 
 
 @dataclass
@@ -91,11 +91,13 @@ def fts_query(words: Iterable[str]) -> str:
 class CorpusStore(DocStore):
     """A corpus in one SQLite file (WAL mode), on top of the document store's tables."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, small_corpus: int = SMALL_CORPUS):
         super().__init__(path)
+        self.small_corpus = small_corpus
         self.db.executescript(_CORPUS_SCHEMA)
         if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'corpus_fts'").fetchone():
             self.db.executescript(_CORPUS_FTS)
+        self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS corpus_vocab USING fts5vocab(corpus_fts, 'row')")
         self.db.commit()
 
     # -- the root folder -------------------------------------------------------------------
@@ -231,8 +233,9 @@ class CorpusStore(DocStore):
 
     def rank(self, words: Iterable[str], k: int) -> list[tuple[str, float]]:
         """(doc id, BM25 score, higher is better) of the k documents best matching any of the
-        words; a title match weighs more than one in the body."""
-        match = fts_query(words)
+        words (as the index spells them: lower case, no diacritics); a title match weighs more
+        than one in the body. Words most documents hold are left out of a search for several."""
+        match = fts_query(self._distinctive(list(dict.fromkeys(words))))
         if not match:
             return []
         rows = self.db.execute(
@@ -240,6 +243,19 @@ class CorpusStore(DocStore):
             "WHERE corpus_fts MATCH ? ORDER BY score LIMIT ?) f JOIN corpus_docs c ON c.id = f.rowid "
             "ORDER BY f.score, c.doc_id LIMIT ?", (match, 2 * k + 10, k)).fetchall()  # ties by id
         return [(doc_id, -score) for doc_id, score in rows]
+
+    def _distinctive(self, words: list[str], common: float = 0.25) -> list[str]:
+        """The words that at most `common` of the documents hold (BM25 weighs the others near zero,
+        and each makes a search of a large corpus read a long list); the two rarest if all are
+        that common. All of them in a corpus of under `small_corpus` documents."""
+        total = self.totals()[0]
+        if len(words) < 2 or total < self.small_corpus:
+            return words
+        held = dict(self.db.execute(f"SELECT term, doc FROM corpus_vocab WHERE term IN ({','.join('?' * len(words))})",
+                                    words))
+        limit = common * total
+        kept = [w for w in words if held.get(w, 0) <= limit]
+        return kept or sorted(words, key=lambda w: held.get(w, 0))[:2]
 
     def phrase_rows(self, phrase: str, rows: Sequence[int] | None = None) -> list[int]:
         """Rows of the documents whose title or text holds the words of `phrase` in a row (all

@@ -10,7 +10,7 @@ from itertools import groupby
 
 from longread.answer import Citation
 from longread.index.corpus import CorpusIndex
-from longread.ingest.metadata import entity_key, find_dates, keyword_key
+from longread.ingest.metadata import entity_key, find_dates, keyword_key, tokens
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
@@ -88,7 +88,7 @@ class CorpusTools(Toolset):
         return self.store.read_range(self.index.doc(doc_id).store_id, start, end)
 
     def _rank_words(self, query: str, k: int) -> list[tuple[str, float]]:
-        return self.store.rank(keywords(query).split() or query.split(), k)
+        return self.store.rank(tokens(keywords(query)) or tokens(query), k)
 
     def ranked(self, query: str, k: int) -> list[tuple[str, float]]:
         """(doc id, BM25 score) of the k documents best matching `query`."""
