@@ -123,23 +123,25 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=100_000)
     parser.add_argument("--dir", type=Path, default=ROOT / "bench" / "data")
     parser.add_argument("--fresh", action="store_true", help="write the corpus again")
+    parser.add_argument("--queries-only", action="store_true", help="reuse the index the last run built")
     args = parser.parse_args()
     folder, db = args.dir / f"corpus-{args.docs}", args.dir / f"corpus-{args.docs}.sqlite"
     if args.fresh or not folder.exists():
         written, size = timed(write_corpus, folder, args.docs)
         print(f"wrote {args.docs:,} articles ({size / 1e6:,.0f} MB) in {written:.0f} s")
     size = sum(p.stat().st_size for p in folder.glob("*/*.txt"))
-    remove(db)
+    if not args.queries_only:
+        remove(db)
     with get_context("spawn").Pool(1) as pool:  # started before the build, so its memory is its own
         index = CorpusIndex(folder, CorpusStore(db))
         started = time.perf_counter()
         build, report = timed(index.update)
+        docs = len(report.added) or index.totals()[0]
         build_peak = peak_mb()
         index.store.close()
         q = pool.apply(query_process, (folder, db))
     update, changed, calls = update_after_changes(folder, db)
     total = time.perf_counter() - started
-    docs = len(report.added)
     print(f"\n{docs:,} documents, {size / 1e6:,.0f} MB; database "
           f"{sum(p.stat().st_size for p in db.parent.glob(db.name + '*')) / 1e6:,.0f} MB; the query process "
           f"opened the index in {q['open']:.2f} s; all of it took {total:.0f} s\n")
