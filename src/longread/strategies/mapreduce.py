@@ -192,10 +192,9 @@ def aggregate(question: str, findings: list[Finding], run: Run) -> str:
 
 
 def map_answer(question: str, chunks: list[Chunk], run: Run, tools: SingleDocTools, mode: str,
-               total_chunks: int, stats: dict[str, Any] | None = None,
-               reader_type: type[ChunkReader] = ChunkReader) -> Answer:
+               total_chunks: int, stats: dict[str, Any] | None = None) -> Answer:
     """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was found)."""
-    reader = reader_type(question, run, tools)
+    reader = ChunkReader(question, run, tools)
     stats = {**(stats or {}), "chunks_total": total_chunks}
     try:
         reader.read_all(chunks)
