@@ -88,12 +88,11 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     two documents is read in two hops."""
     chunk_chars, limit = chunk_plan(run)
     reader = CorpusReader(question, run, None)  # type: ignore[arg-type]  # each round reads its own view
-    seen: set[tuple[str, str]] = set()
     ranked: list[str] = []
     stats: dict[str, object] = {"documents_ranked": ranked}
     total = 0
     try:
-        total += _read_round(reader, question, tools, limit, chunk_chars, seen, ranked)
+        total += _read_round(reader, question, tools, limit, chunk_chars, set(), ranked)
         names, known = bridge(question, [(f.chunk.section, f.text) for f in reader.findings], tools)
         if names:  # passages read again with the names in view, except those they came from
             seen = {(f.chunk.section, f.chunk.text) for f in reader.findings if any(n in f.text for n in names)}
