@@ -94,6 +94,7 @@ class CorpusStore(DocStore):
     def __init__(self, path: str | Path, small_corpus: int = SMALL_CORPUS):
         super().__init__(path)
         self.small_corpus = small_corpus
+        self._count: int | None = None  # documents registered, kept while nothing is added or removed
         self.db.executescript(_CORPUS_SCHEMA)
         if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'corpus_fts'").fetchone():
             self.db.executescript(_CORPUS_FTS)
@@ -114,6 +115,7 @@ class CorpusStore(DocStore):
         """Store documents (text, registry row, index terms, full text) in one transaction; returns
         their rows. A text already stored (same content hash) is shared, not stored twice."""
         rows = []
+        self._count = None
         with self._bulk():
             for r in records:
                 store_id = self.find(r.digest)
@@ -137,6 +139,7 @@ class CorpusStore(DocStore):
         """Forget documents: registry, terms, full text; the stored text too unless another
         document has the same content. Returns the ids that were registered."""
         removed, orphans = [], []
+        self._count = None
         with self._bulk():
             for doc_id in doc_ids:
                 doc = self.doc(doc_id)
@@ -244,11 +247,13 @@ class CorpusStore(DocStore):
             "ORDER BY f.score, c.doc_id LIMIT ?", (match, 2 * k + 10, k)).fetchall()  # ties by id
         return [(doc_id, -score) for doc_id, score in rows]
 
-    def _distinctive(self, words: list[str], common: float = 0.25) -> list[str]:
+    def _distinctive(self, words: list[str], common: float = 0.1) -> list[str]:
         """The words that at most `common` of the documents hold (BM25 weighs the others near zero,
         and each makes a search of a large corpus read a long list); the two rarest if all are
         that common. All of them in a corpus of under `small_corpus` documents."""
-        total = self.totals()[0]
+        if self._count is None:
+            self._count = self.totals()[0]
+        total = self._count
         if len(words) < 2 or total < self.small_corpus:
             return words
         held = dict(self.db.execute(f"SELECT term, doc FROM corpus_vocab WHERE term IN ({','.join('?' * len(words))})",
