@@ -33,10 +33,13 @@ BAD_REPLIES = [
     '{"cut": 10, "next_start": 5, "summary": "a cut too early"}',
     "I think the best place to cut is after the second paragraph.",
     '{"cut": "end", "next_start": "soon", "summary": "strings"}',
-    '{"cut": 190, "next_start": 1, "summary": "an overlap that would make no progress"}',
-    '{"cut": 190, "next_start": 195, "summary": "next start after the cut"}',
     '{"cut": 190, "next_start": 180}',
     "",
+]
+BAD_NEXT_STARTS = [
+    '{"cut": 190, "next_start": 1, "summary": "an overlap that would make no progress"}',
+    '{"cut": 190, "next_start": 195, "summary": "next start after the cut"}',
+    '{"cut": 190, "next_start": -7, "summary": "next start before the cursor"}',
 ]
 
 
@@ -109,13 +112,23 @@ def test_every_bad_answer_is_refused_with_a_reason(reply):
         check_cut(reply, buffer, boundaries(buffer))
 
 
+@pytest.mark.parametrize("reply", [json.loads(r) for r in BAD_NEXT_STARTS])
+def test_a_bad_next_start_alone_keeps_the_cut_and_summary(reply):
+    buffer = prose(4)[:240]
+    marks = boundaries(buffer)
+    cut, next_start, summary = check_cut(reply, buffer, marks)
+    assert next_start is None and cut in {m for m, _ in marks} | {190} and summary == reply["summary"]
+
+
 def test_bad_cut_points_fall_back_to_boundaries_and_still_cover_the_text(tmp_path):
     text = prose(60)
     store, doc_id = stored(tmp_path, text)
-    lm = chunker_lm(itertools.cycle(BAD_REPLIES + [good_reply]))
+    lm = chunker_lm(itertools.cycle(BAD_REPLIES + BAD_NEXT_STARTS + [good_reply]))
     report = SmartChunker(store, doc_id, lm, Gateway(), target_chunk_tokens=60).run()
     assert_covers(store, doc_id, len(text))
-    assert report.rule_cuts >= 10 and report.model_cuts >= 1 and len(report.refused) == report.rule_cuts
+    assert report.rule_cuts >= 10 and report.model_cuts >= 4
+    bad_next = sum(reason.startswith("next_start") for reason in report.refused)
+    assert bad_next >= 3 and len(report.refused) == report.rule_cuts + bad_next
     assert report.chunks == len(store.chunks(doc_id))
     chunks = store.chunks(doc_id)
     inner = [c.end for c in chunks[:-1] if c.cut_by == "rule"]
@@ -126,7 +139,7 @@ def test_bad_cut_points_fall_back_to_boundaries_and_still_cover_the_text(tmp_pat
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(paragraphs=st.integers(1, 40), seed=st.integers(0, 7), target=st.integers(50, 120),
-       replies=st.lists(st.sampled_from(BAD_REPLIES + [good_reply]), min_size=1, max_size=12),
+       replies=st.lists(st.sampled_from(BAD_REPLIES + BAD_NEXT_STARTS + [good_reply]), min_size=1, max_size=12),
        group_size=st.integers(2, 6))
 def test_any_mix_of_answers_terminates_and_covers_every_character(tmp_path_factory, paragraphs, seed, target,
                                                                   replies, group_size):

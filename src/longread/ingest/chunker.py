@@ -3,7 +3,8 @@ buffer from the cursor and asks, in one call, where the chunk should end, where 
 start (the overlap) and for a summary of exactly the chunk. Every answer is checked: the cut must
 lie inside the buffer, past its first half; the next start after the cursor and at most a short
 overlap before the cut; both snap to the nearest paragraph, line or sentence boundary. A refused or
-missing answer falls back to the boundary rule (and is counted). A model that cannot write JSON
+missing answer falls back to the boundary rule (and is counted); so does a bad next start alone,
+keeping the model's cut and summary. A model that cannot write JSON
 reliably (the small local one) is not asked for cuts: the rule cuts, and its one call per chunk
 writes the summary. Each chunk is saved with its summary, so a stopped run resumes at the last one."""
 
@@ -35,10 +36,10 @@ position. Marks like «1234» give character offsets where the text may be cut.
 {text}
 \"\"\"
 
-Reply with JSON only: {{"cut": offset of the mark where this part should end (the end of a topic,
-scene or chapter if there is one), "next_start": offset where the next part should start (the cut,
-or a mark a sentence or two before it, so the parts overlap), "summary": 2-3 sentences on what the
-text says from its start up to the cut}}"""
+Reply with JSON only: {{"cut": C, "next_start": N, "summary": S}}, where C is the offset of the mark
+where this part should end (the end of a topic, scene or chapter if there is one), N is C itself or
+the offset of a mark just before C (N <= C: the next part starts there, repeating a sentence or
+two), and S is 2-3 sentences on what the text says from its start up to C."""
 SUMMARY_PROMPT = """Summarize this part of a {doc_type} in 2-3 sentences: what happens or what it
 says, with the names and terms that matter.
 
@@ -105,25 +106,24 @@ def marked(buffer: str, marks: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def check_cut(reply: Any, buffer: str, marks: list[tuple[int, int]]) -> tuple[int, int, str]:
+def check_cut(reply: Any, buffer: str, marks: list[tuple[int, int]]) -> tuple[int, int | None, str]:
     """(cut, next start, summary) from the model's JSON, snapped to boundaries; ValueError says why
-    an answer is refused."""
+    an answer is refused. A next start that is not within a short overlap before the cut comes back
+    as None (the cut and summary still stand; the caller places the next start by rule)."""
     if not isinstance(reply, dict) or not all(isinstance(reply.get(k), int) for k in ("cut", "next_start")):
         raise ValueError("not a JSON object with integer cut and next_start")
     cut, next_start = reply["cut"], reply["next_start"]
     if not MIN_CUT * len(buffer) <= cut <= len(buffer):
         raise ValueError(f"cut {cut} outside [{int(MIN_CUT * len(buffer))}, {len(buffer)}]")
-    if not 0 < next_start <= cut or cut - next_start > MAX_OVERLAP * cut:
-        raise ValueError(f"next_start {next_start} not within a short overlap before the cut {cut}")
-    snapped = snap(cut, marks, int(MIN_CUT * len(buffer)), len(buffer))
-    if next_start == cut:  # no overlap asked for
-        next_start = snapped
-    else:
-        next_start = min(snapped, snap(next_start, marks, int(snapped * (1 - MAX_OVERLAP)), snapped))
     summary = " ".join(str(reply.get("summary", "")).split())
     if derailed(summary):
         raise ValueError("an empty or derailed summary")
-    return snapped, next_start, summary
+    snapped = snap(cut, marks, int(MIN_CUT * len(buffer)), len(buffer))
+    if next_start == cut:  # no overlap asked for
+        return snapped, snapped, summary
+    if not 0 < next_start < cut or cut - next_start > MAX_OVERLAP * cut:
+        return snapped, None, summary
+    return snapped, min(snapped, snap(next_start, marks, int(snapped * (1 - MAX_OVERLAP)), snapped)), summary
 
 
 class SmartChunker:
@@ -169,15 +169,19 @@ class SmartChunker:
         if self.lm.writes_code:
             try:
                 cut, next_start, summary = self._ask_cut(buffer, marks)
-                self.report.model_cuts += 1
-                return cut, next_start, summary, "model"
             except ValueError as refused:
                 self.report.refused.append(str(refused))
+            else:
+                self.report.model_cuts += 1
+                if next_start is None:
+                    self.report.refused.append("next_start not within a short overlap before the cut")
+                    next_start = rule_next(cut, marks)
+                return cut, next_start, summary, "model"
         cut = rule_cut(buffer, marks)
         self.report.rule_cuts += 1
         return cut, rule_next(cut, marks), self._summarize(buffer[:cut]), "rule"
 
-    def _ask_cut(self, buffer: str, marks: list[tuple[int, int]]) -> tuple[int, int, str]:
+    def _ask_cut(self, buffer: str, marks: list[tuple[int, int]]) -> tuple[int, int | None, str]:
         prompt = CUT_PROMPT.format(doc_type=self.doc_type, text=marked(buffer, marks))
         reply = self.gateway.complete(self.lm, prompt, purpose="smart_chunk", max_tokens=300,
                                       json_schema=CUT_SCHEMA).text
