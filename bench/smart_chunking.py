@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from rich.console import Console
@@ -45,7 +46,9 @@ def measure(path: Path, model: str, chunk_tokens: int | None, group_size: int) -
     return {
         "document": path.name, "model": lm.name, "MB": round(megabytes, 3), "document tokens": doc_tokens,
         "chunks": report.chunks, "cut by the model": report.model_cuts, "cut by the rule": report.rule_cuts,
-        "answers refused": len(report.refused), "chunking input tokens": sent,
+        "answers refused": len(report.refused),
+        "why refused": "; ".join(f"{n}× {why}" for why, n in Counter(r.split(" ")[0] for r in report.refused).items()),
+        "chunking input tokens": sent,
         "input / document tokens": round(sent / doc_tokens, 3),
         "chunking output tokens": chunking.usage.total("output_tokens"),
         "chunking seconds": round(chunk_seconds, 1),
