@@ -177,7 +177,8 @@ def test_script_in_an_answer_is_passed_as_data(tmp_path):
     assert response.json()["answer"] == evil
     page = client.get("/")
     assert "script-src 'self'" in page.headers["content-security-policy"]  # no inline script runs
-    assert "innerHTML" not in client.get("/static/app.js").text
+    script = client.get("/static/app.js")
+    assert script.status_code == 200 and "textContent" in script.text and "innerHTML" not in script.text
 
 
 # --- the stream ------------------------------------------------------------------------------

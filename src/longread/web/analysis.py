@@ -95,7 +95,7 @@ class Analysis:
                 tools = SingleDocTools(index, self.sub, self.gateway)
                 answer = answer_document(self.request.question, tools, run, self.request.mode)
             else:
-                progress.phase("CHUNK", f"{len(self.texts.chunks)} chunks of up to {self.texts.chunk_chars:,} "
+                progress.phase("CHUNK", f"{len(self.texts.chunks)} chunk(s) of up to {self.texts.chunk_chars:,} "
                                         f"characters from {self.texts.total_chars:,}")
                 answer = answer_texts(self.request.question, self.texts, run, self.request.mode)
         except BudgetExceededError as error:

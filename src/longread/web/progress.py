@@ -57,8 +57,11 @@ class Progress:
 
     def _on_phase(self, data: dict[str, Any]) -> None:
         name = data.get("name")
-        if name in ("MAP", "RETRIEVE"):
-            self.log(f"{name.lower()}: {_short(data.get('chunks'))} of the passages chosen by relevance")
+        if name == "MAP":
+            self.log(f"map: reading {data['chunks']} passages chosen by relevance")
+        elif name == "RETRIEVE":
+            self.log(f"retrieve: the best {len(data['chunks'])} of {data['total']} passages: "
+                     f"{_short(', '.join(data['chunks']))}")
         elif name in ("AGGREGATE", "RESPOND"):
             self.phase(name)
         elif name == "REWRITE":
