@@ -78,11 +78,16 @@ def ask(tab, mode: str) -> None:
 def watch_order(tab) -> None:
     """Record when the first terminal line and the answer appear (checked by `order_seen`)."""
     tab.evaluate("""() => {
-        window.seen = {};
+        const seen = window.seen = {};
+        const terminal = document.querySelector('#terminal'), answer = document.querySelector('#answer');
         new MutationObserver(() => {
             const now = performance.now();
-            if (!window.seen.line && document.querySelector('#terminal .line')) window.seen.line = now;
-            if (!window.seen.answer && !document.querySelector('#answer').hidden) window.seen.answer = now;
+            if (!seen.armed) {  // from when the new run has cleared the panel
+                seen.armed = terminal.childElementCount === 0 && answer.hidden;
+                if (!seen.armed) return;
+            }
+            if (!seen.line && terminal.querySelector('.line')) seen.line = now;
+            if (!seen.answer && !answer.hidden) seen.answer = now;
         }).observe(document.body, {subtree: true, childList: true, attributes: true});
     }""")
 
@@ -112,8 +117,8 @@ def test_upload_analyze_and_open_a_citation(page, tmp_path):
     with serving(scripted_app(tmp_path, root, sub)) as base:
         page.goto(base)
         upload_pdf(page, tmp_path)
-        ask(page, "map")
         watch_order(page)
+        ask(page, "map")
         page.wait_for_selector("#answer:not([hidden])", timeout=30_000)
         seen = order_seen(page)
         assert seen["line"] < seen["answer"]  # progress lines came first
@@ -175,11 +180,12 @@ def test_each_mode_on_the_local_model(page, tmp_path):
     with serving(app) as base:
         page.goto(base)
         upload_pdf(page, tmp_path)
+        page.keyboard.press("Alt+2")
         page.fill("#maxSubcalls", "4")
         for mode in ("base", "retrieval", "map"):
             started = time.monotonic()
-            ask(page, mode)
             watch_order(page)
+            ask(page, mode)
             page.wait_for_selector("#answer:not([hidden])", timeout=180_000)
             seen = order_seen(page)
             assert seen["line"] < seen["answer"], mode

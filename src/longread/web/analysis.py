@@ -15,7 +15,13 @@ from longread.llm.gateway import Gateway
 from longread.llm.usage import Budget
 from longread.store.cache import ResponseCache
 from longread.strategies.common import Run, RunOptions
-from longread.strategies.select import DOCUMENT_MODES, TEXT_MODES, answer_document, answer_texts, check_mode
+from longread.strategies.select import (
+    DOCUMENT_MODES,
+    TEXT_MODES,
+    answer_document,
+    answer_texts,
+    check_mode,
+)
 from longread.tools.single_doc import SingleDocTools
 from longread.tools.texts import TextDocs
 from longread.web.documents import DocumentStore

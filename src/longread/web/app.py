@@ -41,8 +41,9 @@ def create_app(settings: Settings | None = None, model_choices: list[str] | None
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
         response: Response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
+        if request.url.path == "/" or request.url.path.startswith("/static/"):  # not /docs (Swagger UI)
+            response.headers["Content-Security-Policy"] = CSP
         return response
 
     @app.get("/", include_in_schema=False)

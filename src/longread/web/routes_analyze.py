@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -72,7 +73,8 @@ async def _events(analysis: Analysis) -> AsyncIterator[dict[str, str]]:
         except Exception as error:  # a bug must still end the stream with a message
             send("error", {"message": f"internal error: {type(error).__name__}: {error}"})
 
-    loop.run_in_executor(None, work)
+    threading.Thread(target=work, name="longread-analysis", daemon=True).start()  # not a pooled thread:
+    # an analysis may run for minutes
     try:
         while True:
             kind, data = await queue.get()
