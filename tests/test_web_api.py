@@ -260,5 +260,21 @@ def test_indexed_documents_are_listed_and_analyzed_through_their_index(tmp_path)
     shown = client.get(f"/api/documents/{listed['id']}/range",
                        params={"start": citation["start"], "end": citation["end"]}).json()
     assert shown["text"] == FACT
-    mixed = client.post("/api/analyze", json={**body(listed["id"]), "document_ids": [listed["id"], "doc-1"]})
-    assert mixed.status_code == 404
+    upload_text(client)
+    mixed = client.post("/api/analyze", json={**body(listed["id"]), "document_ids": ["doc-1", listed["id"]]})
+    assert mixed.status_code == 422 and "analyzed alone" in mixed.json()["detail"]
+
+
+def test_stream_of_an_rlm_run_reports_its_sub_calls(tmp_path):
+    root = ScriptedLM(['```repl\nprint(llm_query("How is the keeper paid? " + context[-300:]))\n```',
+                       "```repl\nFINAL('In herring and salt.')\n```"])
+    client = TestClient(scripted_app(tmp_path, root, ScriptedLM(lambda r: "In herring and salt.")))
+    doc_id = upload_text(client, FILLER * 3 + FACT)
+    events = stream(client, body(doc_id, mode="rlm"))
+    phases = [(data["name"], data["skipped"]) for kind, data in events if kind == "phase"]
+    assert phases == [("INIT", False), ("CHUNK", False), ("SUBCALL", False), ("AGGREGATE", True), ("RESPOND", False)]
+    assert [d["status"] for k, d in events if k == "subcall"] == ["start", "end"]
+    assert any(k == "log" and d["line"].startswith("run code:") for k, d in events)
+    answer = events[-1][1]
+    assert answer["mode"] == "rlm" and answer["answer"] == "In herring and salt."
+    assert answer["citations"] and answer["citations"][0]["document_id"] == doc_id

@@ -139,15 +139,17 @@ class Analysis:
 
 def _documents(ids: list[str], services: Services,
                chunk_chars: int) -> tuple[IndexedDocument | None, TextDocs | None]:
-    """The uploaded documents asked for, or the one indexed document; InputError for unknown ids."""
+    """The uploaded documents asked for, or the one indexed document; UnknownDocumentError for an
+    id the server does not hold, InputError for an indexed document asked for with others."""
     uploaded = [services.documents.get(i) for i in ids]
     missing = [i for i, doc in zip(ids, uploaded, strict=True) if doc is None]
     if not missing:
         return None, TextDocs([doc.as_text_doc() for doc in uploaded if doc is not None], chunk_chars)
-    indexed = find_indexed(services.settings.index_dir, missing[0]) if len(ids) == 1 else None
+    indexed = find_indexed(services.settings.index_dir, missing[0])
     if indexed is None:
-        raise UnknownDocumentError(f"no document {missing[0]!r} on this server (an indexed document is "
-                                   "analyzed alone)")
+        raise UnknownDocumentError(f"no document {missing[0]!r} on this server")
+    if len(ids) > 1:
+        raise InputError(f"{indexed.id} is an indexed document: it is analyzed alone")
     return indexed, None
 
 

@@ -339,6 +339,9 @@ function wire() {
     event.preventDefault();
     const files = $("#files").files;
     if (!files.length) { notify("Choose a file first."); return; }
+    const megabytes = [...files].reduce((sum, file) => sum + file.size, 0) / 1024 / 1024;
+    const limit = state.config?.max_upload_mb ?? Infinity;
+    if (megabytes > limit) { notify(`That is ${megabytes.toFixed(1)} MB; this server takes up to ${limit} MB at once.`); return; }
     const form = new FormData();
     for (const file of files) form.append("files", file);
     addDocuments(form).then(() => { $("#files").value = ""; });
