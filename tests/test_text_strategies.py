@@ -53,6 +53,9 @@ def test_locate_maps_a_foreign_citation_by_its_text():
     assert moved.doc_id == "doc-2" and docs.docs[1].text[moved.start:moved.end] == NEEDLE
     unknown = Citation("elsewhere", 0, 3, "not in any document")
     assert docs.locate(unknown) is unknown
+    at = docs.docs[1].text.index(NEEDLE)
+    own = docs.locate(Citation("doc-2", at, at + len(NEEDLE), NEEDLE, "chunk_0"))
+    assert own.span_id.startswith("doc-2-chunk-") and own.text == NEEDLE
 
 
 def test_retrieval_answers_from_top_k_and_renumbers_its_marks():
@@ -97,7 +100,8 @@ def test_rlm_over_texts_needs_no_index_and_cites_documents():
     root = ScriptedLM(['```repl\nprint(grep("Tromsø"))\n```', "```repl\nFINAL('Tromsø warehouse')\n```"])
     answer = answer_texts("Which warehouse stores the spare turbine blades?", docs, make_run(root), mode="rlm")
     assert answer.mode == "rlm" and answer.text == "Tromsø warehouse"
-    assert all(c.doc_id in {"doc-1", "doc-2"} for c in answer.citations)
+    assert answer.citations and all(c.doc_id in {"doc-1", "doc-2"} for c in answer.citations)
+    assert all(c.span_id == docs.chunk_at(docs.starts[1] + c.start).chunk_id for c in answer.citations)
 
 
 def test_unknown_mode_for_texts_is_an_input_error():

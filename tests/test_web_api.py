@@ -278,3 +278,4 @@ def test_stream_of_an_rlm_run_reports_its_sub_calls(tmp_path):
     answer = events[-1][1]
     assert answer["mode"] == "rlm" and answer["answer"] == "In herring and salt."
     assert answer["citations"] and answer["citations"][0]["document_id"] == doc_id
+    assert answer["citations"][0]["id"].startswith(f"{doc_id}-chunk-")

@@ -101,9 +101,11 @@ class TextDocs:
         return citations
 
     def locate(self, citation: Citation) -> Citation:
-        """A citation made elsewhere (e.g. of a slice of the rlm loop's context) as one of ours:
-        found by its text; unchanged if no document holds it."""
-        if any(doc.doc_id == citation.doc_id for doc in self.docs) or not citation.text:
-            return citation
-        at = self.text.find(citation.text)
+        """A citation made elsewhere (e.g. of a slice of the rlm loop's context) as one of ours,
+        named by its chunk: by its document and offsets, else found by its text; unchanged if no
+        document holds it."""
+        for doc, base in zip(self.docs, self.starts, strict=True):
+            if doc.doc_id == citation.doc_id:
+                return self.citation(base + citation.start, base + citation.end)
+        at = self.text.find(citation.text) if citation.text else -1
         return citation if at < 0 else self.citation(at, at + len(citation.text))

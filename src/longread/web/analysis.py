@@ -115,7 +115,7 @@ class Analysis:
     def _result(self, answer: Answer) -> dict[str, Any]:
         citations = [self._citation(c) for c in answer.citations]
         text = answer.text
-        if answer.mode in ("map", "retrieval"):  # there `[n]` cites citations[n-1]
+        if answer.mode in ("map", "tree", "retrieval"):  # there `[n]` cites citations[n-1]
             text = _MARK.sub(lambda m: f"[{citations[int(m[1]) - 1]['id']}]"
                              if 0 < int(m[1]) <= len(citations) else m[0], text)
         usage = answer.usage

@@ -61,7 +61,8 @@ async def _events(analysis: Analysis) -> AsyncIterator[dict[str, str]]:
     queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
 
     def send(kind: str, data: dict[str, Any]) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, (kind, data))
+        if not loop.is_closed():  # the server may be shutting down under a running analysis
+            loop.call_soon_threadsafe(queue.put_nowait, (kind, data))
 
     def work() -> None:
         try:
