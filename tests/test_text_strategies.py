@@ -144,3 +144,13 @@ def test_map_rewrite_pass_keeps_marks_or_falls_back_to_the_draft():
         answer = answer_texts("Where are the turbine blades?", docs, run, mode="map")
         assert answer.text.startswith(expected)
         assert [r.messages[-1]["content"].startswith("Question") for r in root.requests] == [True, True]
+
+
+def test_retrieval_drops_a_small_models_marks_and_cites_only_what_is_grounded():
+    docs = two_docs()
+    weak = ScriptedLM(lambda r: "The passage number is [1].", writes_code=False)
+    answer = answer_texts("Where are the spare turbine blades stored?", docs, make_run(weak), mode="retrieval")
+    assert answer.text.startswith("The passage number is.") and answer.citations == []
+    grounded = ScriptedLM(lambda r: "The warehouse in Tromsø stores them [1].", writes_code=False)
+    answer = answer_texts("Where are the spare turbine blades stored?", docs, make_run(grounded), mode="retrieval")
+    assert "[1]" not in answer.text and [c.text for c in answer.citations] == [NEEDLE]

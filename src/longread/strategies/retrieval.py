@@ -23,8 +23,9 @@ _MARKER = re.compile(r"(\s*)\[(\d+)\]")
 def run_retrieval(question: str, chunks: list[Chunk], run: Run, tools: Cites,
                   total_chunks: int | None = None) -> Answer:
     """Answer from the `run.options.top_k` chunks that match the question best (as many as fit
-    the root model's window). The answer's `[n]` marks are renumbered in order of use, so that
-    `[n]` cites `citations[n-1]`; an answer without marks cites the sentences it rests on."""
+    the root model's window). A capable root model's `[n]` marks are renumbered in order of use,
+    so that `[n]` cites `citations[n-1]`; an answer without marks (or from a model that cannot
+    write code, whose marks are dropped) cites the sentences it rests on, if any."""
     chosen = _fitting(best_chunks(question, chunks, run.options.top_k), fit_chars(run.root, 700))
     total = total_chunks if total_chunks is not None else len(chunks)
     run.emit("phase", name="RETRIEVE", chunks=[c.chunk_id for c in chosen], total=total)
@@ -32,7 +33,10 @@ def run_retrieval(question: str, chunks: list[Chunk], run: Run, tools: Cites,
     run.emit("phase", name="RESPOND")
     reply = run.gateway.complete(run.root, PROMPT.format(passages=passages, question=question),
                                  system=SYSTEM, purpose="retrieval", max_tokens=512).text.strip()
-    text, cited = _renumber(reply, len(chosen))
+    if run.root.writes_code:
+        text, cited = _renumber(reply, len(chosen))
+    else:  # a small model's marks are noise: only the sentences its words stand in are cited
+        text, cited = _MARKER.sub("", reply).strip(), []
     claim = _MARKER.sub("", text)  # the marks' numbers are not words of the answer
     citations = [_cite(claim, chosen[n - 1], question, tools) for n in cited]
     if not cited:
