@@ -95,11 +95,11 @@ class Analysis:
         progress.phase("INIT", f"{self.request.mode} · {names} · root {self.root.name}, sub {self.sub.name}")
         try:
             if self.indexed is not None:
-                index = self.indexed.open()
-                progress.phase("CHUNK", f"indexed document, {len(index.rows):,} sections, "
-                                        f"{index.total_chars:,} characters")
-                tools = SingleDocTools(index, self.sub, self.gateway)
-                answer = answer_document(self.request.question, tools, run, self.request.mode)
+                with self.indexed.opened() as index:
+                    progress.phase("CHUNK", f"indexed document, {len(index.rows):,} sections, "
+                                            f"{index.total_chars:,} characters")
+                    tools = SingleDocTools(index, self.sub, self.gateway)
+                    answer = answer_document(self.request.question, tools, run, self.request.mode)
             else:
                 progress.phase("CHUNK", f"{len(self.texts.chunks)} chunk(s) of up to {self.texts.chunk_chars:,} "
                                         f"characters from {self.texts.total_chars:,}")

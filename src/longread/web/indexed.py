@@ -3,6 +3,8 @@ through their stored index: one SQLite store per document under the index folder
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,8 +26,14 @@ class IndexedDocument:
         return {"id": self.id, "name": self.name, "kind": self.kind, "chars": self.chars,
                 "pages": self.pages or None, "source": "index"}
 
-    def open(self) -> SingleDocIndex:
-        return SingleDocIndex.open(DocStore(self.store_path), self.doc_id)
+    @contextmanager
+    def opened(self) -> Iterator[SingleDocIndex]:
+        """The document's index, its store closed afterwards."""
+        store = DocStore(self.store_path)
+        try:
+            yield SingleDocIndex.open(store, self.doc_id)
+        finally:
+            store.close()
 
 
 def list_indexed(folder: Path) -> list[IndexedDocument]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -71,13 +72,15 @@ def text_range(doc_id: str, start: int, end: int, request: Request) -> dict[str,
     services = request.app.state.services
     uploaded = services.documents.get(doc_id)
     if uploaded is not None:
-        total, read = len(uploaded.text), lambda s, e: uploaded.text[s:e]
-    else:
-        indexed = find_indexed(services.settings.index_dir, doc_id)
-        if indexed is None:
-            raise HTTPException(404, f"no document {doc_id!r}")
-        index = indexed.open()
-        total, read = index.total_chars, index.read_range
+        return _around(doc_id, start, end, len(uploaded.text), lambda s, e: uploaded.text[s:e])
+    indexed = find_indexed(services.settings.index_dir, doc_id)
+    if indexed is None:
+        raise HTTPException(404, f"no document {doc_id!r}")
+    with indexed.opened() as index:
+        return _around(doc_id, start, end, index.total_chars, index.read_range)
+
+
+def _around(doc_id: str, start: int, end: int, total: int, read: Callable[[int, int], str]) -> dict[str, Any]:
     if not 0 <= start <= end <= total:
         raise HTTPException(422, f"range [{start}, {end}) is outside the document (0 to {total})")
     lo, hi = max(0, start - CONTEXT_CHARS), min(total, end + CONTEXT_CHARS)
