@@ -216,7 +216,7 @@ def test_stream_sends_phases_in_order_then_one_answer(client, mode):
 def test_stream_reports_a_model_failure_as_one_error_event(tmp_path):
     from longread.errors import ModelError
 
-    client = TestClient(scripted_app(tmp_path, ScriptedLM(lambda r: (_ for _ in ()).throw(ModelError("boom")))))
+    client = TestClient(scripted_app(tmp_path, ScriptedLM([ModelError("boom")])))
     doc_id = upload_text(client)
     events = stream(client, body(doc_id, mode="base"))
     assert events[-1] == ("error", {"message": "boom"})
@@ -279,3 +279,12 @@ def test_stream_of_an_rlm_run_reports_its_sub_calls(tmp_path):
     assert answer["mode"] == "rlm" and answer["answer"] == "In herring and salt."
     assert answer["citations"] and answer["citations"][0]["document_id"] == doc_id
     assert answer["citations"][0]["id"].startswith(f"{doc_id}-chunk-")
+
+
+def test_a_failing_model_is_a_502_from_analyze(tmp_path):
+    from longread.errors import ModelError
+
+    client = TestClient(scripted_app(tmp_path, ScriptedLM([ModelError("provider down")])))
+    doc_id = upload_text(client)
+    response = client.post("/api/analyze", json=body(doc_id, mode="base"))
+    assert response.status_code == 502 and response.json()["detail"] == "provider down"

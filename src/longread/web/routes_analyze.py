@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
@@ -11,11 +12,12 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from sse_starlette.sse import EventSourceResponse
 
-from longread.errors import CancelledError, InputError, LongreadError
+from longread.errors import CancelledError, InputError, LongreadError, ModelError
 from longread.strategies.select import DOCUMENT_MODES, TEXT_MODES
 from longread.web.analysis import Analysis, AnalyzeRequest, UnknownDocumentError
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 
 def _start(body: AnalyzeRequest, request: Request) -> Analysis:
@@ -44,8 +46,10 @@ def analyze(body: AnalyzeRequest, request: Request) -> dict[str, Any]:
     analysis = _start(body, request)
     try:
         return analysis.run()
-    except LongreadError as error:
+    except ModelError as error:
         raise HTTPException(502, str(error)) from error
+    except LongreadError as error:
+        raise HTTPException(422, str(error)) from error
 
 
 @router.post("/api/analyze-stream")
@@ -72,6 +76,7 @@ async def _events(analysis: Analysis) -> AsyncIterator[dict[str, str]]:
         except LongreadError as error:
             send("error", {"message": str(error)})
         except Exception as error:  # a bug must still end the stream with a message
+            log.exception("analysis failed")
             send("error", {"message": f"internal error: {type(error).__name__}: {error}"})
 
     threading.Thread(target=work, name="longread-analysis", daemon=True).start()  # not a pooled thread:
