@@ -155,6 +155,29 @@ def test_compare_runs_every_mode_side_by_side(page, tmp_path):
         shot(page, "scripted-compare")
 
 
+def test_cancel_stops_the_run_on_the_server(page, tmp_path):
+    sub = ScriptedLM(lambda r: "NONE", writes_code=False, latency=0.3)
+    text = "".join(f"Paragraph {n}: the keeper of the lighthouse is paid every month.\n\n" for n in range(200))
+    with serving(scripted_app(tmp_path, ScriptedLM(lambda r: "-", writes_code=False), sub)) as base:
+        page.goto(base)
+        page.fill("#paste-text", text)
+        page.click("#paste-form button")
+        page.wait_for_selector("#documents tbody tr")
+        page.keyboard.press("Alt+2")
+        page.fill("#question", QUESTION)
+        page.select_option("#mode", "map")
+        page.fill("#maxSubcalls", "60")
+        page.fill("#concurrency", "1")
+        page.click("#analyze-form button[type=submit]")
+        page.wait_for_selector("#terminal .line:has-text('done in')")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#terminal .line:has-text('cancelled')")
+        at_cancel = len(sub.requests)
+        time.sleep(1.2)
+        assert len(sub.requests) <= at_cancel + 1 < 20
+        assert page.locator("#answer").is_hidden() and page.locator("#cancel").is_disabled()
+
+
 def test_the_page_asks_for_the_token(page, tmp_path, monkeypatch):
     monkeypatch.setenv("LONGREAD_TOKEN", "t0ken")
     root, sub = scripted_models()
