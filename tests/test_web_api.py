@@ -10,7 +10,7 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
-from test_ingest_documents import write_pdf
+from test_ingest_documents import write_docx, write_pdf
 from webserver import post, response_lines, scripted_app, serving, sse_events
 
 from longread.index.single import SingleDocIndex
@@ -55,14 +55,17 @@ def body(doc_id, **fields):
 
 def test_parse_files_and_pasted_text(client, tmp_path):
     pdf = write_pdf(tmp_path / "report.pdf", pages=[["Harbour report", FACT], ["Second page."]])
+    docx_file = write_docx(tmp_path / "minutes.docx")
     response = client.post("/api/parse", data={"text": "Pasted notes about the pier.", "name": "notes"},
                            files=[("files", ("report.pdf", pdf.read_bytes(), "application/pdf")),
+                                  ("files", ("minutes.docx", docx_file.read_bytes(), "application/octet-stream")),
                                   ("files", ("harbour.md", b"# Harbour\n\nBoats.", "text/markdown"))])
     assert response.status_code == 200
     documents = response.json()["documents"]
-    assert [(d["name"], d["pages"]) for d in documents] == [("report.pdf", 2), ("harbour.md", None),
-                                                           ("notes", None)]
-    assert documents[2]["chars"] == len("Pasted notes about the pier.")
+    assert [(d["name"], d["kind"], d["pages"]) for d in documents] == [
+        ("report.pdf", "pdf", 2), ("minutes.docx", "docx", None), ("harbour.md", "markdown", None),
+        ("notes", "text", None)]
+    assert documents[3]["chars"] == len("Pasted notes about the pier.")
     listed = client.get("/api/documents").json()["documents"]
     assert [d["id"] for d in listed] == [d["id"] for d in documents]
 
