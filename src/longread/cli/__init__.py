@@ -21,7 +21,7 @@ def _root() -> None:
 
 def main() -> None:
     """Entry point: runs the app; errors a user can cause become one line and a non-zero exit."""
-    from longread.cli import ask, corpus, index, repl  # noqa: F401 - registers the commands
+    from longread.cli import ask, corpus, index, repl, serve  # noqa: F401 - registers the commands
 
     try:
         app(standalone_mode=False)

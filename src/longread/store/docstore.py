@@ -202,6 +202,10 @@ class DocStore(TreeTables):
             raise KeyError(f"no document {doc_id}")
         return {**dict(zip(keys, row, strict=True)), "pages": json.loads(row[6]), "structured": bool(row[7])}
 
+    def document_ids(self) -> list[int]:
+        """The ids of every stored document."""
+        return [row[0] for row in self.db.execute("SELECT id FROM documents ORDER BY id")]
+
     def read_range(self, doc_id: int, start: int, end: int) -> str:
         """Characters [start, end) of the document, reading only the blocks that hold them."""
         start, end = max(0, start), max(0, end)

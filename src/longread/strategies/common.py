@@ -23,6 +23,8 @@ class RunOptions:
     focus: bool | None = None  # refine shows only each slice's best lines; None: for weak models
     max_slices: int | None = None  # None: 8 for a weak sub-model, 24 for a strong one
     enable_slicing: bool = True
+    top_k: int = 8  # retrieval: passages given to the root model
+    rewrite: bool = False  # map/tree: a last pass in which the root model restates the answer
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from longread.answer import Answer, Citation
 from longread.errors import BudgetExceededError
@@ -38,6 +38,13 @@ SNIPPET_SCHEMA = {
                    "citations": {"type": "array", "items": {"type": "string"}, "maxItems": 4}},
     "required": ["relevant", "summary"],
 }
+REWRITE = """Question: {question}
+
+Draft answer:
+{draft}
+
+Rewrite the draft to be clear and well organized. Keep every fact and every citation mark such
+as [2] exactly as it is; add nothing that the draft does not say."""
 AGGREGATE = """Question: {question}
 
 Findings from the document, each with its citation number:
@@ -46,6 +53,12 @@ Findings from the document, each with its citation number:
 Answer the question using only these findings. Put the citation number, e.g. [2], after each claim
 it supports. If the findings do not fully answer the question, say what is missing."""
 _MARKER = re.compile(r"\[(\d+)\]")
+
+
+class Cites(Protocol):
+    """What reading chunks needs from the text they come from: a citation of a span of it."""
+
+    def citation(self, start: int, end: int) -> Citation: ...
 
 
 @dataclass
@@ -92,7 +105,7 @@ class ChunkReader:
     sentences (`focus`, the default for models that cannot write code), else JSON
     `{relevant, summary, quote, citations}` about the whole chunk."""
 
-    def __init__(self, question: str, run: Run, tools: SingleDocTools):
+    def __init__(self, question: str, run: Run, tools: Cites):
         self.question = question
         self.run = run
         self.tools = tools
@@ -188,10 +201,20 @@ def aggregate(question: str, findings: list[Finding], run: Run) -> str:
     reply = run.gateway.complete(run.root, AGGREGATE.format(question=question, findings=listed),
                                  purpose="aggregate", max_tokens=700).text.strip()
     cited = {int(n) for n in _MARKER.findall(reply)}
-    return reply if cited & set(range(1, len(findings) + 1)) else f"{reply}\n\n{listed}"
+    answer = reply if cited & set(range(1, len(findings) + 1)) else f"{reply}\n\n{listed}"
+    return rewrite(question, answer, run) if run.options.rewrite else answer
 
 
-def map_answer(question: str, chunks: list[Chunk], run: Run, tools: SingleDocTools, mode: str,
+def rewrite(question: str, draft: str, run: Run) -> str:
+    """The optional rewrite pass: the root model restates the answer more clearly; the draft is
+    kept if the rewrite loses its citation marks."""
+    run.emit("phase", name="REWRITE")
+    reply = run.gateway.complete(run.root, REWRITE.format(question=question, draft=draft),
+                                 purpose="rewrite", max_tokens=700).text.strip()
+    return reply if set(_MARKER.findall(reply)) >= set(_MARKER.findall(draft)) and reply else draft
+
+
+def map_answer(question: str, chunks: list[Chunk], run: Run, tools: Cites, mode: str,
                total_chunks: int, stats: dict[str, Any] | None = None) -> Answer:
     """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was found)."""
     reader = ChunkReader(question, run, tools)

@@ -11,7 +11,7 @@ import re
 from longread.answer import Answer
 from longread.ingest.structure import Section
 from longread.strategies.common import Run
-from longread.strategies.mapreduce import best_chunks, cut_chunks, map_answer
+from longread.strategies.mapreduce import Chunk, best_chunks, cut_chunks, map_answer
 from longread.tools.single_doc import SingleDocTools
 
 ROUTE = """Question: {question}
@@ -32,15 +32,20 @@ def chunk_plan(run: Run) -> tuple[int, int]:
     return chunk_chars, run.options.max_slices or (8 if weak else 24)
 
 
+def search_chunks(question: str, tools: SingleDocTools, chunk_chars: int, sections: int) -> list[Chunk]:
+    """The passages of the `sections` sections whose own text matches the question best."""
+    hits = tools.search_ids(question, sections)
+    return cut_chunks(tools, [tools.own_span(tools.section_name(section_id)) for section_id, _ in hits],
+                      chunk_chars)
+
+
 def run_map(question: str, tools: SingleDocTools, run: Run) -> Answer:
     """Read the best passages of the sections whose text matches the question best."""
     chunk_chars, limit = chunk_plan(run)
-    hits = tools.search_ids(question, limit)
-    spans = [tools.own_span(tools.section_name(section_id)) for section_id, _ in hits]
-    chunks = cut_chunks(tools, spans, chunk_chars)
+    chunks = search_chunks(question, tools, chunk_chars, limit)
     chosen = best_chunks(question, chunks, limit)
-    run.emit("phase", name="MAP", sections=len(hits), chunks=len(chosen))
-    return map_answer(question, chosen, run, tools, "map", len(chunks), {"sections_searched": len(hits)})
+    run.emit("phase", name="MAP", chunks=len(chosen))
+    return map_answer(question, chosen, run, tools, "map", len(chunks))
 
 
 def walk_toc(question: str, tools: SingleDocTools, run: Run, width: int = 2, max_sections: int = 6) -> Answer:

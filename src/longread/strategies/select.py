@@ -9,15 +9,19 @@ from longread.errors import InputError
 from longread.llm.base import LM
 from longread.strategies.base import BASE_LIMIT_CHARS, run_base
 from longread.strategies.common import Run
+from longread.strategies.mapreduce import best_chunks, map_answer
 from longread.strategies.refine import run_refine
+from longread.strategies.retrieval import run_retrieval
 from longread.strategies.rlm import RLMLoop
-from longread.strategies.sections import run_map
+from longread.strategies.sections import chunk_plan, run_map, search_chunks
 from longread.strategies.tree import run_tree
 from longread.tools.single_doc import SingleDocTools
 from longread.tools.slices import ContextSlice
+from longread.tools.texts import TextDoc, TextDocs
 
-MODES = ("auto", "base", "refine", "rlm")
-DOCUMENT_MODES = ("auto", "base", "map", "tree", "rlm")
+MODES = ("auto", "base", "retrieval", "refine", "rlm")
+DOCUMENT_MODES = ("auto", "base", "retrieval", "map", "tree", "rlm")
+TEXT_MODES = ("auto", "base", "retrieval", "map", "rlm")  # documents held in memory (the web app)
 
 
 def choose_mode(context_chars: int, root: LM, fallback: str = "refine") -> tuple[str, str]:
@@ -49,6 +53,9 @@ def answer_question(question: str, context: Any, run: Run, mode: str = "auto",
     run.emit("mode", mode=mode, reason=reason)
     if mode == "base":
         answer = run_base(question, context, run)
+    elif mode == "retrieval":
+        docs = TextDocs([TextDoc(doc_id, doc_id, ContextSlice("c", context).text())], chunk_plan(run)[0])
+        answer = run_retrieval(question, docs.chunks, run, docs)
     elif mode == "refine":
         answer = run_refine(question, context, run, doc_id=doc_id)
     else:
@@ -66,11 +73,38 @@ def answer_document(question: str, tools: SingleDocTools, run: Run, mode: str = 
         total = tools.index.total_chars
         answer = run_base(question, tools.read_range(0, min(total, BASE_LIMIT_CHARS)), run, total_chars=total)
         answer.citations = tools.cite(answer.text, question)
+    elif mode == "retrieval":
+        chunk_chars, _ = chunk_plan(run)
+        answer = run_retrieval(question, search_chunks(question, tools, chunk_chars, run.options.top_k), run, tools)
     elif mode == "map":
         answer = run_map(question, tools, run)
     elif mode == "tree":
         answer = run_tree(question, tools, run)
     else:
         answer = RLMLoop(run, tools=tools).answer(question)
+    answer.reason = reason
+    return answer
+
+
+def answer_texts(question: str, docs: TextDocs, run: Run, mode: str = "auto") -> Answer:
+    """Answer about documents held in memory, cut into `docs.chunks`: `map` reads up to
+    `max_slices` of them (chosen by BM25 when there are more), `retrieval` answers from the
+    `top_k` best, `base` from the start of the text; `rlm` explores them as its context."""
+    mode, reason = _mode(mode, TEXT_MODES, docs.total_chars, run.root, "map")
+    run.emit("mode", mode=mode, reason=reason)
+    if mode == "base":
+        answer = run_base(question, docs.text[:BASE_LIMIT_CHARS], run, total_chars=docs.total_chars)
+        answer.citations = docs.cite(answer.text, question)
+    elif mode == "retrieval":
+        answer = run_retrieval(question, docs.chunks, run, docs)
+    elif mode == "map":
+        _, limit = chunk_plan(run)
+        chosen = best_chunks(question, docs.chunks, limit)
+        run.emit("phase", name="MAP", chunks=len(chosen))
+        answer = map_answer(question, chosen, run, docs, "map", len(docs.chunks))
+    else:
+        context = docs.docs[0].text if len(docs.docs) == 1 else {d.doc_id: d.text for d in docs.docs}
+        answer = RLMLoop(run, context, doc_id=docs.docs[0].doc_id).answer(question)
+        answer.citations = [docs.locate(c) for c in answer.citations]
     answer.reason = reason
     return answer

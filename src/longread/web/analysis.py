@@ -1,0 +1,157 @@
+"""One analysis: its request, documents and models, a run with its own gateway (so its own budget
+and cancellation), and the answer in the API's shape."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from longread.answer import Answer, Citation
+from longread.errors import BudgetExceededError, InputError
+from longread.llm.gateway import Gateway
+from longread.llm.usage import Budget
+from longread.store.cache import ResponseCache
+from longread.strategies.common import Run, RunOptions
+from longread.strategies.select import (
+    DOCUMENT_MODES,
+    TEXT_MODES,
+    answer_document,
+    answer_texts,
+    check_mode,
+)
+from longread.tools.single_doc import SingleDocTools
+from longread.tools.texts import TextDocs
+from longread.web.documents import DocumentStore
+from longread.web.indexed import IndexedDocument, find_indexed
+from longread.web.models import ModelPool
+from longread.web.progress import Progress, Send
+from longread.web.settings import Settings
+
+_MARK = re.compile(r"\[(\d+)\]")
+
+
+class AnalyzeRequest(BaseModel):
+    """The body of /api/analyze and /api/analyze-stream (names as in seed 001)."""
+
+    question: str = Field(min_length=1, max_length=4_000)
+    mode: str = "auto"
+    document_ids: list[str] = Field(min_length=1, max_length=50)
+    chunkSize: int = Field(1_800, ge=200, le=20_000)
+    topK: int = Field(8, ge=1, le=50)
+    maxSubcalls: int = Field(24, ge=1, le=500)
+    concurrency: int = Field(6, ge=1, le=16)
+    rewrite: bool = False
+    model: str | None = None
+    subModel: str | None = None
+
+
+@dataclass
+class Services:
+    """What analyses share: settings, documents, models and the response cache."""
+
+    settings: Settings
+    documents: DocumentStore
+    models: ModelPool
+    cache: ResponseCache | None
+
+
+class Analysis:
+    """Validated up front (unknown documents, modes or models fail before any call); `run` does the
+    work on the calling thread, `cancel` stops it from issuing further model calls."""
+
+    def __init__(self, request: AnalyzeRequest, services: Services):
+        self.request = request
+        settings = services.settings
+        self.root = services.models.get(request.model, settings.model)
+        self.sub = services.models.get(request.subModel, settings.default_sub)
+        self.indexed, self.texts = _documents(request.document_ids, services, request.chunkSize)
+        check_mode(request.mode, DOCUMENT_MODES if self.indexed else TEXT_MODES)
+        if request.mode == "rlm" and not self.root.writes_code:
+            raise InputError(f"rlm needs a root model that writes code; {self.root.name} does not "
+                             "(choose map, or a code-writing model such as local:qwen2.5-coder-1.5b)")
+        budget = Budget(max_subcalls=min(settings.max_subcalls, request.maxSubcalls + 8),
+                        max_cost_usd=settings.max_cost_usd, max_seconds=settings.max_seconds)
+        self.options = RunOptions(refine_slice_chars=request.chunkSize, max_slices=request.maxSubcalls,
+                                  top_k=request.topK, rewrite=request.rewrite)
+        self.progress: Progress | None = None
+        self.gateway = Gateway(budget=budget, cache=services.cache, concurrency=request.concurrency,
+                               on_event=self._event)
+
+    def _event(self, event: Any) -> None:
+        if self.progress is not None:
+            self.progress(event)
+
+    def cancel(self) -> None:
+        self.gateway.cancel()
+
+    def run(self, send: Send = lambda kind, data: None) -> dict[str, Any]:
+        """Answer the question, sending progress through `send`; returns the API's answer JSON."""
+        progress = self.progress = Progress(send)
+        run = Run(self.root, self.sub, self.gateway, self.options, progress)
+        names = ", ".join(d.name for d in self.texts.docs) if self.texts else self.indexed.name
+        progress.phase("INIT", f"{self.request.mode} · {names} · root {self.root.name}, sub {self.sub.name}")
+        try:
+            if self.indexed is not None:
+                with self.indexed.opened() as index:
+                    progress.phase("CHUNK", f"indexed document, {len(index.rows):,} sections, "
+                                            f"{index.total_chars:,} characters")
+                    tools = SingleDocTools(index, self.sub, self.gateway)
+                    answer = answer_document(self.request.question, tools, run, self.request.mode)
+            else:
+                progress.phase("CHUNK", f"{len(self.texts.chunks)} chunk(s) of up to {self.texts.chunk_chars:,} "
+                                        f"characters from {self.texts.total_chars:,}")
+                answer = answer_texts(self.request.question, self.texts, run, self.request.mode)
+        except BudgetExceededError as error:
+            if error.partial is None:
+                raise
+            answer = error.partial
+            progress.log(f"stopped: {error}")
+        progress.phase("RESPOND")
+        return self._result(answer)
+
+    def _result(self, answer: Answer) -> dict[str, Any]:
+        citations = [self._citation(c) for c in answer.citations]
+        text = answer.text
+        if answer.mode in ("map", "tree", "retrieval"):  # there `[n]` cites citations[n-1]
+            text = _MARK.sub(lambda m: f"[{citations[int(m[1]) - 1]['id']}]"
+                             if 0 < int(m[1]) <= len(citations) else m[0], text)
+        usage = answer.usage
+        total = len(self.texts.chunks) if self.texts else None
+        return {"answer": text, "mode": answer.mode, "reason": answer.reason, "stopped_by": answer.stopped_by,
+                "citations": citations,
+                "usage": {key: usage.get(key) for key in ("calls", "subcalls", "cached_calls", "input_tokens",
+                                                          "output_tokens", "cost_usd", "seconds")},
+                "chunks_total": answer.stats.get("chunks_total", total),
+                "chunks_read": answer.stats.get("chunks_read")}
+
+    def _citation(self, citation: Citation) -> dict[str, Any]:
+        if self.indexed is not None:
+            document_id, cite_id = self.indexed.id, f"{self.indexed.id}@{citation.start}"
+        else:
+            document_id, cite_id = citation.doc_id, citation.span_id or f"{citation.doc_id}@{citation.start}"
+        return {"id": cite_id, "document_id": document_id, "start": citation.start, "end": citation.end,
+                "text": citation.text, "page": citation.page,
+                "section": citation.span_id if self.indexed is not None else None}
+
+
+def _documents(ids: list[str], services: Services,
+               chunk_chars: int) -> tuple[IndexedDocument | None, TextDocs | None]:
+    """The uploaded documents asked for, or the one indexed document; UnknownDocumentError for an
+    id the server does not hold, InputError for an indexed document asked for with others."""
+    uploaded = [services.documents.get(i) for i in ids]
+    missing = [i for i, doc in zip(ids, uploaded, strict=True) if doc is None]
+    if not missing:
+        return None, TextDocs([doc.as_text_doc() for doc in uploaded if doc is not None], chunk_chars)
+    indexed = find_indexed(services.settings.index_dir, missing[0])
+    if indexed is None:
+        raise UnknownDocumentError(f"no document {missing[0]!r} on this server")
+    if len(ids) > 1:
+        raise InputError(f"{indexed.id} is an indexed document: it is analyzed alone")
+    return indexed, None
+
+
+class UnknownDocumentError(InputError):
+    """A document id the server does not hold (404)."""

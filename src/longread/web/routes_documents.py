@@ -1,0 +1,88 @@
+"""/api/parse, /api/documents and a document's text around a citation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from starlette.datastructures import UploadFile
+
+from longread.errors import InputError
+from longread.web.documents import UnsupportedTypeError, parse_text, parse_upload
+from longread.web.indexed import find_indexed, list_indexed
+
+router = APIRouter()
+CONTEXT_CHARS = 800  # shown before and after a cited span
+
+PARSE_BODY = {"requestBody": {"content": {"multipart/form-data": {"schema": {
+    "type": "object",
+    "properties": {"files": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                   "text": {"type": "string", "description": "pasted text"},
+                   "name": {"type": "string", "description": "a name for the pasted text"}}}}}}}
+
+
+@router.post("/api/parse", openapi_extra=PARSE_BODY)
+async def parse(request: Request) -> dict[str, Any]:
+    """Parse uploaded files (`files`: PDF, DOCX, HTML, markdown, text) and/or pasted `text`; the
+    server keeps their text for later analyses."""
+    services = request.app.state.services
+    form = await request.form(max_part_size=services.settings.max_upload_bytes)
+    parsed = []
+    try:
+        for upload in form.getlist("files"):
+            if isinstance(upload, UploadFile):
+                name = upload.filename or "upload"
+                parsed.append((name, parse_upload(name, await upload.read())))
+        text = form.get("text")
+        if isinstance(text, str) and text.strip():
+            name = form.get("name")
+            parsed.append((name if isinstance(name, str) and name.strip() else "pasted text", parse_text(text)))
+    except UnsupportedTypeError as error:
+        raise HTTPException(415, str(error)) from error
+    except InputError as error:
+        raise HTTPException(422, str(error)) from error
+    finally:
+        await form.close()
+    if not parsed:
+        raise HTTPException(422, "send files (field `files`) or text (field `text`)")
+    return {"documents": [services.documents.add(name, loaded).summary() for name, loaded in parsed]}
+
+
+@router.get("/api/documents")
+def documents(request: Request) -> dict[str, Any]:
+    """Uploaded documents, then those indexed on the server (analyzed through their index)."""
+    services = request.app.state.services
+    return {"documents": [d.summary() for d in services.documents.all()]
+            + [d.summary() for d in list_indexed(services.settings.index_dir)]}
+
+
+@router.delete("/api/documents/{doc_id}")
+def forget(doc_id: str, request: Request) -> dict[str, Any]:
+    """Forget an uploaded document."""
+    if not request.app.state.services.documents.remove(doc_id):
+        raise HTTPException(404, f"no uploaded document {doc_id!r}")
+    return {"removed": doc_id}
+
+
+@router.get("/api/documents/{doc_id}/range")
+def text_range(doc_id: str, start: int, end: int, request: Request) -> dict[str, Any]:
+    """Characters [start, end) of a document with up to 800 characters either side (for showing a
+    citation in its place): `before`, `text`, `after`."""
+    services = request.app.state.services
+    uploaded = services.documents.get(doc_id)
+    if uploaded is not None:
+        return _around(doc_id, start, end, len(uploaded.text), lambda s, e: uploaded.text[s:e])
+    indexed = find_indexed(services.settings.index_dir, doc_id)
+    if indexed is None:
+        raise HTTPException(404, f"no document {doc_id!r}")
+    with indexed.opened() as index:
+        return _around(doc_id, start, end, index.total_chars, index.read_range)
+
+
+def _around(doc_id: str, start: int, end: int, total: int, read: Callable[[int, int], str]) -> dict[str, Any]:
+    if not 0 <= start <= end <= total:
+        raise HTTPException(422, f"range [{start}, {end}) is outside the document (0 to {total})")
+    lo, hi = max(0, start - CONTEXT_CHARS), min(total, end + CONTEXT_CHARS)
+    return {"document_id": doc_id, "start": start, "end": end, "before": read(lo, start),
+            "text": read(start, end), "after": read(end, hi)}

@@ -1,0 +1,401 @@
+// longread web UI: Documents → Configure → Results. Plain DOM, no build step.
+// Everything a model or a document says is put on the page as text (textContent), never as HTML.
+"use strict";
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const state = { config: null, documents: [], selected: new Set(), controllers: [] };
+const PHASES = ["INIT", "CHUNK", "SUBCALL", "AGGREGATE", "RESPOND"];
+
+/** An element with attributes and children (strings become text nodes). */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+function notify(message) {
+  const box = $("#notice");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+// --- the API --------------------------------------------------------------------------------
+function headers(extra = {}) {
+  const token = sessionStorage.getItem("longread-token");
+  return token ? { ...extra, Authorization: `Bearer ${token}` } : extra;
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, { ...options, headers: headers(options.headers) });
+  if (response.status === 401) {
+    $("#token-form").hidden = false;
+    $("#token").focus();
+    throw new Error("This server needs an access token.");
+  }
+  const body = response.headers.get("content-type")?.includes("json") ? await response.json() : {};
+  if (!response.ok) throw new Error(detail(body) || `${response.status} ${response.statusText}`);
+  return body;
+}
+
+function detail(body) {
+  if (typeof body.detail === "string") return body.detail;
+  if (Array.isArray(body.detail)) return body.detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ");
+  return "";
+}
+
+/** POST to the stream endpoint; calls onEvent(kind, data) for each Server-Sent Event. */
+async function stream(body, onEvent, signal) {
+  const response = await fetch("/api/analyze-stream", {
+    method: "POST", body: JSON.stringify(body), signal,
+    headers: headers({ "Content-Type": "application/json" }),
+  });
+  if (!response.ok) {
+    const parsed = response.headers.get("content-type")?.includes("json") ? await response.json() : {};
+    throw new Error(detail(parsed) || `${response.status} ${response.statusText}`);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value.replace(/\r\n/g, "\n");
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let kind = "message";
+      const data = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) kind = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+      }
+      if (data.length) onEvent(kind, JSON.parse(data.join("\n")));
+    }
+  }
+}
+
+// --- steps ----------------------------------------------------------------------------------
+function showStep(name) {
+  for (const section of document.querySelectorAll(".step")) section.hidden = section.id !== `step-${name}`;
+  for (const button of document.querySelectorAll("#steps button")) {
+    if (button.dataset.step === name) button.setAttribute("aria-current", "step");
+    else button.removeAttribute("aria-current");
+  }
+  $(`#step-${name} h2`).focus();
+}
+
+// --- documents ------------------------------------------------------------------------------
+async function loadDocuments() {
+  state.documents = (await api("/api/documents")).documents;
+  renderDocuments();
+}
+
+function renderDocuments() {
+  const body = $("#documents tbody");
+  body.replaceChildren();
+  for (const doc of state.documents) {
+    const box = el("input", { type: "checkbox", "aria-label": `Use ${doc.name}` });
+    box.checked = state.selected.has(doc.id);
+    box.addEventListener("change", () => {
+      if (box.checked) state.selected.add(doc.id); else state.selected.delete(doc.id);
+    });
+    const remove = doc.source === "upload"
+      ? el("button", { type: "button", "aria-label": `Remove ${doc.name}`, onclick: () => removeDocument(doc.id) }, "Remove")
+      : "";
+    body.append(el("tr", { "data-id": doc.id },
+      el("td", {}, box), el("td", {}, doc.name), el("td", {}, doc.source === "index" ? "indexed" : "upload"),
+      el("td", { class: "num" }, doc.chars.toLocaleString("en")), el("td", { class: "num" }, doc.pages ?? "—"),
+      el("td", {}, remove)));
+  }
+  $("#no-documents").hidden = state.documents.length > 0;
+}
+
+async function addDocuments(form) {
+  try {
+    const { documents } = await api("/api/parse", { method: "POST", body: form });
+    for (const doc of documents) state.selected.add(doc.id);
+    notify(`Added ${documents.map((d) => `${d.name} (${d.chars.toLocaleString("en")} characters)`).join(", ")}.`);
+    await loadDocuments();
+  } catch (error) {
+    notify(error.message);
+  }
+}
+
+async function removeDocument(id) {
+  try {
+    await api(`/api/documents/${encodeURIComponent(id)}`, { method: "DELETE" });
+    state.selected.delete(id);
+    await loadDocuments();
+  } catch (error) {
+    notify(error.message);
+  }
+}
+
+// --- configure ------------------------------------------------------------------------------
+async function loadConfig() {
+  state.config = await api("/api/config");
+  for (const [id, chosen] of [["model", state.config.model], ["subModel", state.config.subModel]]) {
+    const select = $(`#${id}`);
+    select.replaceChildren(...state.config.models.filter((m) => m.available).map((m) => {
+      const option = el("option", { value: m.spec }, m.writes_code ? `${m.spec} (writes code)` : m.spec);
+      option.selected = m.spec === chosen;
+      return option;
+    }));
+  }
+  updateModes();
+}
+
+/** rlm needs a root model that writes code: disable it otherwise, and say why. */
+function updateModes() {
+  const root = state.config?.models.find((m) => m.spec === $("#model").value);
+  const canCode = Boolean(root?.writes_code);
+  const rlm = $('#mode option[value="rlm"]');
+  rlm.disabled = !canCode;
+  if (!canCode && $("#mode").value === "rlm") $("#mode").value = "map";
+  $("#mode-note").textContent = canCode ? "" : `rlm is unavailable: ${root?.spec ?? "this model"} cannot write code (choose a code-writing root model).`;
+}
+
+function request(mode) {
+  const number = (id) => Number($(`#${id}`).value);
+  return {
+    question: $("#question").value.trim(), mode, document_ids: [...state.selected],
+    chunkSize: number("chunkSize"), topK: number("topK"), maxSubcalls: number("maxSubcalls"),
+    concurrency: number("concurrency"), rewrite: $("#rewrite").checked,
+    model: $("#model").value || null, subModel: $("#subModel").value || null,
+  };
+}
+
+function ready() {
+  if (!state.selected.size) { notify("Choose at least one document first."); showStep("documents"); return false; }
+  if (!$("#question").value.trim()) { notify("Write a question first."); $("#question").focus(); return false; }
+  notify("");
+  return true;
+}
+
+// --- results --------------------------------------------------------------------------------
+/** One run's panel: phases, terminal, answer. `root` holds elements with the classes used here. */
+class RunView {
+  constructor(root, title) {
+    this.root = root;
+    this.title = title;
+    this.phases = $(".phases, #phases", root);
+    this.terminal = $(".terminal", root);
+    this.answer = $(".answer-card, #answer", root);
+    this.phases.replaceChildren(...PHASES.map((name) => el("li", { "data-phase": name }, name)));
+    this.terminal.replaceChildren();
+    this.answer.hidden = true;
+  }
+
+  line(text, kind = "") {
+    const row = el("div", { class: `line ${kind}` }, text);
+    this.terminal.append(row);
+    this.terminal.scrollTop = this.terminal.scrollHeight;
+  }
+
+  event(kind, data) {
+    if (kind === "phase") {
+      const item = $(`[data-phase="${data.name}"]`, this.phases);
+      item.className = data.skipped ? "skipped" : "done";
+      item.title = data.skipped ? "not used in this mode" : data.detail;
+    } else if (kind === "log") {
+      this.line(`${data.t.toFixed(1).padStart(6)} s  ${data.line}`);
+    } else if (kind === "answer") {
+      this.show(data);
+    } else if (kind === "error") {
+      this.line(`error: ${data.message}`, "error");
+    }
+  }
+
+  show(result) {
+    this.answer.hidden = false;
+    $(".mode-tag", this.answer).textContent = `(${result.mode})`;
+    renderAnswer($(".answer-text", this.answer), result);
+    const list = $(".citations", this.answer);
+    list.replaceChildren(...result.citations.map((c) => el("li", {},
+      citationButton(c, c.id), " ", el("q", {}, c.text.length > 240 ? `${c.text.slice(0, 240)}…` : c.text))));
+    if (!result.citations.length) list.append(el("li", { class: "muted" }, "No citation: the text does not support this answer word for word."));
+    const u = result.usage;
+    const cost = u.cost_usd === null ? "cost unknown" : `$${u.cost_usd.toFixed(4)}`;
+    const chunks = result.chunks_read != null ? ` · ${result.chunks_read} of ${result.chunks_total} chunks read` : "";
+    $(".usage", this.answer).textContent = `${u.calls} calls (${u.subcalls} sub, ${u.cached_calls} cached) · ` +
+      `${u.input_tokens.toLocaleString("en")} in / ${u.output_tokens.toLocaleString("en")} out tokens · ${cost} · ` +
+      `${u.seconds.toFixed(1)} s${chunks}${result.stopped_by ? ` · stopped by ${result.stopped_by}` : ""}`;
+  }
+}
+
+/** The answer's text with each [citation-id] it contains as a button that opens the cited text. */
+function renderAnswer(target, result) {
+  const byId = new Map(result.citations.map((c) => [c.id, c]));
+  target.replaceChildren();
+  const marks = /\[([^\][]+)\]/g;
+  let last = 0;
+  for (const match of result.answer.matchAll(marks)) {
+    const citation = byId.get(match[1]);
+    if (!citation) continue;
+    target.append(document.createTextNode(result.answer.slice(last, match.index)), citationButton(citation, `[${match[1]}]`));
+    last = match.index + match[0].length;
+  }
+  target.append(document.createTextNode(result.answer.slice(last)));
+}
+
+function citationButton(citation, label) {
+  return el("button", { type: "button", class: "cite", "data-cite": citation.id,
+    "aria-label": `Show cited text ${citation.id}`, onclick: () => openCitation(citation) }, label);
+}
+
+async function openCitation(citation) {
+  const viewer = $("#viewer");
+  try {
+    const range = await api(`/api/documents/${encodeURIComponent(citation.document_id)}/range?start=${citation.start}&end=${citation.end}`);
+    const doc = state.documents.find((d) => d.id === citation.document_id);
+    const where = [doc?.name ?? citation.document_id, `characters ${citation.start}–${citation.end}`];
+    if (citation.page) where.push(`page ${citation.page}`);
+    if (citation.section) where.push(`§ ${citation.section}`);
+    $(".viewer-where", viewer).textContent = `${citation.id} · ${where.join(" · ")}`;
+    const mark = el("mark", {}, range.text);
+    $(".viewer-text", viewer).replaceChildren(
+      range.start - range.before.length > 0 ? "…" : "", range.before, mark, range.after, "…");
+    viewer.hidden = false;
+    viewer.focus();
+    mark.scrollIntoView({ block: "center" });
+  } catch (error) {
+    notify(error.message);
+  }
+}
+
+function stopRuns() {
+  for (const controller of state.controllers) controller.abort();
+  state.controllers = [];
+  $("#cancel").disabled = true;
+}
+
+async function runOne(view, body) {
+  const controller = new AbortController();
+  state.controllers.push(controller);
+  $("#cancel").disabled = false;
+  try {
+    await stream(body, (kind, data) => view.event(kind, data), controller.signal);
+  } catch (error) {
+    view.line(error.name === "AbortError" ? "cancelled: the server stops issuing model calls" : `error: ${error.message}`, "error");
+  } finally {
+    state.controllers = state.controllers.filter((c) => c !== controller);
+    $("#cancel").disabled = state.controllers.length === 0;
+  }
+}
+
+async function analyze() {
+  if (!ready()) return;
+  stopRuns();
+  $("#single").hidden = false;
+  $("#comparison").hidden = true;
+  $("#viewer").hidden = true;
+  showStep("results");
+  await runOne(new RunView($("#single"), "answer"), request($("#mode").value));
+}
+
+/** Every mode on the same question, side by side (run one after another: local models share the CPU). */
+async function compare() {
+  if (!ready()) return;
+  stopRuns();
+  const root = state.config.models.find((m) => m.spec === $("#model").value);
+  const modes = ["base", "retrieval", "map", "rlm"];
+  const grid = $("#comparison");
+  grid.replaceChildren();
+  const views = modes.map((mode) => {
+    const column = el("section", { class: "column", "aria-label": `${mode} mode`, "data-mode": mode },
+      el("h3", {}, mode), el("ol", { class: "phases" }), el("div", { class: "terminal", role: "log", tabindex: "0" }),
+      el("article", { class: "answer-card card", hidden: "" },
+        el("h4", {}, "Answer ", el("span", { class: "mode-tag" })), el("p", { class: "answer-text" }),
+        el("ol", { class: "citations" }), el("p", { class: "usage muted" })));
+    grid.append(column);
+    return new RunView(column, mode);
+  });
+  $("#single").hidden = true;
+  grid.hidden = false;
+  $("#viewer").hidden = true;
+  showStep("results");
+  for (const [i, mode] of modes.entries()) {
+    if (mode === "rlm" && !root?.writes_code) {
+      views[i].line(`rlm is unavailable: ${root?.spec} cannot write code.`, "error");
+      continue;
+    }
+    await runOne(views[i], request(mode));
+    if (state.cancelled) break;
+  }
+  state.cancelled = false;
+}
+
+// --- wiring ---------------------------------------------------------------------------------
+function wire() {
+  for (const button of document.querySelectorAll("[data-step], [data-goto]")) {
+    button.addEventListener("click", () => showStep(button.dataset.step || button.dataset.goto));
+  }
+  $("#upload-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const files = $("#files").files;
+    if (!files.length) { notify("Choose a file first."); return; }
+    const megabytes = [...files].reduce((sum, file) => sum + file.size, 0) / 1024 / 1024;
+    const limit = state.config?.max_upload_mb ?? Infinity;
+    if (megabytes > limit) { notify(`That is ${megabytes.toFixed(1)} MB; this server takes up to ${limit} MB at once.`); return; }
+    const form = new FormData();
+    for (const file of files) form.append("files", file);
+    addDocuments(form).then(() => { $("#files").value = ""; });
+  });
+  $("#files").addEventListener("change", () => $("#upload-form").requestSubmit());
+  const drop = $(".drop");
+  drop.addEventListener("dragover", (event) => { event.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (event) => {
+    event.preventDefault();
+    drop.classList.remove("over");
+    const form = new FormData();
+    for (const file of event.dataTransfer.files) form.append("files", file);
+    addDocuments(form);
+  });
+  $("#paste-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = new FormData();
+    form.append("text", $("#paste-text").value);
+    form.append("name", $("#paste-name").value);
+    addDocuments(form).then(() => { $("#paste-text").value = ""; });
+  });
+  $("#token-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sessionStorage.setItem("longread-token", $("#token").value);
+    $("#token-form").hidden = true;
+    start();
+  });
+  $("#model").addEventListener("change", updateModes);
+  $("#analyze-form").addEventListener("submit", (event) => { event.preventDefault(); analyze(); });
+  $("#compare").addEventListener("click", compare);
+  $("#cancel").addEventListener("click", () => { state.cancelled = true; stopRuns(); });
+  $("#viewer-close").addEventListener("click", () => { $("#viewer").hidden = true; });
+  $("#question").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); analyze(); }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey && ["1", "2", "3"].includes(event.key)) {
+      event.preventDefault();
+      showStep(["documents", "configure", "results"][Number(event.key) - 1]);
+    } else if (event.key === "Escape") {
+      if (!$("#viewer").hidden) $("#viewer").hidden = true;
+      else if (state.controllers.length) { state.cancelled = true; stopRuns(); }
+    }
+  });
+}
+
+async function start() {
+  try {
+    await Promise.all([loadConfig(), loadDocuments()]);
+  } catch (error) {
+    notify(error.message);
+  }
+}
+
+wire();
+start();

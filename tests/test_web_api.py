@@ -1,0 +1,293 @@
+"""The web API with scripted models: parsing and its limits (413, 415), the bearer token (401), the
+analysis JSON and its citations, the order of the stream's events, cancellation when the client
+disconnects, budgets per analysis, indexed documents, and model output passed through as data."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+from test_ingest_documents import write_docx, write_pdf
+from webserver import post, response_lines, scripted_app, serving, sse_events
+
+from longread.index.single import SingleDocIndex
+from longread.llm.scripted import ScriptedLM
+from longread.store.docstore import DocStore
+from longread.web.progress import PHASES
+
+FILLER = "The board reviews the harbour accounts every spring and files the minutes.\n\n"
+FACT = "The lighthouse keeper is paid in herring and salt."
+TEXT = FILLER * 20 + FACT + "\n\n" + FILLER * 20
+QUESTION = "How is the lighthouse keeper paid?"
+
+
+def reader(request) -> str:
+    """A capable sub-model: relevant only where the fact is."""
+    prompt = request.messages[-1]["content"]
+    if "herring" not in prompt:
+        return json.dumps({"relevant": False, "summary": ""})
+    return json.dumps({"relevant": True, "summary": "The keeper is paid in herring and salt.", "quote": FACT})
+
+
+def aggregator(request) -> str:
+    return "The keeper is paid in herring and salt [1]."
+
+
+@pytest.fixture
+def client(tmp_path):
+    return TestClient(scripted_app(tmp_path, ScriptedLM(aggregator), ScriptedLM(reader)))
+
+
+def upload_text(client, text=TEXT, name="harbour.txt") -> str:
+    response = client.post("/api/parse", files={"files": (name, text.encode(), "text/plain")})
+    assert response.status_code == 200, response.text
+    return response.json()["documents"][0]["id"]
+
+
+def body(doc_id, **fields):
+    return {"question": QUESTION, "mode": "map", "document_ids": [doc_id], "chunkSize": 600, **fields}
+
+
+# --- parsing and its limits ------------------------------------------------------------------
+
+def test_parse_files_and_pasted_text(client, tmp_path):
+    pdf = write_pdf(tmp_path / "report.pdf", pages=[["Harbour report", FACT], ["Second page."]])
+    docx_file = write_docx(tmp_path / "minutes.docx")
+    response = client.post("/api/parse", data={"text": "Pasted notes about the pier.", "name": "notes"},
+                           files=[("files", ("report.pdf", pdf.read_bytes(), "application/pdf")),
+                                  ("files", ("minutes.docx", docx_file.read_bytes(), "application/octet-stream")),
+                                  ("files", ("harbour.md", b"# Harbour\n\nBoats.", "text/markdown"))])
+    assert response.status_code == 200
+    documents = response.json()["documents"]
+    assert [(d["name"], d["kind"], d["pages"]) for d in documents] == [
+        ("report.pdf", "pdf", 2), ("minutes.docx", "docx", None), ("harbour.md", "markdown", None),
+        ("notes", "text", None)]
+    assert documents[3]["chars"] == len("Pasted notes about the pier.")
+    listed = client.get("/api/documents").json()["documents"]
+    assert [d["id"] for d in listed] == [d["id"] for d in documents]
+
+
+@pytest.mark.parametrize(("name", "data"), [("photo.png", b"\x89PNG\r\n\x1a\n...."),
+                                            ("tool.exe", b"MZ\x90\x00binary"),
+                                            ("archive.zip", b"PK\x03\x04not a docx")])
+def test_unsupported_type_is_415(client, name, data):
+    response = client.post("/api/parse", files={"files": (name, data, "application/octet-stream")})
+    assert response.status_code == 415 and name in response.json()["detail"]
+    assert client.get("/api/documents").json()["documents"] == []
+
+
+def test_unreadable_or_empty_input_is_422(client):
+    assert client.post("/api/parse", files={"files": ("x.pdf", b"%PDF-1.4 broken", "application/pdf")}
+                       ).status_code == 422
+    assert client.post("/api/parse", data={"text": "   "}).status_code == 422
+
+
+def test_upload_over_the_limit_is_413(tmp_path):
+    client = TestClient(scripted_app(tmp_path, ScriptedLM([]), max_upload_mb=0.01))  # ~10 KB
+    big = b"word " * 5_000
+    declared = client.post("/api/parse", files={"files": ("big.txt", big, "text/plain")})
+    assert declared.status_code == 413 and "limit" in declared.json()["detail"]
+    streamed = client.post("/api/parse", content=(big[i:i + 1000] for i in range(0, len(big), 1000)),
+                           headers={"content-type": "multipart/form-data; boundary=x"})
+    assert streamed.status_code == 413
+    assert client.post("/api/parse", files={"files": ("ok.txt", b"small text", "text/plain")}).status_code == 200
+
+
+def test_token_guards_every_api_route(tmp_path, monkeypatch):
+    monkeypatch.setenv("LONGREAD_TOKEN", "s3cret")
+    client = TestClient(_token_app(tmp_path))  # the token comes from $LONGREAD_TOKEN
+    routes = [("get", "/api/documents", {}), ("get", "/api/config", {}),
+              ("post", "/api/parse", {"data": {"text": "hello there"}}),
+              ("post", "/api/analyze", {"json": body("doc-1")}),
+              ("post", "/api/analyze-stream", {"json": body("doc-1")}),
+              ("get", "/api/documents/doc-1/range?start=0&end=1", {})]
+    for method, url, kwargs in routes:
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "Basic s3cret"}):
+            response = getattr(client, method)(url, headers=headers, **kwargs)
+            assert response.status_code == 401, (url, headers)
+    ok = {"Authorization": "Bearer s3cret"}
+    assert client.post("/api/parse", data={"text": "hello there"}, headers=ok).status_code == 200
+    assert client.get("/api/documents", headers=ok).json()["documents"][0]["id"] == "doc-1"
+    assert client.get("/").status_code == 200  # the page itself asks for the token
+
+
+def _token_app(tmp_path):
+    from longread.web import create_app
+    from longread.web.settings import Settings
+
+    return create_app(Settings(model="scripted:root", resolve=lambda spec: ScriptedLM([]), cache=False,
+                               index_dir=tmp_path / "indexes"), model_choices=[])
+
+
+# --- analysis --------------------------------------------------------------------------------
+
+def test_analyze_map_answers_with_chunk_citations(client):
+    doc_id = upload_text(client)
+    result = client.post("/api/analyze", json=body(doc_id)).json()
+    assert result["mode"] == "map"
+    [citation] = result["citations"]
+    assert citation["text"] == FACT and citation["document_id"] == doc_id
+    assert TEXT[citation["start"]:citation["end"]] == FACT
+    assert citation["id"].startswith(f"{doc_id}-chunk-")
+    assert result["answer"].startswith(f"The keeper is paid in herring and salt [{citation['id']}].")
+    assert result["chunks_read"] <= result["chunks_total"] and result["usage"]["calls"] >= 2
+    shown = client.get(f"/api/documents/{doc_id}/range",
+                       params={"start": citation["start"], "end": citation["end"]}).json()
+    assert shown["text"] == FACT and shown["before"].endswith(FILLER) and shown["after"].startswith("\n\n")
+
+
+def test_more_chunks_than_max_subcalls_are_chosen_by_bm25_and_the_answer_says_so(client):
+    doc_id = upload_text(client, TEXT.replace("harbour", "keeper"))  # every chunk matches a little
+    result = client.post("/api/analyze", json=body(doc_id, maxSubcalls=3)).json()
+    assert result["chunks_read"] == 3 < result["chunks_total"]
+    assert f"Read 3 of {result['chunks_total']} candidate passages" in result["answer"]
+    assert result["citations"][0]["text"] == FACT  # the best match was among the three read
+
+
+@pytest.mark.parametrize(("fields", "status", "needle"), [
+    ({"mode": "rlm"}, 422, "writes code"), ({"mode": "tree"}, 422, "unknown mode"),
+    ({"document_ids": ["doc-99"]}, 404, "doc-99"), ({"model": "openai:gpt-4o"}, 422, "not offered"),
+    ({"chunkSize": 10}, 422, "chunkSize"), ({"question": ""}, 422, "question")])
+def test_bad_requests_fail_before_any_model_call(tmp_path, fields, status, needle):
+    root = ScriptedLM(aggregator, writes_code=False)
+    client = TestClient(scripted_app(tmp_path, root, ScriptedLM(reader)))
+    doc_id = upload_text(client)
+    for url in ("/api/analyze", "/api/analyze-stream"):
+        response = client.post(url, json=body(doc_id, **fields))
+        assert response.status_code == status and needle in response.text
+    assert root.requests == []
+
+
+def test_each_analysis_has_its_own_budget(tmp_path):
+    sub = ScriptedLM(lambda r: json.dumps({"relevant": False, "summary": ""}))
+    client = TestClient(scripted_app(tmp_path, ScriptedLM(aggregator), sub, max_subcalls=2))
+    doc_id = upload_text(client, TEXT.replace("harbour", "keeper"))
+    for _ in range(2):
+        result = client.post("/api/analyze", json=body(doc_id, concurrency=1)).json()
+        assert result["stopped_by"] == "max_subcalls" and result["usage"]["subcalls"] == 2
+    assert len(sub.requests) == 4
+
+
+def test_script_in_an_answer_is_passed_as_data(tmp_path):
+    evil = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+    client = TestClient(scripted_app(tmp_path, ScriptedLM(lambda r: evil)))
+    doc_id = upload_text(client)
+    response = client.post("/api/analyze", json=body(doc_id, mode="base"))
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["answer"] == evil
+    page = client.get("/")
+    assert "script-src 'self'" in page.headers["content-security-policy"]  # no inline script runs
+    script = client.get("/static/app.js")
+    assert script.status_code == 200 and "textContent" in script.text and "innerHTML" not in script.text
+
+
+# --- the stream ------------------------------------------------------------------------------
+
+def stream(client, payload) -> list[tuple[str, dict]]:
+    with client.stream("POST", "/api/analyze-stream", json=payload) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        return list(sse_events(response.iter_lines()))
+
+
+@pytest.mark.parametrize("mode", ["map", "base", "retrieval"])
+def test_stream_sends_phases_in_order_then_one_answer(client, mode):
+    doc_id = upload_text(client)
+    events = stream(client, body(doc_id, mode=mode))
+    kinds = [kind for kind, _ in events]
+    assert kinds[-1] == "answer" and kinds.count("answer") == 1 and "error" not in kinds
+    assert [data["name"] for kind, data in events if kind == "phase"] == list(PHASES)
+    first_log = kinds.index("log")
+    assert first_log < kinds.index("answer")
+    answer = events[-1][1]
+    assert answer["mode"] == mode and {"answer", "citations", "usage", "chunks_total", "chunks_read"} <= set(answer)
+    subcalls = [data for kind, data in events if kind == "subcall"]
+    if mode == "map":
+        starts = [s["chunk_id"] for s in subcalls if s["status"] == "start"]
+        ends = [s["chunk_id"] for s in subcalls if s["status"] == "end"]
+        assert starts and sorted(starts) == sorted(ends) and all(c.startswith(f"{doc_id}-chunk-") for c in starts)
+        assert kinds.index("subcall") > [d.get("name") for _, d in events].index("SUBCALL")
+    else:
+        assert subcalls == []
+        skipped = {data["name"] for kind, data in events if kind == "phase" and data["skipped"]}
+        assert skipped == {"SUBCALL", "AGGREGATE"}
+
+
+def test_stream_reports_a_model_failure_as_one_error_event(tmp_path):
+    from longread.errors import ModelError
+
+    client = TestClient(scripted_app(tmp_path, ScriptedLM([ModelError("boom")])))
+    doc_id = upload_text(client)
+    events = stream(client, body(doc_id, mode="base"))
+    assert events[-1] == ("error", {"message": "boom"})
+    assert [kind for kind, _ in events].count("error") == 1
+
+
+def test_disconnecting_from_the_stream_stops_the_sub_calls(tmp_path):
+    sub = ScriptedLM(lambda r: json.dumps({"relevant": False, "summary": ""}), latency=0.2)
+    app = scripted_app(tmp_path, ScriptedLM(aggregator), sub)
+    text = "".join(f"Paragraph {n} about harbour keeper wages and herring.\n\n" for n in range(400))
+    client = TestClient(app)
+    doc_id = client.post("/api/parse", data={"text": text}).json()["documents"][0]["id"]  # same app state
+    payload = body(doc_id, maxSubcalls=40, concurrency=2, chunkSize=300)
+    with serving(app) as base:
+        with post(f"{base}/api/analyze-stream", payload) as response:
+            for kind, data in sse_events(response_lines(response)):
+                if kind == "subcall" and data["status"] == "end":
+                    break  # leave after the first sub-call finished
+        at_close = len(sub.requests)
+        time.sleep(1.5)  # long enough for several more sub-calls, had they gone on
+        after = len(sub.requests)
+    assert after <= at_close + 2  # at most the calls already in flight
+    assert after < 12
+    assert threading.active_count() < 50
+
+
+# --- documents indexed on the server ---------------------------------------------------------
+
+def test_indexed_documents_are_listed_and_analyzed_through_their_index(tmp_path):
+    path = tmp_path / "harbour.md"
+    path.write_text(f"# Harbour\n\n## Wages\n\n{FILLER * 5}{FACT}\n\n## Boats\n\n{FILLER * 5}", encoding="utf-8")
+    index = SingleDocIndex.build(path, DocStore(tmp_path / "indexes" / "harbour.sqlite"))
+    index.store.close()
+    client = TestClient(scripted_app(tmp_path, ScriptedLM(aggregator), ScriptedLM(reader)))
+    [listed] = client.get("/api/documents").json()["documents"]
+    assert listed["source"] == "index" and listed["name"] == "harbour.md"
+    result = client.post("/api/analyze", json=body(listed["id"], mode="map")).json()
+    [citation] = result["citations"]
+    assert citation["document_id"] == listed["id"] and citation["text"] == FACT
+    assert citation["section"] == "Wages" and result["answer"].startswith("The keeper is paid")
+    shown = client.get(f"/api/documents/{listed['id']}/range",
+                       params={"start": citation["start"], "end": citation["end"]}).json()
+    assert shown["text"] == FACT
+    upload_text(client)
+    mixed = client.post("/api/analyze", json={**body(listed["id"]), "document_ids": ["doc-1", listed["id"]]})
+    assert mixed.status_code == 422 and "analyzed alone" in mixed.json()["detail"]
+
+
+def test_stream_of_an_rlm_run_reports_its_sub_calls(tmp_path):
+    root = ScriptedLM(['```repl\nprint(llm_query("How is the keeper paid? " + context[-300:]))\n```',
+                       "```repl\nFINAL('In herring and salt.')\n```"])
+    client = TestClient(scripted_app(tmp_path, root, ScriptedLM(lambda r: "In herring and salt.")))
+    doc_id = upload_text(client, FILLER * 3 + FACT)
+    events = stream(client, body(doc_id, mode="rlm"))
+    phases = [(data["name"], data["skipped"]) for kind, data in events if kind == "phase"]
+    assert phases == [("INIT", False), ("CHUNK", False), ("SUBCALL", False), ("AGGREGATE", True), ("RESPOND", False)]
+    assert [d["status"] for k, d in events if k == "subcall"] == ["start", "end"]
+    assert any(k == "log" and d["line"].startswith("run code:") for k, d in events)
+    answer = events[-1][1]
+    assert answer["mode"] == "rlm" and answer["answer"] == "In herring and salt."
+    assert answer["citations"] and answer["citations"][0]["document_id"] == doc_id
+    assert answer["citations"][0]["id"].startswith(f"{doc_id}-chunk-")
+
+
+def test_a_failing_model_is_a_502_from_analyze(tmp_path):
+    from longread.errors import ModelError
+
+    client = TestClient(scripted_app(tmp_path, ScriptedLM([ModelError("provider down")])))
+    doc_id = upload_text(client)
+    response = client.post("/api/analyze", json=body(doc_id, mode="base"))
+    assert response.status_code == 502 and response.json()["detail"] == "provider down"

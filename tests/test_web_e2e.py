@@ -1,0 +1,226 @@
+"""End-to-end: the web UI in real headless Chromium (Debian's, fetched by scripts/fetch-chromium.sh;
+never `playwright install`) against a real server on 127.0.0.1. Scripted-model tests check the UI
+itself; `local_model` tests upload a real PDF and run each mode on the embedded local model.
+Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from test_ingest_documents import write_pdf
+from webserver import scripted_app, serving
+
+from longread.llm.scripted import ScriptedLM
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--headless=new"]
+PAGES = [["Skarv Island Lighthouse Report", "The lighthouse on Skarv Island was built in 1887.",
+          "Its lamp burns whale oil and can be seen for twenty miles."],
+         ["Staff", "The keeper of the lighthouse is paid in herring and salt.",
+          "A supply boat visits the island every second Tuesday."]]
+QUESTION = "What is the keeper of the lighthouse paid in?"
+FACT = "The keeper of the lighthouse is paid in herring and salt."
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')")
+    fetched = subprocess.run([str(ROOT / "scripts" / "fetch-chromium.sh")], capture_output=True, text=True,
+                             timeout=900)
+    if fetched.returncode != 0:
+        pytest.skip(f"Debian's chromium could not be fetched: {fetched.stderr.strip()[-300:]}")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=fetched.stdout.strip().splitlines()[-1],
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert errors == [], errors  # no script error on the page
+
+
+def shot(tab, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    tab.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def upload_pdf(tab, tmp_path) -> None:
+    pdf = write_pdf(tmp_path / "skarv-report.pdf", pages=PAGES)
+    tab.set_input_files("#files", str(pdf))
+    tab.wait_for_selector("#documents tbody tr")
+    row = tab.locator("#documents tbody tr").first
+    assert "skarv-report.pdf" in row.inner_text() and row.locator("td").nth(4).inner_text() == "2"
+
+
+def ask(tab, mode: str) -> None:
+    tab.keyboard.press("Alt+2")
+    tab.fill("#question", QUESTION)
+    tab.select_option("#mode", mode)
+    tab.focus("#question")
+    tab.keyboard.press("Control+Enter")
+
+
+def watch_order(tab) -> None:
+    """Record when the first terminal line and the answer appear (checked by `order_seen`)."""
+    tab.evaluate("""() => {
+        const seen = window.seen = {};
+        const terminal = document.querySelector('#terminal'), answer = document.querySelector('#answer');
+        new MutationObserver(() => {
+            const now = performance.now();
+            if (!seen.armed) {  // from when the new run has cleared the panel
+                seen.armed = terminal.childElementCount === 0 && answer.hidden;
+                if (!seen.armed) return;
+            }
+            if (!seen.line && terminal.querySelector('.line')) seen.line = now;
+            if (!seen.answer && !answer.hidden) seen.answer = now;
+        }).observe(document.body, {subtree: true, childList: true, attributes: true});
+    }""")
+
+
+def order_seen(tab) -> dict:
+    return tab.evaluate("window.seen")
+
+
+# --- the UI with scripted models --------------------------------------------------------------
+
+EVIL = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
+
+
+def scripted_models():
+    def sub(request):
+        prompt = request.messages[-1]["content"]
+        if "herring" not in prompt:
+            return json.dumps({"relevant": False, "summary": ""})
+        return json.dumps({"relevant": True, "summary": "Paid in herring and salt.", "quote": FACT})
+
+    root = ScriptedLM(lambda r: f"The keeper is paid in herring and salt [1]. {EVIL}")
+    return root, ScriptedLM(sub, latency=0.3)
+
+
+def test_upload_analyze_and_open_a_citation(page, tmp_path):
+    root, sub = scripted_models()
+    with serving(scripted_app(tmp_path, root, sub)) as base:
+        page.goto(base)
+        upload_pdf(page, tmp_path)
+        watch_order(page)
+        ask(page, "map")
+        page.wait_for_selector("#answer:not([hidden])", timeout=30_000)
+        seen = order_seen(page)
+        assert seen["line"] < seen["answer"]  # progress lines came first
+        lines = page.locator("#terminal .line").all_inner_texts()
+        assert any("sub-call doc-1-chunk-1" in line for line in lines)
+        assert page.locator("#phases li.done").count() == 5  # AGGREGATE too: the root joined the findings
+        answer = page.locator("#answer .answer-text")
+        assert EVIL in answer.text_content()  # shown as text...
+        assert page.evaluate("window.pwned") is None  # ...and never run
+        assert page.locator("#answer .answer-text img, #answer script").count() == 0
+        page.locator("#answer .answer-text button.cite").first.click()
+        page.wait_for_selector("#viewer:not([hidden])")
+        assert page.locator("#viewer mark").inner_text() == FACT
+        assert "page 2" in page.locator("#viewer .viewer-where").inner_text()
+        shot(page, "scripted-map-citation")
+
+
+def test_compare_runs_every_mode_side_by_side(page, tmp_path):
+    root = ScriptedLM(lambda r: "Herring and salt.", writes_code=False)
+    sub = ScriptedLM(lambda r: FACT if "herring" in r.messages[-1]["content"] else "NONE", writes_code=False)
+    with serving(scripted_app(tmp_path, root, sub)) as base:
+        page.goto(base)
+        upload_pdf(page, tmp_path)
+        assert page.locator('#mode option[value="rlm"]').is_disabled()
+        assert "cannot write code" in page.locator("#mode-note").inner_text()
+        page.keyboard.press("Alt+2")
+        page.fill("#question", QUESTION)
+        page.click("#compare")
+        for mode in ("base", "retrieval", "map"):
+            page.wait_for_selector(f'[data-mode="{mode}"] .answer-card:not([hidden])', timeout=30_000)
+        assert "unavailable" in page.locator('[data-mode="rlm"] .terminal').inner_text()
+        assert page.locator('[data-mode="map"] .answer-text').inner_text().startswith("[")  # listed findings
+        shot(page, "scripted-compare")
+
+
+def test_cancel_stops_the_run_on_the_server(page, tmp_path):
+    sub = ScriptedLM(lambda r: "NONE", writes_code=False, latency=0.3)
+    text = "".join(f"Paragraph {n}: the keeper of the lighthouse is paid every month.\n\n" for n in range(200))
+    with serving(scripted_app(tmp_path, ScriptedLM(lambda r: "-", writes_code=False), sub)) as base:
+        page.goto(base)
+        page.fill("#paste-text", text)
+        page.click("#paste-form button")
+        page.wait_for_selector("#documents tbody tr")
+        page.keyboard.press("Alt+2")
+        page.fill("#question", QUESTION)
+        page.select_option("#mode", "map")
+        page.fill("#maxSubcalls", "60")
+        page.fill("#concurrency", "1")
+        page.click("#analyze-form button[type=submit]")
+        page.wait_for_selector("#terminal .line:has-text('done in')")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#terminal .line:has-text('cancelled')")
+        at_cancel = len(sub.requests)
+        time.sleep(1.2)
+        assert len(sub.requests) <= at_cancel + 1 < 20
+        assert page.locator("#answer").is_hidden() and page.locator("#cancel").is_disabled()
+
+
+def test_the_page_asks_for_the_token(page, tmp_path, monkeypatch):
+    monkeypatch.setenv("LONGREAD_TOKEN", "t0ken")
+    root, sub = scripted_models()
+    app = scripted_app(tmp_path, root, sub)
+    app.state.settings.token = "t0ken"
+    with serving(app) as base:
+        page.goto(base)
+        page.wait_for_selector("#token-form:not([hidden])")
+        page.fill("#token", "t0ken")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#token-form[hidden]", state="attached")
+        upload_pdf(page, tmp_path)
+
+
+# --- each mode on the local model -------------------------------------------------------------
+
+@pytest.mark.local_model
+def test_each_mode_on_the_local_model(page, tmp_path):
+    from longread.web import create_app
+    from longread.web.settings import Settings
+
+    app = create_app(Settings(model="local", token=None, index_dir=tmp_path / "indexes", cache=False),
+                     model_choices=[])
+    with serving(app) as base:
+        page.goto(base)
+        upload_pdf(page, tmp_path)
+        page.keyboard.press("Alt+2")
+        assert page.locator('#mode option[value="rlm"]').is_disabled()  # SmolLM2 cannot write code
+        page.fill("#maxSubcalls", "4")
+        for mode in ("base", "retrieval", "map"):
+            started = time.monotonic()
+            watch_order(page)
+            ask(page, mode)
+            page.wait_for_selector("#answer:not([hidden])", timeout=180_000)
+            seen = order_seen(page)
+            assert seen["line"] < seen["answer"], mode
+            assert page.locator("#answer .mode-tag").inner_text() == f"({mode})"
+            assert page.locator("#phases li.done").count() >= 3
+            buttons = page.locator("#answer button.cite")
+            if mode == "map" or buttons.count():
+                buttons.first.click()
+                page.wait_for_selector("#viewer:not([hidden])")
+                cited = page.locator("#viewer mark").inner_text()
+                assert cited and cited in " ".join(" ".join(p) for p in PAGES).replace("  ", " ") + FACT
+            shot(page, f"local-{mode}")
+            print(f"{mode}: {time.monotonic() - started:.1f} s")
