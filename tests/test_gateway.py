@@ -150,3 +150,26 @@ def test_openai_client_retries_a_429_from_a_real_http_server(monkeypatch):
         server.shutdown()
     assert reply.text == "recovered" and reply.input_tokens == 11
     assert len(_FlakyChatServer.hits) == 2 and gateway.usage.total("retries") == 1
+
+
+def test_as_done_stops_paying_when_its_caller_stops():
+    lm = ScriptedLM(lambda request: "ok", latency=0.02)
+    gateway = Gateway(concurrency=2)
+    work = [f"item {n}" for n in range(40)]
+    with pytest.raises(RuntimeError):
+        for _item, _reply in gateway.as_done(lambda prompt: gateway.complete(lm, prompt, purpose="t"), work):
+            raise RuntimeError("the store write failed")
+    assert len(lm.requests) <= 4  # the calls already under way, not the 36 queued behind them
+
+
+def test_as_done_yields_what_finished_then_raises_the_first_failure():
+    def work(n: int) -> int:
+        time.sleep(0.05)
+        if n == 3:
+            raise ValueError("item 3 failed")
+        return n * 10
+    seen = []
+    with pytest.raises(ValueError, match="item 3"):
+        for item, result in Gateway(concurrency=1).as_done(work, list(range(8))):
+            seen.append((item, result))
+    assert seen[:3] == [(0, 0), (1, 10), (2, 20)] and len(seen) <= 4  # the rest were cancelled

@@ -210,3 +210,36 @@ def test_the_rlm_brief_shows_the_root_summary_and_the_tree_tools(unstructured, t
     assert f"SUMMARY TREE: {root['level'] + 1} levels" in brief.intro and root["summary"] in brief.intro and "get_children(node_id)" in brief.intro
     plain = SingleDocRLM(unstructured, ScriptedLM([]), cache=False, store_path=tmp_path / "plain.sqlite")
     assert "SUMMARY TREE" not in plain.tools(run_of(plain)).brief(QUESTION).intro
+
+
+def test_a_tree_built_with_another_group_size_is_regrouped(unstructured, tmp_path):
+    rlm = built(unstructured, tmp_path)  # group size 3
+    store, doc_id = rlm.store, rlm.index.doc_id
+    lm = ScriptedLM(lambda request: "Regrouped.", writes_code=False)
+    root = build_tree(store, doc_id, lm, Gateway(), group_size=5)
+    nodes = store.nodes(doc_id)
+    leaves = sum(n.level == 0 for n in nodes)
+    assert sum(n.level == 1 for n in nodes) == -(-leaves // 5) and root.summary == "Regrouped."
+    assert all(len(children(nodes, n)) <= 5 for n in nodes) and sum(n.parent_id is None for n in nodes) == 1
+
+
+def test_a_stopped_smart_chunking_is_resumed_not_taken_for_a_whole_tree(tmp_path):
+    path = tmp_path / "manual.md"
+    path.write_text("".join(f"# Chapter {k}\n\n{story(6, 99)}\n" for k in range(1, 5)), encoding="utf-8")
+    calls = {"n": 0}
+
+    def dies_at_the_fourth_chunk(request):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise RuntimeError("killed")
+        return "A summary."
+
+    lm = ScriptedLM(dies_at_the_fourth_chunk, writes_code=False)
+    rlm = SingleDocRLM(path, lm, lm, cache=False, store_path=tmp_path / "i.sqlite")
+    with pytest.raises(RuntimeError):
+        rlm.build_index(tree=TreeOptions(smart_chunks=True, target_chunk_tokens=100))
+    assert rlm.tools(run_of(rlm)).summary_tree is None  # three chunks are not a tree of the document
+    rlm.build_index(tree=TreeOptions(target_chunk_tokens=100))  # no --smart-chunks: the cut goes on
+    chunks = rlm.store.chunks(rlm.index.doc_id)
+    assert chunks[-1].end == rlm.index.total_chars
+    assert rlm.tools(run_of(rlm)).get_tree(0)["end"] == rlm.index.total_chars

@@ -35,12 +35,12 @@ class TreeBuild:
 
 def build_summaries(index: SingleDocIndex, sub: LM, gateway: Gateway, options: TreeOptions = TreeOptions(),
                     on_event: EventSink = ignore) -> TreeBuild:
-    """Summaries for `index` and the tree over them. A document without headings, or any document
-    with `smart_chunks`, is cut by the smart chunker (whose summaries are level 0); otherwise each
-    section is summarized and the sections are level 0."""
+    """Summaries for `index` and the tree over them. A document without headings, any document
+    with `smart_chunks`, and one whose smart chunking has begun, is cut by the smart chunker (whose
+    summaries are level 0); otherwise each section is summarized and the sections are level 0."""
     store, doc_id = index.store, index.doc_id
     chunking = None
-    if options.smart_chunks or not index.structured:
+    if options.smart_chunks or not index.structured or store.chunks(doc_id):  # a started cut goes on
         if any(n.level == 0 and n.chunk_id is None for n in store.nodes(doc_id)):
             store.drop_tree(doc_id)  # a tree over sections gives way to one over chunks
         chunking = SmartChunker(store, doc_id, sub, gateway, doc_type=index.doc_type,

@@ -51,6 +51,9 @@ def build_tree(store: DocStore, doc_id: int, lm: LM, gateway: Gateway, *, doc_ty
     if group_size < 2:
         raise ValueError("group_size must be at least 2")
     nodes = store.nodes(doc_id)
+    if not _grouped_by(nodes, group_size):  # built with another group size: regroup from level 0
+        store.drop_upper_levels(doc_id)
+        nodes = store.nodes(doc_id)
     total = tree_calls(sum(n.level == 0 for n in nodes), group_size)
     level, done = 0, 0
     while len(current := [n for n in nodes if n.level == level]) > 1:
@@ -65,6 +68,20 @@ def build_tree(store: DocStore, doc_id: int, lm: LM, gateway: Gateway, *, doc_ty
         nodes = store.nodes(doc_id)
         level += 1
     return current[0] if current else None
+
+
+def _grouped_by(nodes: list[NodeRow], group_size: int) -> bool:
+    """Whether every node above level 0 spans the `group_size` nodes below it that its place says."""
+    by_level: dict[int, list[NodeRow]] = {}
+    for node in nodes:
+        by_level.setdefault(node.level, []).append(node)
+    for level, above in by_level.items():
+        below = by_level.get(level - 1, [])
+        for node in above if level else ():
+            group = below[node.ord * group_size:(node.ord + 1) * group_size]
+            if not group or (node.start, node.end) != (group[0].start, max(n.end for n in group)):
+                return False
+    return True
 
 
 def _group_summary(item: tuple[int, list[NodeRow]], lm: LM, gateway: Gateway, doc_type: str) -> str:

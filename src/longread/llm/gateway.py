@@ -104,11 +104,13 @@ class Gateway:
 
     def as_done(self, work: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[T, R]]:
         """(item, work(item)) as each finishes, at most `concurrency` at once, for callers that save
-        each result at once. The first failure cancels the work not yet started; what finished is
-        still yielded, then the failure is raised."""
-        with ThreadPoolExecutor(max_workers=max(1, min(self.concurrency, len(items)))) as pool:
-            futures = {pool.submit(work, item): item for item in items}
-            failure: BaseException | None = None
+        each result at once. The first failure, of the work or of the caller (the generator closed
+        or an exception thrown into it), cancels the work not yet started; work that finished
+        before a failure of the work is still yielded, then the failure is raised."""
+        pool = ThreadPoolExecutor(max_workers=max(1, min(self.concurrency, len(items))))
+        futures = {pool.submit(work, item): item for item in items}
+        failure: BaseException | None = None
+        try:
             for future in as_completed(futures):
                 if future.cancelled():
                     continue
@@ -118,8 +120,10 @@ class Gateway:
                         pending.cancel()
                     continue
                 yield futures[future], future.result()
-            if failure is not None:
-                raise failure
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if failure is not None:
+            raise failure
 
     async def acomplete(self, lm: LM, prompt: Prompt, **kwargs: Any) -> Completion:
         """Async form of `complete`."""

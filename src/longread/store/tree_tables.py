@@ -17,7 +17,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     start INTEGER NOT NULL,
     end INTEGER NOT NULL,         -- the cut: the chunk is [start, end)
     next_start INTEGER NOT NULL,  -- where the next chunk starts (before `end` when they overlap)
-    cut_by TEXT NOT NULL,         -- 'model', or 'rule' where the model's cut was refused or not asked
+    cut_by TEXT NOT NULL,         -- 'model'; 'rule' (model refused or not asked); 'end' (the rest)
     UNIQUE (doc_id, ord)
 );
 CREATE TABLE IF NOT EXISTS summaries (
@@ -102,6 +102,12 @@ class TreeTables:
         rows = self.db.execute("SELECT id, level, ord, start, end, summary, parent_id, chunk_id FROM summaries "
                                "WHERE doc_id = ? ORDER BY level, ord", (doc_id,)).fetchall()
         return list(map(NodeRow._make, rows))
+
+    def drop_upper_levels(self, doc_id: int) -> None:
+        """Forget every tree node above level 0 (to regroup the leaves)."""
+        with self.db:
+            self.db.execute("DELETE FROM summaries WHERE doc_id = ? AND level > 0", (doc_id,))
+            self.db.execute("UPDATE summaries SET parent_id = NULL WHERE doc_id = ?", (doc_id,))
 
     def drop_tree(self, doc_id: int) -> None:
         """Forget the document's chunks and summary tree."""

@@ -20,19 +20,20 @@ NO_TREE = "this document has no summary tree yet: build it with `longread index 
 class SummaryTree:
     """A document's finished summary tree: nodes by id, each node's children in document order."""
 
-    def __init__(self, nodes: list[NodeRow]):
+    def __init__(self, nodes: list[NodeRow], total_chars: int):
         self.by_id = {node.id: node for node in nodes}
         self.children: dict[int, list[NodeRow]] = defaultdict(list)
         for node in nodes:  # by level, then in document order
             if node.parent_id is not None:
                 self.children[node.parent_id].append(node)
         tops = [node for node in nodes if node.parent_id is None]
-        self.root = tops[0] if len(tops) == 1 else None  # several tops: the build did not finish
+        whole = len(tops) == 1 and (tops[0].start, tops[0].end) == (0, total_chars)
+        self.root = tops[0] if whole else None  # else the build did not finish
 
     @classmethod
     def load(cls, store: DocStore, doc_id: int) -> SummaryTree | None:
         """The document's tree, or None if it has none or its build did not finish."""
-        tree = cls(store.nodes(doc_id))
+        tree = cls(store.nodes(doc_id), store.document(doc_id)["chars"])
         return tree if tree.root is not None else None
 
     def node(self, node_id: int) -> NodeRow:
