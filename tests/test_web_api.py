@@ -13,8 +13,10 @@ from fastapi.testclient import TestClient
 from test_ingest_documents import write_docx, write_pdf
 from webserver import post, response_lines, scripted_app, serving, sse_events
 
+from longread.index.corpus import CorpusIndex
 from longread.index.single import SingleDocIndex
 from longread.llm.scripted import ScriptedLM
+from longread.store.corpus_store import CorpusStore
 from longread.store.docstore import DocStore
 from longread.web.progress import PHASES
 
@@ -68,6 +70,14 @@ def test_parse_files_and_pasted_text(client, tmp_path):
     assert documents[3]["chars"] == len("Pasted notes about the pier.")
     listed = client.get("/api/documents").json()["documents"]
     assert [d["id"] for d in listed] == [d["id"] for d in documents]
+
+
+def test_an_upload_name_is_never_part_of_a_path(client, tmp_path):
+    pdf = write_pdf(tmp_path / "report.pdf", pages=[["Harbour report", FACT]])
+    for name in ("..", "../../etc/passwd.pdf", "/tmp/x.pdf"):
+        response = client.post("/api/parse", files={"files": (name, pdf.read_bytes(), "application/pdf")})
+        assert response.status_code == 200, response.text
+        assert response.json()["documents"][0]["name"] == name and response.json()["documents"][0]["pages"] == 1
 
 
 @pytest.mark.parametrize(("name", "data"), [("photo.png", b"\x89PNG\r\n\x1a\n...."),
@@ -253,6 +263,11 @@ def test_indexed_documents_are_listed_and_analyzed_through_their_index(tmp_path)
     path.write_text(f"# Harbour\n\n## Wages\n\n{FILLER * 5}{FACT}\n\n## Boats\n\n{FILLER * 5}", encoding="utf-8")
     index = SingleDocIndex.build(path, DocStore(tmp_path / "indexes" / "harbour.sqlite"))
     index.store.close()
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "log.txt").write_text(f"Harbour log.\n\n{FACT}\n", encoding="utf-8")
+    corpus = CorpusStore(tmp_path / "indexes" / "c-harbour.sqlite")
+    CorpusIndex(tmp_path / "corpus", corpus).update(parallel=False)  # a corpus store is not listed
+    corpus.close()
     client = TestClient(scripted_app(tmp_path, ScriptedLM(aggregator), ScriptedLM(reader)))
     [listed] = client.get("/api/documents").json()["documents"]
     assert listed["source"] == "index" and listed["name"] == "harbour.md"

@@ -47,7 +47,7 @@ def parse_upload(name: str, data: bytes) -> LoadedDocument:
         raise UnsupportedTypeError(f"{name}: unsupported file type '{suffix or 'none'}'; "
                                    "upload PDF, DOCX, HTML, markdown or text")
     with tempfile.TemporaryDirectory(prefix="longread-upload-") as folder:
-        path = Path(folder) / (Path(name).name or "upload")
+        path = Path(folder) / f"upload{suffix}"  # the name is the client's: never part of a path
         path.write_bytes(data)
         loaded = load_document(path)
     loaded.path = name

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from sse_starlette.sse import EventSourceResponse
 
-from longread.errors import CancelledError, InputError, LongreadError, ModelError
+from longread.errors import CancelledError, LongreadError, ModelError
 from longread.strategies.select import DOCUMENT_MODES, TEXT_MODES
 from longread.web.analysis import Analysis, AnalyzeRequest, UnknownDocumentError
 
@@ -25,7 +25,7 @@ def _start(body: AnalyzeRequest, request: Request) -> Analysis:
         return Analysis(body, request.app.state.services)
     except UnknownDocumentError as error:
         raise HTTPException(404, str(error)) from error
-    except InputError as error:
+    except LongreadError as error:  # a bad mode or model, a missing API key…
         raise HTTPException(422, str(error)) from error
 
 

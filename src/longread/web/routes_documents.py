@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from longread.errors import InputError
@@ -33,7 +34,8 @@ async def parse(request: Request) -> dict[str, Any]:
         for upload in form.getlist("files"):
             if isinstance(upload, UploadFile):
                 name = upload.filename or "upload"
-                parsed.append((name, parse_upload(name, await upload.read())))
+                data = await upload.read()
+                parsed.append((name, await run_in_threadpool(parse_upload, name, data)))  # off the event loop
         text = form.get("text")
         if isinstance(text, str) and text.strip():
             name = form.get("name")

@@ -319,6 +319,7 @@ async function compare() {
   grid.hidden = false;
   $("#viewer").hidden = true;
   showStep("results");
+  state.cancelled = false;  // a cancel of an earlier run must not stop this one
   for (const [i, mode] of modes.entries()) {
     if (mode === "rlm" && !root?.writes_code) {
       views[i].line(`rlm is unavailable: ${root?.spec} cannot write code.`, "error");
