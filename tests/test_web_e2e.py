@@ -224,3 +224,32 @@ def test_each_mode_on_the_local_model(page, tmp_path):
                 assert cited and cited in " ".join(" ".join(p) for p in PAGES).replace("  ", " ") + FACT
             shot(page, f"local-{mode}")
             print(f"{mode}: {time.monotonic() - started:.1f} s")
+
+
+QWEN = Path.home() / ".cache" / "longread" / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+
+
+@pytest.mark.local_model
+@pytest.mark.skipif(not QWEN.is_file(), reason="the optional local:qwen2.5-coder-1.5b (1.1 GB) is not fetched; "
+                    "`longread ask FILE Q --model local:qwen2.5-coder-1.5b` fetches it once")
+def test_rlm_mode_on_the_local_code_writing_model(page, tmp_path):
+    from longread.web import create_app
+    from longread.web.settings import Settings
+
+    spec = f"local:{QWEN}"  # the cached file itself: the test's cache folder is empty
+    app = create_app(Settings(model=spec, sub_model=spec, token=None, index_dir=tmp_path / "indexes", cache=False),
+                     model_choices=[])
+    with serving(app) as base:
+        page.goto(base)
+        upload_pdf(page, tmp_path)
+        page.keyboard.press("Alt+2")
+        assert not page.locator('#mode option[value="rlm"]').is_disabled()
+        watch_order(page)
+        ask(page, "rlm")
+        page.wait_for_selector("#answer:not([hidden])", timeout=900_000)
+        seen = order_seen(page)
+        assert seen["line"] < seen["answer"]
+        assert page.locator("#answer .mode-tag").inner_text() == "(rlm)"
+        assert "turn 1" in page.locator("#terminal").inner_text()  # the root's turns streamed as they ran
+        assert "herring" in page.locator("#answer .answer-text").inner_text().lower()
+        shot(page, "local-rlm")
