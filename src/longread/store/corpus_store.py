@@ -31,8 +31,9 @@ CREATE INDEX IF NOT EXISTS corpus_docs_by_store ON corpus_docs(store_id);
 CREATE TABLE IF NOT EXISTS doc_terms (
     kind TEXT NOT NULL,              -- keyword, entity, date or name
     term TEXT NOT NULL,
-    doc INTEGER NOT NULL,
-    PRIMARY KEY (kind, term, doc)
+    doc_id TEXT NOT NULL,            -- the document's id, so a lookup is one range scan in id order
+    doc INTEGER NOT NULL,            -- its row in corpus_docs
+    PRIMARY KEY (kind, term, doc_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS doc_terms_by_doc ON doc_terms(doc);
 CREATE TABLE IF NOT EXISTS fts_pending (row INTEGER PRIMARY KEY);  -- documents not yet in corpus_fts
@@ -118,7 +119,7 @@ class CorpusStore(DocStore):
         rows. A text already stored (same content hash) is shared, not stored twice. Their full
         text is indexed on the next search (see ensure_fts_corpus)."""
         rows: list[int] = []
-        terms: list[tuple[str, str, int]] = []
+        terms: list[tuple[str, str, str, int]] = []
         self._count = None
         with self._bulk():
             for r in records:
@@ -132,9 +133,9 @@ class CorpusStore(DocStore):
                     (r.doc_id, store_id, r.path, r.kind, r.file_size, r.mtime_ns, r.digest, len(r.text),
                      json.dumps(r.meta, ensure_ascii=False)))
                 row = cursor.lastrowid
-                terms.extend((kind, term, row) for kind, keys in r.terms.items() for term in keys)
+                terms.extend((kind, term, r.doc_id, row) for kind, keys in r.terms.items() for term in keys)
                 rows.append(row)
-            self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?)", sorted(terms))  # in key order
+            self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)", sorted(terms))  # in key order
             self.db.executemany("INSERT INTO fts_pending VALUES (?)", ((row,) for row in rows))
         return rows
 
@@ -204,8 +205,8 @@ class CorpusStore(DocStore):
                 self.db.execute("UPDATE corpus_docs SET meta = ? WHERE id = ?",
                                 (json.dumps(meta, ensure_ascii=False), doc.row))
                 self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
-                self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?)",
-                                    ((kind, term, doc.row) for kind, keys in terms.items() for term in keys))
+                self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)",
+                                    ((kind, term, doc.doc_id, doc.row) for kind, keys in terms.items() for term in keys))
 
     def _fts_delete(self, row: int, title: str, text: str) -> None:
         """Take a document out of the contentless full-text index (given what it was indexed with)."""
@@ -260,14 +261,13 @@ class CorpusStore(DocStore):
     def lookup(self, kind: str, term: str) -> list[str]:
         """Ids of the documents indexed under `term` (an exact key) of `kind`."""
         return [r[0] for r in self.db.execute(
-            "SELECT c.doc_id FROM doc_terms t JOIN corpus_docs c ON c.id = t.doc WHERE t.kind = ? AND t.term = ? "
-            "ORDER BY c.doc_id", (kind, term))]
+            "SELECT doc_id FROM doc_terms WHERE kind = ? AND term = ? ORDER BY doc_id", (kind, term))]
 
     def lookup_range(self, kind: str, low: str, high: str) -> list[str]:
         """Ids of the documents with a term of `kind` in [low, high)."""
         return [r[0] for r in self.db.execute(
-            "SELECT DISTINCT c.doc_id FROM doc_terms t JOIN corpus_docs c ON c.id = t.doc "
-            "WHERE t.kind = ? AND t.term >= ? AND t.term < ? ORDER BY c.doc_id", (kind, low, high))]
+            "SELECT DISTINCT doc_id FROM doc_terms WHERE kind = ? AND term >= ? AND term < ? ORDER BY doc_id",
+            (kind, low, high))]
 
     def term_postings(self, kind: str) -> Iterator[tuple[str, int]]:
         """(term, document row) for every term of `kind`, grouped by term."""
