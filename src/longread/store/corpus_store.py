@@ -44,6 +44,7 @@ INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('automerge', 16);  -- merge le
 INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('crisismerge', 64);  -- building: 1.5x faster
 """
 SMALL_CORPUS = 1_000  # a search for several words in fewer documents keeps even the common ones
+CACHE_KB = 65_536  # 1,000 pages of 64 KB: a batch's inserts into the postings stay in memory till commit
 RANK_POSTINGS = 10_000  # documents a ranked search scores at most (more only if its rarest word is in more)
 
 
@@ -98,6 +99,7 @@ class CorpusStore(DocStore):
         super().__init__(path, fts_batch_chars=fts_batch_chars)
         self.small_corpus = small_corpus
         self._count: int | None = None  # documents registered, kept while nothing is added or removed
+        self.db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
         self.db.executescript(_CORPUS_SCHEMA)
         if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'corpus_fts'").fetchone():
             self.db.executescript(_CORPUS_FTS)
