@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from longread.errors import InputError
 from longread.index.corpus import CorpusIndex
+from longread.store.corpus_store import CorpusStore
 
 
 @pytest.fixture
@@ -48,8 +49,25 @@ def test_a_search_of_a_large_corpus_leaves_out_words_most_documents_hold(tmp_pat
     store.small_corpus = 0  # as if it were large
     assert [d for d, _ in store.rank(["harbour", "zebra"], 12)] == ["3.txt"]  # "harbour" is everywhere
     assert len(store.rank(["harbour", "dawn", "opens"], 12)) == 12  # all common: the two rarest kept
+    assert store._distinctive(["harbour", "zebra", "dawn"], common=1.0, postings=13) == ["harbour", "zebra"]
+    assert store._distinctive(["harbour", "zebra", "dawn"], common=1.0, postings=5) == ["zebra"]  # the rarest
     store.small_corpus = 1_000
     assert len(store.rank(["harbour", "zebra"], 12)) == 12
+
+
+def test_full_text_is_indexed_on_first_search_in_resumable_steps(corpus, tmp_path):
+    index = CorpusIndex(corpus, CorpusStore(tmp_path / "c.sqlite", fts_batch_chars=1))  # one document a step
+    index.update(parallel=False)
+    store = index.store
+    assert store.db.execute("SELECT count(*) FROM corpus_fts_docsize").fetchone()[0] == 0  # not yet indexed
+    store.remove_docs(["notes/garden.txt"])  # a document never indexed leaves no trace
+    steps = []
+    store._fts_step()  # as if a first search were interrupted after one step
+    store.ensure_fts_corpus(lambda done, todo: steps.append((done, todo)))
+    assert steps == [(1, 3), (2, 3), (3, 3)]
+    assert store.rank(["compost"], 3) == [] and store.rank(["harbour"], 1)
+    index.update(parallel=False)
+    assert [d for d, _ in store.rank(["compost", "tomatoes"], 3)] == ["notes/garden.txt"]
 
 
 def test_links_follow_file_names_and_titles(corpus, tmp_path):

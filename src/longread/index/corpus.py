@@ -161,8 +161,8 @@ class CorpusIndex:
         self.store.remove_docs(report.removed)
         done = 0
         for batch in self._prepared(todo, parallel, batch_size):
-            records = self._sort_out(batch, report)
-            self.store.remove_docs([r.doc_id for r in records])
+            records = self._sort_out(batch, report, states)
+            self.store.remove_docs([r.doc_id for r in records if r.doc_id in states])
             self.store.add_records(records)
             done += len(batch)
             on_event(Event("progress", {"task": "documents", "done": done, "total": len(todo)}))
@@ -185,15 +185,17 @@ class CorpusIndex:
                                         "total": len(todo)}))
         return len(todo)
 
-    def _sort_out(self, batch: list[DocRecord | Skipped], report: UpdateReport) -> list[DocRecord]:
-        """The records to store; the rest are skipped files, or changed files with the same text."""
+    def _sort_out(self, batch: list[DocRecord | Skipped], report: UpdateReport,
+                  states: dict[str, tuple[int, int]]) -> list[DocRecord]:
+        """The records to store; the rest are skipped files, or changed files with the same text.
+        `states` holds the documents stored before the update (the others are new)."""
         records = []
         for item in batch:
             if isinstance(item, Skipped):  # (a stored document whose file became unreadable goes)
                 report.skipped.append(item)
                 report.removed += self.store.remove_docs([item.doc_id])
                 continue
-            old = self.store.doc(item.doc_id)
+            old = self.store.doc(item.doc_id) if item.doc_id in states else None
             if old is not None and old.content_hash == item.digest:
                 self.store.touch(item.doc_id, item.file_size, item.mtime_ns)
                 report.unchanged += 1

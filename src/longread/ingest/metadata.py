@@ -10,6 +10,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from longread.llm.base import LM
@@ -26,19 +27,21 @@ MAX_DATES = 10
 
 _NOT_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha() and c != "'"})
 _TOKEN = re.compile(r"[^\W_]+")
-_ENTITY = re.compile(r"\b(?:[A-Z][\w&'-]*[a-z0-9]|[A-Z]{2,6})(?:[ \t]+(?:of|de|von|van|the|and|&)?[ \t]*"
+# A capital not after a letter or digit, checked after it is read (so the scan looks for capitals alone)
+_ENTITY = re.compile(r"[A-Z](?<!\w[A-Z])(?:[\w&'-]*[a-z0-9]|[A-Z]{1,5})(?:[ \t]+(?:of|de|von|van|the|and|&)?[ \t]*"
                      r"(?:[A-Z][\w&'-]*[a-z0-9]|[A-Z]{2,6}))+")
 _LEADING = re.compile(r"^(?:The|A|An|In|On|At|By|For|From|To|Of|And|But|This|That|When|After|Before)\s+")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
            "october", "november", "december")
 _MONTH = r"(january|february|march|april|may|june|july|august|september|october|november|december)"
-_YEAR = re.compile(r"\b(1[5-9]\d\d|2\d\d\d)\b")  # every date form holds a year: found first, as it is fast
+# Every date form holds a year: found first, as it is fast (a year inside a word is skipped after)
+_YEAR = re.compile(r"(?:1[5-9]|2\d)\d\d\b")
 _ISO_REST = re.compile(r"-(\d\d)(?:-(\d\d))?\b")
 _BEFORE_YEAR = re.compile(rf"(?:{_MONTH}\s+(\d{{1,2}}),?|(\d{{1,2}})\s+{_MONTH}|{_MONTH})\s+$", re.IGNORECASE)
 _AUTHOR = re.compile(r"^[ \t]*(?:By|Author|From|Written by)[: \t]+([A-Z][\w.'-]*(?:[ \t]+[A-Z][\w.'-]*){0,3})",
                      re.MULTILINE)
 _EMAIL = re.compile(r"(?:(?:From|To|Subject|Date|Cc):[^\n]*\n){2,}")
-_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$|^(\S.{0,118})\n(?:=+|-+)[ \t]*$", re.MULTILINE)
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$|^(\S.{0,118}+)\n(?:=+|-+)[ \t]*$", re.MULTILINE)
 
 
 @dataclass
@@ -76,6 +79,7 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(fold(text))
 
 
+@lru_cache(maxsize=1 << 16)  # keywords recur from document to document
 def keyword_key(keyword: str) -> str:
     """The inverted-index key of a keyword: its words lower-cased and stemmed."""
     return " ".join(stem(w) for w in _TOKEN.findall(keyword.lower()))
@@ -95,6 +99,8 @@ def find_dates(text: str, limit: int = MAX_DATES) -> list[str]:
     ISO-formatted, in order of appearance."""
     found: dict[str, None] = {}
     for year in _YEAR.finditer(text):
+        if year.start() and _word_char(text[year.start() - 1]):
+            continue
         iso = _ISO_REST.match(text, year.end())
         if iso:
             month, day = int(iso.group(1)), iso.group(2)
@@ -106,13 +112,18 @@ def find_dates(text: str, limit: int = MAX_DATES) -> list[str]:
             month = _MONTHS.index((g[0] or g[3] or g[4]).lower()) + 1
             day = g[1] or g[2]
         try:
-            datetime.date(int(year.group(1)), month, int(day or 1))
+            datetime.date(int(year.group()), month, int(day or 1))
         except ValueError:
             continue
-        found[f"{year.group(1)}-{month:02d}" + (f"-{int(day):02d}" if day else "")] = None
+        found[f"{year.group()}-{month:02d}" + (f"-{int(day):02d}" if day else "")] = None
         if len(found) == limit:
             break
     return list(found)
+
+
+def _word_char(char: str) -> bool:
+    """Whether regular expressions' `\\w` matches the character."""
+    return char.isalnum() or char == "_"
 
 
 def headings_in(sample: str) -> list[str]:
@@ -146,12 +157,19 @@ def rule_keywords(sample: str, headings: list[str], k: int = MAX_KEYWORDS) -> li
     counts.update(" ".join(headings).lower().translate(_NOT_LETTERS).split() * 3)
     chosen: dict[str, str] = {}
     for word, _ in counts.most_common():  # ties in order of first appearance
-        key = terms(word) if len(word) >= 3 else []
-        if key and key[0] not in chosen:
-            chosen[key[0]] = word
+        key = _word_term(word) if len(word) >= 3 else ""
+        if key and key not in chosen:
+            chosen[key] = word
             if len(chosen) == k:
                 break
     return list(chosen.values())
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_term(word: str) -> str:
+    """The stemmed term of one word ('' for a stop word)."""
+    found = terms(word)
+    return found[0] if found else ""
 
 
 def rule_entities(sample: str, k: int = MAX_ENTITIES) -> list[str]:

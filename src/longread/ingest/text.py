@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 from pathlib import Path
+from stat import S_ISDIR, S_ISREG
 
 from charset_normalizer import from_bytes
 
@@ -18,13 +19,15 @@ _BINARY_MAGIC = {b"%PDF": "a PDF", b"PK\x03\x04": "a ZIP/DOCX archive", b"\x7fEL
 def check_file(path: str | Path) -> Path:
     """The path, if it names a readable, non-empty regular file; else a one-line InputError."""
     p = Path(path).expanduser()
-    if not p.exists():
-        raise InputError(f"no such file: {p}")
-    if p.is_dir():
+    try:
+        info = p.stat()  # one system call for every check
+    except (FileNotFoundError, NotADirectoryError):
+        raise InputError(f"no such file: {p}") from None
+    if S_ISDIR(info.st_mode):
         raise InputError(f"{p} is a directory; give a file")
-    if not p.is_file():
+    if not S_ISREG(info.st_mode):
         raise InputError(f"{p} is not a regular file")
-    if p.stat().st_size == 0:
+    if info.st_size == 0:
         raise InputError(f"{p} is empty")
     return p
 

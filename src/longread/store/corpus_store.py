@@ -1,18 +1,18 @@
 """The SQLite store of a corpus: a DocStore (text blocks, and each document's sections once its
 level-2 index is built) plus the corpus level: the registry of documents by id (their path relative
-to the corpus root) with their metadata, one full-text index over every document, inverted
-keyword / entity / date / name indexes (the names are what links documents). Every corpus SQL
-statement lives here."""
+to the corpus root) with their metadata, one full-text index over every document (built on first
+search, in resumable steps), inverted keyword / entity / date / name indexes (the names are what
+links documents). Every corpus SQL statement lives here."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from longread.store.docstore import DocStore
+from longread.store.docstore import FTS_BATCH_CHARS, DocStore
 
 _CORPUS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS corpus_docs (
@@ -31,10 +31,12 @@ CREATE INDEX IF NOT EXISTS corpus_docs_by_store ON corpus_docs(store_id);
 CREATE TABLE IF NOT EXISTS doc_terms (
     kind TEXT NOT NULL,              -- keyword, entity, date or name
     term TEXT NOT NULL,
-    doc INTEGER NOT NULL,
-    PRIMARY KEY (kind, term, doc)
+    doc_id TEXT NOT NULL,            -- the document's id, so a lookup is one range scan in id order
+    doc INTEGER NOT NULL,            -- its row in corpus_docs
+    PRIMARY KEY (kind, term, doc_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS doc_terms_by_doc ON doc_terms(doc);
+CREATE TABLE IF NOT EXISTS fts_pending (row INTEGER PRIMARY KEY);  -- documents not yet in corpus_fts
 """
 _CORPUS_FTS = """
 CREATE VIRTUAL TABLE corpus_fts USING fts5(title, body, content='', tokenize='unicode61 remove_diacritics 2');
@@ -42,6 +44,8 @@ INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('automerge', 16);  -- merge le
 INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('crisismerge', 64);  -- building: 1.5x faster
 """
 SMALL_CORPUS = 1_000  # a search for several words in fewer documents keeps even the common ones
+CACHE_KB = 65_536  # 1,000 pages of 64 KB: a batch's inserts into the postings stay in memory till commit
+RANK_POSTINGS = 10_000  # documents a ranked search scores at most (more only if its rarest word is in more)
 
 
 @dataclass
@@ -91,10 +95,11 @@ def fts_query(words: Iterable[str]) -> str:
 class CorpusStore(DocStore):
     """A corpus in one SQLite file (WAL mode), on top of the document store's tables."""
 
-    def __init__(self, path: str | Path, small_corpus: int = SMALL_CORPUS):
-        super().__init__(path)
+    def __init__(self, path: str | Path, small_corpus: int = SMALL_CORPUS, fts_batch_chars: int = FTS_BATCH_CHARS):
+        super().__init__(path, fts_batch_chars=fts_batch_chars)
         self.small_corpus = small_corpus
         self._count: int | None = None  # documents registered, kept while nothing is added or removed
+        self.db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
         self.db.executescript(_CORPUS_SCHEMA)
         if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'corpus_fts'").fetchone():
             self.db.executescript(_CORPUS_FTS)
@@ -112,9 +117,11 @@ class CorpusStore(DocStore):
 
     # -- writing ------------------------------------------------------------------------------
     def add_records(self, records: Iterable[DocRecord]) -> list[int]:
-        """Store documents (text, registry row, index terms, full text) in one transaction; returns
-        their rows. A text already stored (same content hash) is shared, not stored twice."""
-        rows = []
+        """Store documents (text, registry row, index terms) in one transaction; returns their
+        rows. A text already stored (same content hash) is shared, not stored twice. Their full
+        text is indexed on the next search (see ensure_fts_corpus)."""
+        rows: list[int] = []
+        terms: list[tuple[str, str, str, int]] = []
         self._count = None
         with self._bulk():
             for r in records:
@@ -128,12 +135,43 @@ class CorpusStore(DocStore):
                     (r.doc_id, store_id, r.path, r.kind, r.file_size, r.mtime_ns, r.digest, len(r.text),
                      json.dumps(r.meta, ensure_ascii=False)))
                 row = cursor.lastrowid
-                self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?)",
-                                    ((kind, term, row) for kind, keys in r.terms.items() for term in keys))
-                self.db.execute("INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
-                                (row, r.meta.get("title", ""), r.text))
+                terms.extend((kind, term, r.doc_id, row) for kind, keys in r.terms.items() for term in keys)
                 rows.append(row)
+            self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)", sorted(terms))  # in key order
+            self.db.executemany("INSERT INTO fts_pending VALUES (?)", ((row,) for row in rows))
         return rows
+
+    def ensure_fts_corpus(self, on_progress: Callable[[int, int], None] | None = None) -> None:
+        """Index the full text of the documents not yet indexed. Each step indexes about
+        `fts_batch_chars` of text and commits, so an interrupted build resumes where it stopped;
+        on_progress(documents indexed, documents to index) is called after each step."""
+        todo = self.db.execute("SELECT count(*) FROM fts_pending").fetchone()[0]
+        done = 0
+        while done < todo and (step := self._fts_step()):
+            done += step
+            if on_progress is not None:
+                on_progress(min(done, todo), todo)
+
+    def _fts_step(self) -> int:
+        """Index the next pending documents, in one transaction; returns how many."""
+        with self._bulk():
+            pending = self.db.execute("SELECT c.id, json_extract(c.meta, '$.title'), c.store_id, c.chars "
+                                      "FROM fts_pending p JOIN corpus_docs c ON c.id = p.row ORDER BY p.row")
+            step, size = [], 0
+            for row, title, store_id, chars in pending:  # (read only as far as the step goes)
+                if step and size + chars > self.fts_batch_chars:
+                    break
+                step.append((row, title, store_id, chars))
+                size += chars
+            pending.close()
+            self.db.executemany("INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
+                                ((row, title, self.read_range(store_id, 0, chars)) for row, title, store_id, chars in step))
+            self.db.executemany("DELETE FROM fts_pending WHERE row = ?", ((row,) for row, *_ in step))
+        return len(step)
+
+    def _indexed(self, row: int) -> bool:
+        """Whether the document's full text is in corpus_fts."""
+        return not self.db.execute("SELECT 1 FROM fts_pending WHERE row = ?", (row,)).fetchone()
 
     def remove_docs(self, doc_ids: Iterable[str]) -> list[str]:
         """Forget documents: registry, terms, full text; the stored text too unless another
@@ -145,9 +183,9 @@ class CorpusStore(DocStore):
                 doc = self.doc(doc_id)
                 if doc is None:
                     continue
-                text = self.read_range(doc.store_id, 0, doc.chars)
-                self.db.execute("INSERT INTO corpus_fts (corpus_fts, rowid, title, body) VALUES ('delete', ?, ?, ?)",
-                                (doc.row, doc.meta.get("title", ""), text))
+                if self._indexed(doc.row):
+                    self._fts_delete(doc.row, doc.meta.get("title", ""), self.read_range(doc.store_id, 0, doc.chars))
+                self.db.execute("DELETE FROM fts_pending WHERE row = ?", (doc.row,))
                 self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
                 self.db.execute("DELETE FROM corpus_docs WHERE id = ?", (doc.row,))
                 if not self.db.execute("SELECT 1 FROM corpus_docs WHERE store_id = ?", (doc.store_id,)).fetchone():
@@ -161,17 +199,21 @@ class CorpusStore(DocStore):
         """Give documents new metadata and index terms."""
         with self._bulk():
             for doc, meta, terms in changes:
-                if meta["title"] != doc.meta["title"]:
-                    text = self.read_range(doc.store_id, 0, doc.chars)
-                    self.db.execute("INSERT INTO corpus_fts (corpus_fts, rowid, title, body) "
-                                    "VALUES ('delete', ?, ?, ?)", (doc.row, doc.meta["title"], text))
+                if meta["title"] != doc.meta["title"] and self._indexed(doc.row):  # (a pending one is
+                    text = self.read_range(doc.store_id, 0, doc.chars)  # indexed with its new title)
+                    self._fts_delete(doc.row, doc.meta["title"], text)
                     self.db.execute("INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
                                     (doc.row, meta["title"], text))
                 self.db.execute("UPDATE corpus_docs SET meta = ? WHERE id = ?",
                                 (json.dumps(meta, ensure_ascii=False), doc.row))
                 self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
-                self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?)",
-                                    ((kind, term, doc.row) for kind, keys in terms.items() for term in keys))
+                self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)",
+                                    ((kind, term, doc.doc_id, doc.row) for kind, keys in terms.items() for term in keys))
+
+    def _fts_delete(self, row: int, title: str, text: str) -> None:
+        """Take a document out of the contentless full-text index (given what it was indexed with)."""
+        self.db.execute("INSERT INTO corpus_fts (corpus_fts, rowid, title, body) VALUES ('delete', ?, ?, ?)",
+                        (row, title, text))
 
     def rows_with_meta_source(self, source: str) -> list[int]:
         """Rows of the documents whose metadata came from `source` ("rules": no model read them)."""
@@ -221,14 +263,13 @@ class CorpusStore(DocStore):
     def lookup(self, kind: str, term: str) -> list[str]:
         """Ids of the documents indexed under `term` (an exact key) of `kind`."""
         return [r[0] for r in self.db.execute(
-            "SELECT c.doc_id FROM doc_terms t JOIN corpus_docs c ON c.id = t.doc WHERE t.kind = ? AND t.term = ? "
-            "ORDER BY c.doc_id", (kind, term))]
+            "SELECT doc_id FROM doc_terms WHERE kind = ? AND term = ? ORDER BY doc_id", (kind, term))]
 
     def lookup_range(self, kind: str, low: str, high: str) -> list[str]:
         """Ids of the documents with a term of `kind` in [low, high)."""
         return [r[0] for r in self.db.execute(
-            "SELECT DISTINCT c.doc_id FROM doc_terms t JOIN corpus_docs c ON c.id = t.doc "
-            "WHERE t.kind = ? AND t.term >= ? AND t.term < ? ORDER BY c.doc_id", (kind, low, high))]
+            "SELECT DISTINCT doc_id FROM doc_terms WHERE kind = ? AND term >= ? AND term < ? ORDER BY doc_id",
+            (kind, low, high))]
 
     def term_postings(self, kind: str) -> Iterator[tuple[str, int]]:
         """(term, document row) for every term of `kind`, grouped by term."""
@@ -238,6 +279,7 @@ class CorpusStore(DocStore):
         """(doc id, BM25 score, higher is better) of the k documents best matching any of the
         words (as the index spells them: lower case, no diacritics); a title match weighs more
         than one in the body. Words most documents hold are left out of a search for several."""
+        self.ensure_fts_corpus()
         match = fts_query(self._distinctive(list(dict.fromkeys(words))))
         if not match:
             return []
@@ -247,10 +289,12 @@ class CorpusStore(DocStore):
             "ORDER BY f.score, c.doc_id LIMIT ?", (match, 2 * k + 10, k)).fetchall()  # ties by id
         return [(doc_id, -score) for doc_id, score in rows]
 
-    def _distinctive(self, words: list[str], common: float = 0.1) -> list[str]:
+    def _distinctive(self, words: list[str], common: float = 0.1, postings: int = RANK_POSTINGS) -> list[str]:
         """The words that at most `common` of the documents hold (BM25 weighs the others near zero,
         and each makes a search of a large corpus read a long list); the two rarest if all are
-        that common. All of them in a corpus of under `small_corpus` documents."""
+        that common. Of those, the rarest while the documents holding them number at most
+        `postings` in all (BM25 scores each one), and the rarest one always. All of the words in
+        a corpus of under `small_corpus` documents."""
         if self._count is None:
             self._count = self.totals()[0]
         total = self._count
@@ -259,12 +303,19 @@ class CorpusStore(DocStore):
         held = dict(self.db.execute(f"SELECT term, doc FROM corpus_vocab WHERE term IN ({','.join('?' * len(words))})",
                                     words))
         limit = common * total
-        kept = [w for w in words if held.get(w, 0) <= limit]
-        return kept or sorted(words, key=lambda w: held.get(w, 0))[:2]
+        kept = [w for w in words if held.get(w, 0) <= limit] or sorted(words, key=lambda w: held.get(w, 0))[:2]
+        chosen, total = set(), 0
+        for word in sorted(kept, key=lambda w: held.get(w, 0)):
+            total += held.get(word, 0)
+            if chosen and total > postings:
+                break
+            chosen.add(word)
+        return [w for w in kept if w in chosen]
 
     def phrase_rows(self, phrase: str, rows: Sequence[int] | None = None) -> list[int]:
         """Rows of the documents whose title or text holds the words of `phrase` in a row (all
         documents, or only `rows`)."""
+        self.ensure_fts_corpus()
         query = f'"{phrase}"'
         if rows is None:
             return [r[0] for r in self.db.execute("SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ?", (query,))]
@@ -287,3 +338,4 @@ class CorpusStore(DocStore):
             doc = self.doc(doc_id)
             if doc is not None:
                 yield from ((doc_id, start, body) for start, body in self.iter_blocks(doc.store_id))
+

@@ -20,7 +20,7 @@ from longread.store.tree_tables import TREE_SCHEMA, TreeTables
 
 BLOCK_CHARS = 65_536
 FTS_BATCH_CHARS = 16_000_000  # section text indexed per committed step of a full-text build
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4  # 4: corpus postings hold the document's id
 PAGE_BYTES = 65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
 _HASH_CHARS = 1 << 20
 
