@@ -137,3 +137,18 @@ def test_malformed_json_from_the_sub_model_leaves_the_rules_metadata():
     meta = llm_meta(sample, [], "layoffs.md", rules, lm, Gateway(), 2_000)
     assert meta.title == rules.title and meta.keywords == rules.keywords and meta.source == "scripted:bad"
     assert len(lm.requests) == 2  # asked once more after the first bad reply
+
+
+def test_asking_across_long_documents_indexes_them_on_one_thread(tmp_path):
+    folder = tmp_path / "long"
+    folder.mkdir()
+    for n in range(6):  # each longer than the sub-model's window: each needs its own level-2 index
+        parts = "".join(f"## Part {k}\n\n" + f"Quay {n} report {k}: nets mended, boats counted. " * 40 + "\n\n"
+                        for k in range(6))
+        (folder / f"report-{n}.md").write_text(f"# Report {n}\n\n{parts}Harbour master {n} signs.\n", encoding="utf-8")
+    index = built(folder, tmp_path / "long.sqlite")
+    sub = ScriptedLM(lambda r: "Signed.", context_window=1_500, latency=0.05)
+    tools = CorpusTools(index, sub, Gateway(concurrency=4))
+    answers = tools.ask_across_documents("Who signs the report?", tools.list_documents())
+    assert answers == {f"report-{n}.md": "Signed." for n in range(6)}
+    assert all(len(r.messages[-1]["content"]) < 4 * 2_000 for r in sub.requests)  # passages, not whole files

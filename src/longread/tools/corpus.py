@@ -252,15 +252,22 @@ class CorpusTools(Toolset):
     def ask_about_document(self, question: str, doc_id: str) -> str:
         """Ask the sub-model a question about one document (its passages that best match the
         question, when it is longer than the sub-model's window)."""
-        room = fit_chars(self.sub, 1500)
-        content = "\n...\n".join(self._read(doc_id, s, e) for s, e in self.passages(doc_id, question, room))
-        prompt = ASK.format(question=question, doc_id=doc_id, content=truncate_middle(content, room))
-        return self.gateway.complete(self.sub, prompt, purpose="ask_about_document", label=doc_id).text
+        return self._ask(doc_id, self._document_prompt(question, doc_id))
 
     def ask_across_documents(self, question: str, doc_ids: list[str]) -> dict[str, str]:
         """Ask the same question about several documents, in parallel: {doc_id: answer}."""
         ids = list(dict.fromkeys(doc_ids))
-        return dict(zip(ids, self.gateway.map(lambda d: self.ask_about_document(question, d), ids), strict=True))
+        prompts = [(d, self._document_prompt(question, d)) for d in ids]  # the store stays on this thread
+        return dict(zip(ids, self.gateway.map(lambda item: self._ask(*item), prompts), strict=True))
+
+    def _document_prompt(self, question: str, doc_id: str) -> str:
+        """The prompt about one document; reading it may index the document (a store write)."""
+        room = fit_chars(self.sub, 1500)
+        content = "\n...\n".join(self._read(doc_id, s, e) for s, e in self.passages(doc_id, question, room))
+        return ASK.format(question=question, doc_id=doc_id, content=truncate_middle(content, room))
+
+    def _ask(self, doc_id: str, prompt: str) -> str:
+        return self.gateway.complete(self.sub, prompt, purpose="ask_about_document", label=doc_id).text
 
 
 def _by_document(rows: Iterable[tuple[str, int, str]]) -> Iterator[tuple[str, Iterator[tuple[int, str]]]]:
