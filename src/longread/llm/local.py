@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 from pathlib import Path
@@ -13,6 +14,15 @@ from longread.llm.types import Completion, Request
 
 _loaded: dict[tuple[str, int], Any] = {}
 _load_lock = threading.Lock()
+
+
+@atexit.register
+def _close_all() -> None:
+    """Free the loaded models before the interpreter tears down what their finalizers need."""
+    with _load_lock:
+        for llama in _loaded.values():
+            llama.close()
+        _loaded.clear()
 
 
 def load_llama(path: Path, n_ctx: int) -> Any:
