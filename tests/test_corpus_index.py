@@ -160,9 +160,13 @@ def test_a_parallel_build_equals_a_serial_one(tmp_path):
 
 
 def _comparable(index: CorpusIndex) -> dict:
-    snapshot = index.snapshot()
+    """Everything the index holds, by document id, without where level 2 lives (for comparing two)."""
+    snapshot = index.to_dict()
     for meta in snapshot["documents"].values():
+        meta.pop("has_detailed_index")
         meta.pop("detailed_index_path")
+    snapshot["ranks"] = {w: index.store.rank([w], 5) for w in sorted({k for m in snapshot["documents"].values()
+                                                                      for k in m["keywords"]})[:20]}
     return snapshot
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,9 @@ class Citation:
     text: str
     span_id: str | None = None
     page: int | None = None
+
+
+CITATION_MARK = re.compile(r"\[(\d+)\]")  # an answer's "[2]": its second citation
 
 
 @dataclass

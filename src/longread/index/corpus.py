@@ -352,15 +352,6 @@ class CorpusIndex:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         return {m["content_hash"]: _content(m) for m in data.get("documents", {}).values()}
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the index holds, by document id (for comparing two indexes)."""
-        data = self.to_dict()
-        for meta in data["documents"].values():
-            meta.pop("has_detailed_index")
-        data["ranks"] = {w: self.store.rank([w], 5) for w in sorted({k for m in data["documents"].values()
-                                                                     for k in m["keywords"]})[:20]}
-        return data
-
 
 def _content(meta: dict[str, Any]) -> ContentMeta:
     return ContentMeta(meta["title"], meta["summary"], meta["keywords"], meta["entities"], meta["dates"],

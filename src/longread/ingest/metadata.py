@@ -57,11 +57,6 @@ class ContentMeta:
     author: str = ""
     source: str = "rules"  # "rules", or the model whose reading (checked) filled some fields
 
-    @property
-    def date(self) -> str:
-        """The document's date: the first one it states."""
-        return self.dates[0] if self.dates else ""
-
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from longread.store.docstore import FTS_BATCH_CHARS, DocStore
+from longread.store.docstore import FTS_BATCH_CHARS, DocStore, fts_query
 
 _CORPUS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS corpus_docs (
@@ -85,11 +85,6 @@ _DOC_COLUMNS = "id, doc_id, store_id, path, kind, file_size, mtime_ns, content_h
 
 def _stored(row: Sequence[Any]) -> StoredDoc:
     return StoredDoc(*row[:-1], json.loads(row[-1]))
-
-
-def fts_query(words: Iterable[str]) -> str:
-    """An FTS5 query matching any of `words` (each quoted, so no word is read as an operator)."""
-    return " OR ".join(f'"{w}"' for w in (w.replace('"', " ").strip() for w in words) if w)
 
 
 class CorpusStore(DocStore):

@@ -273,7 +273,7 @@ class DocStore(TreeTables):
     def search_sections(self, doc_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
         """(section id, BM25 score; lower is better in SQLite, so it is negated) for the best k.
         The first search of a document builds its full-text index."""
-        match = " OR ".join(f'"{t}"' for t in query.replace('"', " ").split() if t.strip())
+        match = fts_query(query.split())
         if not match:
             return []
         self.ensure_fts(doc_id)
@@ -350,6 +350,11 @@ class DocStore(TreeTables):
                 yield "".join(rows_text(held, start, end))
         finally:
             blocks.close()
+
+
+def fts_query(words: Iterable[str]) -> str:
+    """An FTS5 query matching any of `words` (each quoted, so no word is read as an operator)."""
+    return " OR ".join(f'"{w}"' for w in (w.replace('"', " ").strip() for w in words) if w)
 
 
 def _step_end(spans: Sequence[tuple[int, int]], first: int, chars: int) -> int:

@@ -9,7 +9,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from longread.answer import Answer, Citation
+from longread.answer import CITATION_MARK, Answer, Citation
 from longread.errors import BudgetExceededError
 from longread.llm.jsonio import MalformedJSONError, complete_json
 from longread.strategies.common import Run
@@ -52,7 +52,6 @@ Findings from the document, each with its citation number:
 
 Answer the question using only these findings. Put the citation number, e.g. [2], after each claim
 it supports. If the findings do not fully answer the question, say what is missing."""
-_MARKER = re.compile(r"\[(\d+)\]")
 
 
 class Cites(Protocol):
@@ -200,7 +199,7 @@ def aggregate(question: str, findings: list[Finding], run: Run) -> str:
     run.emit("phase", name="AGGREGATE")
     reply = run.gateway.complete(run.root, AGGREGATE.format(question=question, findings=listed),
                                  purpose="aggregate", max_tokens=700).text.strip()
-    cited = {int(n) for n in _MARKER.findall(reply)}
+    cited = {int(n) for n in CITATION_MARK.findall(reply)}
     answer = reply if cited & set(range(1, len(findings) + 1)) else f"{reply}\n\n{listed}"
     return rewrite(question, answer, run) if run.options.rewrite else answer
 
@@ -211,7 +210,7 @@ def rewrite(question: str, draft: str, run: Run) -> str:
     run.emit("phase", name="REWRITE")
     reply = run.gateway.complete(run.root, REWRITE.format(question=question, draft=draft),
                                  purpose="rewrite", max_tokens=700).text.strip()
-    return reply if set(_MARKER.findall(reply)) >= set(_MARKER.findall(draft)) and reply else draft
+    return reply if set(CITATION_MARK.findall(reply)) >= set(CITATION_MARK.findall(draft)) and reply else draft
 
 
 def map_answer(question: str, chunks: list[Chunk], run: Run, tools: Cites, mode: str,

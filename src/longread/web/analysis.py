@@ -3,13 +3,12 @@ and cancellation), and the answer in the API's shape."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from longread.answer import Answer, Citation
+from longread.answer import CITATION_MARK, Answer, Citation
 from longread.errors import BudgetExceededError, InputError
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Budget
@@ -29,8 +28,6 @@ from longread.web.indexed import IndexedDocument, find_indexed
 from longread.web.models import ModelPool
 from longread.web.progress import Progress, Send
 from longread.web.settings import Settings
-
-_MARK = re.compile(r"\[(\d+)\]")
 
 
 class AnalyzeRequest(BaseModel):
@@ -116,7 +113,7 @@ class Analysis:
         citations = [self._citation(c) for c in answer.citations]
         text = answer.text
         if answer.mode in ("map", "tree", "retrieval"):  # there `[n]` cites citations[n-1]
-            text = _MARK.sub(lambda m: f"[{citations[int(m[1]) - 1]['id']}]"
+            text = CITATION_MARK.sub(lambda m: f"[{citations[int(m[1]) - 1]['id']}]"
                              if 0 < int(m[1]) <= len(citations) else m[0], text)
         usage = answer.usage
         total = len(self.texts.chunks) if self.texts else None
