@@ -23,7 +23,7 @@ from longread.llm.jsonio import extract_json
 from longread.store.docstore import DocStore
 
 CHARS_PER_TOKEN = 4
-CUT_WINDOW = 0.75  # cut marks are shown in the buffer's last quarter, where the chunk should end
+CUT_WINDOW = 0.85  # cut marks are shown in the buffer's last 15%, where the chunk should end
 MIN_CUT = 0.5  # a cut before the middle of the buffer is refused: it would re-read too much text
 MAX_OVERLAP = 0.15  # the next chunk starts at most this share of the chunk before its end
 MAX_MARKS = 16
@@ -78,7 +78,7 @@ def snap(offset: int, marks: list[tuple[int, int]], lo: int, hi: int) -> int:
 
 
 def rule_cut(buffer: str, marks: list[tuple[int, int]]) -> int:
-    """The fallback cut: the last boundary of the strongest kind in the buffer's last quarter (else
+    """The fallback cut: the last boundary of the strongest kind in the buffer's last 15% (else
     past its middle); the last space, or the buffer's end, if there is no boundary."""
     for lo in (CUT_WINDOW, MIN_CUT):
         window = [(strength, m) for m, strength in marks if m >= lo * len(buffer)]
@@ -96,7 +96,7 @@ def rule_next(cut: int, marks: list[tuple[int, int]]) -> int:
 
 
 def marked(buffer: str, marks: list[tuple[int, int]]) -> str:
-    """The buffer with «offset» marks at up to MAX_MARKS boundaries of its last quarter."""
+    """The buffer with «offset» marks at up to MAX_MARKS boundaries of its last 15%."""
     window = [m for m, _ in marks if m >= CUT_WINDOW * len(buffer)]
     shown = window[:: max(1, -(-len(window) // MAX_MARKS))] + [len(buffer)]
     parts, last = [], 0
