@@ -72,8 +72,12 @@ def test_build_update_save_and_load_count_the_sub_model_calls(corpus, tmp_path):
 
     sub = ScriptedLM(reads_meta)
     rlm = MultiDocRLM(corpus, sub, sub, store_path=tmp_path / "c.sqlite", cache=False)
-    report = rlm.build_index(save_path=tmp_path / "corpus.index.json")
+    events = []
+    report = rlm.build_index(save_path=tmp_path / "corpus.index.json", on_event=events.append)
     assert len(report.added) == 5 and len(sub.requests) == 5
+    finished = {e.data["task"]: (e.data["done"], e.data["total"]) for e in events if e.kind == "progress"}
+    assert finished == {"documents": (5, 5), "metadata": (5, 5), "full text": (5, 5)}
+    assert not rlm.index.store.db.execute("SELECT count(*) FROM fts_pending").fetchone()[0]  # searchable now
     assert rlm.index.meta("news/log.txt").doc_type == "article"
     assert rlm.index.meta("news/log.txt").meta_source == "scripted:test"
     for name in ("news/log.txt", "notes/garden.txt"):

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from longread.errors import InputError
+from longread.index import corpus as corpus_module
 from longread.index.corpus import CorpusIndex
 from longread.store.corpus_store import CorpusStore
 
@@ -148,13 +149,15 @@ def test_identical_files_share_their_stored_text(corpus, tmp_path):
     assert "Silver Heron" in index.store.read_range(index.doc("news/heron.md").store_id, 0, 200)
 
 
-def test_a_parallel_build_equals_a_serial_one(tmp_path):
+def test_a_parallel_build_equals_a_serial_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(corpus_module, "READ_AHEAD_FILES", 20)  # workers wait for the store, which
+    monkeypatch.setattr(corpus_module, "COMMIT_DOCS", 30)  # commits in several transactions
     articles = {f"a/{n:03d}.txt": f"Article {n}\n\nThe {['red', 'blue', 'green'][n % 3]} widget number {n} "
                 f"ships on 2024-05-{n % 28 + 1:02d}. See {(n + 1) % 80:03d}.txt.\n" for n in range(80)}
     root = write_corpus(tmp_path / "many", articles)
     serial = built(root, tmp_path / "s.sqlite")
     parallel = open_index(root, tmp_path / "p.sqlite")
-    parallel.update(parallel=True, batch_size=16)
+    parallel.update(parallel=True)
     assert _comparable(parallel) == _comparable(serial)
     assert len(serial.all_links()) == 80
 

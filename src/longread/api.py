@@ -233,10 +233,12 @@ class MultiDocRLM(_Asker):
         processes), changed ones re-read, deleted ones dropped; untouched ones cost nothing. With
         `llm_meta` (by default: when the sub-model writes code, as capable models do), the
         sub-model reads each new document's opening for its metadata (checked against the text;
-        the rules fill in). `on_event` receives `progress` events."""
+        the rules fill in). Then the full-text index takes in the new documents. `on_event`
+        receives `progress` events (task "documents", "metadata" or "full text")."""
         reader = self._meta_reader(gateway or Gateway(cache=self.cache), llm_meta)
         report = self.index.update(parallel=parallel, batch_size=batch_size, meta_reader=reader,
                                    on_event=on_event or ignore)
+        self.index.index_full_text(on_event or ignore)
         if save_path is not None:
             self.save_index(save_path)
         return report

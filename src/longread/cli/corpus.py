@@ -55,7 +55,7 @@ def ask_corpus(folder: Path, question: str, model: str | None, sub_model: str | 
     with progress:
         progress.update(f"indexing {folder.name}…")
         report = rlm.build_index(llm_meta=False, on_event=lambda e: progress.update(
-            f"indexing {folder.name}: {e.data['done']:,} of {e.data['total']:,} documents…"))
+            f"indexing {folder.name}: {e.data['task']} {e.data['done']:,} of {e.data['total']:,}…"))
         total_docs, total_chars = rlm.index.totals()
         if not total_docs:
             raise InputError(f"{folder} has no readable documents ({len(report.skipped)} files skipped)")

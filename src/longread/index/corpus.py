@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
@@ -35,7 +35,12 @@ from longread.store.docstore import content_hash
 
 MetaReader = Callable[[list[tuple[StoredDoc, str, ContentMeta]]], list[ContentMeta]]
 """Reads documents (each with its opening and its rules' metadata) and returns better metadata."""
-BATCH_SIZE = 256
+BATCH_SIZE = 256  # documents a sub-model reads per saved step
+COMMIT_DOCS, COMMIT_CHARS = 2_048, 32_000_000  # documents stored per transaction, at most (fewer, larger
+# transactions rewrite the inverted indexes' pages less often)
+READ_AHEAD_FILES, READ_AHEAD_BYTES = 2_048, 64_000_000  # what worker processes read ahead of the store, at most
+PROGRESS_EVERY = 256  # documents
+_JOB_FILES = 16  # files a worker reads per job
 _PARALLEL_MIN = 64  # fewer files than this are read in this process
 
 
@@ -87,7 +92,7 @@ class UpdateReport:
 def link_names(doc_id: str, title: str) -> list[str]:
     """How other documents may name this one: its file name, and its title if that is distinctive
     (two words or more, ten characters or more); as index words."""
-    names = [" ".join(tokens(Path(doc_id).name))]
+    names = [" ".join(tokens(doc_id.rpartition("/")[2]))]
     if len(title) >= 10 and len(tokens(title)) >= 2:
         names.append(" ".join(tokens(title)))
     return list(dict.fromkeys(n for n in names if n))
@@ -110,26 +115,38 @@ def prepare(root: str, doc_id: str) -> DocRecord | Skipped:
         return Skipped(doc_id, short_reason(error))
     text = document.text
     meta = rule_meta(text[:SAMPLE_CHARS], [h.title for h in document.headings[:50]], path.stem, document.kind)
-    return DocRecord(doc_id, str(path), document.kind, text, content_hash(text), stat.st_size,
-                     stat.st_mtime_ns, meta.to_dict(), index_terms(doc_id, meta),
+    return DocRecord(doc_id, str(path), document.kind, text, content_hash(text), stat.st_size, stat.st_mtime_ns,
+                     json.dumps(meta.to_dict(), ensure_ascii=False), meta.doc_type, index_terms(doc_id, meta),
                      [(p.number, p.start, p.end) for p in document.pages])
 
 
-def _prepare_job(job: tuple[str, str]) -> DocRecord | Skipped:
-    return prepare(*job)
+def _prepare_all(root: str, doc_ids: list[str]) -> list[DocRecord | Skipped]:
+    return [prepare(root, doc_id) for doc_id in doc_ids]
 
 
-def scan(root: Path, leave_out: Path | None = None) -> dict[str, Path]:
-    """Files under `root` by document id (path relative to the root, with `/`), leaving out hidden
-    files and folders, and the database `leave_out` (the index itself, if it is kept there)."""
-    found = {}
+def scan(root: Path, leave_out: Path | None = None) -> dict[str, tuple[int, int] | None]:
+    """Files under `root` by document id (path relative to the root, with `/`), each with its
+    (size, mtime in ns) or None if it cannot be read (it is then read to report why), leaving out
+    hidden files and folders, folders linked to, and the database `leave_out` (the index itself,
+    if it is kept there)."""
     own = {f"{leave_out}{suffix}" for suffix in ("", "-wal", "-shm", "-journal")} if leave_out else set()
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in files:
-            if not name.startswith(".") and os.path.join(folder, name) not in own:
-                path = Path(folder, name)
-                found[path.relative_to(root).as_posix()] = path
+    found: dict[str, tuple[int, int] | None] = {}
+    folders = [(str(root), "")]
+    while folders:
+        folder, prefix = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith(".") or entry.path in own:
+                    continue
+                if entry.is_dir():
+                    if not entry.is_symlink():
+                        folders.append((entry.path, f"{prefix}{entry.name}/"))
+                    continue
+                try:
+                    stat = entry.stat()
+                    found[prefix + entry.name] = stat.st_size, stat.st_mtime_ns
+                except OSError:
+                    found[prefix + entry.name] = None
     return dict(sorted(found.items()))
 
 
@@ -152,24 +169,37 @@ class CorpusIndex:
         """Bring the index in line with the folder (or with the files `only`): add new files,
         replace changed ones, remove deleted ones. Files are read in worker processes when
         `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata."""
-        files = scan(self.root, self.store.path.resolve()) if only is None else {d: self.root / d for d in only if (self.root / d).is_file()}
+        files = scan(self.root, self.store.path.resolve()) if only is None else \
+            {d: _state(self.root / d) for d in only if (self.root / d).is_file()}
         states = self.store.file_states()
         considered = states if only is None else {d: states[d] for d in only if d in states}
         report = UpdateReport(removed=sorted(d for d in considered if d not in files))
-        todo = [d for d in files if (state := _state(files[d])) is None or states.get(d) != state]
+        todo = [d for d, state in files.items() if state is None or states.get(d) != state]
         report.unchanged = len(files) - len(todo)
         self.store.remove_docs(report.removed)
-        done = 0
-        for batch in self._prepared(todo, parallel, batch_size):
-            records = self._sort_out(batch, report, states)
-            self.store.remove_docs([r.doc_id for r in records if r.doc_id in states])
-            self.store.add_records(records)
-            done += len(batch)
-            on_event(Event("progress", {"task": "documents", "done": done, "total": len(todo)}))
+        pending: list[DocRecord] = []
+        chars = 0
+        for done, item in enumerate(self._prepared([(d, (files[d] or (0, 0))[0]) for d in todo], parallel), 1):
+            record = self._sort_out(item, report, states)
+            if record is not None:
+                pending.append(record)
+                chars += len(record.text)
+            if len(pending) >= COMMIT_DOCS or chars >= COMMIT_CHARS or done == len(todo):
+                self.store.remove_docs([r.doc_id for r in pending if r.doc_id in states])
+                self.store.add_records(pending)
+                pending, chars = [], 0
+            if done % PROGRESS_EVERY == 0 or done == len(todo):
+                on_event(Event("progress", {"task": "documents", "done": done, "total": len(todo)}))
         if meta_reader is not None:
             self.improve_meta(meta_reader, batch_size, on_event)
         self._levels.clear()
         return report
+
+    def index_full_text(self, on_event: EventSink = ignore) -> None:
+        """Put the documents not yet in the full-text index into it (else the first search does),
+        with `progress` events."""
+        self.store.ensure_fts_corpus(lambda done, total: on_event(
+            Event("progress", {"task": "full text", "done": done, "total": total})))
 
     def improve_meta(self, meta_reader: MetaReader, batch_size: int = BATCH_SIZE,
                      on_event: EventSink = ignore) -> int:
@@ -185,38 +215,43 @@ class CorpusIndex:
                                         "total": len(todo)}))
         return len(todo)
 
-    def _sort_out(self, batch: list[DocRecord | Skipped], report: UpdateReport,
-                  states: dict[str, tuple[int, int]]) -> list[DocRecord]:
-        """The records to store; the rest are skipped files, or changed files with the same text.
+    def _sort_out(self, item: DocRecord | Skipped, report: UpdateReport,
+                  states: dict[str, tuple[int, int]]) -> DocRecord | None:
+        """The record to store, or None for a skipped file or a changed file with the same text.
         `states` holds the documents stored before the update (the others are new)."""
-        records = []
-        for item in batch:
-            if isinstance(item, Skipped):  # (a stored document whose file became unreadable goes)
-                report.skipped.append(item)
-                report.removed += self.store.remove_docs([item.doc_id])
-                continue
-            old = self.store.doc(item.doc_id) if item.doc_id in states else None
-            if old is not None and old.content_hash == item.digest:
-                self.store.touch(item.doc_id, item.file_size, item.mtime_ns)
-                report.unchanged += 1
-                continue
-            (report.changed if old is not None else report.added).append(item.doc_id)
-            records.append(item)
-        return records
+        if isinstance(item, Skipped):  # (a stored document whose file became unreadable goes)
+            report.skipped.append(item)
+            report.removed += self.store.remove_docs([item.doc_id])
+            return None
+        old = self.store.doc(item.doc_id) if item.doc_id in states else None
+        if old is not None and old.content_hash == item.digest:
+            self.store.touch(item.doc_id, item.file_size, item.mtime_ns)
+            report.unchanged += 1
+            return None
+        (report.changed if old is not None else report.added).append(item.doc_id)
+        return item
 
-    def _prepared(self, doc_ids: list[str], parallel: bool, batch_size: int) -> Iterator[list[DocRecord | Skipped]]:
-        jobs = [(str(self.root), d) for d in doc_ids]
-        if not parallel or len(jobs) < _PARALLEL_MIN:
-            for start in range(0, len(jobs), batch_size):
-                yield [prepare(*job) for job in jobs[start:start + batch_size]]
+    def _prepared(self, files: list[tuple[str, int]], parallel: bool) -> Iterator[DocRecord | Skipped]:
+        """Each of the files (doc id, size in bytes) read, in order: by worker processes when
+        `parallel`, which read at most READ_AHEAD_FILES or READ_AHEAD_BYTES ahead of the caller
+        (so memory stays bounded, and they go on reading while the caller stores)."""
+        root = str(self.root)
+        if not parallel or len(files) < _PARALLEL_MIN:
+            yield from (prepare(root, doc_id) for doc_id, _ in files)
             return
         method = "fork" if "fork" in get_all_start_methods() else "spawn"  # fork starts fastest
         with ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=get_context(method)) as pool:
-            ahead = pool.map(_prepare_job, jobs[:batch_size], chunksize=16)
-            for start in range(0, len(jobs), batch_size):  # one batch read ahead, so memory stays bounded
-                batch = list(ahead)
-                ahead = pool.map(_prepare_job, jobs[start + batch_size:start + 2 * batch_size], chunksize=16)
-                yield batch
+            ahead: deque[tuple[Future[list[DocRecord | Skipped]], int, int]] = deque()  # (reading, files, bytes)
+            files_ahead = bytes_ahead = 0
+            for start in [*range(0, len(files), _JOB_FILES), None]:  # (None: no more to read, take the rest)
+                while ahead and (start is None or files_ahead >= READ_AHEAD_FILES or bytes_ahead >= READ_AHEAD_BYTES):
+                    reading, count, size = ahead.popleft()
+                    files_ahead, bytes_ahead = files_ahead - count, bytes_ahead - size
+                    yield from reading.result()
+                if start is not None:
+                    job = files[start:start + _JOB_FILES]
+                    ahead.append((pool.submit(_prepare_all, root, [d for d, _ in job]), len(job), sum(s for _, s in job)))
+                    files_ahead, bytes_ahead = files_ahead + len(job), bytes_ahead + ahead[-1][2]
 
     def _named_in(self, rows: list[int], names: list[tuple[int, str]]) -> set[tuple[int, int]]:
         """(row, named row) for the names each document holds: checked by search where the

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from longread.errors import InputError
-from longread.ingest.text import check_file, read_text_file
+from longread.ingest.text import check_file, text_of
 
 _SUFFIX_KINDS = {"": "text", ".txt": "text", ".text": "text", ".md": "markdown",
                  ".markdown": "markdown", ".pdf": "pdf", ".docx": "docx", ".html": "html",
@@ -113,10 +113,16 @@ def short_reason(exc: BaseException) -> str:
 
 
 def load_document(path: str | Path) -> LoadedDocument:
-    """Load any supported file; the content's magic bytes win over its suffix."""
+    """Load any supported file; the content's magic bytes win over its suffix. A text file is
+    opened once and read whole."""
     p = check_file(path)
     suffix = p.suffix.lower()
-    kind = _sniff(p) or _SUFFIX_KINDS.get(suffix)
+    with p.open("rb") as handle:
+        kind = _sniff(handle.read(5), p) or _SUFFIX_KINDS.get(suffix)
+        data = b""  # read below for text (from the start: head + rest would copy a large file)
+        if kind in (None, "text", "markdown"):
+            handle.seek(0)
+            data = handle.read()
     if kind == "pdf":
         from longread.ingest.pdf import load_pdf
         return load_pdf(p)
@@ -127,7 +133,7 @@ def load_document(path: str | Path) -> LoadedDocument:
         from longread.ingest.html import load_html
         return load_html(p)
     try:
-        text = read_text_file(p)
+        text = text_of(data, p)
     except InputError as exc:
         if kind is None:
             raise InputError(f"unsupported file type '{suffix}' ({exc})") from exc
@@ -135,10 +141,8 @@ def load_document(path: str | Path) -> LoadedDocument:
     return LoadedDocument(str(p), kind or "text", text)
 
 
-def _sniff(path: Path) -> str | None:
-    """"pdf" or "docx" when the content says so, whatever the name."""
-    with path.open("rb") as handle:
-        head = handle.read(5)
+def _sniff(head: bytes, path: Path) -> str | None:
+    """"pdf" or "docx" when the content (its first bytes `head`) says so, whatever the name."""
     if head.startswith(b"%PDF-"):
         return "pdf"
     if head.startswith(b"PK\x03\x04"):

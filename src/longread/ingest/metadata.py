@@ -27,8 +27,9 @@ MAX_DATES = 10
 
 _NOT_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha() and c != "'"})
 _TOKEN = re.compile(r"[^\W_]+")
-# A capital not after a letter or digit, checked after it is read (so the scan looks for capitals alone)
-_ENTITY = re.compile(r"[A-Z](?<!\w[A-Z])(?:[\w&'-]*[a-z0-9]|[A-Z]{1,5})(?:[ \t]+(?:of|de|von|van|the|and|&)?[ \t]*"
+# A capital not after a letter or digit, checked after it is read (so the scan looks for capitals
+# alone); its word is read whole, without backtracking (most capitals start a sentence, not a name)
+_ENTITY = re.compile(r"[A-Z](?<!\w[A-Z])(?:[\w&'-]*+(?<=[a-z0-9])|[A-Z]{1,5}+)(?:[ \t]+(?:of|de|von|van|the|and|&)?[ \t]*"
                      r"(?:[A-Z][\w&'-]*[a-z0-9]|[A-Z]{2,6}))+")
 _LEADING = re.compile(r"^(?:The|A|An|In|On|At|By|For|From|To|Of|And|But|This|That|When|After|Before)\s+")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -80,6 +81,7 @@ def keyword_key(keyword: str) -> str:
     return " ".join(stem(w) for w in _TOKEN.findall(keyword.lower()))
 
 
+@lru_cache(maxsize=1 << 16)  # so do names
 def entity_key(entity: str) -> str:
     return " ".join(tokens(entity))
 
@@ -129,7 +131,7 @@ def headings_in(sample: str) -> list[str]:
 def rule_meta(sample: str, headings: list[str], fallback_title: str, kind: str = "text") -> ContentMeta:
     """Metadata by rules from a document's opening (`sample`) and its headings."""
     headings = headings or headings_in(sample)
-    first_line = next((line.strip() for line in sample.splitlines() if line.strip()), "")
+    first_line = sample.lstrip().partition("\n")[0].rstrip()
     title = headings[0] if headings else first_line if 0 < len(first_line) <= 120 else fallback_title
     author = _AUTHOR.search(sample)
     return ContentMeta(title=title[:200], summary=opening(sample, title), keywords=rule_keywords(sample, [title, *headings]),
@@ -140,8 +142,15 @@ def rule_meta(sample: str, headings: list[str], fallback_title: str, kind: str =
 def opening(sample: str, title: str, chars: int = 300) -> str:
     """The first sentences of the text after its title (up to about `chars`), as a rule's summary."""
     body = sample.split(title, 1)[1] if title and title in sample[:500] else sample
-    paragraphs = [" ".join(p.split()) for p in body.split("\n\n")]
-    prose = " ".join(p for p in paragraphs if len(p.split()) >= 6)[:chars + 200] or " ".join(body.split())
+    paragraphs, size = [], 0
+    for paragraph in body.split("\n\n"):  # prose paragraphs (six words or more), as far as needed
+        words = paragraph.split()
+        if len(words) >= 6:
+            paragraphs.append(" ".join(words))
+            size += len(paragraphs[-1]) + 1
+            if size > chars + 200:
+                break
+    prose = " ".join(paragraphs)[:chars + 200] or " ".join(body.split())
     cut = max(prose.rfind(". ", 0, chars), prose.rfind("? ", 0, chars), prose.rfind("! ", 0, chars))
     return prose[:cut + 1] if cut > 40 else prose[:chars]
 

@@ -70,7 +70,12 @@ def _normalize(text: str) -> str:
 def read_text_file(path: str | Path) -> str:
     """The normalized text of a text or markdown file."""
     p = check_file(path)
-    text = decode(p.read_bytes(), p.name)
+    return text_of(p.read_bytes(), p)
+
+
+def text_of(data: bytes, path: Path) -> str:
+    """The normalized text of the bytes of the file `path`; an InputError if it holds none."""
+    text = decode(data, path.name)
     if not text or text.isspace():  # (strip() would copy the whole text)
-        raise InputError(f"{p} has no text (only whitespace)")
+        raise InputError(f"{path} has no text (only whitespace)")
     return text

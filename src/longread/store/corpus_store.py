@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from longread.store.docstore import FTS_BATCH_CHARS, DocStore, fts_query
+from longread.store.docstore import FTS_BATCH_CHARS, DocStore, NewText, fts_query
 
 _CORPUS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS corpus_docs (
@@ -59,7 +59,8 @@ class DocRecord:
     digest: str
     file_size: int
     mtime_ns: int
-    meta: dict[str, Any]
+    meta_json: str  # ContentMeta as JSON (written where the record is made, not by the store's writer)
+    doc_type: str
     terms: dict[str, list[str]]  # kind -> index keys
     pages: list[tuple[int, int, int]] | None = None
 
@@ -115,26 +116,31 @@ class CorpusStore(DocStore):
         """Store documents (text, registry row, index terms) in one transaction; returns their
         rows. A text already stored (same content hash) is shared, not stored twice. Their full
         text is indexed on the next search (see ensure_fts_corpus)."""
-        rows: list[int] = []
-        terms: list[tuple[str, str, str, int]] = []
+        records = list(records)
         self._count = None
         with self._bulk():
-            for r in records:
-                store_id = self.find(r.digest)
-                if store_id is None:
-                    store_id = self._insert_document(r.path, r.kind, r.text, r.meta.get("doc_type", "other"),
-                                                     r.pages, r.digest)
-                cursor = self.db.execute(
-                    "INSERT INTO corpus_docs (doc_id, store_id, path, kind, file_size, mtime_ns, content_hash, "
-                    "chars, meta) VALUES (?,?,?,?,?,?,?,?,?)",
-                    (r.doc_id, store_id, r.path, r.kind, r.file_size, r.mtime_ns, r.digest, len(r.text),
-                     json.dumps(r.meta, ensure_ascii=False)))
-                row = cursor.lastrowid
-                terms.extend((kind, term, r.doc_id, row) for kind, keys in r.terms.items() for term in keys)
-                rows.append(row)
-            self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)", sorted(terms))  # in key order
+            stored = self._stored_ids({r.digest for r in records})
+            new = {r.digest: NewText(r.path, r.kind, r.text, r.doc_type, r.pages, r.digest)
+                   for r in records if r.digest not in stored}  # (a text twice in the batch is stored once)
+            stored.update(zip(new, self._insert_documents(list(new.values())), strict=True))
+            first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM corpus_docs").fetchone()[0]
+            rows = list(range(first, first + len(records)))
+            self.db.executemany(
+                "INSERT INTO corpus_docs (id, doc_id, store_id, path, kind, file_size, mtime_ns, content_hash, "
+                "chars, meta) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                [(row, r.doc_id, stored[r.digest], r.path, r.kind, r.file_size, r.mtime_ns, r.digest, len(r.text),
+                  r.meta_json) for row, r in zip(rows, records, strict=True)])
+            terms = sorted((kind, term, r.doc_id, row) for row, r in zip(rows, records, strict=True)
+                           for kind, keys in r.terms.items() for term in keys)
+            self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)", terms)  # in key order
             self.db.executemany("INSERT INTO fts_pending VALUES (?)", ((row,) for row in rows))
         return rows
+
+    def _stored_ids(self, digests: set[str]) -> dict[str, int]:
+        """Content hash -> id of the stored texts among `digests` (one query)."""
+        marks = ",".join("?" * len(digests))
+        return dict(self.db.execute(f"SELECT content_hash, id FROM documents WHERE content_hash IN ({marks})",
+                                    list(digests)))
 
     def ensure_fts_corpus(self, on_progress: Callable[[int, int], None] | None = None) -> None:
         """Index the full text of the documents not yet indexed. Each step indexes about

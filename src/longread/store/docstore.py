@@ -84,6 +84,18 @@ def content_hash(text: str) -> str:
     return digest.hexdigest()
 
 
+class NewText(NamedTuple):
+    """A document's text to store, with what the documents table records of it."""
+
+    path: str
+    kind: str
+    text: str
+    doc_type: str
+    pages: list[tuple[int, int, int]] | None
+    digest: str
+    structured: bool = True
+
+
 class SectionRow(NamedTuple):
     id: int
     parent_id: int | None
@@ -167,19 +179,22 @@ class DocStore(TreeTables):
         if existing is not None:
             return existing
         with self._bulk():
-            return self._insert_document(path, kind, text, doc_type, pages, digest, structured)
+            return self._insert_documents([NewText(path, kind, text, doc_type, pages, digest, structured)])[0]
 
-    def _insert_document(self, path: str, kind: str, text: str, doc_type: str,
-                         pages: list[tuple[int, int, int]] | None, digest: str, structured: bool = True) -> int:
-        """Insert a new document and its text blocks, inside the caller's transaction."""
-        cursor = self.db.execute(
-            "INSERT INTO documents (path, content_hash, kind, doc_type, chars, pages, structured) "
-            "VALUES (?,?,?,?,?,?,?)", (path, digest, kind, doc_type, len(text), json.dumps(pages or []), structured))
-        doc_id = cursor.lastrowid
+    def _insert_documents(self, new: Sequence[NewText]) -> list[int]:
+        """Insert new documents and their text blocks, inside the caller's transaction (a statement
+        per table, not per document); returns their ids."""
+        first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM documents").fetchone()[0]
+        ids = list(range(first, first + len(new)))
+        self.db.executemany(
+            "INSERT INTO documents (id, path, content_hash, kind, doc_type, chars, pages, structured) "
+            "VALUES (?,?,?,?,?,?,?,?)", [(i, d.path, d.digest, d.kind, d.doc_type, len(d.text),
+                                          json.dumps(d.pages) if d.pages else "[]", d.structured)
+                                         for i, d in zip(ids, new, strict=True)])
         self.db.executemany("INSERT INTO text_blocks VALUES (?, ?, ?)",
-                            ((doc_id, s, text[s:s + self.block_chars])
-                             for s in range(0, len(text), self.block_chars)))
-        return doc_id
+                            ((i, s, d.text[s:s + self.block_chars])
+                             for i, d in zip(ids, new, strict=True) for s in range(0, len(d.text), self.block_chars)))
+        return ids
 
     def remove_document(self, doc_id: int) -> None:
         with self._bulk():
