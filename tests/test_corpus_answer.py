@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 from corpus_fixtures import ARTICLES, write_bad_files, write_corpus
@@ -46,6 +47,25 @@ def test_map_answers_a_two_document_question_citing_both(corpus, tmp_path):
     assert {c.doc_id for c in answer.citations} == {"news/heron.md", "news/log.txt"}
     check_citations(answer, corpus)
     assert answer.stats["documents_ranked"][:2] == ["news/heron.md", "news/log.txt"]
+
+
+def test_retrieval_answers_from_the_best_passages_of_the_best_documents(corpus, tmp_path):
+    def answers_from_passages(request) -> str:
+        prompt = request.messages[-1]["content"]
+        passages = prompt.split("Question:")[0]
+        assert "captained by Ingrid Vale" in passages and "Tomatoes" not in passages  # ranked, not all
+        number = re.search(r"\[(\d+)\] \(news/log\.txt\)", passages)[1]  # each passage is headed by its document
+        return f"Ingrid Vale captained the Silver Heron [{number}]."
+
+    root = ScriptedLM(answers_from_passages, writes_code=True)
+    rlm = MultiDocRLM(corpus, root, root, store_path=tmp_path / "c.sqlite", cache=False, mode="retrieval")
+    rlm.options.top_k = 2
+    answer = rlm.query(QUESTION)
+    assert answer.mode == "retrieval" and answer.text.startswith("Ingrid Vale captained the Silver Heron [1]")
+    assert [c.doc_id for c in answer.citations] == ["news/log.txt"]
+    assert "captained by Ingrid Vale" in answer.citations[0].text
+    check_citations(answer, corpus)
+    assert answer.stats["chunks_read"] <= 2 and len(root.requests) == 1
 
 
 def test_rlm_explores_with_the_corpus_functions(corpus, tmp_path):

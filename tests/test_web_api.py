@@ -4,6 +4,7 @@ disconnects, budgets per analysis, indexed documents, and model output passed th
 
 from __future__ import annotations
 
+import http.client
 import json
 import threading
 import time
@@ -256,6 +257,25 @@ def test_disconnecting_from_the_stream_stops_the_sub_calls(tmp_path):
     assert threading.active_count() < 50
 
 
+def test_leaving_a_plain_analyze_request_stops_the_sub_calls(tmp_path):
+    sub = ScriptedLM(lambda r: json.dumps({"relevant": False, "summary": ""}), latency=0.2)
+    app = scripted_app(tmp_path, ScriptedLM(aggregator), sub)
+    text = "".join(f"Paragraph {n} about harbour keeper wages and herring.\n\n" for n in range(400))
+    client = TestClient(app)
+    doc_id = client.post("/api/parse", data={"text": text}).json()["documents"][0]["id"]
+    with serving(app) as base:
+        connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=10)
+        connection.request("POST", "/api/analyze", json.dumps(body(doc_id, maxSubcalls=40, concurrency=2, chunkSize=300)),
+                           {"Content-Type": "application/json"})
+        time.sleep(1.0)  # sub-calls under way
+        connection.close()  # the client leaves without the answer
+        time.sleep(0.5)  # (the server notices at once)
+        at_close = len(sub.requests)
+        time.sleep(1.5)  # long enough for several more sub-calls, had they gone on
+        after = len(sub.requests)
+    assert at_close >= 2 and after <= at_close + 2 and after < 20  # 40 were allowed
+
+
 # --- documents indexed on the server ---------------------------------------------------------
 
 def test_indexed_documents_are_listed_and_analyzed_through_their_index(tmp_path):
@@ -263,11 +283,7 @@ def test_indexed_documents_are_listed_and_analyzed_through_their_index(tmp_path)
     path.write_text(f"# Harbour\n\n## Wages\n\n{FILLER * 5}{FACT}\n\n## Boats\n\n{FILLER * 5}", encoding="utf-8")
     index = SingleDocIndex.build(path, DocStore(tmp_path / "indexes" / "harbour.sqlite"))
     index.store.close()
-    (tmp_path / "corpus").mkdir()
-    (tmp_path / "corpus" / "log.txt").write_text(f"Harbour log.\n\n{FACT}\n", encoding="utf-8")
-    corpus = CorpusStore(tmp_path / "indexes" / "c-harbour.sqlite")
-    CorpusIndex(tmp_path / "corpus", corpus).update(parallel=False)  # a corpus store is not listed
-    corpus.close()
+    (tmp_path / "indexes" / "broken.sqlite").write_bytes(b"not a database")  # left alone
     client = TestClient(scripted_app(tmp_path, ScriptedLM(aggregator), ScriptedLM(reader)))
     [listed] = client.get("/api/documents").json()["documents"]
     assert listed["source"] == "index" and listed["name"] == "harbour.md"
@@ -281,6 +297,46 @@ def test_indexed_documents_are_listed_and_analyzed_through_their_index(tmp_path)
     upload_text(client)
     mixed = client.post("/api/analyze", json={**body(listed["id"]), "document_ids": ["doc-1", listed["id"]]})
     assert mixed.status_code == 422 and "analyzed alone" in mixed.json()["detail"]
+
+
+def index_corpus(tmp_path, name="harbour", fact=FACT):
+    """A folder of two files indexed as a corpus in the server's index folder; one states `fact`."""
+    folder = tmp_path / name
+    (folder / "records").mkdir(parents=True)
+    (folder / "records" / "wages.txt").write_text(f"Harbour wages.\n\n{FILLER * 3}{fact}\n", encoding="utf-8")
+    (folder / "boats.txt").write_text(f"Harbour boats.\n\n{FILLER * 4}", encoding="utf-8")
+    store = CorpusStore(tmp_path / "indexes" / f"{name}-1a2b.sqlite")
+    CorpusIndex(folder, store).update(parallel=False)
+    store.close()
+    return folder
+
+
+def test_an_indexed_corpus_is_listed_and_analyzed_citing_its_documents(tmp_path):
+    index_corpus(tmp_path)
+    gone = index_corpus(tmp_path, "moved")
+    for path in sorted(gone.rglob("*"), reverse=True):  # a corpus whose folder is gone is not offered
+        path.unlink() if path.is_file() else path.rmdir()
+    gone.rmdir()
+    client = TestClient(scripted_app(tmp_path, ScriptedLM(aggregator), ScriptedLM(reader)))
+    [corpus] = client.get("/api/documents").json()["documents"]
+    assert corpus == {"id": "corpus-harbour-1a2b", "name": "harbour/", "kind": "corpus", "documents": 2,
+                      "chars": corpus["chars"], "pages": None, "source": "index"} and corpus["chars"] > 400
+    events = stream(client, body(corpus["id"], mode="map"))
+    assert [d["name"] for k, d in events if k == "phase"] == list(PHASES)
+    assert any(k == "log" and "indexed corpus, 2 documents" in d["line"] for k, d in events)
+    result = events[-1][1]
+    [citation] = result["citations"]
+    assert citation["document_id"] == corpus["id"] and citation["path"] == "records/wages.txt"
+    assert citation["text"] == FACT and f"[{citation['id']}]" in result["answer"]
+    shown = client.get(f"/api/documents/{corpus['id']}/range",
+                       params={"start": citation["start"], "end": citation["end"], "path": citation["path"]}).json()
+    assert shown["text"] == FACT and shown["before"].startswith("Harbour wages.") and shown["path"] == "records/wages.txt"
+    no_path = client.get(f"/api/documents/{corpus['id']}/range", params={"start": 0, "end": 5})
+    assert no_path.status_code == 422 and "path" in no_path.json()["detail"]
+    assert client.get(f"/api/documents/{corpus['id']}/range",
+                      params={"start": 0, "end": 5, "path": "../secret.txt"}).status_code == 404
+    base = client.post("/api/analyze", json=body(corpus["id"], mode="base"))
+    assert base.status_code == 422 and "retrieval, map, rlm" in base.json()["detail"]
 
 
 def test_stream_of_an_rlm_run_reports_its_sub_calls(tmp_path):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from test_ingest_documents import write_pdf
+from test_web_api import index_corpus
 from webserver import scripted_app, serving
 
 from longread.llm.scripted import ScriptedLM
@@ -153,6 +154,47 @@ def test_compare_runs_every_mode_side_by_side(page, tmp_path):
         assert "unavailable" in page.locator('[data-mode="rlm"] .terminal').inner_text()
         assert page.locator('[data-mode="map"] .answer-text').inner_text().startswith("[")  # listed findings
         shot(page, "scripted-compare")
+
+
+def test_an_indexed_corpus_is_analyzed_and_its_citations_open(page, tmp_path):
+    index_corpus(tmp_path, fact=FACT)
+    root, sub = scripted_models()
+    with serving(scripted_app(tmp_path, root, sub)) as base:
+        page.goto(base)
+        row = page.locator("#documents tbody tr").first
+        assert "harbour/" in row.inner_text() and "indexed corpus" in row.inner_text()
+        assert row.locator("td").nth(4).inner_text() == "2 documents"
+        row.locator("input[type=checkbox]").check()
+        page.keyboard.press("Alt+2")
+        assert page.locator('#mode option[value="base"]').is_disabled()
+        assert "not used for a corpus" in page.locator("#mode-note").inner_text()
+        page.fill("#question", QUESTION)
+        page.click("#compare")
+        page.wait_for_selector('[data-mode="map"] .answer-card:not([hidden])', timeout=30_000)
+        assert "not used for a corpus" in page.locator('[data-mode="base"] .terminal').inner_text()
+        page.locator('[data-mode="map"] .answer-text button.cite').first.click()
+        page.wait_for_selector("#viewer:not([hidden])")
+        assert page.locator("#viewer mark").inner_text() == FACT
+        assert "records/wages.txt" in page.locator("#viewer .viewer-where").inner_text()
+        shot(page, "scripted-corpus-citation")
+
+
+def test_analyze_during_a_comparison_ends_the_comparison(page, tmp_path):
+    sub = ScriptedLM(lambda r: "NONE", writes_code=False, latency=1.0)  # map is still reading when Analyze is pressed
+    with serving(scripted_app(tmp_path, ScriptedLM(lambda r: "Herring.", writes_code=False), sub)) as base:
+        page.goto(base)
+        upload_pdf(page, tmp_path)
+        page.keyboard.press("Alt+2")
+        page.fill("#question", QUESTION)
+        page.select_option("#mode", "base")
+        page.click("#compare")
+        page.wait_for_selector('[data-mode="base"] .answer-card:not([hidden])', timeout=30_000)
+        page.keyboard.press("Alt+2")
+        page.click("#analyze-form button[type=submit]")  # while retrieval or map runs
+        page.wait_for_selector("#answer:not([hidden])", timeout=30_000)
+        time.sleep(1.5)
+        assert page.locator('[data-mode="map"] .answer-card').is_hidden()  # the comparison went no further
+        assert not page.locator('[data-mode="rlm"] .terminal').inner_text()
 
 
 def test_cancel_stops_the_run_on_the_server(page, tmp_path):

@@ -14,6 +14,7 @@ from longread.cli.display import ProgressLine, print_answer
 from longread.llm.specs import ClientOptions
 from longread.llm.usage import Budget
 from longread.strategies.common import RunOptions
+from longread.strategies.corpus import CORPUS_MODES
 from longread.strategies.select import DOCUMENT_MODES
 
 
@@ -21,8 +22,9 @@ from longread.strategies.select import DOCUMENT_MODES
 def ask(
     file: Path = typer.Argument(..., help="A PDF, DOCX, HTML, markdown or text file, or a folder of them."),
     question: str = typer.Argument(..., help="The question to answer."),
-    mode: str = typer.Option("auto", help=f"Strategy: {', '.join(DOCUMENT_MODES)} (auto: base if the document fits the "
-                                              "root model, rlm if it writes code, else map)."),
+    mode: str = typer.Option("auto", help=f"Strategy: {', '.join(DOCUMENT_MODES)}; for a folder "
+                                          f"{', '.join(CORPUS_MODES)} (auto: base if the document fits the "
+                                          "root model, rlm if it writes code, else map)."),
     model: Optional[str] = typer.Option(None, help="Root model spec (default: $LONGREAD_MODEL or local)."),
     sub_model: Optional[str] = typer.Option(None, help="Sub-model spec (default: the root model)."),
     base_url: Optional[str] = typer.Option(None, help="Base URL of an OpenAI-compatible server."),
@@ -30,6 +32,7 @@ def ask(
     max_iterations: int = typer.Option(12, min=1, help="Root turns of the rlm loop."),
     max_depth: int = typer.Option(1, min=0, help="How deep rlm_query may nest child RLMs."),
     cell_timeout: float = typer.Option(60.0, min=0.1, help="Seconds one code cell may run."),
+    top_k: int = typer.Option(8, min=1, help="retrieval: passages the root model answers from."),
     max_subcalls: Optional[int] = typer.Option(None, min=0, help="Budget: sub-model calls."),
     max_cost: Optional[float] = typer.Option(None, min=0, help="Budget: USD."),
     max_tokens: Optional[int] = typer.Option(None, min=1, help="Budget: input + output tokens."),
@@ -49,7 +52,7 @@ def ask(
     settings = dict(mode=mode, trace_path=str(trace) if trace else None,
                     budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),
                     options=RunOptions(max_iterations=max_iterations, max_depth=max_depth,
-                                       cell_timeout=cell_timeout, focus=focus),
+                                       cell_timeout=cell_timeout, focus=focus, top_k=top_k),
                     cache=not no_cache, client_options=ClientOptions(base_url, api_key))
     if file.is_dir():
         return ask_corpus(file, question, model, sub_model, progress, json_out, **settings)

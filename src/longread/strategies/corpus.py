@@ -1,7 +1,7 @@
 """Answering about a corpus: `rlm` for a root model that writes code (it explores with the corpus
 tools), else `map` (seed 004's example flow as a fixed pipeline): full-text search ranks the
 documents, their best passages are read by the sub-model in parallel, and the findings are joined
-with citations into each document."""
+with citations into each document. `retrieval` answers from the best passages in one prompt."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from longread.errors import BudgetExceededError, InputError
 from longread.ingest.metadata import rule_entities, tokens
 from longread.strategies.common import Run
 from longread.strategies.mapreduce import Chunk, ChunkReader, cut_chunks
+from longread.strategies.retrieval import run_retrieval
 from longread.strategies.rlm import RLMLoop
 from longread.strategies.sections import chunk_plan
 from longread.tools.corpus import CorpusTools
 from longread.tools.rank import bm25_scores
 
-CORPUS_MODES = ("auto", "map", "rlm")
+CORPUS_MODES = ("auto", "retrieval", "map", "rlm")
 PASSAGES_PER_DOC = 4  # chunks' worth of each ranked document considered for reading
 
 
@@ -110,17 +111,31 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     return reader.answer("map", total, stats)
 
 
+def candidates(tools: CorpusTools, query: str, documents: int, chunk_chars: int) -> tuple[list[str], CorpusView, list[Chunk]]:
+    """The `documents` that best match `query` (by full-text search), a view of them, and their
+    best passages cut into chunks of about `chunk_chars`."""
+    ranked = [doc_id for doc_id, _ in tools.ranked(query, documents)]
+    view = CorpusView(tools, ranked)
+    spans = [view.span(doc_id, s, e) for doc_id in ranked
+             for s, e in tools.passages(doc_id, query, chunk_chars * PASSAGES_PER_DOC)]
+    return ranked, view, cut_chunks(view, spans, chunk_chars)  # type: ignore[arg-type]  # reads like a document
+
+
+def run_corpus_retrieval(question: str, tools: CorpusTools, run: Run) -> Answer:
+    """Classic retrieval over a corpus: the best passages of the best-matching documents, the
+    `top_k` best of them answered from in one prompt."""
+    chunk_chars, _ = chunk_plan(run)
+    _, view, chunks = candidates(tools, question, run.options.top_k, chunk_chars)
+    return run_retrieval(question, chunks, run, view)
+
+
 def _read_round(reader: CorpusReader, query: str, tools: CorpusTools, limit: int, chunk_chars: int,
                 seen: set[tuple[str, str]], ranked_so_far: list[str]) -> int:
     """Read the best passages of the documents that best match `query`, leaving out those `seen`
     (doc id, text); returns how many candidate passages there were."""
-    ranked = [doc_id for doc_id, _ in tools.ranked(query, limit)]
+    ranked, view, found = candidates(tools, query, limit, chunk_chars)
     ranked_so_far += [d for d in ranked if d not in ranked_so_far]
-    view = CorpusView(tools, ranked)
-    spans = [view.span(doc_id, s, e) for doc_id in ranked
-             for s, e in tools.passages(doc_id, query, chunk_chars * PASSAGES_PER_DOC)]
-    chunks = [c for c in cut_chunks(view, spans, chunk_chars)  # type: ignore[arg-type]  # reads like a document
-              if (c.section, c.text) not in seen]
+    chunks = [c for c in found if (c.section, c.text) not in seen]
     chosen = spread_best(query, chunks, limit)
     reader.run.emit("phase", name="MAP", documents=len(ranked), chunks=len(chosen))
     reader.tools = view  # type: ignore[assignment]
@@ -160,6 +175,11 @@ def answer_corpus(question: str, tools: CorpusTools, run: Run, mode: str = "auto
     if tools.index.totals()[0] == 0:
         raise InputError(f"{tools.index.root} has no readable documents")
     run.emit("mode", mode=mode, reason=reason)
-    answer = run_corpus_map(question, tools, run) if mode == "map" else RLMLoop(run, tools=tools).answer(question)
+    if mode == "retrieval":
+        answer = run_corpus_retrieval(question, tools, run)
+    elif mode == "map":
+        answer = run_corpus_map(question, tools, run)
+    else:
+        answer = RLMLoop(run, tools=tools).answer(question)
     answer.reason = reason
     return answer

@@ -14,6 +14,7 @@ from longread.llm.gateway import Gateway
 from longread.llm.usage import Budget
 from longread.store.cache import ResponseCache
 from longread.strategies.common import Run, RunOptions
+from longread.strategies.corpus import CORPUS_MODES, answer_corpus
 from longread.strategies.select import (
     DOCUMENT_MODES,
     TEXT_MODES,
@@ -21,10 +22,11 @@ from longread.strategies.select import (
     answer_texts,
     check_mode,
 )
+from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 from longread.tools.texts import TextDocs
 from longread.web.documents import DocumentStore
-from longread.web.indexed import IndexedDocument, find_indexed
+from longread.web.indexed import Indexed, IndexedCorpus, find_indexed
 from longread.web.models import ModelPool
 from longread.web.progress import Progress, Send
 from longread.web.settings import Settings
@@ -65,7 +67,8 @@ class Analysis:
         self.root = services.models.get(request.model, settings.model)
         self.sub = services.models.get(request.subModel, settings.default_sub)
         self.indexed, self.texts = _documents(request.document_ids, services, request.chunkSize)
-        check_mode(request.mode, DOCUMENT_MODES if self.indexed else TEXT_MODES)
+        check_mode(request.mode, CORPUS_MODES if isinstance(self.indexed, IndexedCorpus)
+                   else DOCUMENT_MODES if self.indexed else TEXT_MODES)
         if request.mode == "rlm" and not self.root.writes_code:
             raise InputError(f"rlm needs a root model that writes code; {self.root.name} does not "
                              "(choose map, or a code-writing model such as local:qwen2.5-coder-1.5b)")
@@ -91,7 +94,13 @@ class Analysis:
         names = ", ".join(d.name for d in self.texts.docs) if self.texts else self.indexed.name
         progress.phase("INIT", f"{self.request.mode} · {names} · root {self.root.name}, sub {self.sub.name}")
         try:
-            if self.indexed is not None:
+            if isinstance(self.indexed, IndexedCorpus):
+                with self.indexed.opened() as corpus:
+                    progress.phase("CHUNK", f"indexed corpus, {self.indexed.documents:,} documents, "
+                                            f"{self.indexed.chars:,} characters")
+                    answer = answer_corpus(self.request.question, CorpusTools(corpus, self.sub, self.gateway), run,
+                                           self.request.mode)
+            elif self.indexed is not None:
                 with self.indexed.opened() as index:
                     progress.phase("CHUNK", f"indexed document, {len(index.rows):,} sections, "
                                             f"{index.total_chars:,} characters")
@@ -125,19 +134,21 @@ class Analysis:
                 "chunks_read": answer.stats.get("chunks_read")}
 
     def _citation(self, citation: Citation) -> dict[str, Any]:
-        if self.indexed is not None:
-            document_id, cite_id = self.indexed.id, f"{self.indexed.id}@{citation.start}"
+        """The API's citation; one into a corpus names the corpus and, as `path`, its document."""
+        path = section = None
+        if isinstance(self.indexed, IndexedCorpus):
+            document_id, path, cite_id = self.indexed.id, citation.doc_id, f"{citation.doc_id}@{citation.start}"
+        elif self.indexed is not None:
+            document_id, cite_id, section = self.indexed.id, f"{self.indexed.id}@{citation.start}", citation.span_id
         else:
             document_id, cite_id = citation.doc_id, citation.span_id or f"{citation.doc_id}@{citation.start}"
-        return {"id": cite_id, "document_id": document_id, "start": citation.start, "end": citation.end,
-                "text": citation.text, "page": citation.page,
-                "section": citation.span_id if self.indexed is not None else None}
+        return {"id": cite_id, "document_id": document_id, "path": path, "start": citation.start,
+                "end": citation.end, "text": citation.text, "page": citation.page, "section": section}
 
 
-def _documents(ids: list[str], services: Services,
-               chunk_chars: int) -> tuple[IndexedDocument | None, TextDocs | None]:
-    """The uploaded documents asked for, or the one indexed document; UnknownDocumentError for an
-    id the server does not hold, InputError for an indexed document asked for with others."""
+def _documents(ids: list[str], services: Services, chunk_chars: int) -> tuple[Indexed | None, TextDocs | None]:
+    """The uploaded documents asked for, or the one indexed document or corpus; UnknownDocumentError
+    for an id the server does not hold, InputError for an indexed one asked for with others."""
     uploaded = [services.documents.get(i) for i in ids]
     missing = [i for i, doc in zip(ids, uploaded, strict=True) if doc is None]
     if not missing:
@@ -146,7 +157,8 @@ def _documents(ids: list[str], services: Services,
     if indexed is None:
         raise UnknownDocumentError(f"no document {missing[0]!r} on this server")
     if len(ids) > 1:
-        raise InputError(f"{indexed.id} is an indexed document: it is analyzed alone")
+        raise InputError(f"{indexed.id} is an indexed {'corpus' if isinstance(indexed, IndexedCorpus) else 'document'}: "
+                         "it is analyzed alone")
     return indexed, None
 
 

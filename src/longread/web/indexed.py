@@ -1,5 +1,6 @@
-"""Documents already indexed on the server (by `longread index` or `ask`), offered for analysis
-through their stored index: one SQLite store per document under the index folder."""
+"""Documents and corpora already indexed on the server (by `longread index` or `ask`), offered for
+analysis through their stored index: one SQLite store per document or per folder, under the index
+folder."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from longread.index.corpus import CorpusIndex
 from longread.index.single import SingleDocIndex
+from longread.store.corpus_store import CorpusStore
 from longread.store.docstore import SCHEMA_VERSION, DocStore
 
 
@@ -37,26 +40,66 @@ class IndexedDocument:
             store.close()
 
 
-def list_indexed(folder: Path) -> list[IndexedDocument]:
-    """Every single-document index stored under `folder`, with ids `idx-<store name>-<n>` (a corpus
-    store, or one of another schema version, is left alone)."""
-    found = []
-    for path in sorted(folder.glob("*.sqlite")) if folder.is_dir() else []:
-        if not is_document_store(path):
-            continue
-        store = DocStore(path)
+@dataclass
+class IndexedCorpus:
+    """A folder indexed as a corpus; its documents are named by their path in the folder."""
+
+    id: str
+    store_path: Path
+    root: Path
+    documents: int
+    chars: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.root.name}/"
+
+    def summary(self) -> dict[str, object]:
+        return {"id": self.id, "name": self.name, "kind": "corpus", "chars": self.chars,
+                "pages": None, "documents": self.documents, "source": "index"}
+
+    @contextmanager
+    def opened(self) -> Iterator[CorpusIndex]:
+        """The corpus index, its store closed afterwards."""
+        store = CorpusStore(self.store_path)
         try:
-            for doc_id in store.document_ids():
-                meta = store.document(doc_id)
-                found.append(IndexedDocument(f"idx-{path.stem}-{doc_id}", path, doc_id, Path(meta["path"]).name,
-                                             meta["kind"], meta["chars"], len(meta["pages"])))
+            yield CorpusIndex(self.root, store)
         finally:
             store.close()
+
+
+Indexed = IndexedDocument | IndexedCorpus
+
+
+def list_indexed(folder: Path) -> list[Indexed]:
+    """Every index stored under `folder`: documents with ids `idx-<store name>-<n>`, corpora (whose
+    folder still exists) with ids `corpus-<store name>`. A store of another schema version, or one
+    that cannot be read, is left alone."""
+    found: list[Indexed] = []
+    for path in sorted(folder.glob("*.sqlite")) if folder.is_dir() else []:
+        kind = store_kind(path)
+        if kind == "corpus":
+            store = CorpusStore(path)
+            try:
+                root, (documents, chars) = store.root(), store.totals()
+            finally:
+                store.close()
+            if root is not None and Path(root).is_dir():
+                found.append(IndexedCorpus(f"corpus-{path.stem}", path, Path(root), documents, chars))
+        elif kind == "document":
+            store = DocStore(path)
+            try:
+                for doc_id in store.document_ids():
+                    meta = store.document(doc_id)
+                    found.append(IndexedDocument(f"idx-{path.stem}-{doc_id}", path, doc_id, Path(meta["path"]).name,
+                                                 meta["kind"], meta["chars"], len(meta["pages"])))
+            finally:
+                store.close()
     return found
 
 
-def is_document_store(path: Path) -> bool:
-    """Whether `path` is a single-document index of this schema version (checked read-only)."""
+def store_kind(path: Path) -> str | None:
+    """"corpus" or "document" for an index of this schema version (checked read-only), else None."""
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
@@ -65,9 +108,11 @@ def is_document_store(path: Path) -> bool:
         finally:
             db.close()
     except sqlite3.Error:
-        return False
-    return "corpus_docs" not in tables and version is not None and int(version[0]) == SCHEMA_VERSION
+        return None
+    if version is None or int(version[0]) != SCHEMA_VERSION:
+        return None
+    return "corpus" if "corpus_docs" in tables else "document"
 
 
-def find_indexed(folder: Path, doc_id: str) -> IndexedDocument | None:
+def find_indexed(folder: Path, doc_id: str) -> Indexed | None:
     return next((doc for doc in list_indexed(folder) if doc.id == doc_id), None)

@@ -6,18 +6,21 @@ import asyncio
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from functools import partial
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
 from sse_starlette.sse import EventSourceResponse
 
 from longread.errors import CancelledError, LongreadError, ModelError
+from longread.strategies.corpus import CORPUS_MODES
 from longread.strategies.select import DOCUMENT_MODES, TEXT_MODES
 from longread.web.analysis import Analysis, AnalyzeRequest, UnknownDocumentError
 
 router = APIRouter()
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def _start(body: AnalyzeRequest, request: Request) -> Analysis:
@@ -35,21 +38,58 @@ def config(request: Request) -> dict[str, Any]:
     services = request.app.state.services
     settings = services.settings
     return {"models": services.models.describe(), "model": settings.model, "subModel": settings.default_sub,
-            "modes": list(TEXT_MODES), "indexed_modes": list(DOCUMENT_MODES),
+            "modes": list(TEXT_MODES), "indexed_modes": list(DOCUMENT_MODES), "corpus_modes": list(CORPUS_MODES),
             "defaults": AnalyzeRequest.model_json_schema()["properties"],
             "max_upload_mb": settings.max_upload_mb}
 
 
 @router.post("/api/analyze")
-def analyze(body: AnalyzeRequest, request: Request) -> dict[str, Any]:
-    """Answer a question about documents: the answer, its citations, usage and chunks read."""
+async def analyze(body: AnalyzeRequest, request: Request) -> dict[str, Any]:
+    """Answer a question about documents: the answer, its citations, usage and chunks read. A
+    client that disconnects before the answer cancels the run."""
     analysis = _start(body, request)
+    running, left = in_thread(analysis.run), asyncio.ensure_future(_disconnect(request))
     try:
-        return analysis.run()
+        await asyncio.wait({running, left}, return_when=asyncio.FIRST_COMPLETED)
+        if not running.done():
+            running.cancel()  # (its outcome is no one's now)
+            return {}
+        return running.result()
     except ModelError as error:
         raise HTTPException(502, str(error)) from error
     except LongreadError as error:
         raise HTTPException(422, str(error)) from error
+    finally:
+        left.cancel()
+        analysis.cancel()  # (no further model calls if the client left)
+
+
+async def _disconnect(request: Request) -> None:
+    """Returns when the client has closed the connection."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def in_thread(work: Callable[[], T]) -> asyncio.Future[T]:
+    """`work()` on a thread of its own (an analysis may run for minutes: not a pooled thread), as
+    a future of this event loop."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        if not loop.is_closed():  # the server may be shutting down under a running analysis
+            loop.call_soon_threadsafe(lambda: None if future.done() else outcome())
+
+    def run() -> None:
+        try:
+            result = work()
+        except BaseException as error:  # noqa: BLE001 - handed to the awaiting request
+            settle(partial(future.set_exception, error))
+        else:
+            settle(partial(future.set_result, result))
+
+    threading.Thread(target=run, name="longread-analysis", daemon=True).start()
+    return future
 
 
 @router.post("/api/analyze-stream")
@@ -79,8 +119,7 @@ async def _events(analysis: Analysis) -> AsyncIterator[dict[str, str]]:
             log.exception("analysis failed")
             send("error", {"message": f"internal error: {type(error).__name__}: {error}"})
 
-    threading.Thread(target=work, name="longread-analysis", daemon=True).start()  # not a pooled thread:
-    # an analysis may run for minutes
+    in_thread(work)
     try:
         while True:
             kind, data = await queue.get()

@@ -11,7 +11,7 @@ from starlette.datastructures import UploadFile
 
 from longread.errors import InputError
 from longread.web.documents import UnsupportedTypeError, parse_text, parse_upload
-from longread.web.indexed import find_indexed, list_indexed
+from longread.web.indexed import IndexedCorpus, find_indexed, list_indexed
 
 router = APIRouter()
 CONTEXT_CHARS = 800  # shown before and after a cited span
@@ -53,7 +53,8 @@ async def parse(request: Request) -> dict[str, Any]:
 
 @router.get("/api/documents")
 def documents(request: Request) -> dict[str, Any]:
-    """Uploaded documents, then those indexed on the server (analyzed through their index)."""
+    """Uploaded documents, then the documents and corpora indexed on the server (analyzed through
+    their index; a corpus has `kind` "corpus" and its count of `documents`)."""
     services = request.app.state.services
     return {"documents": [d.summary() for d in services.documents.all()]
             + [d.summary() for d in list_indexed(services.settings.index_dir)]}
@@ -68,9 +69,9 @@ def forget(doc_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/documents/{doc_id}/range")
-def text_range(doc_id: str, start: int, end: int, request: Request) -> dict[str, Any]:
+def text_range(doc_id: str, start: int, end: int, request: Request, path: str | None = None) -> dict[str, Any]:
     """Characters [start, end) of a document with up to 800 characters either side (for showing a
-    citation in its place): `before`, `text`, `after`."""
+    citation in its place): `before`, `text`, `after`. In a corpus, `path` names the document."""
     services = request.app.state.services
     uploaded = services.documents.get(doc_id)
     if uploaded is not None:
@@ -78,6 +79,15 @@ def text_range(doc_id: str, start: int, end: int, request: Request) -> dict[str,
     indexed = find_indexed(services.settings.index_dir, doc_id)
     if indexed is None:
         raise HTTPException(404, f"no document {doc_id!r}")
+    if isinstance(indexed, IndexedCorpus):
+        if path is None:
+            raise HTTPException(422, f"{doc_id} is a corpus: name one of its documents with `path`")
+        with indexed.opened() as corpus:
+            doc = corpus.store.doc(path)
+            if doc is None:
+                raise HTTPException(404, f"no document {path!r} in {doc_id}")
+            return {**_around(doc_id, start, end, doc.chars, lambda s, e: corpus.store.read_range(doc.store_id, s, e)),
+                    "path": path}
     with indexed.opened() as index:
         return _around(doc_id, start, end, index.total_chars, index.read_range)
 

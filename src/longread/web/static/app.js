@@ -3,7 +3,7 @@
 "use strict";
 
 const $ = (selector, root = document) => root.querySelector(selector);
-const state = { config: null, documents: [], selected: new Set(), controllers: [] };
+const state = { config: null, documents: [], selected: new Set(), controllers: [], generation: 0 };
 const PHASES = ["INIT", "CHUNK", "SUBCALL", "AGGREGATE", "RESPOND"];
 
 /** An element with attributes and children (strings become text nodes). */
@@ -103,16 +103,20 @@ function renderDocuments() {
     box.checked = state.selected.has(doc.id);
     box.addEventListener("change", () => {
       if (box.checked) state.selected.add(doc.id); else state.selected.delete(doc.id);
+      updateModes();
     });
     const remove = doc.source === "upload"
       ? el("button", { type: "button", "aria-label": `Remove ${doc.name}`, onclick: () => removeDocument(doc.id) }, "Remove")
       : "";
     body.append(el("tr", { "data-id": doc.id },
-      el("td", {}, box), el("td", {}, doc.name), el("td", {}, doc.source === "index" ? "indexed" : "upload"),
-      el("td", { class: "num" }, doc.chars.toLocaleString("en")), el("td", { class: "num" }, doc.pages ?? "—"),
+      el("td", {}, box), el("td", {}, doc.name),
+      el("td", {}, doc.source === "upload" ? "upload" : doc.kind === "corpus" ? "indexed corpus" : "indexed"),
+      el("td", { class: "num" }, doc.chars.toLocaleString("en")),
+      el("td", { class: "num" }, doc.kind === "corpus" ? `${doc.documents.toLocaleString("en")} documents` : doc.pages ?? "—"),
       el("td", {}, remove)));
   }
   $("#no-documents").hidden = state.documents.length > 0;
+  updateModes();
 }
 
 async function addDocuments(form) {
@@ -150,14 +154,26 @@ async function loadConfig() {
   updateModes();
 }
 
-/** rlm needs a root model that writes code: disable it otherwise, and say why. */
+/** The modes the chosen documents can be analyzed with: a corpus has no `base`. */
+function allowedModes() {
+  const corpus = state.documents.some((d) => d.kind === "corpus" && state.selected.has(d.id));
+  return corpus ? state.config.corpus_modes : state.config.modes;
+}
+
+/** Disable the modes that cannot run (rlm needs a root model that writes code), and say why. */
 function updateModes() {
-  const root = state.config?.models.find((m) => m.spec === $("#model").value);
+  if (!state.config) return;
+  const root = state.config.models.find((m) => m.spec === $("#model").value);
   const canCode = Boolean(root?.writes_code);
-  const rlm = $('#mode option[value="rlm"]');
-  rlm.disabled = !canCode;
-  if (!canCode && $("#mode").value === "rlm") $("#mode").value = "map";
-  $("#mode-note").textContent = canCode ? "" : `rlm is unavailable: ${root?.spec ?? "this model"} cannot write code (choose a code-writing root model).`;
+  const allowed = allowedModes();
+  for (const option of $("#mode").options) {
+    option.disabled = !allowed.includes(option.value) || (option.value === "rlm" && !canCode);
+  }
+  if ($("#mode").selectedOptions[0]?.disabled) $("#mode").value = "map";
+  const notes = [];
+  if (!canCode) notes.push(`rlm is unavailable: ${root?.spec ?? "this model"} cannot write code (choose a code-writing root model).`);
+  if (!allowed.includes("base")) notes.push("base is not used for a corpus (it would read only the start of its first files).");
+  $("#mode-note").textContent = notes.join(" ");
 }
 
 function request(mode) {
@@ -251,9 +267,12 @@ function citationButton(citation, label) {
 async function openCitation(citation) {
   const viewer = $("#viewer");
   try {
-    const range = await api(`/api/documents/${encodeURIComponent(citation.document_id)}/range?start=${citation.start}&end=${citation.end}`);
+    const query = new URLSearchParams({ start: citation.start, end: citation.end });
+    if (citation.path) query.set("path", citation.path);
+    const range = await api(`/api/documents/${encodeURIComponent(citation.document_id)}/range?${query}`);
     const doc = state.documents.find((d) => d.id === citation.document_id);
     const where = [doc?.name ?? citation.document_id, `characters ${citation.start}–${citation.end}`];
+    if (citation.path) where.splice(1, 0, citation.path);
     if (citation.page) where.push(`page ${citation.page}`);
     if (citation.section) where.push(`§ ${citation.section}`);
     $(".viewer-where", viewer).textContent = `${citation.id} · ${where.join(" · ")}`;
@@ -269,6 +288,7 @@ async function openCitation(citation) {
 }
 
 function stopRuns() {
+  state.generation += 1;  // a comparison under way stops too
   for (const controller of state.controllers) controller.abort();
   state.controllers = [];
   $("#cancel").disabled = true;
@@ -319,16 +339,18 @@ async function compare() {
   grid.hidden = false;
   $("#viewer").hidden = true;
   showStep("results");
-  state.cancelled = false;  // a cancel of an earlier run must not stop this one
+  const generation = state.generation;  // Cancel, or another analysis, ends this comparison
+  const allowed = allowedModes();
   for (const [i, mode] of modes.entries()) {
-    if (mode === "rlm" && !root?.writes_code) {
+    if (state.generation !== generation) break;
+    if (!allowed.includes(mode)) {
+      views[i].line(`${mode} is not used for a corpus.`);
+    } else if (mode === "rlm" && !root?.writes_code) {
       views[i].line(`rlm is unavailable: ${root?.spec} cannot write code.`, "error");
-      continue;
+    } else {
+      await runOne(views[i], request(mode));
     }
-    await runOne(views[i], request(mode));
-    if (state.cancelled) break;
   }
-  state.cancelled = false;
 }
 
 // --- wiring ---------------------------------------------------------------------------------
@@ -374,7 +396,7 @@ function wire() {
   $("#model").addEventListener("change", updateModes);
   $("#analyze-form").addEventListener("submit", (event) => { event.preventDefault(); analyze(); });
   $("#compare").addEventListener("click", compare);
-  $("#cancel").addEventListener("click", () => { state.cancelled = true; stopRuns(); });
+  $("#cancel").addEventListener("click", stopRuns);
   $("#viewer-close").addEventListener("click", () => { $("#viewer").hidden = true; });
   $("#question").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); analyze(); }
@@ -385,7 +407,7 @@ function wire() {
       showStep(["documents", "configure", "results"][Number(event.key) - 1]);
     } else if (event.key === "Escape") {
       if (!$("#viewer").hidden) $("#viewer").hidden = true;
-      else if (state.controllers.length) { state.cancelled = true; stopRuns(); }
+      else if (state.controllers.length) stopRuns();
     }
   });
 }
