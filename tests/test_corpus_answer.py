@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 
 import pytest
 from corpus_fixtures import ARTICLES, write_bad_files, write_corpus
 from test_cli import EXAMPLES, longread
 
-from longread.api import MultiDocRLM
+from longread.api import MultiDocRLM, SingleDocRLM
 from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
 
@@ -184,3 +185,17 @@ def test_a_budget_stop_keeps_what_was_found(corpus, tmp_path):
         rlm.query(QUESTION)
     partial = stop.value.partial
     assert partial.stopped_by == "max_subcalls" and partial.usage["subcalls"] == 1 and partial.mode == "map"
+
+
+def test_the_api_objects_close_their_stores_and_cache(corpus, tmp_path, monkeypatch):
+    monkeypatch.setenv("LONGREAD_CACHE_DIR", str(tmp_path / "cache"))
+    document = corpus / "news" / "heron.md"
+    with MultiDocRLM(corpus, store_path=tmp_path / "c.sqlite") as many, \
+            SingleDocRLM(document, store_path=tmp_path / "d.sqlite") as one:
+        assert len(many.build_index(llm_meta=False).added) == 5 and one.index.total_chars == document.stat().st_size
+    for db in (many.index.store.db, one.store.db):
+        with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+            db.execute("SELECT 1")
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        many.cache.get("any key")
+

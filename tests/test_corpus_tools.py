@@ -152,3 +152,18 @@ def test_asking_across_long_documents_indexes_them_on_one_thread(tmp_path):
     answers = tools.ask_across_documents("Who signs the report?", tools.list_documents())
     assert answers == {f"report-{n}.md": "Signed." for n in range(6)}
     assert all(len(r.messages[-1]["content"]) < 4 * 2_000 for r in sub.requests)  # passages, not whole files
+
+
+def test_short_reads_are_cached_and_long_ones_are_not(tools, monkeypatch):
+    from longread.tools import corpus as corpus_tools
+
+    reads = []
+    store_read = tools.store.read_range
+    monkeypatch.setattr(tools.store, "read_range", lambda *args: reads.append(args) or store_read(*args))
+    monkeypatch.setattr(corpus_tools, "CACHED_READ_CHARS", 50)
+    first = tools.read_document_chunk("news/heron.md", 0, 40)
+    assert tools.read_document_chunk("news/heron.md", 0, 40) == first == ARTICLES["news/heron.md"][:40]
+    assert len(reads) == 1
+    whole = tools.read_document("news/heron.md")  # longer than 50 characters: read each time
+    assert tools.read_document("news/heron.md") == whole == ARTICLES["news/heron.md"]
+    assert len(reads) == 3

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from longread.answer import Answer
 from longread.config import cache_dir, default_model, default_sub_model, index_path
@@ -72,6 +72,17 @@ class _Asker:
         _, sub_model, client_options = self._specs
         spec = sub_model if sub_model is not None else default_sub_model(self.root.name)
         return self.root if spec == self.root.name else as_lm(spec, "", client_options)
+
+    def close(self) -> None:
+        """Close the response cache and any index store (the object is done with after this)."""
+        if self.cache is not None:
+            self.cache.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @contextmanager
     def _run(self, options: RunOptions | None = None) -> Iterator[Run]:
@@ -185,6 +196,10 @@ class SingleDocRLM(_Asker):
     def tools(self, run: Run) -> SingleDocTools:
         return SingleDocTools(self.index, run.sub, run.gateway)
 
+    def close(self) -> None:
+        self.store.close()
+        super().close()
+
     def query(self, question: str, mode: str | None = None) -> Answer:
         """The answer with its citations (section, offsets, page where known), usage and mode."""
         with self._run() as run:
@@ -215,8 +230,8 @@ class MultiDocRLM(_Asker):
 
     def __init__(self, corpus_path: str | Path, root_model: str | LM | None = None,
                  sub_model: str | LM | None = None, *, store_path: str | Path | None = None, **settings: Any):
-        """`settings` are SingleDocRLM's: mode (auto, map or rlm), budget, options, trace_path,
-        cache, on_event, enable_logging, client_options."""
+        """`settings` are SingleDocRLM's: mode (auto, retrieval, map or rlm), budget, options,
+        trace_path, cache, on_event, enable_logging, client_options."""
         super().__init__(root_model, sub_model, **settings)
         check_mode(self.mode, CORPUS_MODES)
         self.corpus_path = Path(corpus_path)
@@ -286,6 +301,10 @@ class MultiDocRLM(_Asker):
 
     def tools(self, run: Run) -> CorpusTools:
         return CorpusTools(self.index, run.sub, run.gateway)
+
+    def close(self) -> None:
+        self.index.store.close()
+        super().close()
 
     def query(self, question: str, mode: str | None = None) -> Answer:
         """The answer with its citations (each names its document), usage and mode. The folder

@@ -22,6 +22,7 @@ from longread.tools.rank import keywords, search_words
 from longread.tools.toolset import Brief, Toolset
 
 READ_LIMIT = 1_000_000  # read_document returns at most this many characters
+CACHED_READ_CHARS = 100_000  # longer reads are not kept in the read cache
 SAMPLE_SUMMARIES = 20
 
 INTRO = """You are analyzing a corpus of {total_docs:,} documents totaling {total_chars:,} characters.
@@ -78,7 +79,7 @@ class CorpusTools(Toolset):
         self.store = index.store
         self.sub = sub
         self.gateway = gateway
-        self._read = lru_cache(maxsize=cache_size)(self._read_range)
+        self._cached_read = lru_cache(maxsize=cache_size)(self._read_range)
         self._lookup = lru_cache(maxsize=cache_size)(self.store.lookup)
         self._rank = lru_cache(maxsize=cache_size)(self._rank_words)
         self._links = lru_cache(maxsize=cache_size)(index.links)
@@ -86,6 +87,12 @@ class CorpusTools(Toolset):
     # -- helpers other modules use ---------------------------------------------------------
     def _read_range(self, doc_id: str, start: int, end: int) -> str:
         return self.store.read_range(self.index.doc(doc_id).store_id, start, end)
+
+    def _read(self, doc_id: str, start: int, end: int) -> str:
+        """A read, cached unless it is long (so the cache holds at most ~cache_size × 100K characters)."""
+        if end - start > CACHED_READ_CHARS:
+            return self._read_range(doc_id, start, end)
+        return self._cached_read(doc_id, start, end)
 
     def _rank_words(self, query: str, k: int) -> list[tuple[str, float]]:
         return self.store.rank(tokens(keywords(query)) or tokens(query), k)
