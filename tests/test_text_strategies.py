@@ -101,7 +101,7 @@ def test_rlm_over_texts_needs_no_index_and_cites_documents():
     answer = answer_texts("Which warehouse stores the spare turbine blades?", docs, make_run(root), mode="rlm")
     assert answer.mode == "rlm" and answer.text == "Tromsø warehouse"
     assert answer.citations and all(c.doc_id in {"doc-1", "doc-2"} for c in answer.citations)
-    assert all(c.span_id == docs.chunk_at(docs.starts[1] + c.start).chunk_id for c in answer.citations)
+    assert all(c.span_id == docs.chunk_at(docs.offsets.starts[1] + c.start).chunk_id for c in answer.citations)
 
 
 def test_unknown_mode_for_texts_is_an_input_error():
@@ -154,3 +154,12 @@ def test_retrieval_drops_a_small_models_marks_and_cites_only_what_is_grounded():
     grounded = ScriptedLM(lambda r: "The warehouse in Tromsø stores them [1].", writes_code=False)
     answer = answer_texts("Where are the spare turbine blades stored?", docs, make_run(grounded), mode="retrieval")
     assert "[1]" not in answer.text and [c.text for c in answer.citations] == [NEEDLE]
+
+
+def test_joined_offsets_locate_each_text_and_its_gap():
+    from longread.tools.offsets import JoinedOffsets
+
+    joined = JoinedOffsets([5, 0, 3], gap=2)  # "aaaaa··" + "" + "··" + "bbb"
+    assert joined.starts == [0, 7, 9]
+    assert [joined.locate(o) for o in (0, 4, 5, 6, 7, 9, 11)] == [(0, 0), (0, 4), (0, 5), (0, 6), (1, 0), (2, 0), (2, 2)]
+    assert JoinedOffsets([], gap=2).starts == []

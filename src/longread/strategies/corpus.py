@@ -5,8 +5,6 @@ with citations into each document. `retrieval` answers from the best passages in
 
 from __future__ import annotations
 
-import bisect
-
 from longread.answer import Answer, Citation
 from longread.errors import BudgetExceededError, InputError
 from longread.ingest.metadata import rule_entities, tokens
@@ -16,6 +14,7 @@ from longread.strategies.retrieval import run_retrieval
 from longread.strategies.rlm import RLMLoop
 from longread.strategies.sections import chunk_plan
 from longread.tools.corpus import CorpusTools
+from longread.tools.offsets import JoinedOffsets
 from longread.tools.rank import bm25_scores
 
 CORPUS_MODES = ("auto", "retrieval", "map", "rlm")
@@ -29,19 +28,15 @@ class CorpusView:
     def __init__(self, tools: CorpusTools, doc_ids: list[str]):
         self.tools = tools
         self.doc_ids = doc_ids
-        self.bases: list[int] = []
-        offset = 0
-        for doc_id in doc_ids:
-            self.bases.append(offset)
-            offset += tools.index.doc(doc_id).chars + 1
+        self.offsets = JoinedOffsets([tools.index.doc(doc_id).chars for doc_id in doc_ids], 1)
 
     def locate(self, offset: int) -> tuple[str, int]:
         """(doc id, offset in that document) of a view offset."""
-        at = bisect.bisect_right(self.bases, offset) - 1
-        return self.doc_ids[at], offset - self.bases[at]
+        at, local = self.offsets.locate(offset)
+        return self.doc_ids[at], local
 
     def span(self, doc_id: str, start: int, end: int) -> tuple[int, int]:
-        base = self.bases[self.doc_ids.index(doc_id)]
+        base = self.offsets.starts[self.doc_ids.index(doc_id)]
         return base + start, base + end
 
     def read_range(self, start: int, end: int) -> str:

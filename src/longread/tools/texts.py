@@ -10,6 +10,7 @@ from functools import cached_property
 from longread.answer import Citation
 from longread.strategies.mapreduce import Chunk
 from longread.tools.grounding import grounded_span
+from longread.tools.offsets import JoinedOffsets
 from longread.tools.rank import bm25_scores
 from longread.tools.slices import char_spans
 
@@ -38,25 +39,18 @@ class TextDocs:
         self.docs = docs
         self.chunk_chars = chunk_chars
         self.text = SEPARATOR.join(doc.text for doc in docs)
-        self.starts: list[int] = []
-        offset = 0
-        for doc in docs:
-            self.starts.append(offset)
-            offset += len(doc.text) + len(SEPARATOR)
+        self.offsets = JoinedOffsets([len(doc.text) for doc in docs], len(SEPARATOR))
 
     @property
     def total_chars(self) -> int:
         return len(self.text)
-
-    def _doc_at(self, offset: int) -> int:
-        return max(0, bisect.bisect_right(self.starts, offset) - 1)
 
     @cached_property
     def chunks(self) -> list[Chunk]:
         """Every document cut at paragraph breaks into chunks of at most `chunk_chars`, in order;
         ids count from 1 within each document (`doc-1-chunk-1`)."""
         found = []
-        for doc, start in zip(self.docs, self.starts, strict=True):
+        for doc, start in zip(self.docs, self.offsets.starts, strict=True):
             spans = [(s, e) for s, e in char_spans(doc.text, 0, len(doc.text), self.chunk_chars)
                      if doc.text[s:e].strip()]
             found += [Chunk(f"{doc.doc_id}-chunk-{n}", doc.name, start + s, start + e, doc.text[s:e])
@@ -76,14 +70,14 @@ class TextDocs:
 
     def section_at(self, offset: int) -> str:
         """The name of the document holding a joint offset."""
-        return self.docs[self._doc_at(offset)].name
+        return self.docs[self.offsets.index_at(offset)].name
 
     def citation(self, start: int, end: int) -> Citation:
         """A citation of joint characters [start, end), in its document's offsets, named by its chunk."""
-        at = self._doc_at(start)
-        doc, base = self.docs[at], self.starts[at]
-        return Citation(doc.doc_id, start - base, end - base, self.text[start:end],
-                        self.chunk_at(start).chunk_id, doc.page_at(start - base))
+        at, local = self.offsets.locate(start)
+        doc = self.docs[at]
+        return Citation(doc.doc_id, local, local + end - start, self.text[start:end],
+                        self.chunk_at(start).chunk_id, doc.page_at(local))
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
         """Sentences of the best-matching chunks where the answer's words stand together near the
@@ -104,7 +98,7 @@ class TextDocs:
         """A citation made elsewhere (e.g. of a slice of the rlm loop's context) as one of ours,
         named by its chunk: by its document and offsets, else found by its text; unchanged if no
         document holds it."""
-        for doc, base in zip(self.docs, self.starts, strict=True):
+        for doc, base in zip(self.docs, self.offsets.starts, strict=True):
             if doc.doc_id == citation.doc_id:
                 return self.citation(base + citation.start, base + citation.end)
         at = self.text.find(citation.text) if citation.text else -1
