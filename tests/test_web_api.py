@@ -328,6 +328,7 @@ def test_an_indexed_corpus_is_listed_and_analyzed_citing_its_documents(tmp_path)
     [citation] = result["citations"]
     assert citation["document_id"] == corpus["id"] and citation["path"] == "records/wages.txt"
     assert citation["text"] == FACT and f"[{citation['id']}]" in result["answer"]
+    assert result["chunks_total"] >= result["chunks_read"] >= 1
     shown = client.get(f"/api/documents/{corpus['id']}/range",
                        params={"start": citation["start"], "end": citation["end"], "path": citation["path"]}).json()
     assert shown["text"] == FACT and shown["before"].startswith("Harbour wages.") and shown["path"] == "records/wages.txt"

@@ -154,7 +154,8 @@ class ChunkReader:
             text += f"\n\n(Read {read} of {total_chunks} candidate passages, chosen by relevance.)"
         self.run.emit("final", answer=text)
         return Answer(text=text, mode=mode, citations=[f.citation for f in ranked],
-                      usage=self.run.gateway.usage.to_dict(), stats={**stats, **self.stats},
+                      usage=self.run.gateway.usage.to_dict(),
+                      stats={**stats, **self.stats, "chunks_total": total_chunks},
                       stopped_by=stopped_by)
 
     def kept(self, order: list[int], scores: list[float]) -> list[int]:
@@ -217,7 +218,7 @@ def map_answer(question: str, chunks: list[Chunk], run: Run, tools: Cites, mode:
                total_chunks: int, stats: dict[str, Any] | None = None) -> Answer:
     """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was found)."""
     reader = ChunkReader(question, run, tools)
-    stats = {**(stats or {}), "chunks_total": total_chunks}
+    stats = stats or {}
     try:
         reader.read_all(chunks)
     except BudgetExceededError as error:

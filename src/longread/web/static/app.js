@@ -237,7 +237,8 @@ class RunView {
     if (!result.citations.length) list.append(el("li", { class: "muted" }, "No citation: the text does not support this answer word for word."));
     const u = result.usage;
     const cost = u.cost_usd === null ? "cost unknown" : `$${u.cost_usd.toFixed(4)}`;
-    const chunks = result.chunks_read != null ? ` · ${result.chunks_read} of ${result.chunks_total} chunks read` : "";
+    const chunks = result.chunks_read == null ? ""
+      : ` · ${result.chunks_read} of ${result.chunks_total ?? "?"} chunks read`;
     $(".usage", this.answer).textContent = `${u.calls} calls (${u.subcalls} sub, ${u.cached_calls} cached) · ` +
       `${u.input_tokens.toLocaleString("en")} in / ${u.output_tokens.toLocaleString("en")} out tokens · ${cost} · ` +
       `${u.seconds.toFixed(1)} s${chunks}${result.stopped_by ? ` · stopped by ${result.stopped_by}` : ""}`;
