@@ -177,9 +177,10 @@ class CorpusIndex:
         todo = [d for d, state in files.items() if state is None or states.get(d) != state]
         report.unchanged = len(files) - len(todo)
         self.store.remove_docs(report.removed)
+        sizes = [(d, files[d][0] if files[d] else 0) for d in todo]  # (what the read-ahead counts)
         pending: list[DocRecord] = []
         chars = 0
-        for done, item in enumerate(self._prepared([(d, (files[d] or (0, 0))[0]) for d in todo], parallel), 1):
+        for done, item in enumerate(self._prepared(sizes, parallel), 1):
             record = self._sort_out(item, report, states)
             if record is not None:
                 pending.append(record)

@@ -115,7 +115,7 @@ class CorpusStore(DocStore):
     def add_records(self, records: Iterable[DocRecord]) -> list[int]:
         """Store documents (text, registry row, index terms) in one transaction; returns their
         rows. A text already stored (same content hash) is shared, not stored twice. Their full
-        text is indexed on the next search (see ensure_fts_corpus)."""
+        text is indexed afterwards, in steps (see ensure_fts_corpus)."""
         records = list(records)
         self._count = None
         with self._bulk():

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
 from sse_starlette.sse import EventSourceResponse
+from starlette.concurrency import run_in_threadpool
 
 from longread.errors import CancelledError, LongreadError, ModelError
 from longread.strategies.corpus import CORPUS_MODES
@@ -23,9 +24,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def _start(body: AnalyzeRequest, request: Request) -> Analysis:
+async def _start(body: AnalyzeRequest, request: Request) -> Analysis:
+    """The analysis, checked (off the event loop: it may open indexes and load a local model)."""
     try:
-        return Analysis(body, request.app.state.services)
+        return await run_in_threadpool(Analysis, body, request.app.state.services)
     except UnknownDocumentError as error:
         raise HTTPException(404, str(error)) from error
     except LongreadError as error:  # a bad mode or model, a missing API key…
@@ -47,7 +49,7 @@ def config(request: Request) -> dict[str, Any]:
 async def analyze(body: AnalyzeRequest, request: Request) -> dict[str, Any]:
     """Answer a question about documents: the answer, its citations, usage and chunks read. A
     client that disconnects before the answer cancels the run."""
-    analysis = _start(body, request)
+    analysis = await _start(body, request)
     running, left = in_thread(analysis.run), asyncio.ensure_future(_disconnect(request))
     try:
         await asyncio.wait({running, left}, return_when=asyncio.FIRST_COMPLETED)
@@ -96,7 +98,7 @@ def in_thread(work: Callable[[], T]) -> asyncio.Future[T]:
 async def analyze_stream(body: AnalyzeRequest, request: Request) -> EventSourceResponse:
     """The same analysis as Server-Sent Events: `phase`, `subcall` and `log` events while it runs,
     then one `answer` (the /api/analyze JSON) or one `error`. Closing the stream cancels the run."""
-    analysis = _start(body, request)
+    analysis = await _start(body, request)
     return EventSourceResponse(_events(analysis), ping=15)
 
 
