@@ -94,6 +94,13 @@ def watch_order(tab) -> None:
     }""")
 
 
+def open_citation(tab, buttons: str) -> tuple[str, str]:
+    """Click the first of the citation `buttons`: (the highlighted text, where the viewer says it is)."""
+    tab.locator(buttons).first.click()
+    tab.wait_for_selector("#viewer:not([hidden])")
+    return tab.locator("#viewer mark").inner_text(), tab.locator("#viewer .viewer-where").inner_text()
+
+
 def order_seen(tab) -> dict:
     return tab.evaluate("window.seen")
 
@@ -131,10 +138,8 @@ def test_upload_analyze_and_open_a_citation(page, tmp_path):
         assert EVIL in answer.text_content()  # shown as text...
         assert page.evaluate("window.pwned") is None  # ...and never run
         assert page.locator("#answer .answer-text img, #answer script").count() == 0
-        page.locator("#answer .answer-text button.cite").first.click()
-        page.wait_for_selector("#viewer:not([hidden])")
-        assert page.locator("#viewer mark").inner_text() == FACT
-        assert "page 2" in page.locator("#viewer .viewer-where").inner_text()
+        cited, where = open_citation(page, "#answer .answer-text button.cite")
+        assert cited == FACT and "page 2" in where
         shot(page, "scripted-map-citation")
 
 
@@ -172,10 +177,8 @@ def test_an_indexed_corpus_is_analyzed_and_its_citations_open(page, tmp_path):
         page.click("#compare")
         page.wait_for_selector('[data-mode="map"] .answer-card:not([hidden])', timeout=30_000)
         assert "not used for a corpus" in page.locator('[data-mode="base"] .terminal').inner_text()
-        page.locator('[data-mode="map"] .answer-text button.cite').first.click()
-        page.wait_for_selector("#viewer:not([hidden])")
-        assert page.locator("#viewer mark").inner_text() == FACT
-        assert "records/wages.txt" in page.locator("#viewer .viewer-where").inner_text()
+        cited, where = open_citation(page, '[data-mode="map"] .answer-text button.cite')
+        assert cited == FACT and "records/wages.txt" in where
         shot(page, "scripted-corpus-citation")
 
 
@@ -258,11 +261,8 @@ def test_each_mode_on_the_local_model(page, tmp_path):
             assert seen["line"] < seen["answer"], mode
             assert page.locator("#answer .mode-tag").inner_text() == f"({mode})"
             assert page.locator("#phases li.done").count() >= 3
-            buttons = page.locator("#answer button.cite")
-            if mode == "map" or buttons.count():
-                buttons.first.click()
-                page.wait_for_selector("#viewer:not([hidden])")
-                cited = page.locator("#viewer mark").inner_text()
+            if mode == "map" or page.locator("#answer button.cite").count():
+                cited, _ = open_citation(page, "#answer button.cite")
                 assert cited and cited in " ".join(" ".join(p) for p in PAGES).replace("  ", " ") + FACT
             shot(page, f"local-{mode}")
             print(f"{mode}: {time.monotonic() - started:.1f} s")
