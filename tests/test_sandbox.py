@@ -57,18 +57,6 @@ def test_infinite_loop_is_killed_and_the_session_goes_on(sandbox):
     assert sandbox.run("print('alive')").output.strip() == "alive"
 
 
-def test_host_api_key_is_not_visible(monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-host-secret-value")
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-host-secret")
-    with Sandbox({}) as sb:
-        env = sb.run("import os\nprint(sorted(os.environ.items()))").output
-        proc = sb.run("print(open('/proc/self/environ', 'rb').read())").output
-        parent = sb.run("print(open(f'/proc/{os.getppid()}/environ', 'rb').read())")
-    assert "sk-host-secret-value" not in env and "sk-ant" not in env
-    assert "sk-host-secret-value" not in proc
-    assert "sk-host-secret-value" not in parent.render() and "not allowed" in parent.error
-
-
 def test_huge_print_keeps_head_and_tail(sandbox):
     result = sandbox.run("print('HEAD' + 'x' * 2_000_000 + 'TAIL')")
     assert result.output.startswith("HEAD") and result.output.rstrip().endswith("TAIL")
@@ -84,27 +72,22 @@ def test_exit_calls_end_neither_run_nor_host(sandbox):
     assert sandbox.run("1 + 1").output.strip() == "2"
 
 
-def test_writes_outside_the_folder_processes_and_network_are_refused(sandbox, tmp_path):
-    outside = tmp_path / "escape.txt"
-    assert "not allowed" in sandbox.run(f"open({str(outside)!r}, 'w').write('x')").error
-    assert not outside.exists()
-    assert sandbox.run("open('notes.txt', 'w').write('ok')").error is None
+def test_refusals_are_explained(sandbox):
+    """The audit hook only explains; what it names is also refused by the kernel (tests/security)."""
     assert "starting a process" in sandbox.run("import subprocess\nsubprocess.run(['true'])").error
-    assert "not allowed" in sandbox.run("import os\nos.system('true')").error
     assert "network" in sandbox.run(
         "import socket\ns = socket.socket()\ns.connect(('127.0.0.1', 9))").error
-    assert "not allowed" in sandbox.run("import ctypes").error
     assert "not allowed" in sandbox.run(f"open({os.path.expanduser('~/.bashrc')!r}).read()").error
-    assert "not allowed" in sandbox.run("import os, signal\nos.kill(os.getppid(), signal.SIGTERM)").error
+    assert "sending signals" in sandbox.run("import os, signal\nos.kill(os.getppid(), signal.SIGTERM)").error
 
 
-def test_working_folder_is_removed_after_close_and_after_a_kill():
+def test_run_folder_is_removed_after_close_and_after_a_kill():
     sb = Sandbox({}, cell_timeout=1)
     sb.start()
-    first = sb.workdir
-    sb.run("open('a.txt', 'w').write('x')\nwhile True: pass")
+    first = sb.run_dir
+    sb.run("while True: pass")
     assert not os.path.exists(first)
-    second = sb.workdir
+    second = sb.run_dir
     sb.close()
     assert not os.path.exists(second)
 
@@ -134,9 +117,19 @@ def test_memory_limit():
         assert sb.run("print('still here')").output.strip() == "still here"
 
 
-def test_budget_error_from_a_tool_ends_the_cell_and_reaches_the_host():
+def test_budget_error_from_a_tool_ends_the_cell_at_once_and_reaches_the_host():
     def spend() -> str:
         raise BudgetExceededError("budget exceeded: sub-call budget of 0 is used up", "max_subcalls")
 
-    with Sandbox({"spend": spend}) as sb, pytest.raises(BudgetExceededError):
-        sb.run("try:\n    spend()\nexcept Exception:\n    pass\nprint('went on')")
+    with Sandbox({"spend": spend}, cell_timeout=30) as sb:
+        started = time.monotonic()
+        with pytest.raises(BudgetExceededError):
+            sb.run("while True:\n    try:\n        spend()\n    except Exception:\n        pass")
+        assert time.monotonic() - started < 5
+
+
+def test_isolation_layers_are_reported():
+    with Sandbox({}) as sb:
+        assert set(sb.layers) == {"rlimits", "uid", "landlock", "seccomp"}
+        assert all(layer["detail"] for layer in sb.layers.values())
+        assert sb.isolated == (sb.layers["landlock"]["active"] and sb.layers["seccomp"]["active"])

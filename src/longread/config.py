@@ -19,7 +19,12 @@ def index_path(document: Path) -> Path:
     """Where a document's index lives: one SQLite file per document path, in the cache."""
     import hashlib
 
-    resolved = document.expanduser().resolve()
+    from longread.errors import InputError
+
+    try:
+        resolved = document.expanduser().resolve()
+    except (RuntimeError, OSError) as error:  # a symlink loop: RuntimeError before Python 3.13
+        raise InputError(f"cannot read {document}: {error}") from None
     digest = hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:12]
     return cache_dir() / "indexes" / f"{resolved.stem[:40]}-{digest}.sqlite"
 

@@ -31,7 +31,8 @@ def ask(
     api_key: Optional[str] = typer.Option(None, help="API key (default: the provider's env variable)."),
     max_iterations: int = typer.Option(12, min=1, help="Root turns of the rlm loop."),
     max_depth: int = typer.Option(1, min=0, help="How deep rlm_query may nest child RLMs."),
-    cell_timeout: float = typer.Option(60.0, min=0.1, help="Seconds one code cell may run."),
+    cell_timeout: float = typer.Option(120.0, min=0.1, help="Seconds one code cell may run, its tool "
+                                                             "and model calls included."),
     top_k: int = typer.Option(8, min=1, help="retrieval: passages the root model answers from."),
     max_subcalls: Optional[int] = typer.Option(None, min=0, help="Budget: sub-model calls."),
     max_cost: Optional[float] = typer.Option(None, min=0, help="Budget: USD."),

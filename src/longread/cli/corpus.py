@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -16,6 +17,7 @@ from longread.cli.display import ProgressLine, console, print_answer, progress_b
 from longread.errors import InputError
 from longread.index.corpus import UpdateReport
 from longread.llm.gateway import Gateway
+from longread.text.terminal import json_for_terminal
 
 corpus_app = typer.Typer(no_args_is_help=True, help="Inspect and update the index of a folder of documents.")
 app.add_typer(corpus_app, name="corpus")
@@ -71,7 +73,8 @@ def ls(folder: Path = FOLDER, json_out: bool = typer.Option(False, "--json", hel
     rlm = MultiDocRLM(folder)
     docs = rlm.index.store.docs()
     if json_out:
-        console.print_json(json.dumps({d.doc_id: d.meta for d in docs}, ensure_ascii=False))
+        sys.stdout.write(json_for_terminal(json.dumps({d.doc_id: d.meta for d in docs}, ensure_ascii=False,
+                                                      indent=2)) + "\n")
         return
     for d in docs:
         console.print(f"{escape(d.doc_id)}  [dim]{d.meta['doc_type']} {d.meta['dates'][0] if d.meta['dates'] else '-'} "

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -18,12 +19,24 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 from rich.status import Status
+from rich.text import Text
 
 from longread.answer import Answer
 from longread.events import Event
 from longread.llm.usage import usage_line
+from longread.text.terminal import for_terminal, json_for_terminal
 
-console = Console()
+
+class SafeConsole(Console):
+    """A console that removes escape sequences and other control characters from every string it
+    is given (model output, document text, file names), before markup is read."""
+
+    def render_str(self, text: str, **kwargs: object) -> Text:  # type: ignore[override]
+        return super().render_str(for_terminal(text), **kwargs)  # type: ignore[arg-type]
+
+
+console = SafeConsole()
+err_console = SafeConsole(stderr=True)
 
 
 @contextmanager
@@ -46,7 +59,7 @@ class ProgressLine:
     """A one-line live status on stderr, updated from run events."""
 
     def __init__(self, enabled: bool = True):
-        self._status: Status | None = Console(stderr=True).status("starting…") if enabled else None
+        self._status: Status | None = err_console.status("starting…") if enabled else None
         self._calls = 0
 
     def __enter__(self) -> ProgressLine:
@@ -60,7 +73,7 @@ class ProgressLine:
 
     def update(self, text: str) -> None:
         if self._status:
-            self._status.update(text)
+            self._status.update(for_terminal(text))
 
     def note(self, text: str) -> None:
         """A dim line above the status."""
@@ -68,12 +81,14 @@ class ProgressLine:
             self._status.console.print(f"[dim]{escape(text)}[/]", highlight=False)
 
     def __call__(self, event: Event) -> None:
+        d = event.data
+        if event.kind == "warning":  # shown even with --quiet and --json (on stderr)
+            err_console.print(f"[yellow]warning:[/] {escape(d['text'])}", highlight=False, soft_wrap=True)
         if self._status is None:
             return
-        d = event.data
         depth = f"[depth {event.depth}] " if event.depth else ""
         if event.kind == "mode":
-            self._status.console.print(f"[dim]mode {d['mode']}: {d['reason']}[/]", highlight=False)
+            self._status.console.print(f"[dim]mode {d['mode']}: {escape(d['reason'])}[/]", highlight=False)
         elif event.kind == "llm_start":
             self._calls += 1
             self._status.update(f"{depth}model call {self._calls} ({d['purpose']}, {d['model']})…")
@@ -86,16 +101,18 @@ class ProgressLine:
         elif event.kind == "code":
             self._status.update(f"{depth}turn {d['turn']}: running code block {d['block']}…")
         elif event.kind == "llm_retry":
-            self._status.console.print(f"[yellow]retrying {d['model']} in {d['delay']} s: {d['error']}[/]",
+            self._status.console.print(f"[yellow]retrying {d['model']} in {d['delay']} s: {escape(d['error'])}[/]",
                                        highlight=False)
 
 
 def print_answer(answer: Answer, as_json: bool = False) -> None:
-    """The answer, its citations, and a one-line usage summary (or all of it as JSON)."""
+    """The answer, its citations, and a one-line usage summary (or all of it as JSON). Every line of
+    the answer, as the terminal shows it, is indented: a line in it that looks like a citation or
+    the usage line cannot pass for the tool's own, which start at the margin."""
     if as_json:
-        sys.stdout.write(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_for_terminal(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2)) + "\n")
         return
-    console.print(answer.text, highlight=False, markup=False)
+    console.print(Padding(Text(for_terminal(answer.text)), (0, 0, 0, 2), expand=False), highlight=False)
     for number, c in enumerate(answer.citations, 1):
         snippet = " ".join(c.text.split())[:160]
         where = f"{c.doc_id} [{c.start}:{c.end})" + (f" § {c.span_id}" if c.span_id else "")

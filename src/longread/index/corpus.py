@@ -138,7 +138,7 @@ def scan(root: Path, leave_out: Path | None = None) -> dict[str, tuple[int, int]
             for entry in entries:
                 if entry.name.startswith(".") or entry.path in own:
                     continue
-                if entry.is_dir():
+                if _is_folder(entry):
                     if not entry.is_symlink():
                         folders.append((entry.path, f"{prefix}{entry.name}/"))
                     continue
@@ -148,6 +148,15 @@ def scan(root: Path, leave_out: Path | None = None) -> dict[str, tuple[int, int]
                 except OSError:
                     found[prefix + entry.name] = None
     return dict(sorted(found.items()))
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether the entry is a folder (or links to one); a link that cannot be followed (a loop) is
+    not: it is listed as a file, and reading it reports why it is skipped."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 class CorpusIndex:

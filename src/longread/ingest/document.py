@@ -114,15 +114,19 @@ def short_reason(exc: BaseException) -> str:
 
 def load_document(path: str | Path) -> LoadedDocument:
     """Load any supported file; the content's magic bytes win over its suffix. A text file is
-    opened once and read whole."""
-    p = check_file(path)
-    suffix = p.suffix.lower()
-    with p.open("rb") as handle:
-        kind = _sniff(handle.read(5), p) or _SUFFIX_KINDS.get(suffix)
-        data = b""  # read below for text (from the start: head + rest would copy a large file)
-        if kind in (None, "text", "markdown"):
-            handle.seek(0)
-            data = handle.read()
+    opened once and read whole. A file the system will not open (a symlink loop, no permission)
+    is an InputError too."""
+    try:
+        p = check_file(path)
+        suffix = p.suffix.lower()
+        with p.open("rb") as handle:
+            kind = _sniff(handle.read(5), p) or _SUFFIX_KINDS.get(suffix)
+            data = b""  # read below for text (from the start: head + rest would copy a large file)
+            if kind in (None, "text", "markdown"):
+                handle.seek(0)
+                data = handle.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or short_reason(exc)}") from exc
     if kind == "pdf":
         from longread.ingest.pdf import load_pdf
         return load_pdf(p)

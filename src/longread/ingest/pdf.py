@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,19 +22,48 @@ _READ_ERRORS = (PyPdfError, ValueError, KeyError, TypeError, IndexError, Attribu
                 AssertionError, RecursionError, OverflowError, zlib.error)
 
 
+class _QuietPypdf:
+    """pypdf's logger silenced while at least one PDF is being read: its notes on a damaged file
+    ("EOF marker not found") would print before the one-line error. Threads may read several PDFs
+    at once; the first in silences the logger and the last out restores its level."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._readers = 0
+        self._level = logging.NOTSET
+
+    def __enter__(self) -> None:
+        logger = logging.getLogger("pypdf")
+        with self._lock:
+            if self._readers == 0:
+                self._level = logger.level
+                logger.setLevel(logging.CRITICAL + 1)
+            self._readers += 1
+
+    def __exit__(self, *exc_info: object) -> None:
+        with self._lock:
+            self._readers -= 1
+            if self._readers == 0:
+                logging.getLogger("pypdf").setLevel(self._level)
+
+
+_quiet_pypdf = _QuietPypdf()
+
+
 def load_pdf(path: str | Path) -> LoadedDocument:
     """The text of every page joined by blank lines, each page's span, and outline headings."""
     p = check_file(path)
-    reader = _open(p)
-    builder = TextBuilder()
-    pages = []
-    for number, page_text in _page_texts(reader, p):
-        start = builder.block(page_text)
-        pages.append(PageSpan(number, start, start + len(page_text)))
-    text = builder.text()
-    if not text or text.isspace():
-        raise InputError(f"{p} has no text layer (scanned images?); OCR it first")
-    return LoadedDocument(str(p), "pdf", text, pages, _outline_headings(reader, text, pages))
+    with _quiet_pypdf:
+        reader = _open(p)
+        builder = TextBuilder()
+        pages = []
+        for number, page_text in _page_texts(reader, p):
+            start = builder.block(page_text)
+            pages.append(PageSpan(number, start, start + len(page_text)))
+        text = builder.text()
+        if not text or text.isspace():
+            raise InputError(f"{p} has no text layer (scanned images?); OCR it first")
+        return LoadedDocument(str(p), "pdf", text, pages, _outline_headings(reader, text, pages))
 
 
 def _open(path: Path) -> PdfReader:

@@ -57,6 +57,16 @@ class Gateway:
     def elapsed(self) -> float:
         return time.monotonic() - self._started
 
+    @property
+    def deadline(self) -> float | None:
+        """When the time budget runs out, as a `time.monotonic()` value (None: no time budget)."""
+        return None if self.budget.max_seconds is None else self._started + self.budget.max_seconds
+
+    @property
+    def cancelled(self) -> threading.Event:
+        """Set once the run is cancelled (the REPL watches it to stop a running cell at once)."""
+        return self._cancelled
+
     def cancel(self) -> None:
         """Make every later call (and retry wait) raise CancelledError."""
         self._cancelled.set()

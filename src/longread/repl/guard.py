@@ -1,9 +1,12 @@
-"""The worker's audit hook: refuses writes outside its folder, reads outside Python's own files,
-network use, new processes, signals to other processes, native-code loading and raised limits."""
+"""The worker's audit hook. It protects nothing (model code can remove it): the kernel does that
+(`confine.py`). It turns what the kernel would refuse with a bare "Permission denied" into a
+message saying what the sandbox does not allow: writes outside the work folder, reads outside
+Python's own files, network use, new processes and signals to other processes."""
 
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from collections.abc import Iterable
 
@@ -16,7 +19,7 @@ _PATH_WRITE_EVENTS = frozenset({
     "os.remove", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.truncate", "os.utime",
     "os.link", "os.symlink", "os.rename", "shutil.rmtree", "shutil.move", "shutil.copyfile",
     "shutil.copytree", "os.chflags", "os.setxattr", "os.removexattr"})
-_BLOCKED_MODULES = frozenset({"ctypes", "_ctypes", "cffi", "_cffi_backend"})
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
@@ -43,10 +46,10 @@ def _is_write(mode: object, flags: object) -> bool:
     return isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
 
 
-def install(workdir: str, read_roots: Iterable[str]) -> None:
+def install(write_roots: Iterable[str], read_roots: Iterable[str]) -> None:
     """Install the hook (for the rest of this process's life; hooks cannot be removed)."""
-    write_roots = (os.path.realpath(workdir),)
-    readable = tuple(os.path.realpath(r) for r in (workdir, *read_roots) if r)
+    write_roots = tuple(os.path.realpath(r) for r in write_roots)
+    readable = tuple(os.path.realpath(r) for r in (*write_roots, *read_roots, *_DEVICES) if r)
     me = os.getpid()
 
     def refuse(what: str) -> None:
@@ -57,9 +60,12 @@ def install(workdir: str, read_roots: Iterable[str]) -> None:
             path = _real(args[0])
             if path is None:
                 return
-            if _is_write(args[1], args[2] if len(args) > 2 else None):
+            if _is_write(args[1], args[2] if len(args) > 2 else None) and path != "/dev/null":
+                if not write_roots:
+                    refuse(f"writing {args[0]!r} (files can be written only where bubblewrap "
+                           "gives the work folder a size limit)")
                 if not _inside(path, write_roots):
-                    refuse(f"writing {args[0]!r} (only the working folder is writable)")
+                    refuse(f"writing {args[0]!r} (only the work folder is writable)")
             elif not _inside(path, readable):
                 refuse(f"reading {args[0]!r}")
         elif event in _PATH_WRITE_EVENTS:
@@ -69,13 +75,11 @@ def install(workdir: str, read_roots: Iterable[str]) -> None:
                     refuse(f"{event} on {arg!r}")
         elif event in _PROCESS_EVENTS:
             refuse(f"starting a process ({event})")
-        elif event in _NETWORK_EVENTS:
+        elif event in _NETWORK_EVENTS or (event == "socket.__new__" and args[1] != socket.AF_UNIX):
             refuse(f"network access ({event})")
         elif event in ("os.kill", "os.killpg") and args and args[0] not in (me, 0):
             refuse("sending signals to other processes")
-        elif event == "import" and args and str(args[0]).split(".")[0] in _BLOCKED_MODULES:
-            refuse(f"importing {args[0]}")
-        elif event in ("ctypes.dlopen", "resource.setrlimit", "resource.prlimit"):
+        elif event in ("resource.setrlimit", "resource.prlimit"):
             refuse(event)
 
     sys.addaudithook(hook)

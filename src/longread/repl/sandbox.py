@@ -1,30 +1,38 @@
-"""Host side of the REPL: starts the worker process, sends it code, answers its tool calls, and
-enforces the per-cell time limit by killing and restarting it."""
+"""Host side of the REPL: starts the kernel-confined worker process, sends it code, answers its
+tool calls, and bounds everything a cell does. A cell's time limit (or the run's deadline, if
+sooner) covers the worker's time and the host's tool calls alike; the worker's frames are read
+with that deadline and a size cap; a cell over its time, a dead worker or a malformed frame kills
+and restarts the worker. Cancelling the run kills it at once."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import json
 import os
 import select
-import shutil
 import signal
 import subprocess
-import sys
-import tempfile
+import threading
 import time
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from longread import deadline
 from longread.errors import BudgetExceededError, CancelledError, LongreadError
-from longread.repl import protocol
+from longread.repl import isolation, protocol, rundirs
+from longread.repl.capture import truncate_middle
 
 FATAL = (BudgetExceededError, CancelledError)
 RESTART_NOTE = ("The REPL was restarted: every variable you defined is gone "
                 "(`context` and the tool functions are back).")
+MAX_REPLY_BYTES = 64 * 1024 * 1024  # the largest frame the host reads from a worker
+MAX_ERROR_CHARS = 20_000
+START_SECONDS = 30.0
+CANCEL_POLL_SECONDS = 0.1
 
 
 @dataclass
@@ -46,81 +54,120 @@ class CellResult:
         return "\n".join(parts) if parts else "(no output)"
 
 
-def _clean_env(workdir: str) -> dict[str, str]:
+class CellStopped(Exception):
+    """The cell ran out of time, or its worker died or broke the protocol; the message says which."""
+
+
+def _clean_env(work: str) -> dict[str, str]:
     """The worker's whole environment: nothing inherited, so no API keys or other secrets."""
-    return {"HOME": workdir, "TMPDIR": workdir, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+    return {"HOME": work, "TMPDIR": work, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def _kill(process: subprocess.Popen, workdir: str, fds: tuple[int, ...]) -> None:
+def _kill(process: subprocess.Popen, run_dir: str, fds: tuple[int, ...]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        process.kill()
     process.wait()
     for fd in fds:
         with contextlib.suppress(OSError):
             os.close(fd)
-    shutil.rmtree(workdir, ignore_errors=True)
+    rundirs.remove(run_dir)
+
+
+def _last_line(path: str) -> str:
+    with contextlib.suppress(OSError), open(path, "rb") as f:
+        lines = f.read()[-2000:].decode("utf-8", "replace").strip().splitlines()
+        return lines[-1] if lines else ""
+    return ""
 
 
 class Sandbox:
-    """A persistent Python namespace in a separate process. `tools` are host functions the code can
-    call (arguments and results travel as JSON); `context` is loaded into the variable `context`
-    and `variables` (JSON values) under their names."""
+    """A persistent Python namespace in a separate, kernel-confined process. `tools` are host
+    functions the code can call (arguments and results travel as JSON); `context` is loaded into
+    the variable `context` and `variables` (JSON values) under their names. `run_deadline` (a
+    `time.monotonic()` value) and `cancelled` come from the run: past the one, or once the other
+    is set, the worker is killed and the run's error raised."""
 
     def __init__(self, tools: Mapping[str, Callable[..., Any]], context: Any = None, *,
-                 variables: Mapping[str, Any] | None = None, cell_timeout: float = 60.0,
-                 memory_mb: int = 1024, max_output_chars: int = 20_000,
-                 max_file_mb: int = 64):
+                 variables: Mapping[str, Any] | None = None, cell_timeout: float = 120.0,
+                 memory_mb: int = 1024, max_output_chars: int = 20_000, max_file_mb: int = 64,
+                 max_final_chars: int = 1_000_000, run_deadline: float | None = None,
+                 cancelled: threading.Event | None = None):
         self.tools = dict(tools)
         self.context = context
         self.variables = dict(variables or {})
         self.cell_timeout = cell_timeout
-        self.memory_mb = memory_mb
+        self.limits = isolation.Limits(memory_mb=memory_mb, file_mb=max_file_mb)
         self.max_output_chars = max_output_chars
-        self.max_file_mb = max_file_mb
+        self.max_final_chars = max_final_chars
+        self.run_deadline = run_deadline
+        self.cancelled = cancelled
         self.restarts = 0
-        self.fatal: LongreadError | None = None
+        self.layers: dict[str, dict[str, Any]] = {}
         self._process: subprocess.Popen | None = None
         self._finalizer: weakref.finalize | None = None
+        self._reserved = {*self.tools, *self.variables, "context", "FINAL", "FINAL_VAR"}
+
+    @property
+    def isolated(self) -> bool:
+        """Is the worker confined by the operating system (not only by its own Python code)?"""
+        return isolation.is_isolated(self.layers)
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
-        workdir = tempfile.mkdtemp(prefix="longread-repl-")
+        rundirs.sweep()
+        run_dir = rundirs.create()
         cmd_r, cmd_w = os.pipe()
         reply_r, reply_w = os.pipe()
-        process = subprocess.Popen(
-            [sys.executable, "-I", "-m", "longread.repl.worker", str(cmd_r), str(reply_w)],
-            pass_fds=(cmd_r, reply_w), cwd=workdir, env=_clean_env(workdir),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True)
+        bwrap = isolation.bwrap()
+        startup_log = os.path.join(run_dir, "startup.log")
+        try:
+            init = self._init_message(run_dir, writable=bwrap is not None)
+            with open(startup_log, "wb") as log:  # the worker points its stderr away once ready
+                process = subprocess.Popen(
+                    isolation.worker_command(run_dir, (cmd_r, reply_w), bwrap, self.limits),
+                    pass_fds=(cmd_r, reply_w), cwd=isolation.work_dir(run_dir),
+                    env=_clean_env(isolation.work_dir(run_dir)), stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+        except BaseException:
+            for fd in (cmd_r, cmd_w, reply_r, reply_w):
+                os.close(fd)
+            rundirs.remove(run_dir)
+            raise
         os.close(cmd_r)
         os.close(reply_w)
-        self._process, self.workdir, self._cmd, self._reply = process, workdir, cmd_w, reply_r
-        self._finalizer = weakref.finalize(self, _kill, process, workdir, (cmd_w, reply_r))
+        self._process, self.run_dir, self._cmd, self._reply = process, run_dir, cmd_w, reply_r
+        self._finalizer = weakref.finalize(self, _kill, process, run_dir, (cmd_w, reply_r))
         try:
-            protocol.send(cmd_w, self._init_message(workdir))
-            ready = self._receive(timeout=30.0)
+            protocol.send(cmd_w, init)
+            ready = protocol.receive(reply_r, time.monotonic() + START_SECONDS, 1 << 20)
         except protocol.ChannelClosed:
-            ready = None
-        if ready is None or ready.get("op") != "ready":
+            ready = {}
+        if ready.get("op") != "ready" or not isinstance(ready.get("layers"), dict):
+            why = _last_line(startup_log)
             self.close()
-            raise LongreadError("the REPL worker process failed to start")
+            raise LongreadError("the REPL worker process failed to start" + (f": {why}" if why else ""))
+        self.layers = {**ready["layers"], "namespaces": isolation.namespaces_layer(bwrap, self.limits)}
 
-    def _init_message(self, workdir: str) -> dict[str, Any]:
+    def _init_message(self, run_dir: str, writable: bool) -> dict[str, Any]:
         context_file, kind = None, None
         if self.context is not None:
             kind = "text" if isinstance(self.context, str) else "json"
-            context_file = os.path.join(workdir, "context.txt" if kind == "text" else "context.json")
-            with open(context_file, "w", encoding="utf-8") as f:
+            context_file = os.path.join(run_dir, "context.txt" if kind == "text" else "context.json")
+            with open(os.open(context_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w",
+                      encoding="utf-8") as f:
                 if kind == "text":
                     f.write(self.context)
                 else:
                     json.dump(self.context, f, ensure_ascii=False, default=str)
-        size_mb = os.path.getsize(context_file) // 2**20 if context_file else 0
+        size_mb = os.path.getsize(context_file) >> 20 if context_file else 0
         return {"op": "init", "tools": {n: describe(n, f) for n, f in self.tools.items()},
                 "context_file": context_file, "context_kind": kind, "variables": self.variables,
-                "memory_mb": self.memory_mb + 4 * size_mb, "max_file_mb": self.max_file_mb,
-                "max_output_chars": self.max_output_chars}
+                "policy": isolation.policy(run_dir, writable, self.limits, extra_memory_mb=4 * size_mb),
+                "libraries": isolation.libraries(),
+                "max_output_chars": self.max_output_chars, "max_final_chars": self.max_final_chars}
 
     def close(self) -> None:
         """Stop the worker and remove its folder."""
@@ -142,60 +189,93 @@ class Sandbox:
 
     # -- running code ----------------------------------------------------------------------
     def run(self, code: str) -> CellResult:
-        """Run one cell. A cell over its time limit, or a worker that dies, restarts the worker.
-        Time spent in tool calls on the host does not count towards the cell's limit. A budget or
-        cancellation error raised by a tool is re-raised here once the cell has ended."""
+        """Run one cell. A cell over its time limit, a worker that dies or sends a bad frame
+        restarts the worker. A budget or cancellation error raised by a tool (or the run's
+        deadline or cancellation while the cell runs) kills the worker and is raised here."""
         if self._process is None:
             self.start()
         started = time.monotonic()
-        worker_time = 0.0
-        protocol.send(self._cmd, {"op": "exec", "code": code})
+        limit = started + self.cell_timeout
+        cell_deadline = limit if self.run_deadline is None else min(limit, self.run_deadline)
+        try:
+            protocol.send(self._cmd, {"op": "exec", "code": code})
+            while True:
+                message = self._next_message(cell_deadline)
+                if message.get("op") != "call":
+                    return self._result(message, started)
+                reply = self._dispatch(message, cell_deadline)
+                if time.monotonic() >= cell_deadline:
+                    raise protocol.FrameTimeout("a tool call used up the cell's time")
+                protocol.send(self._cmd, reply)
+        except protocol.FrameTimeout:
+            self._raise_if_run_is_over()
+            return self._recover(started, f"Error: the cell ran longer than {self.cell_timeout:g} s "
+                                          "and was stopped.")
+        except protocol.ChannelClosed as error:
+            code = self._exit_code()
+            what = (f"the REPL process exited (code {code})" if code is not None
+                    else f"the REPL process broke the protocol ({error})")
+            return self._recover(started, f"Error: {what} while running this cell.")
+        except FATAL:
+            self.close()
+            raise
+
+    def _next_message(self, cell_deadline: float) -> dict[str, Any]:
+        """The worker's next frame; waits in short slices so that a cancellation is seen at once."""
         while True:
-            slice_start = time.monotonic()
-            try:
-                message = self._receive(timeout=max(self.cell_timeout - worker_time, 0.0))
-            except protocol.ChannelClosed:
-                code = self._process.poll() if self._process else None
-                return self._recover(started, f"Error: the REPL process exited (code {code}) "
-                                              "while running this cell.")
-            worker_time += time.monotonic() - slice_start
-            if message is None:
-                return self._recover(started, f"Error: the cell ran longer than {self.cell_timeout:g} s "
-                                              "and was stopped.")
-            if message.get("op") == "call":
-                protocol.send(self._cmd, self._dispatch(message))
-                continue
-            result = CellResult(output=str(message.get("output", "")), error=message.get("error"),
-                                final=message.get("final"), seconds=time.monotonic() - started)
-            if message.get("restored"):
-                names = ", ".join(message["restored"])
-                result.notices.append(f"Note: {names} cannot be overwritten; restored the original.")
-            if self.fatal is not None:
-                raise self.fatal
-            return result
+            if self.cancelled is not None and self.cancelled.is_set():
+                raise CancelledError("the run was cancelled")
+            left = cell_deadline - time.monotonic()
+            if left <= 0:
+                raise protocol.FrameTimeout("the cell's time is up")
+            wait = min(left, CANCEL_POLL_SECONDS) if self.cancelled is not None else left
+            if select.select([self._reply], [], [], wait)[0]:
+                return protocol.receive(self._reply, cell_deadline, MAX_REPLY_BYTES)
+
+    def _exit_code(self) -> int | None:
+        """The worker's exit code if it has ended (or ends within a moment), else None."""
+        try:
+            return self._process.wait(timeout=0.5) if self._process else None
+        except subprocess.TimeoutExpired:
+            return None
+
+    def _raise_if_run_is_over(self) -> None:
+        if self.run_deadline is not None and time.monotonic() >= self.run_deadline:
+            self.close()
+            raise BudgetExceededError("budget exceeded: the run's time budget ran out during a code cell",
+                                      "max_seconds")
+
+    def _result(self, message: dict[str, Any], started: float) -> CellResult:
+        """The cell's outcome, each part re-capped here: the worker's own caps are its code's to undo."""
+        if message.get("op") != "result":
+            raise protocol.ChannelClosed(f"unexpected frame {str(message.get('op'))[:40]!r}")
+        error, final = message.get("error"), message.get("final")
+        result = CellResult(output=truncate_middle(str(message.get("output", "")), self.max_output_chars),
+                            error=None if error is None else truncate_middle(str(error), MAX_ERROR_CHARS),
+                            final=None if final is None else truncate_middle(str(final), self.max_final_chars),
+                            seconds=time.monotonic() - started)
+        restored = message.get("restored")
+        names = [n for n in restored if n in self._reserved] if isinstance(restored, list) else []
+        if names:
+            result.notices.append(f"Note: {', '.join(names)} cannot be overwritten; restored the original.")
+        return result
 
     def _recover(self, started: float, what: str) -> CellResult:
         self.restart()
-        if self.fatal is not None:
-            raise self.fatal
         return CellResult(notices=[what, RESTART_NOTE], seconds=time.monotonic() - started)
 
-    def _receive(self, timeout: float) -> dict[str, Any] | None:
-        """The worker's next message, or None on timeout (ChannelClosed if the worker died)."""
-        readable, _, _ = select.select([self._reply], [], [], timeout)
-        return protocol.receive(self._reply) if readable else None
-
-    def _dispatch(self, message: dict[str, Any]) -> dict[str, Any]:
-        name = str(message.get("name"))
+    def _dispatch(self, message: dict[str, Any], cell_deadline: float) -> dict[str, Any]:
+        name = str(message.get("name"))[:100]
         function = self.tools.get(name)
-        if function is None:
+        args, kwargs = message.get("args", []), message.get("kwargs", {})
+        if function is None or not isinstance(args, list) or not isinstance(kwargs, dict):
             return {"op": "error", "error": f"unknown tool {name!r}"}
         try:
-            value = function(*message.get("args", []), **message.get("kwargs", {}))
+            with deadline.until(cell_deadline):
+                value = function(*args, **kwargs)
             return {"op": "return", "value": value}
-        except FATAL as error:
-            self.fatal = error
-            return {"op": "error", "error": str(error)}
+        except FATAL:
+            raise
         except TypeError as error:
             return {"op": "error", "error": f"{error}; usage: {describe(name, function)}"}
         except Exception as error:  # noqa: BLE001 - any tool failure goes back to the model's code
@@ -210,3 +290,10 @@ def describe(name: str, function: Callable[..., Any]) -> str:
         signature = "(...)"
     doc = (inspect.getdoc(function) or "").split("\n")[0]
     return f"{name}{signature}" + (f"  # {doc}" if doc else "")
+
+
+@functools.cache
+def probe() -> dict[str, dict[str, Any]]:
+    """The isolation layers a worker gets on this machine (one worker started, once per process)."""
+    with Sandbox({}) as sandbox:
+        return sandbox.layers

@@ -1,5 +1,7 @@
 """The REPL worker: a separate Python process that runs model-written code cells in one persistent
-namespace. Started by `Sandbox` as `python -I -m longread.repl.worker CMD_FD REPLY_FD`; stdlib only."""
+namespace. Started by `Sandbox` as `python -I -m longread.repl.worker CMD_FD REPLY_FD`. Before the
+first cell it confines itself through the kernel (`confine.py`); the audit hook (`guard.py`) only
+explains refusals."""
 
 from __future__ import annotations
 
@@ -8,17 +10,14 @@ import builtins
 import json
 import linecache
 import os
-import resource
 import sys
-import sysconfig
 import threading
-import time
 import traceback
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
-from longread.repl import guard, protocol
-from longread.repl.capture import CappedText
+from longread.repl import confine, guard, protocol
+from longread.repl.capture import CappedText, truncate_middle
 
 
 class ToolError(Exception):
@@ -49,26 +48,27 @@ class Worker:
         self.namespace: dict[str, Any] = {"__name__": "__repl__", "__builtins__": builtins}
         self.reserved: dict[str, Any] = {}
         self.output_limit = 20_000
+        self.final_limit = 1_000_000
         self._call_lock = threading.Lock()
 
-    def setup(self, init: dict[str, Any]) -> None:
+    def setup(self, init: dict[str, Any]) -> confine.Report:
+        """Load the context and tools, then confine the process; what each isolation layer did."""
         self.output_limit = int(init["max_output_chars"])
-        memory = int(init["memory_mb"]) * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        file_limit = int(init["max_file_mb"]) * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
+        self.final_limit = int(init["max_final_chars"])
         tools = {name: self._proxy(name, doc) for name, doc in init["tools"].items()}
         self.reserved = {**init.get("variables", {}), **tools, "FINAL": self.final, "FINAL_VAR": self.final_var}
         if init.get("context_file"):
             with open(init["context_file"], encoding="utf-8") as f:
                 self.reserved["context"] = f.read() if init["context_kind"] == "text" else json.load(f)
         self.namespace.update(self.reserved)
-        guard.install(os.getcwd(), _read_roots())
-        real_exit = os._exit
+        policy = init["policy"]
+        confine.use_libraries(init["libraries"])
+        report = confine.confine(policy)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # stderr was the host's start-up log
+        guard.install(policy["write"], policy["read"])
         os._exit = _refuse_exit  # type: ignore[assignment]
         os.abort = _refuse_exit  # type: ignore[assignment]
-        _watch_parent(os.getppid(), real_exit)
+        return report
 
     def _proxy(self, name: str, doc: str) -> Any:
         def tool(*args: Any, **kwargs: Any) -> Any:
@@ -92,15 +92,18 @@ class Worker:
 
     def final(self, value: Any) -> None:
         """Return `value` as the final answer and end the run."""
-        raise _Final(_as_text(value))
+        raise _Final(self._capped(value))
 
     def final_var(self, name: Any) -> None:
         """Return the variable called `name` as the final answer."""
         if isinstance(name, str) and name.isidentifier():
             if name not in self.namespace:
                 raise NameError(f"FINAL_VAR: no variable named {name!r}")
-            raise _Final(_as_text(self.namespace[name]))
-        raise _Final(_as_text(name))
+            raise _Final(self._capped(self.namespace[name]))
+        raise _Final(self._capped(name))
+
+    def _capped(self, value: Any) -> str:
+        return truncate_middle(_as_text(value), self.final_limit)
 
     def run_cell(self, code: str) -> dict[str, Any]:
         self.cells += 1
@@ -132,8 +135,8 @@ class Worker:
                 print(repr(value))
 
     def serve(self) -> None:
-        self.setup(protocol.receive(self.cmd_fd))
-        protocol.send(self.reply_fd, {"op": "ready"})
+        report = self.setup(protocol.receive(self.cmd_fd))
+        protocol.send(self.reply_fd, {"op": "ready", "layers": report})
         while True:
             message = protocol.receive(self.cmd_fd)
             if message.get("op") == "exec":
@@ -154,24 +157,8 @@ def _refuse_exit(*_: Any) -> None:
     raise guard.SandboxViolation("sandbox: ending the REPL process is not allowed")
 
 
-def _read_roots() -> list[str]:
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, *sysconfig.get_paths().values()}
-    paths.update(p for p in sys.path if p and os.path.isabs(p))
-    paths.update({"/usr/lib", "/usr/lib64", "/usr/share/zoneinfo", "/etc/localtime",
-                  "/dev/null", "/dev/urandom", f"/proc/{os.getpid()}"})
-    return sorted(paths)
-
-
-def _watch_parent(parent: int, real_exit: Any) -> None:
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        real_exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
-
-
 if __name__ == "__main__":
+    confine.die_with_parent(os.getppid())
     try:
         Worker(int(sys.argv[1]), int(sys.argv[2])).serve()
     except protocol.ChannelClosed:

@@ -15,7 +15,7 @@ class RunOptions:
 
     max_iterations: int = 12
     max_depth: int = 1
-    cell_timeout: float = 60.0
+    cell_timeout: float = 120.0  # a cell's code and the tool calls it makes (model calls too)
     memory_mb: int = 1024
     slice_chars: int = 10_000
     refine_slice_chars: int | None = None  # None: 2,000 for a weak sub-model (which sees its top
@@ -25,6 +25,7 @@ class RunOptions:
     enable_slicing: bool = True
     top_k: int = 8  # retrieval: passages given to the root model
     rewrite: bool = False  # map/tree: a last pass in which the root model restates the answer
+    allow_code: bool = True  # may `auto` pick rlm (a server without OS isolation says no)
 
 
 @dataclass

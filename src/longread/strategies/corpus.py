@@ -160,8 +160,11 @@ def corpus_mode(mode: str, run: Run) -> tuple[str, str]:
         raise InputError(f"unknown mode '{mode}' for a corpus; choose one of {', '.join(CORPUS_MODES)}")
     if mode != "auto":
         return mode, f"{mode} was asked for"
-    if run.root.writes_code:
+    if run.root.writes_code and run.options.allow_code:
         return "rlm", f"{run.root.name} writes code: it explores the corpus with the corpus functions"
+    if run.root.writes_code:
+        return "map", ("model-written code is not run here without operating-system isolation: "
+                       "search picks the documents to read")
     return "map", f"{run.root.name} cannot drive the code-writing loop: search picks the documents to read"
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from longread.answer import Answer
 from longread.errors import BudgetExceededError
 from longread.repl.capture import truncate_middle
+from longread.repl import isolation
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run
 from longread.tools.context_tools import ContextTools
@@ -108,9 +109,14 @@ class RLMLoop:
         system = SYSTEM.format(intro=brief.intro, guide=brief.guide,
                                tools="\n".join(describe(n, f) for n, f in functions.items()))
         turns = 0
+        gateway = self.run.gateway
         with Sandbox(functions, brief.context, variables=brief.variables, cell_timeout=o.cell_timeout,
-                     memory_mb=o.memory_mb) as sandbox:
+                     memory_mb=o.memory_mb, run_deadline=gateway.deadline,
+                     cancelled=gateway.cancelled) as sandbox:
             self.sandbox = sandbox
+            self.run.emit("sandbox", isolated=sandbox.isolated, layers=sandbox.layers)
+            if not sandbox.isolated and self.run.depth == 0:
+                self.run.emit("warning", text=isolation.warning(sandbox.layers))
             messages = [{"role": "system", "content": system},
                         {"role": "user", "content": self._first_step(sandbox, question)}]
             try:

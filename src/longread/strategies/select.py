@@ -24,14 +24,18 @@ DOCUMENT_MODES = ("auto", "base", "retrieval", "map", "tree", "rlm")
 TEXT_MODES = ("auto", "base", "retrieval", "map", "rlm")  # documents held in memory (the web app)
 
 
-def choose_mode(context_chars: int, root: LM, fallback: str = "refine") -> tuple[str, str]:
+def choose_mode(context_chars: int, root: LM, fallback: str = "refine",
+                allow_code: bool = True) -> tuple[str, str]:
     """`base` when the context fits the root model's window, else `rlm` for a root model that
-    writes code and `fallback` for one that cannot. Returns (mode, reason)."""
+    writes code (where running its code is allowed) and `fallback` otherwise. Returns (mode, reason)."""
     tokens = context_chars // 3
     if tokens + 1_500 <= root.context_window:
         return "base", f"the context (~{tokens:,} tokens) fits in {root.name}'s window"
-    if root.writes_code:
+    if root.writes_code and allow_code:
         return "rlm", f"the context (~{tokens:,} tokens) exceeds {root.name}'s window and it writes code"
+    if root.writes_code:
+        return fallback, (f"the context (~{tokens:,} tokens) exceeds {root.name}'s window, and "
+                          "model-written code is not run here without operating-system isolation")
     return fallback, (f"the context (~{tokens:,} tokens) exceeds {root.name}'s window, which cannot "
                       "drive the code-writing loop")
 
@@ -42,14 +46,16 @@ def check_mode(mode: str, modes: tuple[str, ...]) -> str:
     return mode
 
 
-def _mode(mode: str, modes: tuple[str, ...], chars: int, root: LM, fallback: str) -> tuple[str, str]:
+def _mode(mode: str, modes: tuple[str, ...], chars: int, run: Run, fallback: str) -> tuple[str, str]:
     check_mode(mode, modes)
-    return choose_mode(chars, root, fallback) if mode == "auto" else (mode, f"{mode} was asked for")
+    if mode == "auto":
+        return choose_mode(chars, run.root, fallback, run.options.allow_code)
+    return mode, f"{mode} was asked for"
 
 
 def answer_question(question: str, context: Any, run: Run, mode: str = "auto",
                     doc_id: str = "context") -> Answer:
-    mode, reason = _mode(mode, MODES, len(ContextSlice("c", context).text()), run.root, "refine")
+    mode, reason = _mode(mode, MODES, len(ContextSlice("c", context).text()), run, "refine")
     run.emit("mode", mode=mode, reason=reason)
     if mode == "base":
         answer = run_base(question, context, run)
@@ -67,7 +73,7 @@ def answer_question(question: str, context: Any, run: Run, mode: str = "auto",
 def answer_document(question: str, tools: SingleDocTools, run: Run, mode: str = "auto") -> Answer:
     """Answer about an indexed document: `base` if it fits the root model, `rlm` for a root model
     that writes code, `map` otherwise (or the mode asked for)."""
-    mode, reason = _mode(mode, DOCUMENT_MODES, tools.index.total_chars, run.root, "map")
+    mode, reason = _mode(mode, DOCUMENT_MODES, tools.index.total_chars, run, "map")
     run.emit("mode", mode=mode, reason=reason)
     if mode == "base":
         total = tools.index.total_chars
@@ -90,7 +96,7 @@ def answer_texts(question: str, docs: TextDocs, run: Run, mode: str = "auto") ->
     """Answer about documents held in memory, cut into `docs.chunks`: `map` reads up to
     `max_slices` of them (chosen by BM25 when there are more), `retrieval` answers from the
     `top_k` best, `base` from the start of the text; `rlm` explores them as its context."""
-    mode, reason = _mode(mode, TEXT_MODES, docs.total_chars, run.root, "map")
+    mode, reason = _mode(mode, TEXT_MODES, docs.total_chars, run, "map")
     run.emit("mode", mode=mode, reason=reason)
     if mode == "base":
         answer = run_base(question, docs.text[:BASE_LIMIT_CHARS], run, total_chars=docs.total_chars)

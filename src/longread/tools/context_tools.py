@@ -4,10 +4,10 @@ They run on the host: the worker only holds proxies."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
+from longread import deadline
 from longread.answer import Citation, slice_citation
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
@@ -16,6 +16,7 @@ from longread.tools.grounding import grounded_span
 from longread.tools.hypothesis import HypothesisTracker
 from longread.tools.rank import BM25, search_words
 from longread.tools.slices import ContextSlicer
+from longread.text.patterns import compile_search
 from longread.tools.toolset import Brief, Toolset
 
 PASSAGE_CHARS = 600
@@ -133,13 +134,14 @@ class ContextTools(Toolset):
 
     def grep(self, pattern: str, context_chars: int = 80, max_hits: int = 50) -> list[dict]:
         """Regex search (case-insensitive) over every slice: slice_id, start, match, snippet."""
-        regex = re.compile(pattern, re.IGNORECASE)
+        regex = compile_search(pattern)
         hits: list[dict] = []
         for piece in self.slicer:
+            deadline.check()
             text = piece.text()
-            for m in regex.finditer(text):
-                snippet = text[max(0, m.start() - context_chars): m.end() + context_chars]
-                hits.append({"slice_id": piece.slice_id, "start": m.start(), "match": m.group(0),
+            for start, end, match in regex.finditer(text):
+                snippet = text[max(0, start - context_chars): end + context_chars]
+                hits.append({"slice_id": piece.slice_id, "start": start, "match": match,
                              "snippet": snippet})
                 if len(hits) >= max_hits:
                     return hits

@@ -1,11 +1,15 @@
-"""Regex search streamed over a document's stored text blocks: a match may span two blocks, and an
-ASCII literal skips blocks that cannot hold it without running the regex."""
+"""Regex search streamed over a document's stored text blocks: a match may span two blocks, an
+ASCII literal skips blocks that cannot hold it without running the regex, and the current
+deadline is checked between blocks."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+
+from longread import deadline
+from longread.text.patterns import compile_search
 
 MAX_MATCH_CHARS = 2_000  # a match longer than this may be missed where two stored blocks meet
 _REGEX_SYNTAX = re.compile(r"[.^$*+?{}\[\]\\|()]")
@@ -25,10 +29,11 @@ def grep_blocks(pattern: str, blocks: Iterable[tuple[int, str]], start: int = 0,
                 end: int | None = None) -> Iterator[Match]:
     """Case-insensitive matches of `pattern` within [start, end) of the (offset, text) blocks,
     which come in order."""
-    regex = re.compile(pattern, re.IGNORECASE)
+    regex = compile_search(pattern)
     literal = None if _REGEX_SYNTAX.search(pattern) else pattern.lower()
     tail, tail_start, tail_line, reported = "", start, 1, -1
     for offset, body in blocks:
+        deadline.check()
         lo, hi = max(start - offset, 0), len(body) if end is None else min(end - offset, len(body))
         window, window_start, line = tail + body[lo:hi], tail_start, tail_line
         tail = window[-MAX_MATCH_CHARS:]
@@ -37,10 +42,10 @@ def grep_blocks(pattern: str, blocks: Iterable[tuple[int, str]], start: int = 0,
         if literal is not None and window.isascii() and literal not in window.lower():
             continue  # exact for ASCII text, and ~20x faster than a case-insensitive regex
         cursor = 0
-        for m in regex.finditer(window):
-            absolute = window_start + m.start()
-            if absolute > reported and m.end() > m.start():
+        for m_start, m_end, text in regex.finditer(window):
+            absolute = window_start + m_start
+            if absolute > reported and m_end > m_start:
                 reported = absolute
-                line += window.count("\n", cursor, m.start())
-                cursor = m.start()
-                yield Match(m.group(0), absolute, window_start + m.end(), line)
+                line += window.count("\n", cursor, m_start)
+                cursor = m_start
+                yield Match(text, absolute, window_start + m_end, line)

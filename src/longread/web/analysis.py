@@ -4,7 +4,7 @@ and cancellation), and the answer in the API's shape."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
@@ -12,6 +12,8 @@ from longread.answer import CITATION_MARK, Answer, Citation
 from longread.errors import BudgetExceededError, InputError
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Budget
+from longread.repl.isolation import is_isolated
+from longread.repl.sandbox import probe
 from longread.store.cache import ResponseCache
 from longread.strategies.common import Run, RunOptions
 from longread.strategies.corpus import CORPUS_MODES, answer_corpus
@@ -36,15 +38,15 @@ class AnalyzeRequest(BaseModel):
     """The body of /api/analyze and /api/analyze-stream (names as in seed 001)."""
 
     question: str = Field(min_length=1, max_length=4_000)
-    mode: str = "auto"
-    document_ids: list[str] = Field(min_length=1, max_length=50)
+    mode: str = Field("auto", max_length=40)
+    document_ids: list[Annotated[str, Field(max_length=300)]] = Field(min_length=1, max_length=50)
     chunkSize: int = Field(1_800, ge=200, le=20_000)
     topK: int = Field(8, ge=1, le=50)
     maxSubcalls: int = Field(24, ge=1, le=500)
     concurrency: int = Field(6, ge=1, le=16)
     rewrite: bool = False
-    model: str | None = None
-    subModel: str | None = None
+    model: str | None = Field(None, max_length=300)
+    subModel: str | None = Field(None, max_length=300)
 
 
 @dataclass
@@ -72,10 +74,14 @@ class Analysis:
         if request.mode == "rlm" and not self.root.writes_code:
             raise InputError(f"rlm needs a root model that writes code; {self.root.name} does not "
                              "(choose map, or a code-writing model such as local:qwen2.5-coder-1.5b)")
+        allow_code = settings.allow_unisolated_code or is_isolated(probe())
+        if request.mode == "rlm" and not allow_code:
+            raise InputError("rlm runs model-written code, and this server cannot isolate it from the "
+                             "system (see `longread doctor`); it was started without --allow-unisolated-code")
         budget = Budget(max_subcalls=min(settings.max_subcalls, request.maxSubcalls + 8),
                         max_cost_usd=settings.max_cost_usd, max_seconds=settings.max_seconds)
         self.options = RunOptions(refine_slice_chars=request.chunkSize, max_slices=request.maxSubcalls,
-                                  top_k=request.topK, rewrite=request.rewrite)
+                                  top_k=request.topK, rewrite=request.rewrite, allow_code=allow_code)
         self.progress: Progress | None = None
         self.gateway = Gateway(budget=budget, cache=services.cache, concurrency=request.concurrency,
                                on_event=self._event)

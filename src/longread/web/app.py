@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 from fastapi import Depends, FastAPI, Request, Response
-from fastapi.responses import FileResponse
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from longread.config import cache_dir
@@ -17,11 +21,13 @@ from longread.web.documents import DocumentStore
 from longread.web.limits import BodyLimit
 from longread.web.models import ModelPool
 from longread.web.settings import Settings
+from longread.web.slots import Slots
 
 STATIC = Path(__file__).parent / "static"
 # The page runs only its own script and style: no inline code, nothing from elsewhere.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+ECHO_CHARS = 200  # the most of a request a validation error echoes back, per value
 
 
 def create_app(settings: Settings | None = None, model_choices: list[str] | None = None) -> FastAPI:
@@ -36,7 +42,9 @@ def create_app(settings: Settings | None = None, model_choices: list[str] | None
         ResponseCache(cache_dir() / "responses.sqlite") if settings.cache else None)
     for router in (routes_documents.router, routes_analyze.router):
         app.include_router(router, dependencies=[Depends(require_token)])
+    app.state.slots = Slots(settings.max_concurrent, settings.queue_timeout)
     app.add_middleware(BodyLimit, max_bytes=settings.max_upload_bytes)
+    app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
@@ -52,3 +60,26 @@ def create_app(settings: Settings | None = None, model_choices: list[str] | None
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+    """FastAPI's 422 for an invalid request, but echoing only a short prefix of what was sent."""
+    return JSONResponse({"detail": [_bounded(e) for e in error.errors()]}, status_code=422)
+
+
+def _bounded(error: dict[str, Any]) -> dict[str, Any]:
+    """One validation error with each value that may hold the input (`input`, `msg`, the parts of
+    `loc`, the `ctx` values) cut short."""
+    bounded = {**error, "input": _short(error.get("input")), "msg": _short(error.get("msg", "")),
+               "loc": [_short(part) for part in error.get("loc", ())]}
+    if "ctx" in error:
+        bounded["ctx"] = {key: _short(value) for key, value in error["ctx"].items()}
+    return bounded
+
+
+def _short(value: Any) -> Any:
+    """`value` as JSON data; if its JSON text is over ECHO_CHARS characters, the start of that text
+    (the string itself, for a string) and "…"."""
+    value = jsonable_encoder(value)
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return value if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "…"

@@ -49,7 +49,10 @@ def parse_upload(name: str, data: bytes) -> LoadedDocument:
     with tempfile.TemporaryDirectory(prefix="longread-upload-") as folder:
         path = Path(folder) / f"upload{suffix}"  # the name is the client's: never part of a path
         path.write_bytes(data)
-        loaded = load_document(path)
+        try:
+            loaded = load_document(path)
+        except InputError as error:  # it names the server's file (or its base name): name the client's
+            raise InputError(str(error).replace(str(path), name).replace(path.name, name)) from error
     loaded.path = name
     return loaded
 

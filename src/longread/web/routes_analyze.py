@@ -12,16 +12,26 @@ from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
 from sse_starlette.sse import EventSourceResponse
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from longread.errors import CancelledError, LongreadError, ModelError
 from longread.strategies.corpus import CORPUS_MODES
 from longread.strategies.select import DOCUMENT_MODES, TEXT_MODES
 from longread.web.analysis import Analysis, AnalyzeRequest, UnknownDocumentError
+from longread.web.slots import ServerBusyError, Slot
 
 router = APIRouter()
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+async def _slot(request: Request) -> Slot:
+    """A slot for one analysis, once one is free; 503 with Retry-After if none frees in time."""
+    try:
+        return await request.app.state.slots.acquire()
+    except ServerBusyError as busy:
+        raise HTTPException(503, str(busy), headers={"Retry-After": str(busy.retry_after)}) from busy
 
 
 async def _start(body: AnalyzeRequest, request: Request) -> Analysis:
@@ -49,21 +59,22 @@ def config(request: Request) -> dict[str, Any]:
 async def analyze(body: AnalyzeRequest, request: Request) -> dict[str, Any]:
     """Answer a question about documents: the answer, its citations, usage and chunks read. A
     client that disconnects before the answer cancels the run."""
-    analysis = await _start(body, request)
-    running, left = in_thread(analysis.run), asyncio.ensure_future(_disconnect(request))
-    try:
-        await asyncio.wait({running, left}, return_when=asyncio.FIRST_COMPLETED)
-        if not running.done():
-            running.cancel()  # (its outcome is no one's now)
-            return {}
-        return running.result()
-    except ModelError as error:
-        raise HTTPException(502, str(error)) from error
-    except LongreadError as error:
-        raise HTTPException(422, str(error)) from error
-    finally:
-        left.cancel()
-        analysis.cancel()  # (no further model calls if the client left)
+    with await _slot(request):
+        analysis = await _start(body, request)
+        running, left = in_thread(analysis.run), asyncio.ensure_future(_disconnect(request))
+        try:
+            await asyncio.wait({running, left}, return_when=asyncio.FIRST_COMPLETED)
+            if not running.done():
+                running.cancel()  # (its outcome is no one's now)
+                return {}
+            return running.result()
+        except ModelError as error:
+            raise HTTPException(502, str(error)) from error
+        except LongreadError as error:
+            raise HTTPException(422, str(error)) from error
+        finally:
+            left.cancel()
+            analysis.cancel()  # (no further model calls if the client left)
 
 
 async def _disconnect(request: Request) -> None:
@@ -98,11 +109,18 @@ def in_thread(work: Callable[[], T]) -> asyncio.Future[T]:
 async def analyze_stream(body: AnalyzeRequest, request: Request) -> EventSourceResponse:
     """The same analysis as Server-Sent Events: `phase`, `subcall` and `log` events while it runs,
     then one `answer` (the /api/analyze JSON) or one `error`. Closing the stream cancels the run."""
-    analysis = await _start(body, request)
-    return EventSourceResponse(_events(analysis), ping=15)
+    slot = await _slot(request)
+    try:
+        analysis = await _start(body, request)
+    except BaseException:
+        slot.release()
+        raise
+    # The events release the slot when they end or are closed; the background task, if they never
+    # started (a client gone before the first byte).
+    return EventSourceResponse(_events(analysis, slot), ping=15, background=BackgroundTask(slot.release))
 
 
-async def _events(analysis: Analysis) -> AsyncIterator[dict[str, str]]:
+async def _events(analysis: Analysis, slot: Slot) -> AsyncIterator[dict[str, str]]:
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
 
@@ -130,3 +148,4 @@ async def _events(analysis: Analysis) -> AsyncIterator[dict[str, str]]:
                 break
     finally:
         analysis.cancel()  # the client left (or the run ended): no further model calls
+        slot.release()

@@ -16,7 +16,8 @@ from longread.llm.specs import resolve_model
 class Settings:
     """`token`: every /api/ route then needs `Authorization: Bearer <token>`. `max_seconds` and
     `max_cost_usd` bound each analysis (its own budget); `max_subcalls` caps what one may ask for.
-    `resolve` turns a model spec into a model (tests pass scripted ones)."""
+    At most `max_concurrent` analyses run at once; another waits up to `queue_timeout` seconds for
+    one to end, else gets 503. `resolve` turns a model spec into a model (tests pass scripted ones)."""
 
     token: str | None = field(default_factory=lambda: os.environ.get("LONGREAD_TOKEN") or None)
     max_upload_mb: float = 50.0
@@ -26,6 +27,9 @@ class Settings:
     max_seconds: float = 900.0
     max_cost_usd: float | None = None
     max_subcalls: int = 200
+    max_concurrent: int = 4
+    queue_timeout: float = 30.0
+    allow_unisolated_code: bool = False  # run rlm mode even where the OS cannot isolate model code
     index_dir: Path = field(default_factory=lambda: cache_dir() / "indexes")
     resolve: Callable[[str], LM] = resolve_model
     cache: bool = True  # reuse model responses across analyses (the gateway's SQLite cache)

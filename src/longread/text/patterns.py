@@ -1,0 +1,68 @@
+"""Regular expressions written by model code, run on the host in bounded time. RE2 (linear time,
+no catastrophic backtracking) runs every pattern it can express; the `regex` module runs the rest
+(backreferences, lookaround) with a timeout: the current deadline's, else `FALLBACK_SECONDS`.
+RE2's `\\w`, `\\d`, `\\s` and `\\b` know only ASCII, so a pattern using them is run by RE2 on ASCII
+text only and by `regex` (Python's meaning) on other text."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+import re2
+import regex
+
+from longread import deadline
+
+FALLBACK_SECONDS = 10.0
+_ASCII_CLASSES = re.compile(r"\\[wWdDsSbB]")
+
+
+class SearchPattern:
+    """One case-insensitive pattern; `finditer(text)` yields (start, end, matched text)."""
+
+    def __init__(self, pattern: str):
+        self.pattern = pattern
+        self._re2 = _re2_or_none(pattern)
+        self._ascii_classes = bool(_ASCII_CLASSES.search(pattern))
+        self._fallback: regex.Pattern | None = None
+        if self._re2 is None:
+            self._fallback = self._compile_fallback()
+
+    def _compile_fallback(self) -> regex.Pattern:
+        try:
+            return regex.compile(self.pattern, regex.IGNORECASE | regex.V0)
+        except regex.error as error:
+            raise ValueError(f"invalid regular expression {self.pattern[:200]!r}: {error}") from None
+
+    def finditer(self, text: str) -> Iterator[tuple[int, int, str]]:
+        if self._re2 is not None and not (self._ascii_classes and not text.isascii()):
+            for m in self._re2.finditer(text):
+                yield m.start(), m.end(), m.group(0)
+            return
+        self._fallback = self._fallback or self._compile_fallback()
+        left = deadline.remaining()
+        try:
+            for m in self._fallback.finditer(text, timeout=FALLBACK_SECONDS if left is None else left):
+                yield m.start(), m.end(), m.group(0)
+        except TimeoutError:
+            raise deadline.DeadlineExceeded(
+                f"the pattern {self.pattern[:100]!r} took too long (backreferences and lookaround "
+                "are not linear-time); simplify it") from None
+
+
+def _re2_or_none(pattern: str) -> re2._Regexp | None:
+    options = re2.Options()
+    options.case_sensitive = False
+    options.log_errors = False
+    try:
+        return re2.compile(pattern, options)
+    except re2.error:
+        return None
+
+
+@functools.lru_cache(maxsize=256)
+def compile_search(pattern: str) -> SearchPattern:
+    """The SearchPattern for `pattern` (ValueError if no engine accepts it)."""
+    return SearchPattern(pattern)

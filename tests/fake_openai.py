@@ -1,0 +1,72 @@
+"""A scripted OpenAI-compatible chat server on 127.0.0.1, for tests that drive the real CLI or web
+app through the real OpenAI client: each chat completion is answered with the next scripted reply
+(or a function of the request's messages), and every request is recorded."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Union
+
+Reply = Union[str, Callable[[list[dict[str, Any]]], str]]
+
+
+@dataclass
+class FakeOpenAI:
+    url: str
+    replies: list[Reply]
+    last: str = "```repl\nFINAL('out of script')\n```"
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
+
+    def answer(self, body: dict[str, Any]) -> str:
+        reply = self.replies.pop(0) if self.replies else self.last
+        return reply(body["messages"]) if callable(reply) else reply
+
+
+def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def _send(self, status: int, payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+            self._send(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+
+        def do_POST(self) -> None:  # noqa: N802
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+            server.requests.append(body)
+            server.headers.append({k.lower(): v for k, v in self.headers.items()})
+            text = server.answer(body)
+            self._send(200, {"id": "x", "object": "chat.completion", "created": 0, "model": body.get("model"),
+                             "choices": [{"index": 0, "finish_reason": "stop",
+                                          "message": {"role": "assistant", "content": text}}],
+                             "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+
+    return Handler
+
+
+@contextmanager
+def fake_openai(replies: Sequence[Reply] = ()) -> Iterator[FakeOpenAI]:
+    """Serve the scripted replies on a free port of 127.0.0.1 until the block ends."""
+    state = FakeOpenAI(url="", replies=list(replies))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+    state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

@@ -1,0 +1,150 @@
+"""The host's side of the REPL is bounded whatever the worker does: frames read with a deadline
+and a size cap, FINAL and output capped, host-side searches stopped at the cell's deadline, the
+run's deadline and cancellation stop a cell at once."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from security.harness import GUARD_OFF
+
+from longread.errors import BudgetExceededError, CancelledError
+from longread.index.single import SingleDocIndex
+from longread.llm.gateway import Gateway
+from longread.llm.scripted import ScriptedLM
+from longread.repl.sandbox import RESTART_NOTE, Sandbox
+from longread.store.docstore import DocStore
+from longread.tools.single_doc import SingleDocTools
+
+REPLY_FD = "import os, sys, time\nreply = int(sys.argv[2])\n"  # the worker's pipe to the host
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_partial_frame_ends_the_cell_at_its_time_limit(mode):
+    with Sandbox({}, cell_timeout=2) as sandbox:
+        worker = sandbox._process.pid
+        started = time.monotonic()
+        result = sandbox.run(REPLY_FD + "os.write(reply, b'\\x00\\x00')\ntime.sleep(120)")
+        assert time.monotonic() - started < 2 + 5
+        assert "longer than 2 s" in result.render() and RESTART_NOTE in result.notices
+        assert not _alive(worker) or worker != sandbox._process.pid
+        assert sandbox.run("print('fresh')").output.strip() == "fresh"
+
+
+@pytest.mark.parametrize("frame", [b"\x7f\xff\xff\xff", b"\x00\x00\x00\x05nope!", b"\x00\x00\x00\x02[]"],
+                         ids=["2 GB header", "not JSON", "not an object"])
+def test_a_bad_frame_restarts_the_worker_at_once(mode, frame):
+    with Sandbox({}, cell_timeout=20) as sandbox:
+        started = time.monotonic()
+        result = sandbox.run(REPLY_FD + f"os.write(reply, {frame!r})\ntime.sleep(120)")
+        assert time.monotonic() - started < 5
+        assert "broke the protocol" in result.render() and RESTART_NOTE in result.notices
+        assert sandbox.restarts == 1 and sandbox.run("print(1)").output.strip() == "1"
+
+
+def test_a_forged_result_frame_is_capped_by_the_host(mode):
+    """Model code writing its own result frame skips the worker's caps: the host applies them."""
+    forged = (REPLY_FD + "import json, struct\n"
+              "body = json.dumps({'op': 'result', 'output': 'O' * 3_000_000, 'final': 'F' * 3_000_000,"
+              " 'error': None, 'restored': ['not_a_tool', 'x' * 1000]}).encode()\n"
+              "os.write(reply, struct.pack('>I', len(body)) + body)\ntime.sleep(120)")
+    with Sandbox({}, cell_timeout=10, max_output_chars=1_000, max_final_chars=5_000) as sandbox:
+        result = sandbox.run(forged)
+    assert len(result.output) < 1_200 and len(result.final) < 5_200
+    assert "characters cut" in result.final
+    assert result.notices == []  # names that are not the REPL's own are not echoed back
+
+
+def test_final_of_100_million_characters_is_capped(mode):
+    with Sandbox({}, cell_timeout=30) as sandbox:
+        started = time.monotonic()
+        result = sandbox.run("FINAL('A' * 100_000_000)")
+        seconds = time.monotonic() - started
+    assert len(result.final) <= 1_000_000 + 200 and "characters cut" in result.final
+    assert seconds < 10
+
+
+def test_writing_to_the_inherited_output_reaches_nobody(mode):
+    with Sandbox({}, cell_timeout=10) as sandbox:
+        result = sandbox.run("import os\nos.write(1, b'x' * 10_000_000)\nos.write(2, b'y' * 1000)\nprint('ok')")
+        assert result.output.strip() == "ok" and result.error is None
+
+
+def test_the_run_deadline_stops_a_cell(mode):
+    with Sandbox({}, cell_timeout=60, run_deadline=time.monotonic() + 2) as sandbox:
+        started = time.monotonic()
+        with pytest.raises(BudgetExceededError) as stopped:
+            sandbox.run("while True:\n    pass")
+        assert stopped.value.limit == "max_seconds"
+        assert time.monotonic() - started < 2 + 2
+        assert sandbox._process is None  # the worker is gone
+
+
+def test_cancelling_the_run_kills_the_worker_at_once(mode):
+    cancelled = threading.Event()
+    with Sandbox({}, cell_timeout=60, cancelled=cancelled) as sandbox:
+        worker = sandbox._process
+        threading.Timer(0.5, cancelled.set).start()
+        started = time.monotonic()
+        with pytest.raises(CancelledError):
+            sandbox.run("while True:\n    pass")
+        assert time.monotonic() - started < 0.5 + 1
+        assert worker.poll() is not None
+
+
+@pytest.fixture
+def big_document_tools(tmp_path) -> SingleDocTools:
+    """A 12 MB document of lines like 'aaaa…a' (what catastrophic patterns feed on)."""
+    path = tmp_path / "big.txt"
+    line = "a" * 40 + "\n"
+    path.write_text("# Part 1\n" + line * 150_000 + "# Part 2\n" + line * 150_000, encoding="utf-8")
+    index = SingleDocIndex.build(path, DocStore(tmp_path / "i.sqlite"))
+    return SingleDocTools(index, ScriptedLM(["-"]), Gateway())
+
+
+@pytest.mark.parametrize("pattern", ["(a+)+$", "(a|aa)+(?=b)", "(a|a)*\\\\1b"],
+                         ids=["nested quantifier (RE2)", "lookahead (regex with a timeout)", "backreference"])
+def test_host_side_grep_stops_at_the_cells_time_limit(mode, big_document_tools, pattern):
+    """grep_all runs on the host: a pattern built to backtrack must not run past the cell."""
+    tools = big_document_tools.functions()
+    with Sandbox(tools, cell_timeout=3) as sandbox:
+        started = time.monotonic()
+        result = sandbox.run(f"hits = grep_all({pattern!r})\nprint(sum(len(v) for v in hits.values()))")
+        seconds = time.monotonic() - started
+        assert seconds < 3 + 5, result.render()
+        assert sandbox.run("print('still here')").output.strip() == "still here"
+
+
+def test_a_loop_of_tool_calls_is_bounded_by_the_cell_time(mode):
+    calls = []
+    with Sandbox({"ping": lambda: calls.append(1) or "pong"}, cell_timeout=2) as sandbox:
+        started = time.monotonic()
+        result = sandbox.run("while True:\n    ping()")
+    assert time.monotonic() - started < 2 + 5 and "longer than 2 s" in result.render()
+    assert len(calls) > 10
+
+
+def test_guard_off_changes_nothing_for_the_host(mode):
+    """Switching the hook off gives model code no new way to hold the host."""
+    with Sandbox({}, cell_timeout=2) as sandbox:
+        started = time.monotonic()
+        result = sandbox.run(GUARD_OFF + "import os\nos._exit = None\nwhile True: pass")
+        assert time.monotonic() - started < 2 + 5 and RESTART_NOTE in result.notices
+
+
+def test_the_context_file_is_the_hosts_alone(mode):
+    with Sandbox({}, context="private text") as sandbox:
+        context_file = Path(sandbox.run_dir) / "context.txt"
+        assert context_file.stat().st_mode & 0o077 == 0
+        assert sandbox.run("print(context)").output.strip() == "private text"

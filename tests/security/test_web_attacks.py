@@ -1,0 +1,110 @@
+"""Attacks through the real `longread serve`: model code after the server's --token and API key,
+and a client that leaves while a cell runs. The server is a subprocess on 127.0.0.1; its root
+model is the scripted OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from fake_openai import fake_openai
+from security.harness import GUARD_OFF, attempt
+from security.test_cli_attacks import worker_pids
+
+LONGREAD = str(Path(sys.executable).with_name("longread"))
+TOKEN = "web-token-93b1f0e2"
+API_KEY = "sk-web-secret-5c8a21"
+TEXT = "The harbour master keeps the tide tables. " * 3000  # too long for `base`
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def served(tmp_path: Path, model_url: str) -> Iterator[str]:
+    """`longread serve --token TOKEN` with the scripted root model; yields its base URL."""
+    port = _free_port()
+    env = {**os.environ, "OPENAI_API_KEY": API_KEY, "OPENAI_BASE_URL": model_url,
+           "LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
+    server = subprocess.Popen([LONGREAD, "serve", "--port", str(port), "--token", TOKEN, "--model",
+                               "openai:scripted"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                call(base, "GET", "/api/config")
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("the server did not start: " + server.stderr.read().decode()) from None
+                time.sleep(0.2)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def call(base: str, method: str, route: str, payload: dict | None = None, timeout: float = 60):
+    request = urllib.request.Request(base + route, method=method, data=json.dumps(payload).encode() if payload else None,
+                                     headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+    return urllib.request.urlopen(request, timeout=timeout)
+
+
+def upload(base: str) -> str:
+    boundary = "longreadboundary"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\n{TEXT}\r\n"
+            f"--{boundary}--\r\n").encode()
+    request = urllib.request.Request(base + "/api/parse", data=body, method="POST", headers={
+        "Authorization": f"Bearer {TOKEN}", "Content-Type": f"multipart/form-data; boundary={boundary}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.load(response)["documents"][0]["id"]
+
+
+STEAL = GUARD_OFF + "found = []\nprint(len(context))\n" + "".join(attempt(action, report="found.append") for action in (
+    "found.append(open(f'/proc/{os.getppid()}/cmdline', 'rb').read())",
+    "fd = os.open('/proc', os.O_PATH)\nfound.append(os.read(os.open(f'{os.getppid()}/cmdline', 0, dir_fd=fd), 9999))",
+    "import glob\nread = [open(p, 'rb').read() for p in glob.glob('/proc/*/cmdline')]\nassert read\nfound += read",
+    "found.append(open(f'/proc/{os.getppid()}/environ', 'rb').read())",
+    "found.append(subprocess.run(['ps', 'aux'], capture_output=True).stdout)",
+)) + "FINAL(' | '.join(str(f)[:2000] for f in found))"
+
+
+def test_model_code_cannot_read_the_servers_token_or_key(mode, tmp_path):
+    with fake_openai([f"```repl\n{STEAL}\n```"]) as model, served(tmp_path, model.url) as base:
+        doc = upload(base)
+        with call(base, "POST", "/api/analyze", {"question": "q", "mode": "rlm", "document_ids": [doc]}) as r:
+            body = r.read().decode()
+    answer = json.loads(body)["answer"]
+    assert answer.count("BLOCKED") == 5 and "ESCAPED" not in answer, answer
+    assert TOKEN not in body and API_KEY not in body
+
+
+def test_a_client_that_leaves_stops_its_cell_at_once(mode, tmp_path):
+    before = worker_pids()
+    spin = "```repl\nprint(len(context))\nwhile True:\n    pass\n```"
+    with fake_openai([spin]) as model, served(tmp_path, model.url) as base:
+        doc = upload(base)
+        stream = call(base, "POST", "/api/analyze-stream", {"question": "q", "mode": "rlm", "document_ids": [doc]})
+        deadline = time.monotonic() + 60
+        while not (worker_pids() - before and model.requests) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)  # the cell is spinning
+        assert worker_pids() - before
+        stream.close()
+        left = time.monotonic()
+        while worker_pids() - before and time.monotonic() - left < 10:
+            time.sleep(0.1)
+        assert not worker_pids() - before
+        assert time.monotonic() - left < 3
