@@ -130,6 +130,7 @@ def test_budget_error_from_a_tool_ends_the_cell_at_once_and_reaches_the_host():
 
 def test_isolation_layers_are_reported():
     with Sandbox({}) as sb:
-        assert set(sb.layers) == {"rlimits", "uid", "landlock", "seccomp"}
+        assert set(sb.layers) == {"rlimits", "uid", "landlock", "seccomp", "namespaces"}
         assert all(layer["detail"] for layer in sb.layers.values())
-        assert sb.isolated == (sb.layers["landlock"]["active"] and sb.layers["seccomp"]["active"])
+        confined = sb.layers["landlock"]["active"] or sb.layers["namespaces"]["active"]
+        assert sb.isolated == (sb.layers["seccomp"]["active"] and confined)

@@ -60,6 +60,16 @@ def test_a_huge_list_is_not_echoed_back(tmp_path):
     assert error["loc"] == ["body", "document_ids"] and len(error["input"]) == 201
 
 
+@pytest.mark.parametrize("field", ["mode", "model", "subModel", "document_ids"])
+def test_a_huge_name_is_refused_before_any_message_echoes_it(tmp_path, field):
+    """Names that error messages quote (an unknown mode, model or document) are short or refused."""
+    client = TestClient(scripted_app(tmp_path, ScriptedLM([])))
+    huge = "m" * 100_000
+    body = {"question": "q", "document_ids": ["doc-1"], field: [huge] if field == "document_ids" else huge}
+    response = client.post("/api/analyze", json=body)
+    assert response.status_code == 422 and len(response.content) < 5_000
+
+
 # --- a bounded number of analyses at once --------------------------------------------------------
 
 class Gate:

@@ -9,7 +9,6 @@ from contextlib import contextmanager
 
 from rich.console import Console
 from rich.markup import escape
-from rich.padding import Padding
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -36,6 +35,7 @@ class SafeConsole(Console):
 
 
 console = SafeConsole()
+INDENT = 2  # an answer's lines start this far in; the tool's own lines start at the margin
 err_console = SafeConsole(stderr=True)
 
 
@@ -112,7 +112,10 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
     if as_json:
         sys.stdout.write(json_for_terminal(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2)) + "\n")
         return
-    console.print(Padding(Text(for_terminal(answer.text)), (0, 0, 0, 2), expand=False), highlight=False)
+    for line in Text(for_terminal(answer.text)).wrap(console, max(20, console.width - INDENT)):
+        line.rstrip()
+        console.print(" " * INDENT + line.plain if line.plain else "", highlight=False, markup=False,
+                      soft_wrap=True)
     for number, c in enumerate(answer.citations, 1):
         snippet = " ".join(c.text.split())[:160]
         where = f"{c.doc_id} [{c.start}:{c.end})" + (f" § {c.span_id}" if c.span_id else "")

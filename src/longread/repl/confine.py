@@ -115,8 +115,12 @@ def _drop_privileges(policy: dict[str, Any]) -> dict[str, Any]:
                for root in policy["read"] if os.path.isdir(root) and not _reachable_by_others(root)}
     parent = os.getppid()
     os.setgroups([])
-    os.setresgid(uid, uid, uid)
-    os.setresuid(uid, uid, uid)
+    if hasattr(os, "setresuid"):  # real, effective and saved ids alike
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+    else:  # (macOS) setuid as root sets all three
+        os.setgid(uid)
+        os.setuid(uid)
     die_with_parent(parent)
     if anchors:
         import ctypes

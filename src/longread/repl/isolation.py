@@ -30,7 +30,7 @@ class Limits:
     file_mb: int = 64  # one file's size (and, with bubblewrap, the whole work folder's)
     open_files: int = 256
     threads: int = 256
-    cpu_seconds: int = 3600  # a backstop: cells are stopped long before by their time limit
+    cpu_seconds: int = 600  # a backstop (a worker whose host died unseen); cells have their own limit
 
 
 def policy(run_dir: str, writable: bool, limits: Limits, extra_memory_mb: int = 0) -> dict[str, Any]:
