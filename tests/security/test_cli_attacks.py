@@ -133,12 +133,21 @@ def test_sigterm_ends_the_run_and_removes_its_folder(mode, tmp_path):
     assert not worker_pids() - before
 
 
-def test_sigkill_of_the_host_kills_its_worker_and_the_next_run_sweeps_the_folder(mode, tmp_path):
+UNDYING = GUARD_OFF + """
+import ctypes, threading, time
+ctypes.CDLL(None).prctl(1, 0, 0, 0, 0)  # clear the parent-death signal
+threading.Thread(target=lambda: [time.sleep(1) for _ in iter(int, 1)], daemon=False).start()
+while True: time.sleep(1)
+"""
+
+
+@pytest.mark.parametrize("cell", ["while True: pass", UNDYING], ids=["spinning", "undying"])
+def test_sigkill_of_the_host_kills_its_worker_and_the_next_run_sweeps_the_folder(mode, tmp_path, cell):
     before = worker_pids()
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     host = subprocess.Popen([sys.executable, "-c", "from longread.repl.sandbox import Sandbox\n"
                              "s = Sandbox({}, cell_timeout=60); s.start(); print('up', flush=True)\n"
-                             "s.run('while True: pass')"], env=env, stdout=subprocess.PIPE, text=True)
+                             f"s.run({cell!r})"], env=env, stdout=subprocess.PIPE, text=True)
     assert host.stdout.readline().strip() == "up"
     time.sleep(0.5)
     assert worker_pids() - before

@@ -42,15 +42,95 @@ def test_a_partial_frame_ends_the_cell_at_its_time_limit(mode):
         assert sandbox.run("print('fresh')").output.strip() == "fresh"
 
 
-@pytest.mark.parametrize("frame", [b"\x7f\xff\xff\xff", b"\x00\x00\x00\x05nope!", b"\x00\x00\x00\x02[]"],
-                         ids=["2 GB header", "not JSON", "not an object"])
-def test_a_bad_frame_restarts_the_worker_at_once(mode, frame):
+def _frame(body: bytes) -> bytes:
+    return len(body).to_bytes(4, "big") + body
+
+
+BAD_FRAMES = {
+    "2 GB header": b"\x7f\xff\xff\xff",
+    "not JSON": _frame(b"nope!"),
+    "not an object": _frame(b"[]"),
+    "nested 100,000 deep": _frame(b'{"a":' + b"[" * 100_000),
+    "3 million empty objects": _frame(b"[" + b"{}," * 2_700_000 + b"{}]"),
+    "a 5,000-digit integer": _frame(b'{"op": "result", "output": ' + b"9" * 5000 + b"}"),
+    "output not a string": _frame(b'{"op": "result", "output": [1], "error": null, "final": null}'),
+    "restored names not strings": _frame(b'{"op": "result", "output": "", "restored": [[1]]}'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FRAMES))
+def test_a_bad_frame_restarts_the_worker_at_once(mode, name):
+    frame = BAD_FRAMES[name]
     with Sandbox({}, cell_timeout=20) as sandbox:
         started = time.monotonic()
         result = sandbox.run(REPLY_FD + f"os.write(reply, {frame!r})\ntime.sleep(120)")
         assert time.monotonic() - started < 5
-        assert "broke the protocol" in result.render() and RESTART_NOTE in result.notices
-        assert sandbox.restarts == 1 and sandbox.run("print(1)").output.strip() == "1"
+        if name == "restored names not strings":  # harmless: the names are dropped
+            assert result.notices == [] and sandbox.restarts == 0
+            sandbox.restart()  # (the forged result left the worker asleep in its cell)
+        else:
+            assert "broke the protocol" in result.render() and RESTART_NOTE in result.notices
+            assert sandbox.restarts == 1
+        assert sandbox.run("print(1)").output.strip() == "1"
+
+
+def test_a_worker_that_stops_reading_cannot_hold_the_host(mode):
+    """Forged tool calls until the host's replies fill the pipe the worker never reads."""
+    flood = (REPLY_FD + "import json\nframe = json.dumps({'op': 'call', 'name': 'echo', 'args': ['x' * 1000]})"
+             ".encode()\nos.write(reply, (len(frame).to_bytes(4, 'big') + frame) * 3000)\ntime.sleep(1e6)")
+    with Sandbox({"echo": lambda text: text}, cell_timeout=3) as sandbox:
+        started = time.monotonic()
+        result = sandbox.run(flood)
+        assert time.monotonic() - started < 3 + 5 and RESTART_NOTE in result.notices
+        assert sandbox.run("print(echo('back'))").output.strip() == "back"
+
+
+def test_a_lone_surrogate_in_the_output_does_not_break_the_run(mode):
+    forged = (REPLY_FD + "body = b'{\"op\": \"result\", \"output\": \"a\\\\ud800b\", \"final\": \"\\\\udfff\"}'\n"
+              "os.write(reply, len(body).to_bytes(4, 'big') + body)\ntime.sleep(60)")
+    with Sandbox({}, cell_timeout=10) as sandbox:
+        result = sandbox.run(forged)
+    assert result.output == "a?b" and result.final == "?"
+    result.render().encode("utf-8")  # (would raise on a surrogate)
+
+
+def test_tool_arguments_cannot_make_a_huge_reply(mode):
+    """grep's context and hit counts are clamped; any tool's reply is capped."""
+    from longread.tools.context_tools import ContextTools
+    from longread.tools.slices import ContextSlicer
+
+    text = "lorem ipsum dolor sit amet. " * 4_000
+    tools = ContextTools(ContextSlicer.from_context(text, chunk_chars=10_000), ScriptedLM(["-"]), Gateway(),
+                         context=text)
+    with Sandbox({**tools.functions(), "big": lambda: "x" * 40_000_000}, cell_timeout=20) as sandbox:
+        hits = sandbox.run("h = grep('.', context_chars=10**9, max_hits=10**9)\n"
+                           "print(len(h), max(len(x['snippet']) for x in h))").output.split()
+        assert int(hits[0]) <= 1_000 and int(hits[1]) <= 4_001
+        assert "over the 32 MB a tool may return" in sandbox.run("big()").error
+
+
+def test_a_huge_pattern_is_refused_before_it_is_compiled(mode, big_document_tools):
+    pattern = "(" + "|".join(f"z{i}" for i in range(300_000)) + ")\\1"
+    with Sandbox(big_document_tools.functions(), cell_timeout=10) as sandbox:
+        started = time.monotonic()
+        result = sandbox.run(f"grep_all({pattern!r})")
+        assert time.monotonic() - started < 3
+        assert "characters is over the 2,000 allowed" in result.error
+
+
+def test_model_calls_made_for_a_cell_stop_at_its_deadline(mode):
+    """20 sub-calls of 1 s each, 4 at a time, in a cell of 2 s: the batch does not run on for 5 s."""
+    gateway = Gateway(concurrency=4)
+    slow = ScriptedLM(lambda request: "answer", latency=1.0)
+
+    def ask_all(prompts: list) -> list:
+        return [c.text for c in gateway.complete_many(slow, prompts, purpose="subcall")]
+
+    with Sandbox({"ask_all": ask_all}, cell_timeout=2) as sandbox:
+        started = time.monotonic()
+        result = sandbox.run("ask_all(['q'] * 20)")
+        assert time.monotonic() - started < 2 + 1.5, result.render()
+        assert len(slow.requests) < 20
 
 
 def test_a_forged_result_frame_is_capped_by_the_host(mode):

@@ -4,6 +4,7 @@ a concurrency limit, budgets and cancellation."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import random
 import threading
 import time
@@ -11,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, TypeVar
 
+from longread import deadline
 from longread.errors import BudgetExceededError, CancelledError, ModelError
 from longread.events import Event, EventSink, ignore
 from longread.llm.base import LM, TransientModelError
@@ -30,6 +32,12 @@ def as_messages(prompt: Prompt, system: str | None = None) -> tuple[Message, ...
     if system:
         messages.insert(0, {"role": "system", "content": system})
     return tuple(messages)
+
+
+def _in_context(work: Callable[[T], R]) -> Callable[[T], R]:
+    """`work` to run on pool threads in a copy of the calling thread's context (its deadline)."""
+    context = contextvars.copy_context()
+    return lambda item: context.copy().run(work, item)
 
 
 class Gateway:
@@ -79,6 +87,7 @@ class Gateway:
         request = Request(as_messages(prompt, system), max_tokens, temperature, json_schema, tuple(stop))
         key = request_key(lm.name, request.cache_fields()) if self.cache else ""
         self._check_cancelled()
+        deadline.check()  # a call made for a REPL cell must not start after the cell's time is up
         if self.cache and (hit := self.cache.get(key)) is not None:
             return self._record(lm, purpose, label, Completion(**hit, cached=True), 0.0)
         self._check_budget(purpose)
@@ -106,11 +115,12 @@ class Gateway:
                         list(zip(prompts, labels, strict=True)))
 
     def map(self, work: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        """`work(item)` for every item, at most `concurrency` at once; results in order."""
+        """`work(item)` for every item, at most `concurrency` at once; results in order. Each runs
+        in the caller's context (so under the caller's deadline)."""
         if len(items) <= 1:
             return [work(item) for item in items]
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(items))) as pool:
-            return list(pool.map(work, items))
+            return list(pool.map(_in_context(work), items))
 
     def as_done(self, work: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[T, R]]:
         """(item, work(item)) as each finishes, at most `concurrency` at once, for callers that save
@@ -118,7 +128,8 @@ class Gateway:
         or an exception thrown into it), cancels the work not yet started; work that finished
         before a failure of the work is still yielded, then the failure is raised."""
         pool = ThreadPoolExecutor(max_workers=max(1, min(self.concurrency, len(items))))
-        futures = {pool.submit(work, item): item for item in items}
+        in_context = _in_context(work)
+        futures = {pool.submit(in_context, item): item for item in items}
         failure: BaseException | None = None
         try:
             for future in as_completed(futures):

@@ -1,14 +1,15 @@
 """Inside the REPL worker, before any model code runs: the kernel's limits on what this process
 may do. Resource limits; an unprivileged uid when started as root; Landlock (files readable only
-under Python's installation and the system libraries, writable only in the work folder; no TCP;
-signals and abstract sockets scoped to the worker); a seccomp filter (no new processes, ptrace,
-sockets, mounts, namespaces, keyrings, BPF...). Each layer reports whether it took hold. Nothing
+under Python's installation and the system libraries, writable nowhere; no TCP; signals and
+abstract sockets scoped to the worker); a seccomp filter (no new processes, ptrace, sockets,
+mounts, namespaces, keyrings, BPF, file metadata changes...). Each layer reports whether it took hold. Nothing
 here relies on Python code that model code could rewrite: once applied, the kernel enforces it."""
 
 from __future__ import annotations
 
 import errno
 import os
+import platform
 import resource
 import stat
 import sys
@@ -24,8 +25,14 @@ DENIED_SYSCALLS = (
     "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
     "pidfd_send_signal", "tkill", "process_madvise", "process_mrelease", "migrate_pages",
     "move_pages", "setpriority", "ioprio_set",
-    # the network (pipes and socketpair stay)
+    # the network (pipes and stream socket pairs stay)
     "socket", "connect", "bind", "listen", "accept", "accept4",
+    # file metadata and attributes (the worker writes nothing; Landlock does not cover these),
+    # watching folders it cannot list, locks shared with other processes
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime",
+    "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
+    "lremovexattr", "fremovexattr", "inotify_init", "inotify_init1", "inotify_add_watch",
+    "fanotify_mark", "flock", "ioprio_get",
     # mounts, namespaces, privileges
     "mount", "umount2", "fsopen", "fsmount", "fsconfig", "fspick", "move_mount", "open_tree",
     "mount_setattr", "unshare", "setns", "chroot", "pivot_root", "open_by_handle_at",
@@ -45,10 +52,15 @@ DENIED_SYSCALLS = (
 # sched_*: "the caller").
 SELF_PID_SYSCALLS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 ZERO_PID_SYSCALLS = ("prlimit64", "sched_setaffinity", "sched_setscheduler", "sched_setparam",
-                     "sched_setattr")
+                     "sched_setattr", "sched_getaffinity", "sched_getscheduler", "sched_getparam",
+                     "sched_getattr")
+# Newer than libseccomp 2.5's tables, by number (x86-64): statmount, listmount, setxattrat,
+# getxattrat, listxattrat, removexattrat, open_tree_attr, file_getattr, file_setattr.
+DENIED_NUMBERS = {"x86_64": (457, 458, 463, 464, 465, 466, 467, 468, 469)}
 CLONE_THREAD = 0x00010000
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
+SOCK_TYPE_MASK, SOCK_DGRAM, SOCK_SEQPACKET = 0xF, 2, 5
 
 
 def confine(policy: dict[str, Any]) -> Report:
@@ -94,6 +106,9 @@ def _set_limits(policy: dict[str, Any]) -> dict[str, Any]:
     limits = {resource.RLIMIT_AS: policy["memory_bytes"], resource.RLIMIT_CORE: 0,
               resource.RLIMIT_FSIZE: policy["file_bytes"], resource.RLIMIT_NOFILE: policy["open_files"],
               resource.RLIMIT_CPU: policy["cpu_seconds"]}
+    for name in ("RLIMIT_RTPRIO", "RLIMIT_NICE", "RLIMIT_MEMLOCK"):  # no real-time or raised priority
+        if hasattr(resource, name):
+            limits[getattr(resource, name)] = 0
     if os.geteuid() == 0:  # counted per uid: only meaningful for the uid the worker drops to
         limits[resource.RLIMIT_NPROC] = policy["threads"]
     for kind, value in limits.items():
@@ -105,12 +120,10 @@ def _set_limits(policy: dict[str, Any]) -> dict[str, Any]:
 def _drop_privileges(policy: dict[str, Any]) -> dict[str, Any]:
     """As root: become the unprivileged uid (which clears every capability). Python's own files
     under a folder that uid cannot enter (e.g. a root-only /root) stay importable through
-    descriptors opened before the switch."""
+    descriptors opened before the switch (a process may always walk its own /proc/self/fd)."""
     if os.geteuid() != 0:
         return _layer(True, f"runs as uid {os.geteuid()} (not root)")
     uid = policy["unprivileged_uid"]
-    for path in policy["write"]:
-        os.chown(path, uid, uid)
     anchors = {root: os.open(root, os.O_PATH | os.O_CLOEXEC)
                for root in policy["read"] if os.path.isdir(root) and not _reachable_by_others(root)}
     parent = os.getppid()
@@ -123,14 +136,11 @@ def _drop_privileges(policy: dict[str, Any]) -> dict[str, Any]:
         os.setuid(uid)
     die_with_parent(parent)
     if anchors:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # /proc/self/fd stays ours
         _reroot_imports({root: f"/proc/self/fd/{fd}" for root, fd in anchors.items()})
     try:
         os.setuid(0)
     except PermissionError:
-        return _layer(True, f"root dropped to uid {uid}, no capabilities")
+        return _layer(True, f"root dropped to uid {uid}, a uid of its own, with no capabilities")
     raise RuntimeError("the worker could regain root after dropping it")
 
 
@@ -172,14 +182,10 @@ def _landlock_rules(policy: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         return None, _layer(False, "unavailable: the kernel has no Landlock (Linux 5.13+ with it enabled)")
     fs, net, scoped = landlockpy.fs_for_abi(abi), landlockpy.net_for_abi(abi), landlockpy.scope_for_abi(abi)
     read_file, read_dir = A.READ_FILE, A.READ_FILE | A.READ_DIR
-    write = (read_dir | A.WRITE_FILE | A.TRUNCATE | A.MAKE_REG | A.MAKE_DIR | A.REMOVE_FILE
-             | A.REMOVE_DIR)
     rules = landlockpy.Ruleset(handled_fs=fs, handled_net=net, scoped=scoped)
     for path in policy["read"]:
         if os.path.exists(path):
             rules.allow_path(path, read_dir if os.path.isdir(path) else read_file)
-    for path in policy["write"]:
-        rules.allow_path(path, write)
     for device in ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"):
         if os.path.exists(device):
             rules.allow_path(device, read_file | (A.WRITE_FILE if device == "/dev/null" else A.NONE))
@@ -203,9 +209,13 @@ def _seccomp(sc: Any) -> dict[str, Any]:
     denied = sc.ERRNO(errno.EPERM)
     added = 0
     for name, args in [*((n, ()) for n in DENIED_SYSCALLS),
+                       *((n, ()) for n in DENIED_NUMBERS.get(platform.machine(), ())),
                        *((n, (sc.Arg(0, sc.NE, me),)) for n in SELF_PID_SYSCALLS),
                        *((n, (sc.Arg(0, sc.NE, 0),)) for n in ZERO_PID_SYSCALLS),
-                       ("clone", (sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0),))]:
+                       ("clone", (sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0),)),
+                       *(("prctl", (sc.Arg(0, sc.EQ, option),)) for option in (PR_SET_PDEATHSIG, PR_SET_DUMPABLE)),
+                       *(("socketpair", (sc.Arg(1, sc.MASKED_EQ, SOCK_TYPE_MASK, kind),))
+                         for kind in (SOCK_DGRAM, SOCK_SEQPACKET))]:  # datagrams could be sent to any path
         try:
             rules.add_rule(denied, name, *args)
             added += 1

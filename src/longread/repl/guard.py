@@ -1,7 +1,7 @@
 """The worker's audit hook. It protects nothing (model code can remove it): the kernel does that
 (`confine.py`). It turns what the kernel would refuse with a bare "Permission denied" into a
-message saying what the sandbox does not allow: writes outside the work folder, reads outside
-Python's own files, network use, new processes and signals to other processes."""
+message saying what the sandbox does not allow: writing files, reads outside Python's own files,
+network use, new processes and signals to other processes."""
 
 from __future__ import annotations
 
@@ -46,10 +46,9 @@ def _is_write(mode: object, flags: object) -> bool:
     return isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
 
 
-def install(write_roots: Iterable[str], read_roots: Iterable[str]) -> None:
+def install(read_roots: Iterable[str]) -> None:
     """Install the hook (for the rest of this process's life; hooks cannot be removed)."""
-    write_roots = tuple(os.path.realpath(r) for r in write_roots)
-    readable = tuple(os.path.realpath(r) for r in (*write_roots, *read_roots, *_DEVICES) if r)
+    readable = tuple(os.path.realpath(r) for r in (*read_roots, *_DEVICES) if r)
     me = os.getpid()
 
     def refuse(what: str) -> None:
@@ -61,18 +60,11 @@ def install(write_roots: Iterable[str], read_roots: Iterable[str]) -> None:
             if path is None:
                 return
             if _is_write(args[1], args[2] if len(args) > 2 else None) and path != "/dev/null":
-                if not write_roots:
-                    refuse(f"writing {args[0]!r} (files can be written only where bubblewrap "
-                           "gives the work folder a size limit)")
-                if not _inside(path, write_roots):
-                    refuse(f"writing {args[0]!r} (only the work folder is writable)")
+                refuse(f"writing {args[0]!r} (nothing is writable here: keep results in variables)")
             elif not _inside(path, readable):
                 refuse(f"reading {args[0]!r}")
         elif event in _PATH_WRITE_EVENTS:
-            for arg in args:
-                path = _real(arg) if isinstance(arg, (str, bytes, os.PathLike)) else None
-                if path is not None and not _inside(path, write_roots):
-                    refuse(f"{event} on {arg!r}")
+            refuse(f"{event} (nothing is writable here)")
         elif event in _PROCESS_EVENTS:
             refuse(f"starting a process ({event})")
         elif event in _NETWORK_EVENTS or (event == "socket.__new__" and args[1] != socket.AF_UNIX):

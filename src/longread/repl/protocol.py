@@ -1,7 +1,7 @@
 """Length-prefixed JSON frames over a pair of pipes between the host and its REPL worker.
 JSON only (never pickle): the worker runs untrusted code, so nothing it sends may execute. The
-host reads every frame with a deadline and a size cap, so a worker that stalls mid-frame or sends
-a huge one cannot hold it."""
+host reads and writes every frame with a deadline, and reads with caps on size and nesting, so a
+worker that stalls mid-frame, stops reading, or sends a huge or deeply nested frame cannot hold it."""
 
 from __future__ import annotations
 
@@ -21,54 +21,75 @@ class ChannelClosed(Exception):
 
 
 class FrameTimeout(ChannelClosed):
-    """No whole frame arrived before the deadline."""
+    """No whole frame went through before the deadline."""
 
 
-def send(fd: int, message: dict[str, Any]) -> None:
-    body = json.dumps(message, ensure_ascii=False, default=str).encode("utf-8")
-    data = memoryview(_HEADER.pack(len(body)) + body)
-    while data:
-        try:
-            written = os.write(fd, data)
-        except OSError as error:
-            raise ChannelClosed(str(error)) from error
-        data = data[written:]
+class ChannelEnded(ChannelClosed):
+    """The other side closed its end (it exited, or was killed)."""
 
 
-def _wait(fd: int, deadline: float | None) -> None:
+def encode(message: dict[str, Any]) -> bytes:
+    """The frame for `message`: its length, then its JSON."""
+    body = json.dumps(message, ensure_ascii=False, default=str).encode("utf-8", "replace")
+    return _HEADER.pack(len(body)) + body
+
+
+def _wait(fd: int, event: int, deadline: float | None) -> None:
     if deadline is None:
         return
     remaining = deadline - time.monotonic()
-    if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
-        raise FrameTimeout("no reply before the deadline")
+    poller = select.poll()  # (not select(): it fails on descriptors past 1023)
+    poller.register(fd, event)
+    if remaining <= 0 or not poller.poll(remaining * 1000):
+        raise FrameTimeout("the other side did not keep up before the deadline")
+
+
+def send(fd: int, message: dict[str, Any] | bytes, deadline: float | None = None) -> None:
+    """Write a frame (a message, or one `encode` made). With a deadline, `fd` must be non-blocking:
+    a reader that stops reading raises FrameTimeout instead of holding the writer."""
+    data = memoryview(message if isinstance(message, bytes) else encode(message))
+    while data:
+        _wait(fd, select.POLLOUT, deadline)
+        try:
+            written = os.write(fd, data)
+        except BlockingIOError:
+            continue
+        except OSError as error:
+            raise ChannelEnded(str(error)) from error
+        data = data[written:]
 
 
 def _read_exact(fd: int, size: int, deadline: float | None) -> bytes:
     chunks, remaining = [], size
     while remaining:
-        _wait(fd, deadline)
+        _wait(fd, select.POLLIN, deadline)
         try:
             chunk = os.read(fd, min(remaining, 1 << 20))
         except OSError as error:
-            raise ChannelClosed(str(error)) from error
+            raise ChannelEnded(str(error)) from error
         if not chunk:
-            raise ChannelClosed("end of stream")
+            raise ChannelEnded("end of stream")
         chunks.append(chunk)
         remaining -= len(chunk)
     return b"".join(chunks)
 
 
-def receive(fd: int, deadline: float | None = None, max_bytes: int = MAX_FRAME) -> dict[str, Any]:
+def receive(fd: int, deadline: float | None = None, max_bytes: int = MAX_FRAME,
+            max_containers: int | None = None) -> dict[str, Any]:
     """The next frame from `fd` as a JSON object. FrameTimeout when it is not whole by `deadline`
-    (a `time.monotonic()` value); ChannelClosed for a closed pipe, a frame over `max_bytes` or one
-    that is not a JSON object."""
+    (a `time.monotonic()` value); ChannelClosed for a closed pipe, a frame over `max_bytes` or
+    with more than `max_containers` objects and arrays (each costs the reader far more than its
+    two bytes), or one that is not a JSON object."""
     (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size, deadline))
     if size > max_bytes:
         raise ChannelClosed(f"a frame of {size:,} bytes is over the limit of {max_bytes:,}")
+    body = _read_exact(fd, size, deadline)
+    if max_containers is not None and body.count(b"{") + body.count(b"[") > max_containers:
+        raise ChannelClosed("a frame nests too many objects")
     try:
-        message = json.loads(_read_exact(fd, size, deadline).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ChannelClosed(f"malformed frame: {error}") from error
+        message = json.loads(body.decode("utf-8"))
+    except (ValueError, RecursionError) as error:  # ValueError: bad UTF-8 or JSON, a huge integer
+        raise ChannelClosed(f"malformed frame: {type(error).__name__}") from error
     if not isinstance(message, dict):
         raise ChannelClosed("malformed frame: not an object")
     return message

@@ -29,7 +29,9 @@ from longread.repl.capture import truncate_middle
 FATAL = (BudgetExceededError, CancelledError)
 RESTART_NOTE = ("The REPL was restarted: every variable you defined is gone "
                 "(`context` and the tool functions are back).")
-MAX_REPLY_BYTES = 64 * 1024 * 1024  # the largest frame the host reads from a worker
+MAX_REPLY_BYTES = 8 * 1024 * 1024  # the largest frame the host reads from a worker
+MAX_REPLY_CONTAINERS = 1_000_000  # and the most objects and arrays in it
+MAX_TOOL_RESULT_BYTES = 32 * 1024 * 1024  # the largest result a tool may send back
 MAX_ERROR_CHARS = 20_000
 START_SECONDS = 30.0
 CANCEL_POLL_SECONDS = 0.1
@@ -74,6 +76,11 @@ def _kill(process: subprocess.Popen, run_dir: str, fds: tuple[int, ...]) -> None
         with contextlib.suppress(OSError):
             os.close(fd)
     rundirs.remove(run_dir)
+
+
+def _text(value: str, limit: int) -> str:
+    """`value` cut to `limit` characters, lone surrogates (not text) replaced."""
+    return truncate_middle(value, limit).encode("utf-8", "replace").decode("utf-8")
 
 
 def _last_line(path: str) -> str:
@@ -124,10 +131,11 @@ class Sandbox:
         bwrap = isolation.bwrap()
         startup_log = os.path.join(run_dir, "startup.log")
         try:
-            init = self._init_message(run_dir, writable=bwrap is not None)
-            with open(startup_log, "wb") as log:  # the worker points its stderr away once ready
+            init = self._init_message(run_dir)
+            with open(os.open(startup_log, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as log:
+                # (the worker's stderr until it is ready; then it points it at /dev/null)
                 process = subprocess.Popen(
-                    isolation.worker_command(run_dir, (cmd_r, reply_w), bwrap, self.limits),
+                    isolation.worker_command(run_dir, (cmd_r, reply_w), bwrap),
                     pass_fds=(cmd_r, reply_w), cwd=isolation.work_dir(run_dir),
                     env=_clean_env(isolation.work_dir(run_dir)), stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
@@ -138,20 +146,22 @@ class Sandbox:
             raise
         os.close(cmd_r)
         os.close(reply_w)
+        os.set_blocking(cmd_w, False)  # every write has a deadline: a worker that stops reading cannot hold us
         self._process, self.run_dir, self._cmd, self._reply = process, run_dir, cmd_w, reply_r
         self._finalizer = weakref.finalize(self, _kill, process, run_dir, (cmd_w, reply_r))
         try:
-            protocol.send(cmd_w, init)
-            ready = protocol.receive(reply_r, time.monotonic() + START_SECONDS, 1 << 20)
+            ready_by = time.monotonic() + START_SECONDS
+            protocol.send(cmd_w, init, ready_by)
+            ready = protocol.receive(reply_r, ready_by, 1 << 20, 1_000)
         except protocol.ChannelClosed:
             ready = {}
         if ready.get("op") != "ready" or not isinstance(ready.get("layers"), dict):
             why = _last_line(startup_log)
             self.close()
             raise LongreadError("the REPL worker process failed to start" + (f": {why}" if why else ""))
-        self.layers = {**ready["layers"], "namespaces": isolation.namespaces_layer(bwrap, self.limits)}
+        self.layers = {**ready["layers"], "namespaces": isolation.namespaces_layer(bwrap)}
 
-    def _init_message(self, run_dir: str, writable: bool) -> dict[str, Any]:
+    def _init_message(self, run_dir: str) -> dict[str, Any]:
         context_file, kind = None, None
         if self.context is not None:
             kind = "text" if isinstance(self.context, str) else "json"
@@ -165,7 +175,7 @@ class Sandbox:
         size_mb = os.path.getsize(context_file) >> 20 if context_file else 0
         return {"op": "init", "tools": {n: describe(n, f) for n, f in self.tools.items()},
                 "context_file": context_file, "context_kind": kind, "variables": self.variables,
-                "policy": isolation.policy(run_dir, writable, self.limits, extra_memory_mb=4 * size_mb),
+                "policy": isolation.policy(run_dir, self.limits, extra_memory_mb=4 * size_mb),
                 "libraries": isolation.libraries(),
                 "max_output_chars": self.max_output_chars, "max_final_chars": self.max_final_chars}
 
@@ -198,7 +208,7 @@ class Sandbox:
         limit = started + self.cell_timeout
         cell_deadline = limit if self.run_deadline is None else min(limit, self.run_deadline)
         try:
-            protocol.send(self._cmd, {"op": "exec", "code": code})
+            protocol.send(self._cmd, {"op": "exec", "code": code}, cell_deadline)
             while True:
                 message = self._next_message(cell_deadline)
                 if message.get("op") != "call":
@@ -206,22 +216,25 @@ class Sandbox:
                 reply = self._dispatch(message, cell_deadline)
                 if time.monotonic() >= cell_deadline:
                     raise protocol.FrameTimeout("a tool call used up the cell's time")
-                protocol.send(self._cmd, reply)
+                protocol.send(self._cmd, reply, cell_deadline)
         except protocol.FrameTimeout:
             self._raise_if_run_is_over()
             return self._recover(started, f"Error: the cell ran longer than {self.cell_timeout:g} s "
                                           "and was stopped.")
+        except protocol.ChannelEnded:
+            return self._recover(started, f"Error: the REPL process exited (code {self._exit_code()}) "
+                                          "while running this cell.")
         except protocol.ChannelClosed as error:
-            code = self._exit_code()
-            what = (f"the REPL process exited (code {code})" if code is not None
-                    else f"the REPL process broke the protocol ({error})")
-            return self._recover(started, f"Error: {what} while running this cell.")
+            return self._recover(started, f"Error: the REPL process broke the protocol ({error}) while "
+                                          "running this cell.")
         except FATAL:
             self.close()
             raise
 
     def _next_message(self, cell_deadline: float) -> dict[str, Any]:
         """The worker's next frame; waits in short slices so that a cancellation is seen at once."""
+        poller = select.poll()
+        poller.register(self._reply, select.POLLIN)
         while True:
             if self.cancelled is not None and self.cancelled.is_set():
                 raise CancelledError("the run was cancelled")
@@ -229,15 +242,15 @@ class Sandbox:
             if left <= 0:
                 raise protocol.FrameTimeout("the cell's time is up")
             wait = min(left, CANCEL_POLL_SECONDS) if self.cancelled is not None else left
-            if select.select([self._reply], [], [], wait)[0]:
-                return protocol.receive(self._reply, cell_deadline, MAX_REPLY_BYTES)
+            if poller.poll(wait * 1000):
+                return protocol.receive(self._reply, cell_deadline, MAX_REPLY_BYTES, MAX_REPLY_CONTAINERS)
 
-    def _exit_code(self) -> int | None:
-        """The worker's exit code if it has ended (or ends within a moment), else None."""
+    def _exit_code(self) -> int | str:
+        """The worker's exit code, once it has ended (it is given a moment)."""
         try:
-            return self._process.wait(timeout=0.5) if self._process else None
+            return self._process.wait(timeout=1.0) if self._process else "unknown"
         except subprocess.TimeoutExpired:
-            return None
+            return "unknown"
 
     def _raise_if_run_is_over(self) -> None:
         if self.run_deadline is not None and time.monotonic() >= self.run_deadline:
@@ -246,16 +259,19 @@ class Sandbox:
                                       "max_seconds")
 
     def _result(self, message: dict[str, Any], started: float) -> CellResult:
-        """The cell's outcome, each part re-capped here: the worker's own caps are its code's to undo."""
-        if message.get("op") != "result":
+        """The cell's outcome, each part checked and re-capped here: the worker's own caps are its
+        code's to undo."""
+        output, error, final = (message.get(key) for key in ("output", "error", "final"))
+        if message.get("op") != "result" or not isinstance(output, str) or \
+                not all(part is None or isinstance(part, str) for part in (error, final)):
             raise protocol.ChannelClosed(f"unexpected frame {str(message.get('op'))[:40]!r}")
-        error, final = message.get("error"), message.get("final")
-        result = CellResult(output=truncate_middle(str(message.get("output", "")), self.max_output_chars),
-                            error=None if error is None else truncate_middle(str(error), MAX_ERROR_CHARS),
-                            final=None if final is None else truncate_middle(str(final), self.max_final_chars),
+        result = CellResult(output=_text(output, self.max_output_chars),
+                            error=None if error is None else _text(error, MAX_ERROR_CHARS),
+                            final=None if final is None else _text(final, self.max_final_chars),
                             seconds=time.monotonic() - started)
         restored = message.get("restored")
-        names = [n for n in restored if n in self._reserved] if isinstance(restored, list) else []
+        names = [n for n in restored if isinstance(n, str) and n in self._reserved] \
+            if isinstance(restored, list) else []
         if names:
             result.notices.append(f"Note: {', '.join(names)} cannot be overwritten; restored the original.")
         return result
@@ -264,7 +280,7 @@ class Sandbox:
         self.restart()
         return CellResult(notices=[what, RESTART_NOTE], seconds=time.monotonic() - started)
 
-    def _dispatch(self, message: dict[str, Any], cell_deadline: float) -> dict[str, Any]:
+    def _dispatch(self, message: dict[str, Any], cell_deadline: float) -> dict[str, Any] | bytes:
         name = str(message.get("name"))[:100]
         function = self.tools.get(name)
         args, kwargs = message.get("args", []), message.get("kwargs", {})
@@ -273,7 +289,11 @@ class Sandbox:
         try:
             with deadline.until(cell_deadline):
                 value = function(*args, **kwargs)
-            return {"op": "return", "value": value}
+            reply = protocol.encode({"op": "return", "value": value})
+            if len(reply) > MAX_TOOL_RESULT_BYTES:
+                return {"op": "error", "error": f"{name} returned {len(reply) / 2**20:,.0f} MB, over the "
+                                                f"{MAX_TOOL_RESULT_BYTES >> 20} MB a tool may return: ask for less"}
+            return reply
         except FATAL:
             raise
         except TypeError as error:

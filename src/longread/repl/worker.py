@@ -65,7 +65,7 @@ class Worker:
         confine.use_libraries(init["libraries"])
         report = confine.confine(policy)
         os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # stderr was the host's start-up log
-        guard.install(policy["write"], policy["read"])
+        guard.install(policy["read"])
         os._exit = _refuse_exit  # type: ignore[assignment]
         os.abort = _refuse_exit  # type: ignore[assignment]
         return report
@@ -159,7 +159,8 @@ def _refuse_exit(*_: Any) -> None:
 
 if __name__ == "__main__":
     confine.die_with_parent(os.getppid())
+    end = os._exit  # (model code may replace os._exit; threads it started must not keep us alive)
     try:
         Worker(int(sys.argv[1]), int(sys.argv[2])).serve()
     except protocol.ChannelClosed:
-        sys.exit(0)
+        end(0)

@@ -16,6 +16,7 @@ import regex
 from longread import deadline
 
 FALLBACK_SECONDS = 10.0
+MAX_PATTERN_CHARS = 2_000  # compiling is not bounded by the deadline: the pattern's size is
 _ASCII_CLASSES = re.compile(r"\\[wWdDsSbB]")
 
 
@@ -23,6 +24,9 @@ class SearchPattern:
     """One case-insensitive pattern; `finditer(text)` yields (start, end, matched text)."""
 
     def __init__(self, pattern: str):
+        if len(pattern) > MAX_PATTERN_CHARS:
+            raise ValueError(f"a pattern of {len(pattern):,} characters is over the {MAX_PATTERN_CHARS:,} "
+                             "allowed; search for fewer alternatives at a time")
         self.pattern = pattern
         self._re2 = _re2_or_none(pattern)
         self._ascii_classes = bool(_ASCII_CLASSES.search(pattern))

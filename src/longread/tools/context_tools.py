@@ -17,9 +17,11 @@ from longread.tools.hypothesis import HypothesisTracker
 from longread.tools.rank import BM25, search_words
 from longread.tools.slices import ContextSlicer
 from longread.text.patterns import compile_search
+from longread.tools.grep import hit_limit
 from longread.tools.toolset import Brief, Toolset
 
 PASSAGE_CHARS = 600
+MAX_SNIPPET_SIDE = 2_000  # grep's context_chars, at most
 INTRO = """You answer a question about a context that is too large to read at once.
 It is stored in a Python REPL as the variable `context` ({kind}, {size:,} characters, {slices} slices)."""
 GUIDE = """Example of two turns:
@@ -135,6 +137,7 @@ class ContextTools(Toolset):
     def grep(self, pattern: str, context_chars: int = 80, max_hits: int = 50) -> list[dict]:
         """Regex search (case-insensitive) over every slice: slice_id, start, match, snippet."""
         regex = compile_search(pattern)
+        context_chars, max_hits = max(0, min(int(context_chars), MAX_SNIPPET_SIDE)), hit_limit(max_hits)
         hits: list[dict] = []
         for piece in self.slicer:
             deadline.check()

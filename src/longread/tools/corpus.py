@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from itertools import groupby
+from itertools import groupby, islice
 
 from longread.answer import Citation
 from longread.index.corpus import CorpusIndex
@@ -16,7 +16,7 @@ from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
 from longread.store.docstore import own_spans
 from longread.tools.context_tools import fit_chars
-from longread.tools.grep import grep_blocks
+from longread.tools.grep import MAX_HITS, grep_blocks, hit_limit
 from longread.tools.grounding import grounded_span
 from longread.tools.rank import keywords, search_words
 from longread.tools.toolset import Brief, Toolset
@@ -193,15 +193,13 @@ class CorpusTools(Toolset):
         """Regex matches (case-insensitive) across all documents, streamed: {doc_id: [{match,
         start, line}]} for the first `max_docs` documents that match (up to `max_hits` each)."""
         found: dict[str, list[dict]] = {}
+        per_document, documents = hit_limit(max_hits), hit_limit(max_docs)
         for doc_id, blocks in _by_document(self.store.iter_corpus_blocks()):
-            hits = []
-            for m in grep_blocks(pattern, blocks):
-                hits.append({"match": m.text, "start": m.start, "line": m.line})
-                if len(hits) == max_hits:
-                    break
+            hits = [{"match": m.text, "start": m.start, "line": m.line}
+                    for m in islice(grep_blocks(pattern, blocks), per_document)]
             if hits:
                 found[doc_id] = hits
-                if len(found) == max_docs:
+                if len(found) == documents:
                     break
         return found
 
@@ -232,7 +230,11 @@ class CorpusTools(Toolset):
     def grep_document(self, doc_id: str, pattern: str) -> list[dict]:
         """Regex matches (case-insensitive) in one document: [{match, start, line}]."""
         blocks = self.store.iter_blocks(self.index.doc(doc_id).store_id)
-        return [{"match": m.text, "start": m.start, "line": m.line} for m in grep_blocks(pattern, blocks)]
+        hits = [{"match": m.text, "start": m.start, "line": m.line}
+                for m in islice(grep_blocks(pattern, blocks), MAX_HITS + 1)]
+        if len(hits) > MAX_HITS:
+            self.notices.append(f"grep_document returned the first {MAX_HITS:,} matches; narrow the pattern.")
+        return hits[:MAX_HITS]
 
     def get_doc_toc(self, doc_id: str) -> dict:
         """A document's table of contents (its level-2 index is built on first use)."""

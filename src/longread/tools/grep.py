@@ -12,6 +12,12 @@ from longread import deadline
 from longread.text.patterns import compile_search
 
 MAX_MATCH_CHARS = 2_000  # a match longer than this may be missed where two stored blocks meet
+MAX_HITS = 1_000  # the most matches one search call returns (each is held on the host, then sent)
+
+
+def hit_limit(asked: int) -> int:
+    """How many hits a search asked for `asked` may return: 1 to MAX_HITS."""
+    return max(1, min(int(asked), MAX_HITS))
 _REGEX_SYNTAX = re.compile(r"[.^$*+?{}\[\]\\|()]")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
 from longread.store.docstore import own_spans
 from longread.tools.context_tools import fit_chars
-from longread.tools.grep import grep_blocks
+from longread.tools.grep import MAX_HITS, grep_blocks, hit_limit
 from longread.tools.grounding import grounded_span
 from longread.tools.rank import keywords, search_words, stem
 from longread.tools.toolset import Brief, Toolset
@@ -209,16 +210,20 @@ class SingleDocTools(TreeNavigation, Toolset):
     def grep_section(self, pattern: str, section_name: str) -> list[dict]:
         """Regex matches (case-insensitive) in one section: match, start, end (document offsets)."""
         row = self._row(section_name)
-        return list(self._grep(pattern, row.start, row.end))
+        hits = list(islice(self._grep(pattern, row.start, row.end), MAX_HITS + 1))
+        return self._capped(hits, "grep_section")
 
     def grep_all(self, pattern: str, max_hits: int = 200) -> dict[str, list[dict]]:
         """Regex matches over the whole document, grouped by section (streamed, never all in memory)."""
         found: dict[str, list[dict]] = {}
-        for number, hit in enumerate(self._grep(pattern, 0, self.index.total_chars)):
-            if number == max_hits:
-                break
+        for hit in islice(self._grep(pattern, 0, self.index.total_chars), hit_limit(max_hits)):
             found.setdefault(self.section_at(hit["start"]), []).append(hit)
         return found
+
+    def _capped(self, hits: list[dict], tool: str) -> list[dict]:
+        if len(hits) > MAX_HITS:
+            self.notices.append(f"{tool} returned the first {MAX_HITS:,} matches; narrow the pattern.")
+        return hits[:MAX_HITS]
 
     def _grep(self, pattern: str, start: int, end: int) -> Iterator[dict]:
         blocks = self.index.store.iter_blocks(self.index.doc_id, start, end)
