@@ -293,7 +293,7 @@ def test_the_work_folder_cannot_fill_the_disk(mode, tmp_path):
             "    except BaseException as error:\n"
             "        last = type(error).__name__\n"
             "print(written, last)")
-    with Sandbox({}, cell_timeout=30, max_file_mb=16) as sandbox:
+    with Sandbox({}, cell_timeout=30) as sandbox:
         output = sandbox.run(GUARD_OFF + fill).output.split()
     assert int(output[0]) == 0, output
     assert output[1] in ("OSError", "PermissionError")

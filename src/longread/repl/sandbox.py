@@ -56,10 +56,6 @@ class CellResult:
         return "\n".join(parts) if parts else "(no output)"
 
 
-class CellStopped(Exception):
-    """The cell ran out of time, or its worker died or broke the protocol; the message says which."""
-
-
 def _clean_env(work: str) -> dict[str, str]:
     """The worker's whole environment: nothing inherited, so no API keys or other secrets."""
     return {"HOME": work, "TMPDIR": work, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
@@ -99,14 +95,14 @@ class Sandbox:
 
     def __init__(self, tools: Mapping[str, Callable[..., Any]], context: Any = None, *,
                  variables: Mapping[str, Any] | None = None, cell_timeout: float = 120.0,
-                 memory_mb: int = 1024, max_output_chars: int = 20_000, max_file_mb: int = 64,
-                 max_final_chars: int = 1_000_000, run_deadline: float | None = None,
+                 memory_mb: int = 1024, max_output_chars: int = 20_000, max_final_chars: int = 1_000_000,
+                 run_deadline: float | None = None,
                  cancelled: threading.Event | None = None):
         self.tools = dict(tools)
         self.context = context
         self.variables = dict(variables or {})
         self.cell_timeout = cell_timeout
-        self.limits = isolation.Limits(memory_mb=memory_mb, file_mb=max_file_mb)
+        self.limits = isolation.Limits(memory_mb=memory_mb)
         self.max_output_chars = max_output_chars
         self.max_final_chars = max_final_chars
         self.run_deadline = run_deadline
@@ -146,7 +142,7 @@ class Sandbox:
             raise
         os.close(cmd_r)
         os.close(reply_w)
-        os.set_blocking(cmd_w, False)  # every write has a deadline: a worker that stops reading cannot hold us
+        os.set_blocking(cmd_w, False)  # writes have deadlines: a worker that stops reading cannot hold us
         self._process, self.run_dir, self._cmd, self._reply = process, run_dir, cmd_w, reply_r
         self._finalizer = weakref.finalize(self, _kill, process, run_dir, (cmd_w, reply_r))
         try:
