@@ -155,12 +155,12 @@ def test_asking_across_long_documents_indexes_them_on_one_thread(tmp_path):
 
 
 def test_short_reads_are_cached_and_long_ones_are_not(tools, monkeypatch):
-    from longread.tools import corpus as corpus_tools
+    from longread.tools import toolset
 
     reads = []
     store_read = tools.store.read_range
     monkeypatch.setattr(tools.store, "read_range", lambda *args: reads.append(args) or store_read(*args))
-    monkeypatch.setattr(corpus_tools, "CACHED_READ_CHARS", 50)
+    monkeypatch.setattr(toolset, "CACHED_READ_CHARS", 50)
     first = tools.read_document_chunk("news/heron.md", 0, 40)
     assert tools.read_document_chunk("news/heron.md", 0, 40) == first == ARTICLES["news/heron.md"][:40]
     assert len(reads) == 1

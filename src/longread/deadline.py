@@ -26,6 +26,11 @@ def until(when: float | None) -> Iterator[None]:
         _deadline.reset(token)
 
 
+def current() -> float | None:
+    """The deadline in force (a `time.monotonic()` value), or None."""
+    return _deadline.get()
+
+
 def remaining() -> float | None:
     """Seconds left before the deadline (never below 0), or None without one."""
     when = _deadline.get()

@@ -156,6 +156,16 @@ ESCAPES = {
         "assert ctypes.get_errno() != errno.EPERM"),
     "undying: clear the parent-death signal": (
         "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.prctl(1, 0, 0, 0, 0) == 0"),
+    "the system-wide asynchronous I/O pool": (
+        "libc = ctypes.CDLL(None, use_errno=True)\nctx = ctypes.c_ulong(0)\n"
+        "assert libc.syscall(206, 65536, ctypes.byref(ctx)) == 0, os.strerror(ctypes.get_errno())"),
+    "a signal through a file's owner (F_SETOWN)": (
+        "import fcntl\nr, w = os.pipe()\nfcntl.fcntl(r, fcntl.F_SETOWN, {victim})"),
+    "a signal through a file's owner (FIOSETOWN)": (
+        "import fcntl, struct\na, b = socket.socketpair()\nfcntl.ioctl(a, 0x8901, struct.pack('i', {victim}))"),
+    "asynchronous I/O signals (O_ASYNC)": (
+        "import fcntl\nr, w = os.pipe()\nfcntl.fcntl(r, fcntl.F_SETFL, os.O_ASYNC)"),
+    "system-wide writeback (sync)": "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.syscall(162) == 0",
     "memfd (memory outside RLIMIT_AS)": (
         "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.memfd_create(b'x', 0) >= 0"),
     "a user namespace": "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.unshare(0x10000000) == 0",
@@ -166,7 +176,7 @@ ESCAPES = {
     "the terminal": "open('/dev/tty', 'w').write('x')",
 }
 # Attacks whose unconfined control needs root (or would harm the machine): no control for them.
-NO_CONTROL = {"a file in the work folder", "extended attributes in the work folder",
+NO_CONTROL = {"the system-wide asynchronous I/O pool", "a file in the work folder", "extended attributes in the work folder",
               "undying: clear the parent-death signal", "ptrace", "a user namespace", "raise the memory limit", "the terminal", "io_uring", "bpf",
               "keyctl", "kill another process", "kill another process group", "pidfd_send_signal",
               "UDP", "memfd (memory outside RLIMIT_AS)"}

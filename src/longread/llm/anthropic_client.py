@@ -40,6 +40,8 @@ class AnthropicLM(LM):
             kwargs["system"] = system.strip()
         if request.stop:
             kwargs["stop_sequences"] = list(request.stop)
+        if request.timeout is not None:
+            kwargs["timeout"] = max(request.timeout, 0.1)
         try:
             response = self.client.messages.create(**kwargs)
         except _TRANSIENT as error:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import random
+from dataclasses import replace
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -119,8 +120,15 @@ class Gateway:
         in the caller's context (so under the caller's deadline)."""
         if len(items) <= 1:
             return [work(item) for item in items]
+        in_context = _in_context(work)
         with ThreadPoolExecutor(max_workers=min(self.concurrency, len(items))) as pool:
-            return list(pool.map(_in_context(work), items))
+            futures = [pool.submit(in_context, item) for item in items]
+            try:
+                return [future.result() for future in futures]
+            except BaseException:
+                for future in futures:  # the first failure ends the batch: none of the rest starts
+                    future.cancel()
+                raise
 
     def as_done(self, work: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[T, R]]:
         """(item, work(item)) as each finishes, at most `concurrency` at once, for callers that save
@@ -153,7 +161,7 @@ class Gateway:
     def _call_with_retries(self, lm: LM, request: Request, purpose: str) -> Completion:
         for attempt in range(self.max_retries + 1):
             try:
-                return lm.complete(request)
+                return lm.complete(replace(request, timeout=deadline.remaining()))
             except TransientModelError as error:
                 if attempt == self.max_retries:
                     raise ModelError(f"{error} (gave up after {attempt + 1} attempts)") from error
@@ -163,8 +171,10 @@ class Gateway:
                 self.on_event(Event("llm_retry", {"model": lm.name, "purpose": purpose,
                                                   "attempt": attempt + 1, "delay": round(delay, 2),
                                                   "error": str(error)}))
-                self._sleep(min(delay, 30.0))
+                left = deadline.remaining()
+                self._sleep(min(delay, 30.0, 30.0 if left is None else left))
                 self._check_cancelled()
+                deadline.check()
                 self._check_budget(purpose, count_call=False)
         raise AssertionError("unreachable")
 

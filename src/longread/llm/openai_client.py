@@ -45,6 +45,8 @@ class OpenAILM(LM):
         kwargs = {"model": self.model, **request.chat_kwargs()}
         if request.json_schema is not None:
             kwargs["response_format"] = self._response_format(request.json_schema)
+        if request.timeout is not None:
+            kwargs["timeout"] = max(request.timeout, 0.1)
         return self.client.chat.completions.create(**kwargs)
 
     def _rejects_schema_style(self, request: Request, error: openai.APIStatusError) -> bool:

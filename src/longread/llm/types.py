@@ -17,6 +17,7 @@ class Request:
     temperature: float = 0.0
     json_schema: dict[str, Any] | None = None
     stop: tuple[str, ...] = ()
+    timeout: float | None = None  # seconds the provider may take (a REPL cell's time left); not cached
 
     def chat_kwargs(self) -> dict[str, Any]:
         """The arguments every chat-completions API shares."""

@@ -43,6 +43,9 @@ DENIED_SYSCALLS = (
     "init_module", "finit_module", "delete_module", "reboot", "swapon", "swapoff", "acct",
     "quotactl", "quotactl_fd", "syslog", "iopl", "ioperm", "settimeofday", "clock_settime",
     "clock_adjtime", "adjtimex", "sethostname", "setdomainname", "vhangup", "lookup_dcookie",
+    # kernel pools shared with every process (asynchronous I/O), system-wide writeback
+    "io_setup", "io_destroy", "io_submit", "io_cancel", "io_getevents", "io_pgetevents", "sync",
+    "syncfs", "modify_ldt",
     # memory that RLIMIT_AS does not count, and IPC objects that outlive the worker
     "memfd_create", "memfd_secret", "shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv",
     "msgctl", "semget", "semop", "semctl", "semtimedop", "mq_open", "mq_unlink", "mq_timedsend",
@@ -61,6 +64,11 @@ CLONE_THREAD = 0x00010000
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 SOCK_TYPE_MASK, SOCK_DGRAM, SOCK_SEQPACKET = 0xF, 2, 5
+# Signals delivered through a file's owner (SIGIO/SIGURG, or any signal with F_SETSIG) skip kill():
+# fcntl F_SETOWN, F_SETSIG, F_SETOWN_EX; ioctl FIOSETOWN, SIOCSPGRP, FIOASYNC; F_SETFL with O_ASYNC.
+FCNTL_OWNER = (8, 10, 15)
+IOCTL_OWNER = (0x8901, 0x8902, 0x5452)
+F_SETFL, O_ASYNC = 4, 0o20000
 
 
 def confine(policy: dict[str, Any]) -> Report:
@@ -215,7 +223,10 @@ def _seccomp(sc: Any) -> dict[str, Any]:
                        ("clone", (sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0),)),
                        *(("prctl", (sc.Arg(0, sc.EQ, option),)) for option in (PR_SET_PDEATHSIG, PR_SET_DUMPABLE)),
                        *(("socketpair", (sc.Arg(1, sc.MASKED_EQ, SOCK_TYPE_MASK, kind),))
-                         for kind in (SOCK_DGRAM, SOCK_SEQPACKET))]:  # datagrams could be sent to any path
+                         for kind in (SOCK_DGRAM, SOCK_SEQPACKET)),  # datagrams could be sent to any path
+                       *(("fcntl", (sc.Arg(1, sc.EQ, command),)) for command in FCNTL_OWNER),
+                       *(("ioctl", (sc.Arg(1, sc.EQ, request),)) for request in IOCTL_OWNER),
+                       ("fcntl", (sc.Arg(1, sc.EQ, F_SETFL), sc.Arg(2, sc.MASKED_EQ, O_ASYNC, O_ASYNC)))]:
         try:
             rules.add_rule(denied, name, *args)
             added += 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import struct
 import time
@@ -14,6 +15,7 @@ from typing import Any
 
 MAX_FRAME = 512 * 1024 * 1024  # what the host may send (a tool's result can be large)
 _HEADER = struct.Struct(">I")
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 class ChannelClosed(Exception):
@@ -92,4 +94,15 @@ def receive(fd: int, deadline: float | None = None, max_bytes: int = MAX_FRAME,
         raise ChannelClosed(f"malformed frame: {type(error).__name__}") from error
     if not isinstance(message, dict):
         raise ChannelClosed("malformed frame: not an object")
-    return message
+    return _without_surrogates(message) if _ESCAPED_SURROGATE.search(body) else message
+
+
+def _without_surrogates(value: Any) -> Any:
+    """`value` with lone surrogates (from \\ud800-style escapes; not text) replaced in every string."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, list):
+        return [_without_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_without_surrogates(key): _without_surrogates(item) for key, item in value.items()}
+    return value

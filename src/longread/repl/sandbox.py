@@ -67,7 +67,8 @@ def _kill(process: subprocess.Popen, run_dir: str, fds: tuple[int, ...]) -> None
         os.killpg(process.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         process.kill()
-    process.wait()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)  # (a process stuck in the kernel is left to it, not waited for)
     for fd in fds:
         with contextlib.suppress(OSError):
             os.close(fd)
@@ -201,8 +202,8 @@ class Sandbox:
         if self._process is None:
             self.start()
         started = time.monotonic()
-        limit = started + self.cell_timeout
-        cell_deadline = limit if self.run_deadline is None else min(limit, self.run_deadline)
+        cell_deadline = min(t for t in (started + self.cell_timeout, self.run_deadline, deadline.current())
+                            if t is not None)  # (a child RLM's cell ends with its parent's)
         try:
             protocol.send(self._cmd, {"op": "exec", "code": code}, cell_deadline)
             while True:

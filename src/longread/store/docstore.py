@@ -16,12 +16,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from longread import deadline
 from longread.store.tree_tables import TREE_SCHEMA, TreeTables
 
 BLOCK_CHARS = 65_536
 FTS_BATCH_CHARS = 16_000_000  # section text indexed per committed step of a full-text build
 SCHEMA_VERSION = 4  # 4: corpus postings hold the document's id
 PAGE_BYTES = 65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
+MAX_QUERY_WORDS = 64  # distinct words of one full-text query
 _HASH_CHARS = 1 << 20
 
 _SCHEMA = """
@@ -138,6 +140,7 @@ class DocStore(TreeTables):
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
+        db.set_progress_handler(_past_deadline, 50_000)  # a query made for a REPL cell ends with it
         return db
 
     def _stored_version(self) -> int | None:
@@ -368,8 +371,15 @@ class DocStore(TreeTables):
 
 
 def fts_query(words: Iterable[str]) -> str:
-    """An FTS5 query matching any of `words` (each quoted, so no word is read as an operator)."""
-    return " OR ".join(f'"{w}"' for w in (w.replace('"', " ").strip() for w in words) if w)
+    """An FTS5 query matching any of `words` (each quoted, so no word is read as an operator): the
+    first MAX_QUERY_WORDS distinct ones (an FTS5 query costs about the square of its words)."""
+    distinct = dict.fromkeys(w for w in (w.replace('"', " ").strip() for w in words) if w)
+    return " OR ".join(f'"{w}"' for w in list(distinct)[:MAX_QUERY_WORDS])
+
+
+def _past_deadline() -> bool:
+    """SQLite's progress handler: stop the statement once the current deadline has passed."""
+    return deadline.remaining() == 0.0
 
 
 def _step_end(spans: Sequence[tuple[int, int]], first: int, chars: int) -> int:

@@ -6,8 +6,9 @@ text only and by `regex` (Python's meaning) on other text."""
 
 from __future__ import annotations
 
-import functools
 import re
+import re._constants as _c
+import re._parser as _re_parser
 from collections.abc import Iterator
 
 import re2
@@ -17,7 +18,9 @@ from longread import deadline
 
 FALLBACK_SECONDS = 10.0
 MAX_PATTERN_CHARS = 2_000  # compiling is not bounded by the deadline: the pattern's size is
+MAX_EXPANDED = 10_000  # the fallback engine unrolls counted repeats: (((.{100}){100}){100}) is 10**6
 _ASCII_CLASSES = re.compile(r"\\[wWdDsSbB]")
+_REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT)
 
 
 class SearchPattern:
@@ -35,6 +38,13 @@ class SearchPattern:
             self._fallback = self._compile_fallback()
 
     def _compile_fallback(self) -> regex.Pattern:
+        try:
+            size = _expanded_size(_re_parser.parse(self.pattern))
+        except (re.error, RecursionError, OverflowError) as error:
+            raise ValueError(f"invalid regular expression {self.pattern[:200]!r}: {error}") from None
+        if size > MAX_EXPANDED:
+            raise ValueError(f"the pattern {self.pattern[:100]!r} unrolls to over {MAX_EXPANDED:,} steps "
+                             "(nested counted repeats); use smaller counts")
         try:
             return regex.compile(self.pattern, regex.IGNORECASE | regex.V0)
         except regex.error as error:
@@ -66,7 +76,29 @@ def _re2_or_none(pattern: str) -> re2._Regexp | None:
         return None
 
 
-@functools.lru_cache(maxsize=256)
+def _expanded_size(items: _re_parser.SubPattern | list) -> int:
+    """How many steps a parsed pattern has once its counted repeats are unrolled."""
+    size = 0
+    for op, arg in items:
+        if op in _REPEATS:
+            low, high, inner = arg
+            size += max(high if high != _c.MAXREPEAT else low, 1) * _expanded_size(inner)
+        elif op is _c.SUBPATTERN:
+            size += _expanded_size(arg[-1])
+        elif op is _c.BRANCH:
+            size += sum(_expanded_size(branch) for branch in arg[1])
+        elif op in (_c.ASSERT, _c.ASSERT_NOT):
+            size += _expanded_size(arg[1])
+        elif op is _c.ATOMIC_GROUP:
+            size += _expanded_size(arg)
+        elif op is _c.GROUPREF_EXISTS:
+            size += sum(_expanded_size(part) for part in arg[1:] if part is not None)
+        else:
+            size += 1
+    return size
+
+
 def compile_search(pattern: str) -> SearchPattern:
-    """The SearchPattern for `pattern` (ValueError if no engine accepts it)."""
+    """The SearchPattern for `pattern` (ValueError if no engine accepts it). Not cached: a cache
+    would keep what model code compiled after its run."""
     return SearchPattern(pattern)

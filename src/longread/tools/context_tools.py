@@ -18,7 +18,7 @@ from longread.tools.rank import BM25, search_words
 from longread.tools.slices import ContextSlicer
 from longread.text.patterns import compile_search
 from longread.tools.grep import hit_limit
-from longread.tools.toolset import Brief, Toolset
+from longread.tools.toolset import QUERY_CHARS, Brief, Toolset, bounded_batch, short_text
 
 PASSAGE_CHARS = 600
 MAX_SNIPPET_SIDE = 2_000  # grep's context_chars, at most
@@ -99,7 +99,7 @@ class ContextTools(Toolset):
             return truncate_middle(str(prompt), fit_chars(self.sub))
         self.touched = True  # the slice's text is served, through the sub-model
         text = truncate_middle(self.read_slice(slice_id), fit_chars(self.sub, 1500))
-        return f"Context ({slice_id}):\n\"\"\"\n{text}\n\"\"\"\n\n{prompt}"
+        return f"Context ({slice_id}):\n\"\"\"\n{text}\n\"\"\"\n\n{short_text(prompt)}"
 
     def llm_query(self, prompt: str, slice_id: str | None = None) -> str:
         """Ask the sub-model; with slice_id, that slice's text is put before the prompt."""
@@ -108,6 +108,7 @@ class ContextTools(Toolset):
 
     def llm_query_batched(self, prompts: list[str], slice_ids: list[str | None] | None = None) -> list[str]:
         """Run several llm_query calls concurrently; returns the answers in order."""
+        prompts = bounded_batch(prompts, "prompts")
         ids = list(slice_ids) if slice_ids is not None else [None] * len(prompts)
         if len(ids) != len(prompts):
             raise ValueError("slice_ids must have one entry per prompt")
@@ -159,6 +160,6 @@ class ContextTools(Toolset):
                 for piece in self.slicer
                 for part in ContextSlicer.auto_slice_context(piece.text(), "chars", PASSAGE_CHARS).values()]
             self._index = BM25([p["text"] for p in self._passages])
-        scores = self._index.scores(query)
-        best = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)[:max(0, int(k))]
+        scores = self._index.scores(short_text(query, QUERY_CHARS))
+        best = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)[:hit_limit(k)]
         return [{**self._passages[i], "score": round(scores[i], 3)} for i in best if scores[i] > 0]

@@ -19,10 +19,17 @@ from longread.tools.context_tools import fit_chars
 from longread.tools.grep import MAX_HITS, grep_blocks, hit_limit
 from longread.tools.grounding import grounded_span
 from longread.tools.rank import keywords, search_words
-from longread.tools.toolset import Brief, Toolset
+from longread.tools.toolset import (
+    QUERY_CHARS,
+    READ_LIMIT,
+    Brief,
+    Toolset,
+    bounded_batch,
+    cached_reads,
+    short_name,
+    short_text,
+)
 
-READ_LIMIT = 1_000_000  # read_document returns at most this many characters
-CACHED_READ_CHARS = 100_000  # longer reads are not kept in the read cache
 SAMPLE_SUMMARIES = 20
 
 INTRO = """You are analyzing a corpus of {total_docs:,} documents totaling {total_chars:,} characters.
@@ -79,7 +86,7 @@ class CorpusTools(Toolset):
         self.store = index.store
         self.sub = sub
         self.gateway = gateway
-        self._cached_read = lru_cache(maxsize=cache_size)(self._read_range)
+        self._read = cached_reads(self._read_range, cache_size)
         self._lookup = lru_cache(maxsize=cache_size)(self.store.lookup)
         self._rank = lru_cache(maxsize=cache_size)(self._rank_words)
         self._links = lru_cache(maxsize=cache_size)(index.links)
@@ -88,18 +95,12 @@ class CorpusTools(Toolset):
     def _read_range(self, doc_id: str, start: int, end: int) -> str:
         return self.store.read_range(self.index.doc(doc_id).store_id, start, end)
 
-    def _read(self, doc_id: str, start: int, end: int) -> str:
-        """A read, cached unless it is long (so the cache holds at most ~cache_size × 100K characters)."""
-        if end - start > CACHED_READ_CHARS:
-            return self._read_range(doc_id, start, end)
-        return self._cached_read(doc_id, start, end)
-
     def _rank_words(self, query: str, k: int) -> list[tuple[str, float]]:
         return self.store.rank(tokens(keywords(query)) or tokens(query), k)
 
     def ranked(self, query: str, k: int) -> list[tuple[str, float]]:
         """(doc id, BM25 score) of the k documents best matching `query`."""
-        return self._rank(query, k)
+        return self._rank(short_text(query, QUERY_CHARS), hit_limit(k))
 
     def passages(self, doc_id: str, question: str, chars: int) -> list[tuple[int, int]]:
         """Spans of the document to read for `question`, about `chars` in all: the whole document
@@ -168,23 +169,24 @@ class CorpusTools(Toolset):
     # -- corpus search ----------------------------------------------------------------------------
     def search_by_keyword(self, keyword: str) -> list[str]:
         """Documents with `keyword` among their keywords (case and plural insensitive)."""
-        return list(self._lookup("keyword", keyword_key(keyword)))
+        return list(self._lookup("keyword", keyword_key(short_name(keyword))))
 
     def search_by_entity(self, entity: str) -> list[str]:
         """Documents naming `entity` (a person, organization or place) among their entities."""
-        return list(self._lookup("entity", entity_key(entity)))
+        return list(self._lookup("entity", entity_key(short_name(entity))))
 
     def search_by_keywords(self, keywords: list[str], mode: str = "any") -> list[str]:
         """Documents with any (mode="any") or all (mode="all") of the keywords."""
         if mode not in ("any", "all"):
             raise ValueError("mode must be 'any' or 'all'")
-        sets = [set(self.search_by_keyword(k)) for k in keywords]
+        sets = [set(self.search_by_keyword(k)) for k in bounded_batch(keywords, "keywords")]
         if not sets:
             return []
         return sorted(set.union(*sets) if mode == "any" else set.intersection(*sets))
 
     def search_by_date(self, start: str, end: str | None = None) -> list[str]:
         """Documents stating a date in [start, end] (ISO prefixes: "2024", "2024-10", "2024-10-05")."""
+        start, end = short_name(start), None if end is None else short_name(end)
         low = find_dates(start, 1)[0] if find_dates(start, 1) else start
         high = (end or low) + "\uffff"
         return list(self.store.lookup_range("date", low, high))
@@ -224,7 +226,9 @@ class CorpusTools(Toolset):
         return self._read(doc_id, 0, min(total, READ_LIMIT))
 
     def read_document_chunk(self, doc_id: str, start: int, end: int) -> str:
-        """Characters [start, end) of a document."""
+        """Characters [start, end) of a document (at most 1,000,000 at a time)."""
+        if int(end) - int(start) > READ_LIMIT:
+            self.notices.append(f"read_document_chunk returns at most {READ_LIMIT:,} characters at a time.")
         return self._read(doc_id, start, end)
 
     def grep_document(self, doc_id: str, pattern: str) -> list[dict]:
@@ -265,7 +269,7 @@ class CorpusTools(Toolset):
 
     def ask_across_documents(self, question: str, doc_ids: list[str]) -> dict[str, str]:
         """Ask the same question about several documents, in parallel: {doc_id: answer}."""
-        ids = list(dict.fromkeys(doc_ids))
+        ids = list(dict.fromkeys(map(short_name, bounded_batch(doc_ids, "documents"))))
         prompts = [(d, self._document_prompt(question, d)) for d in ids]  # the store stays on this thread
         return dict(zip(ids, self.gateway.map(lambda item: self._ask(*item), prompts), strict=True))
 
@@ -273,7 +277,7 @@ class CorpusTools(Toolset):
         """The prompt about one document; reading it may index the document (a store write)."""
         room = fit_chars(self.sub, 1500)
         content = "\n...\n".join(self._read(doc_id, s, e) for s, e in self.passages(doc_id, question, room))
-        return ASK.format(question=question, doc_id=doc_id, content=truncate_middle(content, room))
+        return ASK.format(question=short_text(question), doc_id=doc_id, content=truncate_middle(content, room))
 
     def _ask(self, doc_id: str, prompt: str) -> str:
         return self.gateway.complete(self.sub, prompt, purpose="ask_about_document", label=doc_id).text

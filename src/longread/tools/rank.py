@@ -6,7 +6,10 @@ import math
 import re
 from collections import Counter
 
+from longread import deadline
+
 _WORD = re.compile(r"\w+", re.UNICODE)
+MAX_QUERY_TERMS = 64  # distinct terms of one query scored (each costs a pass over the texts)
 _STOP = frozenset(["a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "here", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "say", "says", "said", "she", "so", "some", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "up", "us", "very", "was", "we", "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your"])
 
 
@@ -40,7 +43,11 @@ class BM25:
     """Term statistics of a list of texts, built once and queried many times."""
 
     def __init__(self, texts: list[str], k1: float = 1.5, b: float = 0.75):
-        self.docs = [Counter(terms(t)) for t in texts]
+        self.docs = []
+        for number, text in enumerate(texts):
+            if number % 256 == 0:
+                deadline.check()
+            self.docs.append(Counter(terms(text)))
         self.lengths = [sum(d.values()) for d in self.docs]
         self.average = (sum(self.lengths) / len(self.docs) if self.docs else 0.0) or 1.0
         self.having = Counter(term for doc in self.docs for term in doc)
@@ -49,7 +56,8 @@ class BM25:
     def scores(self, query: str) -> list[float]:
         """One score per text; higher means more relevant to `query`."""
         scores = [0.0] * len(self.docs)
-        for term in set(terms(query)):
+        for term in list(dict.fromkeys(terms(query)))[:MAX_QUERY_TERMS]:
+            deadline.check()
             having = self.having.get(term, 0)
             if not having:
                 continue

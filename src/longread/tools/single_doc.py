@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
-from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from longread.tools.context_tools import fit_chars
 from longread.tools.grep import MAX_HITS, grep_blocks, hit_limit
 from longread.tools.grounding import grounded_span
 from longread.tools.rank import keywords, search_words, stem
-from longread.tools.toolset import Brief, Toolset
+from longread.tools.toolset import READ_LIMIT, Brief, Toolset, cached_reads, short_name, short_text
 from longread.tools.tree_nav import TreeNavigation
 
 SUMMARY_CHARS = 4_000  # summaries longer than this in all are left out of the system prompt
@@ -92,9 +91,10 @@ class SingleDocTools(TreeNavigation, Toolset):
         self._leaf_starts = [start for start, _ in leaves]
         self._leaf_names = [name for _, name in leaves]
         self._pages = index.store.document(index.doc_id)["pages"]  # [number, start, end] in order
-        self._read = lru_cache(maxsize=cache_sections)(index.read_range)
+        self._read = cached_reads(index.read_range, cache_sections)
 
     def _row(self, section_name: str) -> Any:
+        section_name = short_name(section_name)
         if section_name not in self.rows:
             close = [n for n in self.names if section_name.lower() in n.lower()][:5]
             hint = f"; did you mean {', '.join(map(repr, close))}?" if close else "; see get_section_names()"
@@ -203,7 +203,9 @@ class SingleDocTools(TreeNavigation, Toolset):
         return self._read(start, min(start + chunk_size, row.end)) if start < row.end else ""
 
     def read_range(self, start: int, end: int) -> str:
-        """Characters [start, end) of the document."""
+        """Characters [start, end) of the document (at most 1,000,000 at a time)."""
+        if int(end) - int(start) > READ_LIMIT:
+            self.notices.append(f"read_range returns at most {READ_LIMIT:,} characters at a time.")
         return self._read(start, end)
 
     # -- search ----------------------------------------------------------------------------
@@ -251,6 +253,6 @@ class SingleDocTools(TreeNavigation, Toolset):
     def ask_about_section(self, question: str, section_name: str) -> str:
         """Ask the sub-model a question about one section's text."""
         content = truncate_middle(self.read_section(section_name), fit_chars(self.sub, 1500))
-        prompt = (f"Answer this question based on the section content.\n\nQuestion: {question}\n\n"
+        prompt = (f"Answer this question based on the section content.\n\nQuestion: {short_text(question)}\n\n"
                   f"Section \"{section_name}\":\n{content}")
         return self.gateway.complete(self.sub, prompt, purpose="ask_about_section", label=section_name).text
