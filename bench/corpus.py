@@ -33,9 +33,18 @@ from longread.tools.corpus import CorpusTools
 ROOT = Path(__file__).resolve().parents[1]
 NEEDLE = "The quokka-zeppelin treaty was signed under a violet moon."
 ARTICLE_CHARS = 10_000
-RANK_QUERIES = ["dagger before me", "Birnam wood Dunsinane", "network interface configuration file",
-                "compress archive directory recursively", "kernel module parameters", "terminal colors",
-                "sleep no more", "password expiry shadow", "quokka zeppelin treaty", "print usage and exit"]
+RANK_QUERIES = [
+    "dagger before me",
+    "Birnam wood Dunsinane",
+    "network interface configuration file",
+    "compress archive directory recursively",
+    "kernel module parameters",
+    "terminal colors",
+    "sleep no more",
+    "password expiry shadow",
+    "quokka zeppelin treaty",
+    "print usage and exit",
+]
 _ROFF = re.compile(r"\\f[BIRP]|\\\(..|\\[-&e]|\\s[-+]?\d")
 
 
@@ -63,18 +72,28 @@ def write_corpus(folder: Path, docs: int) -> int:
     """Write `docs` articles in folders of 1,000; returns the bytes written."""
     chance = random.Random(7)
     pool = text_pool()
-    authors = ["Ingrid Vale", "Tomas Reyes", "Amara Okafor", "Lena Fischer", "Kenji Mori", "Sofia Rossi"]
+    authors = [
+        "Ingrid Vale",
+        "Tomas Reyes",
+        "Amara Okafor",
+        "Lena Fischer",
+        "Kenji Mori",
+        "Sofia Rossi",
+    ]
     needle_at = int(docs * 0.6)
     size = 0
     for n in range(docs):
         title = " ".join(chance.choice(pool).split()[:6]).strip(".,;:")
-        parts = [f"# Article {n}: {title}", f"By {chance.choice(authors)}",
-                 f"{chance.randrange(2000, 2025)}-{chance.randrange(1, 13):02d}-{chance.randrange(1, 29):02d}"]
+        parts = [
+            f"# Article {n}: {title}",
+            f"By {chance.choice(authors)}",
+            f"{chance.randrange(2000, 2025)}-{chance.randrange(1, 13):02d}-{chance.randrange(1, 29):02d}",
+        ]
         if n % 10 == 0:
             parts.append(f"See article-{chance.randrange(docs):06d}.txt for background.")
         length = sum(map(len, parts))
         while length < ARTICLE_CHARS:
-            parts.append(chance.choice(pool)[:ARTICLE_CHARS - length])
+            parts.append(chance.choice(pool)[: ARTICLE_CHARS - length])
             length += len(parts[-1]) + 2
         if n == needle_at:
             parts.insert(len(parts) // 2, NEEDLE)
@@ -88,7 +107,9 @@ def write_corpus(folder: Path, docs: int) -> int:
 
 def query_process(folder: Path, db: Path) -> dict[str, Any]:
     """In a fresh process: open the stored index and time the searches."""
-    opened, tools = timed(lambda: CorpusTools(CorpusIndex(folder, CorpusStore(db)), ScriptedLM([]), Gateway()))
+    opened, tools = timed(
+        lambda: CorpusTools(CorpusIndex(folder, CorpusStore(db)), ScriptedLM([]), Gateway())
+    )
     counts: dict[str, int] = {}
     for term, _ in tools.store.term_postings("keyword"):
         counts[term] = counts.get(term, 0) + 1
@@ -99,10 +120,22 @@ def query_process(folder: Path, db: Path) -> dict[str, Any]:
     looks = [timed(tools.store.lookup, "keyword", k)[0] for k in keywords]
     found = [len(tools.store.lookup("keyword", k)) for k in keywords]
     grep, hits = timed(tools.grep_corpus, "quokka-zeppelin")
-    links = [timed(tools.index.links, doc_id)[0] for doc_id in chance.sample(tools.list_documents(), 5)]
-    return {"open": opened, "rank": statistics.median(ranks), "rank_max": max(ranks),
-            "lookup": statistics.median(looks), "lookup_max": max(looks), "lookup_docs": statistics.median(found),
-            "lookup_docs_max": max(found), "grep": grep, "grep_docs": len(hits), "links": statistics.median(links), "peak_mb": peak_mb()}
+    links = [
+        timed(tools.index.links, doc_id)[0] for doc_id in chance.sample(tools.list_documents(), 5)
+    ]
+    return {
+        "open": opened,
+        "rank": statistics.median(ranks),
+        "rank_max": max(ranks),
+        "lookup": statistics.median(looks),
+        "lookup_max": max(looks),
+        "lookup_docs": statistics.median(found),
+        "lookup_docs_max": max(found),
+        "grep": grep,
+        "grep_docs": len(hits),
+        "links": statistics.median(links),
+        "peak_mb": peak_mb(),
+    }
 
 
 def update_after_changes(folder: Path, db: Path, changed: int = 10) -> tuple[float, int, int]:
@@ -110,8 +143,14 @@ def update_after_changes(folder: Path, db: Path, changed: int = 10) -> tuple[flo
     documents found, sub-model calls)."""
     files = sorted(folder.glob("*/article-*.txt"))
     for path in random.Random(3).sample(files, changed):
-        path.write_text(path.read_text(encoding="utf-8") + "\n\nAn added closing line.\n", encoding="utf-8")
-    sub = ScriptedLM(lambda r: '{"title": "", "summary": "", "keywords": [], "entities": [], "doc_type": "article"}')
+        path.write_text(
+            path.read_text(encoding="utf-8") + "\n\nAn added closing line.\n", encoding="utf-8"
+        )
+    sub = ScriptedLM(
+        lambda r: (
+            '{"title": "", "summary": "", "keywords": [], "entities": [], "doc_type": "article"}'
+        )
+    )
     rlm = MultiDocRLM(folder, sub, sub, store_path=db, cache=False)
     rlm.index.store.db.execute("UPDATE corpus_docs SET meta = json_set(meta, '$.source', 'bench')")
     rlm.index.store.db.commit()  # only the changed documents are left for the model to read
@@ -124,7 +163,9 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=100_000)
     parser.add_argument("--dir", type=Path, default=ROOT / "bench" / "data")
     parser.add_argument("--fresh", action="store_true", help="write the corpus again")
-    parser.add_argument("--queries-only", action="store_true", help="reuse the index the last run built")
+    parser.add_argument(
+        "--queries-only", action="store_true", help="reuse the index the last run built"
+    )
     args = parser.parse_args()
     folder, db = args.dir / f"corpus-{args.docs}", args.dir / f"corpus-{args.docs}.sqlite"
     if args.fresh or not folder.exists():
@@ -144,26 +185,43 @@ def main() -> None:
         q = pool.apply(query_process, (folder, db))
     update, changed, calls = update_after_changes(folder, db)
     total = time.perf_counter() - started
-    print(f"\n{docs:,} documents, {size / 1e6:,.0f} MB; database "
-          f"{sum(p.stat().st_size for p in db.parent.glob(db.name + '*')) / 1e6:,.0f} MB; the query process "
-          f"opened the index in {q['open']:.2f} s; all of it took {total:.0f} s\n")
+    print(
+        f"\n{docs:,} documents, {size / 1e6:,.0f} MB; database "
+        f"{sum(p.stat().st_size for p in db.parent.glob(db.name + '*')) / 1e6:,.0f} MB; the query process "
+        f"opened the index in {q['open']:.2f} s; all of it took {total:.0f} s\n"
+    )
     print("| measure | result | target |")
     print("|---|---|---|")
-    built = "reused, update found nothing to do" if args.queries_only else \
-        f"{docs / build:,.0f} docs/s ({build:.0f} s, {size / 1e6 / build:.0f} MB/s)"
-    print(f"| build: read files, rule metadata, store text and inverted indexes | {built} | ≥ 2,000 docs/s |")
+    built = (
+        "reused, update found nothing to do"
+        if args.queries_only
+        else f"{docs / build:,.0f} docs/s ({build:.0f} s, {size / 1e6 / build:.0f} MB/s)"
+    )
+    print(
+        f"| build: read files, rule metadata, store text and inverted indexes | {built} | ≥ 2,000 docs/s |"
+    )
     if not args.queries_only:
-        print(f"| then the full-text index (build_index builds it next) | {full_text:.0f} s ({docs / full_text:,.0f} docs/s); "
-              f"with the build {docs / (build + full_text):,.0f} docs/s | — |")
-    print(f"| rank_documents top 10, median of {len(RANK_QUERIES)} queries (slowest) | "
-          f"{q['rank'] * 1e3:.1f} ms ({q['rank_max'] * 1e3:.1f} ms) | ≤ 50 ms |")
-    print(f"| search_by_keyword, median of 50 keywords (slowest) | {q['lookup'] * 1e3:.2f} ms "
-          f"({q['lookup_max'] * 1e3:.2f} ms; median {q['lookup_docs']:.0f}, most {q['lookup_docs_max']:,} docs) | ≤ 5 ms |")
+        print(
+            f"| then the full-text index (build_index builds it next) | {full_text:.0f} s ({docs / full_text:,.0f} docs/s); "
+            f"with the build {docs / (build + full_text):,.0f} docs/s | — |"
+        )
+    print(
+        f"| rank_documents top 10, median of {len(RANK_QUERIES)} queries (slowest) | "
+        f"{q['rank'] * 1e3:.1f} ms ({q['rank_max'] * 1e3:.1f} ms) | ≤ 50 ms |"
+    )
+    print(
+        f"| search_by_keyword, median of 50 keywords (slowest) | {q['lookup'] * 1e3:.2f} ms "
+        f"({q['lookup_max'] * 1e3:.2f} ms; median {q['lookup_docs']:.0f}, most {q['lookup_docs_max']:,} docs) | ≤ 5 ms |"
+    )
     print(f"| grep_corpus, rare literal ({q['grep_docs']} document) | {q['grep']:.1f} s | ≤ 10 s |")
     print(f"| get_links of a document, median of 5 | {q['links']:.2f} s | — |")
-    print(f"| update after changing 10 files: documents re-indexed, sub-model calls | {changed}, {calls} "
-          f"({update:.1f} s) | 10, 10 |")
-    print(f"| peak memory: build process, query process | {build_peak:,.0f} MB, {q['peak_mb']:,.0f} MB | — |")
+    print(
+        f"| update after changing 10 files: documents re-indexed, sub-model calls | {changed}, {calls} "
+        f"({update:.1f} s) | 10, 10 |"
+    )
+    print(
+        f"| peak memory: build process, query process | {build_peak:,.0f} MB, {q['peak_mb']:,.0f} MB | — |"
+    )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,13 @@ def main() -> None:
     for depth in args.depths:
         text = haystack(depth)
         trace = str(args.trace_dir / f"niah-{depth:.2f}.jsonl") if args.trace_dir else None
-        rlm = RLM_REPL(args.model, mode="rlm", cache=False, trace_path=trace,
-                       options=RunOptions(max_iterations=args.max_iterations, cell_timeout=60))
+        rlm = RLM_REPL(
+            args.model,
+            mode="rlm",
+            cache=False,
+            trace_path=trace,
+            options=RunOptions(max_iterations=args.max_iterations, cell_timeout=60),
+        )
         started = time.monotonic()
         try:
             answer = rlm.answer(text, QUESTION, doc_id="macbeth+needle")
@@ -50,18 +55,31 @@ def main() -> None:
         except LongreadError as error:
             partial = getattr(error, "partial", None)
             text_out, usage, turns = f"error: {error}", partial.usage if partial else {}, 0
-        rows.append({"depth": depth, "chars": len(text), "found": GOLD in text_out.lower(),
-                     "turns": turns, "subcalls": usage.get("subcalls", 0),
-                     "in": usage.get("input_tokens", 0), "out": usage.get("output_tokens", 0),
-                     "seconds": time.monotonic() - started, "answer": " ".join(text_out.split())[:70]})
+        rows.append(
+            {
+                "depth": depth,
+                "chars": len(text),
+                "found": GOLD in text_out.lower(),
+                "turns": turns,
+                "subcalls": usage.get("subcalls", 0),
+                "in": usage.get("input_tokens", 0),
+                "out": usage.get("output_tokens", 0),
+                "seconds": time.monotonic() - started,
+                "answer": " ".join(text_out.split())[:70],
+            }
+        )
         print(f"depth {depth}: {rows[-1]}", flush=True)
 
     print(f"\nmodel {args.model} · {platform.machine()} · {_cpu()} · {len(rows)} runs\n")
-    print("| depth | context chars | found | root turns | sub-calls | input tokens | output tokens | seconds | answer |")
+    print(
+        "| depth | context chars | found | root turns | sub-calls | input tokens | output tokens | seconds | answer |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['depth']:.2f} | {r['chars']:,} | {'yes' if r['found'] else 'no'} | {r['turns']} | "
-              f"{r['subcalls']} | {r['in']:,} | {r['out']:,} | {r['seconds']:.0f} | {r['answer']} |")
+        print(
+            f"| {r['depth']:.2f} | {r['chars']:,} | {'yes' if r['found'] else 'no'} | {r['turns']} | "
+            f"{r['subcalls']} | {r['in']:,} | {r['out']:,} | {r['seconds']:.0f} | {r['answer']} |"
+        )
 
 
 def _cpu() -> str:

@@ -55,8 +55,16 @@ def measure(starts: int, cells: int) -> list[tuple[str, float, float, float, flo
                 began = time.perf_counter()
                 sandbox.run("echo('ping')")
                 tool_times.append(time.perf_counter() - began)
-        rows.append((name, statistics.median(start_times), _percentile(start_times, 0.9),
-                     statistics.median(cell_times), _percentile(cell_times, 0.9), statistics.median(tool_times)))
+        rows.append(
+            (
+                name,
+                statistics.median(start_times),
+                _percentile(start_times, 0.9),
+                statistics.median(cell_times),
+                _percentile(cell_times, 0.9),
+                statistics.median(tool_times),
+            )
+        )
     return rows
 
 
@@ -66,11 +74,15 @@ def main() -> None:
     parser.add_argument("--cells", type=int, default=300, help="cells to time")
     args = parser.parse_args()
     rows = measure(args.starts, args.cells)
-    print("| set-up | worker start, median (p90) | cell round trip, median (p90) | cell with one tool call, median |")
+    print(
+        "| set-up | worker start, median (p90) | cell round trip, median (p90) | cell with one tool call, median |"
+    )
     print("|---|---|---|---|")
     for name, start, start_p90, cell, cell_p90, tool in rows:
-        print(f"| {name} | {start * 1000:.0f} ms ({start_p90 * 1000:.0f} ms) | {cell * 1000:.2f} ms "
-              f"({cell_p90 * 1000:.2f} ms) | {tool * 1000:.2f} ms |")
+        print(
+            f"| {name} | {start * 1000:.0f} ms ({start_p90 * 1000:.0f} ms) | {cell * 1000:.2f} ms "
+            f"({cell_p90 * 1000:.2f} ms) | {tool * 1000:.2f} ms |"
+        )
 
 
 if __name__ == "__main__":

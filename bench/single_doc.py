@@ -27,13 +27,22 @@ from longread.tools.single_doc import SingleDocTools
 
 ROOT = Path(__file__).resolve().parents[1]
 NEEDLE = "The zanzibar-quokka clause applies to every third harvest."
-SEARCHES = ["dagger before me", "Birnam wood Dunsinane", "witches thunder lightning",
-            "sleep no more", "zanzibar quokka harvest"]
+SEARCHES = [
+    "dagger before me",
+    "Birnam wood Dunsinane",
+    "witches thunder lightning",
+    "sleep no more",
+    "zanzibar quokka harvest",
+]
 
 
 def write_document(path: Path, megabytes: int) -> int:
     """Write about `megabytes` MB: copies of the play as `# Copy N` parts, one needle at 60%."""
-    play = (ROOT / "examples" / "macbeth.md").read_text(encoding="utf-8").replace("# Macbeth", "## Macbeth", 1)
+    play = (
+        (ROOT / "examples" / "macbeth.md")
+        .read_text(encoding="utf-8")
+        .replace("# Macbeth", "## Macbeth", 1)
+    )
     copies = max(1, megabytes * 1_000_000 // len(play))
     with path.open("w", encoding="utf-8") as out:
         for n in range(copies):
@@ -58,17 +67,25 @@ def timed(call: Callable[..., Any], *args: Any) -> tuple[float, Any]:
 def query_process(db: Path, doc_id: int) -> dict[str, Any]:
     """Run in a fresh process: open the built index as a query would, time the tools, and report
     this process's peak memory."""
-    opened, tools = timed(lambda: SingleDocTools(SingleDocIndex.open(DocStore(db), doc_id),
-                                                 ScriptedLM([]), Gateway()))
+    opened, tools = timed(
+        lambda: SingleDocTools(SingleDocIndex.open(DocStore(db), doc_id), ScriptedLM([]), Gateway())
+    )
     grep, hits = timed(tools.grep_all, "zanzibar-quokka")
     chance = random.Random(0)
     starts = [chance.randrange(tools.index.total_chars - 10_000) for _ in range(200)]
     reads = [timed(tools.read_range, start, start + 10_000)[0] for start in starts]
     first_search, _ = timed(tools.search, SEARCHES[0])
     searches = [timed(tools.search, query)[0] for query in SEARCHES]
-    return {"open": opened, "grep": grep, "hits": sum(map(len, hits.values())), "read": statistics.median(reads),
-            "first_search": first_search, "search": statistics.median(searches), "search_max": max(searches),
-            "peak_mb": peak_mb()}
+    return {
+        "open": opened,
+        "grep": grep,
+        "hits": sum(map(len, hits.values())),
+        "read": statistics.median(reads),
+        "first_search": first_search,
+        "search": statistics.median(searches),
+        "search_max": max(searches),
+        "peak_mb": peak_mb(),
+    }
 
 
 def remove(*paths: Path) -> None:
@@ -99,16 +116,22 @@ def main() -> None:
             if not args.keep:
                 remove(doc, db)
 
-    print(f"\n{size / 1e6:,.0f} MB document, {sections:,} sections; the query process opened the index "
-          f"in {q['open']:.2f} s\n")
+    print(
+        f"\n{size / 1e6:,.0f} MB document, {sections:,} sections; the query process opened the index "
+        f"in {q['open']:.2f} s\n"
+    )
     print("| measure | result | target |")
     print("|---|---|---|")
-    print(f"| structure + index build, no summaries | {size / 1e6 / build:,.0f} MB/s ({build:.1f} s) | ≥ 50 MB/s |")
+    print(
+        f"| structure + index build, no summaries | {size / 1e6 / build:,.0f} MB/s ({build:.1f} s) | ≥ 50 MB/s |"
+    )
     print(f"| full-text index built on first search | {q['first_search']:.1f} s | — |")
     print(f"| grep_all, rare literal ({q['hits']} hit) | {q['grep']:.2f} s | ≤ 2 s |")
     print(f"| read_range 10 KB, median of 200 | {q['read'] * 1e3:.2f} ms | ≤ 5 ms |")
-    print(f"| search() top 5 after that, median of {len(SEARCHES)} (slowest) | {q['search'] * 1e3:.0f} ms "
-          f"({q['search_max'] * 1e3:.0f} ms) | — |")
+    print(
+        f"| search() top 5 after that, median of {len(SEARCHES)} (slowest) | {q['search'] * 1e3:.0f} ms "
+        f"({q['search_max'] * 1e3:.0f} ms) | — |"
+    )
     print(f"| peak memory of the query process | {q['peak_mb']:,.0f} MB | ≤ 1.5 GB |")
     print(f"| peak memory of the build process | {build_peak:,.0f} MB | — |")
 

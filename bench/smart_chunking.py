@@ -27,7 +27,9 @@ from longread.store.docstore import DocStore
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def measure(path: Path, model: str, chunk_tokens: int | None, group_size: int) -> dict[str, float | int | str]:
+def measure(
+    path: Path, model: str, chunk_tokens: int | None, group_size: int
+) -> dict[str, float | int | str]:
     lm = resolve_model(model)
     with tempfile.TemporaryDirectory() as folder:
         index = SingleDocIndex.build(path, DocStore(Path(folder) / "bench.sqlite"))
@@ -35,24 +37,40 @@ def measure(path: Path, model: str, chunk_tokens: int | None, group_size: int) -
         doc_tokens = lm.count_tokens(text)
         chunking, tree = Gateway(), Gateway()
         started = time.perf_counter()
-        report = SmartChunker(index.store, index.doc_id, lm, chunking, doc_type=index.doc_type,
-                              target_chunk_tokens=chunk_tokens).run()
+        report = SmartChunker(
+            index.store,
+            index.doc_id,
+            lm,
+            chunking,
+            doc_type=index.doc_type,
+            target_chunk_tokens=chunk_tokens,
+        ).run()
         chunk_seconds = time.perf_counter() - started
         started = time.perf_counter()
-        root = build_tree(index.store, index.doc_id, lm, tree, doc_type=index.doc_type, group_size=group_size)
+        root = build_tree(
+            index.store, index.doc_id, lm, tree, doc_type=index.doc_type, group_size=group_size
+        )
         tree_seconds = time.perf_counter() - started
     megabytes = len(text.encode("utf-8")) / 1e6
     sent = chunking.usage.total("input_tokens")
     return {
-        "document": path.name, "model": lm.name, "MB": round(megabytes, 3), "document tokens": doc_tokens,
-        "chunks": report.chunks, "cut by the model": report.model_cuts, "cut by the rule": report.rule_cuts,
+        "document": path.name,
+        "model": lm.name,
+        "MB": round(megabytes, 3),
+        "document tokens": doc_tokens,
+        "chunks": report.chunks,
+        "cut by the model": report.model_cuts,
+        "cut by the rule": report.rule_cuts,
         "answers refused": len(report.refused),
-        "why refused": "; ".join(f"{n}× {why}" for why, n in Counter(r.split(" ")[0] for r in report.refused).items()),
+        "why refused": "; ".join(
+            f"{n}× {why}" for why, n in Counter(r.split(" ")[0] for r in report.refused).items()
+        ),
         "chunking input tokens": sent,
         "input / document tokens": round(sent / doc_tokens, 3),
         "chunking output tokens": chunking.usage.total("output_tokens"),
         "chunking seconds": round(chunk_seconds, 1),
-        "tree levels": root.level + 1 if root else 0, "tree calls": tree.usage.calls,
+        "tree levels": root.level + 1 if root else 0,
+        "tree calls": tree.usage.calls,
         "tree calls per MB": round(tree.usage.calls / megabytes, 1),
         "tree tokens per MB": round(tree.usage.tokens / megabytes),
         "tree seconds": round(tree_seconds, 1),

@@ -15,8 +15,14 @@ def _isolated_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("LONGREAD_CACHE_DIR", str(tmp_path / "cache"))
 
 
-def make_run(root: ScriptedLM, sub: ScriptedLM | None = None, budget: Budget = Budget(),
-             events: list | None = None, sink=None, **options) -> Run:
+def make_run(
+    root: ScriptedLM,
+    sub: ScriptedLM | None = None,
+    budget: Budget = Budget(),
+    events: list | None = None,
+    sink=None,
+    **options,
+) -> Run:
     sink = sink or (events.append if events is not None else (lambda e: None))
     gateway = Gateway(budget=budget, on_event=sink, backoff=0.01)
     return Run(root, sub or root, gateway, RunOptions(**options), sink)

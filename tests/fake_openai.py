@@ -49,10 +49,23 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             server.requests.append(body)
             server.headers.append({k.lower(): v for k, v in self.headers.items()})
             text = server.answer(body)
-            self._send(200, {"id": "x", "object": "chat.completion", "created": 0, "model": body.get("model"),
-                             "choices": [{"index": 0, "finish_reason": "stop",
-                                          "message": {"role": "assistant", "content": text}}],
-                             "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+            self._send(
+                200,
+                {
+                    "id": "x",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": body.get("model"),
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": text},
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+                },
+            )
 
     return Handler
 

@@ -14,16 +14,25 @@ def repl(code: str) -> str:
 
 def test_dict_context_is_sliced_by_key(tmp_path):
     root = ScriptedLM([repl("FINAL(list_slices())")])
-    context = {"documentation": "API docs", "code_examples": "x = 1", "chat_history": [{"role": "user"}]}
+    context = {
+        "documentation": "API docs",
+        "code_examples": "x = 1",
+        "chat_history": [{"role": "user"}],
+    }
     rlm = RLM_REPL(model=root, recursive_model=ScriptedLM([]), mode="rlm", cache=False)
     assert json.loads(rlm.completion(context, "What is there?")) == [
-        "dict_documentation", "dict_code_examples", "dict_chat_history"]
+        "dict_documentation",
+        "dict_code_examples",
+        "dict_chat_history",
+    ]
     assert rlm.last_answer.mode == "rlm" and rlm.last_answer.usage["calls"] == 1
 
 
 def test_list_context_and_the_recursive_model_answers_sub_calls():
     root = ScriptedLM([repl("FINAL(llm_query('Summarize', slice_id='item_1'))")])
-    sub = ScriptedLM(lambda request: "sub read: " + request.messages[-1]["content"].split('"""')[1].strip())
+    sub = ScriptedLM(
+        lambda request: "sub read: " + request.messages[-1]["content"].split('"""')[1].strip()
+    )
     rlm = RLM_REPL(model=root, recursive_model=sub, mode="rlm", cache=False)
     assert rlm.completion(["first", "second", "third"], "q") == "sub read: second"
     assert len(sub.requests) == 1 and len(root.requests) == 1
@@ -37,6 +46,8 @@ def test_slicing_can_be_switched_off():
 
 def test_enable_logging_prints_events(capsys):
     root = ScriptedLM([repl("FINAL(context)")])
-    RLM_REPL(model=root, recursive_model=root, mode="rlm", enable_logging=True, cache=False).completion("t", "q")
+    RLM_REPL(
+        model=root, recursive_model=root, mode="rlm", enable_logging=True, cache=False
+    ).completion("t", "q")
     printed = capsys.readouterr().out
     assert "[root_turn]" in printed and "[final]" in printed

@@ -11,12 +11,22 @@ from pathlib import Path
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-def longread(*args: str, env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
-    full_env = {k: v for k, v in os.environ.items()
-                if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY")}
+def longread(
+    *args: str, env: dict | None = None, timeout: float = 600
+) -> subprocess.CompletedProcess:
+    full_env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY")
+    }
     full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "longread.cli", *args], capture_output=True,
-                          text=True, env=full_env, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "longread.cli", *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=timeout,
+    )
 
 
 def one_line_error(result: subprocess.CompletedProcess, expected: str) -> None:
@@ -33,7 +43,9 @@ def test_missing_file(tmp_path):
 def test_folder_without_readable_documents(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "blob.bin").write_bytes(bytes(range(256)))
-    one_line_error(longread("ask", str(tmp_path / "docs"), "q"), "has no readable documents (1 files skipped)")
+    one_line_error(
+        longread("ask", str(tmp_path / "docs"), "q"), "has no readable documents (1 files skipped)"
+    )
 
 
 def test_binary_file(tmp_path):
@@ -49,31 +61,48 @@ def test_empty_file(tmp_path):
 
 
 def test_unknown_model_spec():
-    one_line_error(longread("ask", str(EXAMPLES / "macbeth.md"), "q", "--model", "gpt9000"),
-                   "unknown model spec")
+    one_line_error(
+        longread("ask", str(EXAMPLES / "macbeth.md"), "q", "--model", "gpt9000"),
+        "unknown model spec",
+    )
 
 
 def test_missing_api_key():
-    one_line_error(longread("ask", str(EXAMPLES / "macbeth.md"), "q", "--model", "openai:gpt-4o-mini"),
-                   "OPENAI_API_KEY")
+    one_line_error(
+        longread("ask", str(EXAMPLES / "macbeth.md"), "q", "--model", "openai:gpt-4o-mini"),
+        "OPENAI_API_KEY",
+    )
 
 
 def test_unknown_mode():
-    one_line_error(longread("ask", str(EXAMPLES / "macbeth.md"), "q", "--mode", "magic"), "unknown mode")
+    one_line_error(
+        longread("ask", str(EXAMPLES / "macbeth.md"), "q", "--mode", "magic"), "unknown mode"
+    )
 
 
 def test_budget_stop_prints_the_partial_answer_and_exits_3(tmp_path):
     doc = tmp_path / "doc.txt"
     doc.write_text("Nothing to see here, but something is hidden.\n\n" * 3000)
-    result = longread("ask", str(doc), "What is hidden?", "--mode", "map", "--max-subcalls", "1",
-                      "--json", "--no-cache")
+    result = longread(
+        "ask",
+        str(doc),
+        "What is hidden?",
+        "--mode",
+        "map",
+        "--max-subcalls",
+        "1",
+        "--json",
+        "--no-cache",
+    )
     assert result.returncode == 3 and "budget exceeded" in result.stderr
     partial = json.loads(result.stdout)
     assert partial["stopped_by"] == "max_subcalls" and partial["usage"]["subcalls"] == 1
 
 
 def test_toc_prints_the_nested_outline_with_spans(tmp_path):
-    result = longread("toc", str(EXAMPLES / "macbeth.md"), env={"LONGREAD_CACHE_DIR": str(tmp_path)})
+    result = longread(
+        "toc", str(EXAMPLES / "macbeth.md"), env={"LONGREAD_CACHE_DIR": str(tmp_path)}
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Macbeth  [0:108,666)")
@@ -91,10 +120,19 @@ def test_index_without_summaries_reports_what_it_built(tmp_path):
 
 
 def test_repl_binds_the_document_functions_for_a_person(tmp_path):
-    env = {**{k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}, "LONGREAD_CACHE_DIR": str(tmp_path)}
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"},
+        "LONGREAD_CACHE_DIR": str(tmp_path),
+    }
     code = "print(len(get_section_names()), doc_type)\nprint(search('Birnam forest', k=1)[0]['section'])\n"
-    result = subprocess.run([sys.executable, "-m", "longread.cli", "repl", str(EXAMPLES / "macbeth.md")],
-                            input=code, capture_output=True, text=True, env=env, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "longread.cli", "repl", str(EXAMPLES / "macbeth.md")],
+        input=code,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert "34 markdown" in result.stdout and "SCENE" in result.stdout
     assert "34 sections" in result.stderr  # the banner

@@ -9,12 +9,12 @@ import re
 import sqlite3
 
 import pytest
-from corpus_fixtures import ARTICLES, write_bad_files, write_corpus
-from test_cli import EXAMPLES, longread
 
+from corpus_fixtures import ARTICLES, write_bad_files, write_corpus
 from longread.api import MultiDocRLM, SingleDocRLM
 from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
+from test_cli import EXAMPLES, longread
 
 QUESTION = "Who captained the ship that carried the royal letters to Norway?"
 
@@ -36,7 +36,7 @@ def corpus(tmp_path):
 
 def check_citations(answer, root):
     for c in answer.citations:
-        assert (root / c.doc_id).read_text(encoding="utf-8")[c.start:c.end] == c.text
+        assert (root / c.doc_id).read_text(encoding="utf-8")[c.start : c.end] == c.text
 
 
 def test_map_answers_a_two_document_question_citing_both(corpus, tmp_path):
@@ -54,15 +54,23 @@ def test_retrieval_answers_from_the_best_passages_of_the_best_documents(corpus, 
     def answers_from_passages(request) -> str:
         prompt = request.messages[-1]["content"]
         passages = prompt.split("Question:")[0]
-        assert "captained by Ingrid Vale" in passages and "Tomatoes" not in passages  # ranked, not all
-        number = re.search(r"\[(\d+)\] \(news/log\.txt\)", passages)[1]  # each passage is headed by its document
+        assert (
+            "captained by Ingrid Vale" in passages and "Tomatoes" not in passages
+        )  # ranked, not all
+        number = re.search(r"\[(\d+)\] \(news/log\.txt\)", passages)[
+            1
+        ]  # each passage is headed by its document
         return f"Ingrid Vale captained the Silver Heron [{number}]."
 
     root = ScriptedLM(answers_from_passages, writes_code=True)
-    rlm = MultiDocRLM(corpus, root, root, store_path=tmp_path / "c.sqlite", cache=False, mode="retrieval")
+    rlm = MultiDocRLM(
+        corpus, root, root, store_path=tmp_path / "c.sqlite", cache=False, mode="retrieval"
+    )
     rlm.options.top_k = 2
     answer = rlm.query(QUESTION)
-    assert answer.mode == "retrieval" and answer.text.startswith("Ingrid Vale captained the Silver Heron [1]")
+    assert answer.mode == "retrieval" and answer.text.startswith(
+        "Ingrid Vale captained the Silver Heron [1]"
+    )
     assert [c.doc_id for c in answer.citations] == ["news/log.txt"]
     assert "captained by Ingrid Vale" in answer.citations[0].text
     check_citations(answer, corpus)
@@ -70,8 +78,10 @@ def test_retrieval_answers_from_the_best_passages_of_the_best_documents(corpus, 
 
 
 def test_rlm_explores_with_the_corpus_functions(corpus, tmp_path):
-    code = ('```repl\nhits = rank_documents("layoffs announced", top_k=2)\nprint(hits[0][0])\n'
-            'print(ask_about_document("Who announced layoffs?", hits[0][0]))\n```')
+    code = (
+        '```repl\nhits = rank_documents("layoffs announced", top_k=2)\nprint(hits[0][0])\n'
+        'print(ask_about_document("Who announced layoffs?", hits[0][0]))\n```'
+    )
     root = ScriptedLM([code, '```repl\nFINAL("Acme Corp announced layoffs of 300 workers.")\n```'])
     sub = ScriptedLM(lambda r: "Acme Corp announced layoffs of 300 workers.")
     rlm = MultiDocRLM(corpus, root, sub, store_path=tmp_path / "c.sqlite", cache=False)
@@ -82,23 +92,33 @@ def test_rlm_explores_with_the_corpus_functions(corpus, tmp_path):
     first_turn = root.requests[0].messages[1]["content"]
     assert "reports/layoffs.md" in first_turn  # the first search ran before turn 1
     system = root.requests[0].messages[0]["content"]
-    assert "corpus of 5 documents" in system and "grep_corpus(" in system and "ask_across_documents(" in system
+    assert (
+        "corpus of 5 documents" in system
+        and "grep_corpus(" in system
+        and "ask_across_documents(" in system
+    )
 
 
 def test_build_update_save_and_load_count_the_sub_model_calls(corpus, tmp_path):
     def reads_meta(request) -> str:
         sample = request.messages[-1]["content"]
         title = sample.split('"""')[1].strip().splitlines()[0].lstrip("# ")
-        return json.dumps({"title": title, "summary": "", "keywords": [], "entities": [], "doc_type": "article"})
+        return json.dumps(
+            {"title": title, "summary": "", "keywords": [], "entities": [], "doc_type": "article"}
+        )
 
     sub = ScriptedLM(reads_meta)
     rlm = MultiDocRLM(corpus, sub, sub, store_path=tmp_path / "c.sqlite", cache=False)
     events = []
     report = rlm.build_index(save_path=tmp_path / "corpus.index.json", on_event=events.append)
     assert len(report.added) == 5 and len(sub.requests) == 5
-    finished = {e.data["task"]: (e.data["done"], e.data["total"]) for e in events if e.kind == "progress"}
+    finished = {
+        e.data["task"]: (e.data["done"], e.data["total"]) for e in events if e.kind == "progress"
+    }
     assert finished == {"documents": (5, 5), "metadata": (5, 5), "full text": (5, 5)}
-    assert not rlm.index.store.db.execute("SELECT count(*) FROM fts_pending").fetchone()[0]  # searchable now
+    assert not rlm.index.store.db.execute("SELECT count(*) FROM fts_pending").fetchone()[
+        0
+    ]  # searchable now
     assert rlm.index.meta("news/log.txt").doc_type == "article"
     assert rlm.index.meta("news/log.txt").meta_source == "scripted:test"
     for name in ("news/log.txt", "notes/garden.txt"):
@@ -107,7 +127,10 @@ def test_build_update_save_and_load_count_the_sub_model_calls(corpus, tmp_path):
     assert sorted(report.changed) == ["news/log.txt", "notes/garden.txt"] and len(sub.requests) == 7
     saved = json.loads((tmp_path / "corpus.index.json").read_text())
     assert saved["total_docs"] == 5 and saved["links"] == {"news/log.txt": ["news/heron.md"]}
-    assert saved["keyword_index"]["heron"] and saved["documents"]["news/heron.md"]["doc_type"] == "article"
+    assert (
+        saved["keyword_index"]["heron"]
+        and saved["documents"]["news/heron.md"]["doc_type"] == "article"
+    )
 
     again = MultiDocRLM(corpus, sub, sub, store_path=tmp_path / "other.sqlite", cache=False)
     again.load_index(tmp_path / "corpus.index.json")
@@ -133,7 +156,11 @@ def test_corpus_commands(corpus, tmp_path):
     env = {"LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
     result = longread("index", str(corpus), "--no-llm-meta", env=env)
     assert result.returncode == 0, result.stderr
-    assert "5 documents" in result.stdout and "5 added" in result.stdout and "4 skipped" in result.stdout
+    assert (
+        "5 documents" in result.stdout
+        and "5 added" in result.stdout
+        and "4 skipped" in result.stdout
+    )
     assert "skipped bad/blob.bin" in result.stdout
     listing = longread("corpus", "ls", str(corpus), env=env).stdout
     assert all(doc_id in listing for doc_id in ARTICLES) and "Merger Announcement" in listing
@@ -144,7 +171,9 @@ def test_corpus_commands(corpus, tmp_path):
     result = longread("corpus", "update", str(corpus), "--no-llm-meta", env=env)
     assert result.returncode == 0, result.stderr
     assert "1 added, 0 changed, 1 removed, 3 unchanged" in result.stdout  # garden back, heron gone
-    result = longread("corpus", "add", str(corpus), str(corpus / "bad" / "blob.bin"), "--no-llm-meta", env=env)
+    result = longread(
+        "corpus", "add", str(corpus), str(corpus / "bad" / "blob.bin"), "--no-llm-meta", env=env
+    )
     assert result.returncode != 0 and "cannot index bad/blob.bin" in result.stderr
 
 
@@ -158,7 +187,9 @@ def test_a_second_hop_reads_again_with_the_first_finding_in_view(tmp_path):
     answer = rlm.query(QUESTION)
     assert "Silver Heron" in answer.stats["second_hop"]
     assert "captained by Ingrid Vale" in answer.text and "Hugh Carrick" not in answer.text
-    assert {"news/royal-letters.md", "records/crew-register.txt"} <= {c.doc_id for c in answer.citations}
+    assert {"news/royal-letters.md", "records/crew-register.txt"} <= {
+        c.doc_id for c in answer.citations
+    }
     check_citations(answer, harbour)
 
 
@@ -166,10 +197,19 @@ def test_repl_binds_the_corpus_functions_for_a_person(corpus, tmp_path):
     import subprocess
     import sys
 
-    env = {**{k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}, "LONGREAD_CACHE_DIR": str(tmp_path)}
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"},
+        "LONGREAD_CACHE_DIR": str(tmp_path),
+    }
     code = "print(total_docs, rank_documents('merger widgets', top_k=1)[0][0])\n"
-    result = subprocess.run([sys.executable, "-m", "longread.cli", "repl", str(corpus)], input=code,
-                            capture_output=True, text=True, env=env, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "longread.cli", "repl", str(corpus)],
+        input=code,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert "5 reports/merger.md" in result.stdout and "5 documents" in result.stderr
 
@@ -179,23 +219,37 @@ def test_a_budget_stop_keeps_what_was_found(corpus, tmp_path):
     from longread.llm.usage import Budget
 
     weak = ScriptedLM(reads_two_documents, writes_code=False, context_window=2048)
-    rlm = MultiDocRLM(corpus, weak, weak, store_path=tmp_path / "c.sqlite", cache=False,
-                      budget=Budget(max_subcalls=1))
+    rlm = MultiDocRLM(
+        corpus,
+        weak,
+        weak,
+        store_path=tmp_path / "c.sqlite",
+        cache=False,
+        budget=Budget(max_subcalls=1),
+    )
     with pytest.raises(BudgetExceededError) as stop:
         rlm.query(QUESTION)
     partial = stop.value.partial
-    assert partial.stopped_by == "max_subcalls" and partial.usage["subcalls"] == 1 and partial.mode == "map"
+    assert (
+        partial.stopped_by == "max_subcalls"
+        and partial.usage["subcalls"] == 1
+        and partial.mode == "map"
+    )
 
 
 def test_the_api_objects_close_their_stores_and_cache(corpus, tmp_path, monkeypatch):
     monkeypatch.setenv("LONGREAD_CACHE_DIR", str(tmp_path / "cache"))
     document = corpus / "news" / "heron.md"
-    with MultiDocRLM(corpus, store_path=tmp_path / "c.sqlite") as many, \
-            SingleDocRLM(document, store_path=tmp_path / "d.sqlite") as one:
-        assert len(many.build_index(llm_meta=False).added) == 5 and one.index.total_chars == document.stat().st_size
+    with (
+        MultiDocRLM(corpus, store_path=tmp_path / "c.sqlite") as many,
+        SingleDocRLM(document, store_path=tmp_path / "d.sqlite") as one,
+    ):
+        assert (
+            len(many.build_index(llm_meta=False).added) == 5
+            and one.index.total_chars == document.stat().st_size
+        )
     for db in (many.index.store.db, one.store.db):
         with pytest.raises(sqlite3.ProgrammingError, match="closed"):
             db.execute("SELECT 1")
     with pytest.raises(sqlite3.ProgrammingError, match="closed"):
         many.cache.get("any key")
-

@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 
 import pytest
-from corpus_fixtures import ARTICLES, built, open_index, write_bad_files, write_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from corpus_fixtures import ARTICLES, built, open_index, write_bad_files, write_corpus
 from longread.errors import InputError
 from longread.index import corpus as corpus_module
 from longread.index.corpus import CorpusIndex
@@ -25,7 +25,11 @@ def test_level_one_registry_and_metadata(corpus, tmp_path):
     index = built(corpus, tmp_path / "c.sqlite")
     assert index.store.doc_ids() == sorted(ARTICLES)
     meta = index.meta("news/heron.md")
-    assert meta.title == "The Silver Heron" and meta.author == "Ingrid Vale" and meta.date == "2024-03-03"
+    assert (
+        meta.title == "The Silver Heron"
+        and meta.author == "Ingrid Vale"
+        and meta.date == "2024-03-03"
+    )
     assert "Silver Heron" in meta.entities and "Leith Harbour" in meta.entities
     assert meta.char_count == len(ARTICLES["news/heron.md"]) and meta.meta_source == "rules"
     assert not meta.has_detailed_index
@@ -38,29 +42,47 @@ def test_inverted_indexes_and_full_text_rank(corpus, tmp_path):
     assert store.lookup("keyword", "layoff") == ["reports/layoffs.md"]
     assert store.lookup("entity", "acme corp") == ["reports/layoffs.md"]
     assert store.lookup("date", "2024-03-03") == ["news/heron.md", "news/log.txt"]
-    assert store.lookup_range("date", "2024-10", "2024-12") == ["reports/layoffs.md", "reports/merger.md"]
+    assert store.lookup_range("date", "2024-10", "2024-12") == [
+        "reports/layoffs.md",
+        "reports/merger.md",
+    ]
     ranked = store.rank(["compost", "tomatoes"], 3)
     assert [doc_id for doc_id, _ in ranked] == ["notes/garden.txt"] and ranked[0][1] > 0
 
 
 def test_a_search_of_a_large_corpus_leaves_out_words_most_documents_hold(tmp_path):
-    articles = {f"{n}.txt": f"Note {n}\n\nThe harbour opens at dawn." + (" A zebra came." if n == 3 else "")
-                for n in range(12)}
+    articles = {
+        f"{n}.txt": f"Note {n}\n\nThe harbour opens at dawn." + (" A zebra came." if n == 3 else "")
+        for n in range(12)
+    }
     store = built(write_corpus(tmp_path / "notes", articles), tmp_path / "c.sqlite").store
     store.small_corpus = 0  # as if it were large
-    assert [d for d, _ in store.rank(["harbour", "zebra"], 12)] == ["3.txt"]  # "harbour" is everywhere
-    assert len(store.rank(["harbour", "dawn", "opens"], 12)) == 12  # all common: the two rarest kept
-    assert store._distinctive(["harbour", "zebra", "dawn"], common=1.0, postings=13) == ["harbour", "zebra"]
-    assert store._distinctive(["harbour", "zebra", "dawn"], common=1.0, postings=5) == ["zebra"]  # the rarest
+    assert [d for d, _ in store.rank(["harbour", "zebra"], 12)] == [
+        "3.txt"
+    ]  # "harbour" is everywhere
+    assert (
+        len(store.rank(["harbour", "dawn", "opens"], 12)) == 12
+    )  # all common: the two rarest kept
+    assert store._distinctive(["harbour", "zebra", "dawn"], common=1.0, postings=13) == [
+        "harbour",
+        "zebra",
+    ]
+    assert store._distinctive(["harbour", "zebra", "dawn"], common=1.0, postings=5) == [
+        "zebra"
+    ]  # the rarest
     store.small_corpus = 1_000
     assert len(store.rank(["harbour", "zebra"], 12)) == 12
 
 
 def test_full_text_is_indexed_on_first_search_in_resumable_steps(corpus, tmp_path):
-    index = CorpusIndex(corpus, CorpusStore(tmp_path / "c.sqlite", fts_batch_chars=1))  # one document a step
+    index = CorpusIndex(
+        corpus, CorpusStore(tmp_path / "c.sqlite", fts_batch_chars=1)
+    )  # one document a step
     index.update(parallel=False)
     store = index.store
-    assert store.db.execute("SELECT count(*) FROM corpus_fts_docsize").fetchone()[0] == 0  # not yet indexed
+    assert (
+        store.db.execute("SELECT count(*) FROM corpus_fts_docsize").fetchone()[0] == 0
+    )  # not yet indexed
     store.remove_docs(["notes/garden.txt"])  # a document never indexed leaves no trace
     steps = []
     store._fts_step()  # as if a first search were interrupted after one step
@@ -75,7 +97,9 @@ def test_links_follow_file_names_and_titles(corpus, tmp_path):
     index = built(corpus, tmp_path / "c.sqlite")
     assert index.all_links() == [("news/log.txt", "news/heron.md")]
     assert index.links("news/heron.md") == ([], ["news/log.txt"])
-    (corpus / "notes" / "see.txt").write_text("Read Quarterly Workforce Report and merger.md first.\n")
+    (corpus / "notes" / "see.txt").write_text(
+        "Read Quarterly Workforce Report and merger.md first.\n"
+    )
     assert index.update(parallel=False).added == ["notes/see.txt"]
     assert index.links("notes/see.txt") == (["reports/layoffs.md", "reports/merger.md"], [])
     assert ("notes/see.txt", "reports/merger.md") in index.all_links()
@@ -92,7 +116,9 @@ def test_clusters_and_topics_group_documents_by_shared_keywords(corpus, tmp_path
 
 def test_unreadable_files_are_skipped_and_reported(corpus, tmp_path):
     bad = write_bad_files(corpus)
-    (corpus / "latin1.txt").write_bytes("Café Müller in Zürich serves crème brûlée.\n".encode("cp1252"))
+    (corpus / "latin1.txt").write_bytes(
+        "Café Müller in Zürich serves crème brûlée.\n".encode("cp1252")
+    )
     index = open_index(corpus, tmp_path / "c.sqlite")
     report = index.update(parallel=False)
     assert {s.doc_id for s in report.skipped} == bad
@@ -109,7 +135,11 @@ def test_update_reindexes_only_what_changed(corpus, tmp_path):
     (corpus / "new.md").write_text("# New\n\nA fresh page about beans.\n")
     os.utime(corpus / "reports" / "merger.md")  # touched, same text
     report = index.update(parallel=False)
-    assert (report.added, report.changed, report.removed) == (["new.md"], ["notes/garden.txt"], ["news/log.txt"])
+    assert (report.added, report.changed, report.removed) == (
+        ["new.md"],
+        ["notes/garden.txt"],
+        ["news/log.txt"],
+    )
     assert report.unchanged == 3
     assert index.all_links() == []  # the link came from the removed log
     assert index.store.lookup("keyword", "bean") == ["new.md", "notes/garden.txt"]
@@ -117,7 +147,9 @@ def test_update_reindexes_only_what_changed(corpus, tmp_path):
 
 
 def test_level_two_is_built_on_first_use_and_kept(corpus, tmp_path):
-    (corpus / "long.md").write_text("# Manual\n\n## Install\n\nRun the installer.\n\n## Remove\n\nDelete the folder.\n")
+    (corpus / "long.md").write_text(
+        "# Manual\n\n## Install\n\nRun the installer.\n\n## Remove\n\nDelete the folder.\n"
+    )
     index = built(corpus, tmp_path / "c.sqlite")
     assert not index.meta("long.md").has_detailed_index
     level2 = index.document_index("long.md")
@@ -152,8 +184,11 @@ def test_identical_files_share_their_stored_text(corpus, tmp_path):
 def test_a_parallel_build_equals_a_serial_one(tmp_path, monkeypatch):
     monkeypatch.setattr(corpus_module, "READ_AHEAD_FILES", 20)  # workers wait for the store, which
     monkeypatch.setattr(corpus_module, "COMMIT_DOCS", 30)  # commits in several transactions
-    articles = {f"a/{n:03d}.txt": f"Article {n}\n\nThe {['red', 'blue', 'green'][n % 3]} widget number {n} "
-                f"ships on 2024-05-{n % 28 + 1:02d}. See {(n + 1) % 80:03d}.txt.\n" for n in range(80)}
+    articles = {
+        f"a/{n:03d}.txt": f"Article {n}\n\nThe {['red', 'blue', 'green'][n % 3]} widget number {n} "
+        f"ships on 2024-05-{n % 28 + 1:02d}. See {(n + 1) % 80:03d}.txt.\n"
+        for n in range(80)
+    }
     root = write_corpus(tmp_path / "many", articles)
     serial = built(root, tmp_path / "s.sqlite")
     parallel = open_index(root, tmp_path / "p.sqlite")
@@ -168,21 +203,34 @@ def _comparable(index: CorpusIndex) -> dict:
     for meta in snapshot["documents"].values():
         meta.pop("has_detailed_index")
         meta.pop("detailed_index_path")
-    snapshot["ranks"] = {w: index.store.rank([w], 5) for w in sorted({k for m in snapshot["documents"].values()
-                                                                      for k in m["keywords"]})[:20]}
+    snapshot["ranks"] = {
+        w: index.store.rank([w], 5)
+        for w in sorted({k for m in snapshot["documents"].values() for k in m["keywords"]})[:20]
+    }
     return snapshot
 
 
-POOL = ["# Alpha Report\n\nAcme Corp ships widgets on 2024-01-05. See beta.md.\n",
-        "# Beta Notes\n\nGlobex Industries buys widgets. Alpha Report is wrong.\n",
-        "Gamma\n\nTomatoes and beans grow in Oslo Gardens in June 2023.\n",
-        "# Delta Memo\n\nAcme Corp and Globex Industries merge. Read gamma.txt.\n"]
+POOL = [
+    "# Alpha Report\n\nAcme Corp ships widgets on 2024-01-05. See beta.md.\n",
+    "# Beta Notes\n\nGlobex Industries buys widgets. Alpha Report is wrong.\n",
+    "Gamma\n\nTomatoes and beans grow in Oslo Gardens in June 2023.\n",
+    "# Delta Memo\n\nAcme Corp and Globex Industries merge. Read gamma.txt.\n",
+]
 NAMES = ["alpha.md", "beta.md", "gamma.txt", "sub/delta.md"]
-OPS = st.lists(st.tuples(st.sampled_from(["write", "delete"]), st.sampled_from(NAMES),
-                         st.integers(0, len(POOL) - 1), st.sampled_from(["update", "direct"])), max_size=8)
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["write", "delete"]),
+        st.sampled_from(NAMES),
+        st.integers(0, len(POOL) - 1),
+        st.sampled_from(["update", "direct"]),
+    ),
+    max_size=8,
+)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(ops=OPS)
 def test_any_sequence_of_updates_equals_a_fresh_build(tmp_path_factory, ops):
     base = tmp_path_factory.mktemp("prop")

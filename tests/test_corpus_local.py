@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from test_cli import EXAMPLES, longread
 
 pytestmark = pytest.mark.local_model
@@ -23,5 +24,7 @@ def test_ask_a_folder_answers_from_two_documents_citing_both():
     cited = {c["doc_id"] for c in answer["citations"]}
     assert {"news/royal-letters.md", "records/crew-register.txt"} <= cited
     for c in answer["citations"]:
-        assert (harbour / c["doc_id"]).read_text(encoding="utf-8")[c["start"]:c["end"]] == c["text"]
+        assert (harbour / c["doc_id"]).read_text(encoding="utf-8")[c["start"] : c["end"]] == c[
+            "text"
+        ]
     assert any("Ingrid Vale" in c["text"] for c in answer["citations"])

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from corpus_fixtures import ARTICLES, built, write_corpus
 
+from corpus_fixtures import ARTICLES, built, write_corpus
 from longread.ingest.metadata import find_dates, llm_meta, rule_meta
 from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
@@ -21,15 +21,34 @@ def tools(tmp_path):
 
 
 def test_every_seed_function_is_exposed_with_its_name():
-    seed = {"list_documents", "get_doc_meta", "get_doc_summary", "get_all_summaries", "search_by_keyword",
-            "search_by_entity", "search_by_keywords", "grep_corpus", "rank_documents", "read_document",
-            "read_document_chunk", "grep_document", "get_doc_toc", "get_doc_sections", "read_doc_section",
-            "llm_query", "ask_about_document", "ask_across_documents"}
+    seed = {
+        "list_documents",
+        "get_doc_meta",
+        "get_doc_summary",
+        "get_all_summaries",
+        "search_by_keyword",
+        "search_by_entity",
+        "search_by_keywords",
+        "grep_corpus",
+        "rank_documents",
+        "read_document",
+        "read_document_chunk",
+        "grep_document",
+        "get_doc_toc",
+        "get_doc_sections",
+        "read_doc_section",
+        "llm_query",
+        "ask_about_document",
+        "ask_across_documents",
+    }
     assert seed <= set(CorpusTools.TOOL_NAMES)
 
 
 def test_navigation(tools):
-    assert tools.list_documents() == sorted(ARTICLES) and tools.list_documents(2) == sorted(ARTICLES)[:2]
+    assert (
+        tools.list_documents() == sorted(ARTICLES)
+        and tools.list_documents(2) == sorted(ARTICLES)[:2]
+    )
     meta = tools.get_doc_meta("reports/merger.md")
     assert meta["title"] == "Merger Announcement" and meta["date"] == "2024-10-12"
     assert "Globex Industries" in meta["entities"]
@@ -42,7 +61,11 @@ def test_navigation(tools):
 def test_index_searches(tools):
     assert tools.search_by_keyword("Layoffs") == ["reports/layoffs.md"]
     assert tools.search_by_entity("ACME corp") == ["reports/layoffs.md"]
-    assert tools.search_by_keywords(["heron", "merger"]) == ["news/heron.md", "news/log.txt", "reports/merger.md"]
+    assert tools.search_by_keywords(["heron", "merger"]) == [
+        "news/heron.md",
+        "news/log.txt",
+        "reports/merger.md",
+    ]
     assert tools.search_by_keywords(["heron", "merger"], mode="all") == []
     assert tools.search_by_date("2024-10", "2024-11") == ["reports/layoffs.md", "reports/merger.md"]
     assert tools.search_by_date("March 3, 2024") == ["news/heron.md", "news/log.txt"]
@@ -57,11 +80,17 @@ def test_rank_grep_and_links(tools):
     hits = tools.grep_corpus(r"leith\s+harbour")
     assert set(hits) == {"news/heron.md", "news/log.txt"}
     first = hits["news/log.txt"][0]
-    assert first["line"] == 3 and ARTICLES["news/log.txt"][first["start"]:].startswith("Leith Harbour")
+    assert first["line"] == 3 and ARTICLES["news/log.txt"][first["start"] :].startswith(
+        "Leith Harbour"
+    )
     assert len(tools.grep_corpus("the", max_docs=2)) == 2
     assert tools.grep_document("reports/layoffs.md", "acme corp") == [
-        {"match": "Acme Corp", "start": m, "line": 3} for m in
-        (ARTICLES["reports/layoffs.md"].index("Acme Corp"), ARTICLES["reports/layoffs.md"].rindex("Acme Corp"))]
+        {"match": "Acme Corp", "start": m, "line": 3}
+        for m in (
+            ARTICLES["reports/layoffs.md"].index("Acme Corp"),
+            ARTICLES["reports/layoffs.md"].rindex("Acme Corp"),
+        )
+    ]
     assert tools.get_links("news/heron.md") == {"references": [], "referenced_by": ["news/log.txt"]}
 
 
@@ -102,14 +131,23 @@ def test_cite_finds_the_sentence_in_the_right_document(tools):
     citations = tools.cite("Acme Corp announced layoffs of 300 workers.", "Who announced layoffs?")
     assert citations and citations[0].doc_id == "reports/layoffs.md"
     text = ARTICLES["reports/layoffs.md"]
-    assert text[citations[0].start:citations[0].end] == citations[0].text and "300" in citations[0].text
+    assert (
+        text[citations[0].start : citations[0].end] == citations[0].text
+        and "300" in citations[0].text
+    )
 
 
 def test_rules_metadata():
-    sample = "Minutes\n=======\n\nAuthor: Jo Park\n\nOn 5 May 2023 the Harbour Board met. The Harbour Board " \
-             "approved the Dock Plan. Dock repairs start in June 2023 at the North Pier.\n"
+    sample = (
+        "Minutes\n=======\n\nAuthor: Jo Park\n\nOn 5 May 2023 the Harbour Board met. The Harbour Board "
+        "approved the Dock Plan. Dock repairs start in June 2023 at the North Pier.\n"
+    )
     meta = rule_meta(sample, [], "fallback")
-    assert meta.title == "Minutes" and meta.author == "Jo Park" and meta.dates == ["2023-05-05", "2023-06"]
+    assert (
+        meta.title == "Minutes"
+        and meta.author == "Jo Park"
+        and meta.dates == ["2023-05-05", "2023-06"]
+    )
     assert meta.entities[0] == "Harbour Board" and "North Pier" in meta.entities
     assert "harbour" in meta.keywords and "dock" in meta.keywords
     assert rule_meta("just words here\n" * 3, [], "fallback").title == "just words here"
@@ -119,9 +157,15 @@ def test_rules_metadata():
 def test_a_sub_model_reading_is_checked_against_the_text():
     sample = ARTICLES["reports/merger.md"]
     rules = rule_meta(sample, [], "merger")
-    reply = {"title": "Merger Announcement", "summary": "Globex Industries agreed a merger with Initech Systems.",
-             "keywords": ["merger", "widget", "blockchain"], "entities": ["Globex Industries", "Umbrella Corp"],
-             "doc_type": "article", "date": "12 October 2024", "author": "Invented Person"}
+    reply = {
+        "title": "Merger Announcement",
+        "summary": "Globex Industries agreed a merger with Initech Systems.",
+        "keywords": ["merger", "widget", "blockchain"],
+        "entities": ["Globex Industries", "Umbrella Corp"],
+        "doc_type": "article",
+        "date": "12 October 2024",
+        "author": "Invented Person",
+    }
     lm = ScriptedLM([json.dumps(reply)], name="scripted:meta")
     meta = llm_meta(sample, [], "merger.md", rules, lm, Gateway(), 2_000)
     assert meta.source == "scripted:meta" and meta.doc_type == "article"
@@ -135,7 +179,11 @@ def test_malformed_json_from_the_sub_model_leaves_the_rules_metadata():
     rules = rule_meta(sample, [], "layoffs")
     lm = ScriptedLM(["not json at all", '{"title": 3}'], name="scripted:bad")
     meta = llm_meta(sample, [], "layoffs.md", rules, lm, Gateway(), 2_000)
-    assert meta.title == rules.title and meta.keywords == rules.keywords and meta.source == "scripted:bad"
+    assert (
+        meta.title == rules.title
+        and meta.keywords == rules.keywords
+        and meta.source == "scripted:bad"
+    )
     assert len(lm.requests) == 2  # asked once more after the first bad reply
 
 
@@ -143,15 +191,21 @@ def test_asking_across_long_documents_indexes_them_on_one_thread(tmp_path):
     folder = tmp_path / "long"
     folder.mkdir()
     for n in range(6):  # each longer than the sub-model's window: each needs its own level-2 index
-        parts = "".join(f"## Part {k}\n\n" + f"Quay {n} report {k}: nets mended, boats counted. " * 40 + "\n\n"
-                        for k in range(6))
-        (folder / f"report-{n}.md").write_text(f"# Report {n}\n\n{parts}Harbour master {n} signs.\n", encoding="utf-8")
+        parts = "".join(
+            f"## Part {k}\n\n" + f"Quay {n} report {k}: nets mended, boats counted. " * 40 + "\n\n"
+            for k in range(6)
+        )
+        (folder / f"report-{n}.md").write_text(
+            f"# Report {n}\n\n{parts}Harbour master {n} signs.\n", encoding="utf-8"
+        )
     index = built(folder, tmp_path / "long.sqlite")
     sub = ScriptedLM(lambda r: "Signed.", context_window=1_500, latency=0.05)
     tools = CorpusTools(index, sub, Gateway(concurrency=4))
     answers = tools.ask_across_documents("Who signs the report?", tools.list_documents())
     assert answers == {f"report-{n}.md": "Signed." for n in range(6)}
-    assert all(len(r.messages[-1]["content"]) < 4 * 2_000 for r in sub.requests)  # passages, not whole files
+    assert all(
+        len(r.messages[-1]["content"]) < 4 * 2_000 for r in sub.requests
+    )  # passages, not whole files
 
 
 def test_short_reads_are_cached_and_long_ones_are_not(tools, monkeypatch):
@@ -159,10 +213,14 @@ def test_short_reads_are_cached_and_long_ones_are_not(tools, monkeypatch):
 
     reads = []
     store_read = tools.store.read_range
-    monkeypatch.setattr(tools.store, "read_range", lambda *args: reads.append(args) or store_read(*args))
+    monkeypatch.setattr(
+        tools.store, "read_range", lambda *args: reads.append(args) or store_read(*args)
+    )
     monkeypatch.setattr(toolset, "CACHED_READ_CHARS", 50)
     first = tools.read_document_chunk("news/heron.md", 0, 40)
-    assert tools.read_document_chunk("news/heron.md", 0, 40) == first == ARTICLES["news/heron.md"][:40]
+    assert (
+        tools.read_document_chunk("news/heron.md", 0, 40) == first == ARTICLES["news/heron.md"][:40]
+    )
     assert len(reads) == 1
     whole = tools.read_document("news/heron.md")  # longer than 50 characters: read each time
     assert tools.read_document("news/heron.md") == whole == ARTICLES["news/heron.md"]

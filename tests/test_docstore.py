@@ -22,7 +22,14 @@ TEXT = "Größe – naïve café ✓ 日本語のテキスト 🚀 " * 40  # mul
 def test_read_range_returns_exactly_the_characters_across_block_boundaries(tmp_path):
     store = DocStore(tmp_path / "i.sqlite", block_chars=97)
     doc = store.add_document("a.txt", "text", TEXT)
-    for start, end in [(0, 10), (90, 200), (96, 97), (97, 98), (500, 1_000), (len(TEXT) - 5, len(TEXT) + 50)]:
+    for start, end in [
+        (0, 10),
+        (90, 200),
+        (96, 97),
+        (97, 98),
+        (500, 1_000),
+        (len(TEXT) - 5, len(TEXT) + 50),
+    ]:
         assert store.read_range(doc, start, end) == TEXT[start:end]
     assert store.read_range(doc, 50, 40) == ""
     assert "".join(body for _, body in store.iter_blocks(doc)) == TEXT
@@ -46,12 +53,23 @@ def test_unchanged_text_is_reused_and_changed_text_is_new(tmp_path):
 
 
 def test_sections_search_and_resumable_summaries(tmp_path):
-    text = "Intro about nothing. " * 5 + "Termination: either party may end this agreement. " * 3 + "Fees are due monthly. " * 4
+    text = (
+        "Intro about nothing. " * 5
+        + "Termination: either party may end this agreement. " * 3
+        + "Fees are due monthly. " * 4
+    )
     store = DocStore(tmp_path / "i.sqlite")
     doc = store.add_document("c.txt", "text", text)
     intro, term = 105, 105 + 51 * 3
-    ids = store.save_sections(doc, [(None, "Contract", 1, 0, len(text)), (0, "Intro", 2, 0, intro),
-                                    (0, "Termination", 2, intro, term), (0, "Fees", 2, term, len(text))])
+    ids = store.save_sections(
+        doc,
+        [
+            (None, "Contract", 1, 0, len(text)),
+            (0, "Intro", 2, 0, intro),
+            (0, "Termination", 2, intro, term),
+            (0, "Fees", 2, term, len(text)),
+        ],
+    )
     rows = store.sections(doc)
     assert [r.title for r in rows] == ["Contract", "Intro", "Termination", "Fees"]
     assert rows[2].parent_id == ids[0] and rows[0].parent_id is None
@@ -73,14 +91,20 @@ def test_remove_document_leaves_nothing_behind(tmp_path):
     store.put_summary(ids[0], "s", [], "m")
     assert [sid for sid, _ in store.search_sections(doc, "beta")] == ids
     store.remove_document(doc)
-    counts = [store.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-              for t in ("documents", "text_blocks", "sections", "summaries")]
+    counts = [
+        store.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+        for t in ("documents", "text_blocks", "sections", "summaries")
+    ]
     assert counts == [0, 0, 0, 0] and _fts_tables(store) == []
 
 
 def _fts_tables(store: DocStore) -> list[str]:
-    return [name for (name,) in store.db.execute(
-        "SELECT name FROM sqlite_master WHERE name LIKE 'section_fts%' AND sql LIKE 'CREATE VIRTUAL%'")]
+    return [
+        name
+        for (name,) in store.db.execute(
+            "SELECT name FROM sqlite_master WHERE name LIKE 'section_fts%' AND sql LIKE 'CREATE VIRTUAL%'"
+        )
+    ]
 
 
 def _macbeth(store: DocStore, *, eager: bool) -> tuple[int, list[int]]:
@@ -95,19 +119,29 @@ def _macbeth(store: DocStore, *, eager: bool) -> tuple[int, list[int]]:
     return doc, store.save_sections(doc, entries, bodies=bodies)
 
 
-QUERIES = ["dagger air", "sleep no more murder", "Birnam wood Dunsinane", "witches thunder lightning",
-           "zzzz unknownword"]
+QUERIES = [
+    "dagger air",
+    "sleep no more murder",
+    "Birnam wood Dunsinane",
+    "witches thunder lightning",
+    "zzzz unknownword",
+]
 
 
 def _search_as_before(store: DocStore, doc: int, query: str, k: int) -> list[tuple[int, float]]:
     """The search as it was before the index was lazy: one FTS5 table that keeps its content."""
     old = sqlite3.connect(":memory:")
     old.execute("CREATE VIRTUAL TABLE section_fts USING fts5(title, body, tokenize = 'unicode61')")
-    old.executemany("INSERT INTO section_fts (rowid, title, body) VALUES (?, ?, ?)",
-                    [(r.id, r.title, store.read_range(doc, r.start, r.end)) for r in store.sections(doc)])
+    old.executemany(
+        "INSERT INTO section_fts (rowid, title, body) VALUES (?, ?, ?)",
+        [(r.id, r.title, store.read_range(doc, r.start, r.end)) for r in store.sections(doc)],
+    )
     match = " OR ".join(f'"{t}"' for t in query.split())
-    rows = old.execute("SELECT rowid, bm25(section_fts) AS score FROM section_fts WHERE section_fts MATCH ? "
-                       "ORDER BY score LIMIT ?", (match, k)).fetchall()
+    rows = old.execute(
+        "SELECT rowid, bm25(section_fts) AS score FROM section_fts WHERE section_fts MATCH ? "
+        "ORDER BY score LIMIT ?",
+        (match, k),
+    ).fetchall()
     return [(sid, -score) for sid, score in rows]
 
 
@@ -153,7 +187,9 @@ def test_ensure_fts_reports_progress_and_an_interrupted_build_is_completed_once(
     reference = DocStore(tmp_path / "reference.sqlite")
     ref_doc, _ = _macbeth(reference, eager=True)
     for query in QUERIES:  # a section indexed twice would score differently
-        assert resumed.search_sections(doc, query, k=5) == reference.search_sections(ref_doc, query, k=5)
+        assert resumed.search_sections(doc, query, k=5) == reference.search_sections(
+            ref_doc, query, k=5
+        )
     table = _fts_tables(resumed)[0]
     assert resumed.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == len(ids)
 
@@ -162,7 +198,9 @@ def test_ensure_fts_reports_progress_and_an_interrupted_build_is_completed_once(
     progress: list[tuple[int, int]] = []
     resumed.ensure_fts(doc, on_progress=lambda done, total: progress.append((done, total)))
     assert progress == [(len(ids), len(ids))]
-    assert resumed.search_sections(doc, "dagger air") == reference.search_sections(ref_doc, "dagger air")
+    assert resumed.search_sections(doc, "dagger air") == reference.search_sections(
+        ref_doc, "dagger air"
+    )
 
 
 def test_new_sections_replace_the_old_with_their_summaries_and_index(tmp_path):

@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-from test_ingest_documents import write_pdf
 
 from longread.api import SingleDocRLM
 from longread.errors import BudgetExceededError, InputError
@@ -19,6 +18,7 @@ from longread.store.docstore import DocStore
 from longread.strategies.common import Run, RunOptions
 from longread.strategies.select import answer_document
 from longread.tools.single_doc import SingleDocTools
+from test_ingest_documents import write_pdf
 
 FILLER = "The parties keep records of meetings and file them in the archive each quarter.\n\n"
 SECTIONS = {
@@ -32,7 +32,9 @@ FACT = SECTIONS["3 Termination"]
 
 @pytest.fixture
 def contract(tmp_path):
-    body = "".join(f"## {title}\n\n{FILLER * 6}{fact}\n\n{FILLER * 6}" for title, fact in SECTIONS.items())
+    body = "".join(
+        f"## {title}\n\n{FILLER * 6}{fact}\n\n{FILLER * 6}" for title, fact in SECTIONS.items()
+    )
     path = tmp_path / "contract.md"
     path.write_text(f"# Service Agreement\n\n{body}", encoding="utf-8")
     return path
@@ -58,7 +60,7 @@ def cites_the_fact(answer, path):
     text = path.read_text(encoding="utf-8")
     assert answer.citations, answer.text
     for citation in answer.citations:
-        assert text[citation.start:citation.end] == citation.text
+        assert text[citation.start : citation.end] == citation.text
     assert any("thirty days" in c.text and c.span_id == "3 Termination" for c in answer.citations)
 
 
@@ -72,10 +74,15 @@ def test_map_reads_the_best_passages_and_cites_the_sentence(contract, tmp_path):
 
 
 def test_map_drops_a_finding_the_passage_does_not_support(contract, tmp_path):
-    sub = ScriptedLM(lambda r: "The cure period is ninety weeks, per the annex.", writes_code=False,
-                     context_window=2048)
+    sub = ScriptedLM(
+        lambda r: "The cure period is ninety weeks, per the annex.",
+        writes_code=False,
+        context_window=2048,
+    )
     tools = tools_for(contract, tmp_path, sub)
-    answer = answer_document("How long is the cure period?", tools, run_with(sub, sub, max_slices=3))
+    answer = answer_document(
+        "How long is the cure period?", tools, run_with(sub, sub, max_slices=3)
+    )
     assert answer.text.startswith("Not found") and answer.citations == []
     assert answer.stats["ungrounded"] == answer.stats["chunks_read"] > 0
 
@@ -86,14 +93,21 @@ def test_map_with_a_capable_model_uses_json_and_verifies_the_quote(contract, tmp
         chunk_id = re.search(r"Snippet (chunk-\d+)", prompt).group(1)
         if "cure period" not in prompt:
             return "this is not json"  # malformed, twice: the chunk is skipped and counted
-        return json.dumps({"relevant": True, "summary": "Thirty days after notice.", "citations": [chunk_id],
-                           "quote": "a cure period of thirty days after notice"})
+        return json.dumps(
+            {
+                "relevant": True,
+                "summary": "Thirty days after notice.",
+                "citations": [chunk_id],
+                "quote": "a cure period of thirty days after notice",
+            }
+        )
 
     sub = ScriptedLM(snippet)
     root = ScriptedLM(lambda r: "The cure period is thirty days after notice [1].")
     tools = tools_for(contract, tmp_path, sub)
-    answer = answer_document("How long is the cure period?", tools, run_with(root, sub, max_slices=4),
-                             mode="map")
+    answer = answer_document(
+        "How long is the cure period?", tools, run_with(root, sub, max_slices=4), mode="map"
+    )
     assert answer.text == "The cure period is thirty days after notice [1]."
     assert answer.citations[0].text == "a cure period of thirty days after notice"
     assert answer.stats["malformed"] == answer.stats["chunks_read"] - 1
@@ -105,8 +119,11 @@ def test_map_budget_stop_keeps_what_was_found(contract, tmp_path):
     sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
     tools = tools_for(contract, tmp_path, sub)
     with pytest.raises(BudgetExceededError) as stop:
-        answer_document("Where are the records of meetings filed?", tools,
-                        run_with(sub, sub, budget=Budget(max_subcalls=1)))
+        answer_document(
+            "Where are the records of meetings filed?",
+            tools,
+            run_with(sub, sub, budget=Budget(max_subcalls=1)),
+        )
     assert stop.value.partial.stopped_by == "max_subcalls"
     assert stop.value.partial.usage["subcalls"] == 1
 
@@ -118,8 +135,12 @@ def test_tree_follows_the_root_models_pick_and_adds_searchs_best(contract, tmp_p
 
     sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
     tools = tools_for(contract, tmp_path, sub)
-    answer = answer_document("How long is the cure period after notice?", tools,
-                             run_with(ScriptedLM(root, writes_code=False), sub), mode="tree")
+    answer = answer_document(
+        "How long is the cure period after notice?",
+        tools,
+        run_with(ScriptedLM(root, writes_code=False), sub),
+        mode="tree",
+    )
     chosen = answer.stats["sections_chosen"]
     assert chosen[0] == "Service Agreement" and {"2 Payment", "3 Termination"} <= set(chosen)
     assert "4 Liability" not in chosen
@@ -130,17 +151,20 @@ def test_tree_survives_a_root_model_that_names_no_section(contract, tmp_path):
     sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
     tools = tools_for(contract, tmp_path, sub)
     root = ScriptedLM(lambda r: "I think the answer is in the middle somewhere.", writes_code=False)
-    answer = answer_document("How long is the cure period after notice?", tools, run_with(root, sub),
-                             mode="tree")
+    answer = answer_document(
+        "How long is the cure period after notice?", tools, run_with(root, sub), mode="tree"
+    )
     assert "3 Termination" in answer.stats["sections_chosen"]
     assert "thirty days" in answer.text
 
 
 def test_rlm_over_the_index_sees_the_toc_and_the_seed_functions(contract, tmp_path):
-    steps = iter([
-        "```repl\nprint(doc_type, total_chars, section_names[:2])\nhits = search('cure period', k=2)\nprint(hits)\n```",
-        "```repl\nFINAL(ask_about_section('How long is the cure period?', hits[0]['section']))\n```",
-    ])
+    steps = iter(
+        [
+            "```repl\nprint(doc_type, total_chars, section_names[:2])\nhits = search('cure period', k=2)\nprint(hits)\n```",
+            "```repl\nFINAL(ask_about_section('How long is the cure period?', hits[0]['section']))\n```",
+        ]
+    )
     root = ScriptedLM(lambda r: next(steps))
     sub = ScriptedLM(lambda r: "The cure period is thirty days after notice.")
     tools = tools_for(contract, tmp_path, sub)
@@ -157,7 +181,9 @@ def test_rlm_over_the_index_sees_the_toc_and_the_seed_functions(contract, tmp_pa
 
 def test_the_system_prompt_stays_small_for_a_huge_toc(tmp_path):
     path = tmp_path / "huge.md"
-    path.write_text("".join(f"## Clause {n}\n\nClause {n} text.\n\n" for n in range(10_000)), encoding="utf-8")
+    path.write_text(
+        "".join(f"## Clause {n}\n\nClause {n} text.\n\n" for n in range(10_000)), encoding="utf-8"
+    )
     tools = tools_for(path, tmp_path, ScriptedLM([]))
     brief = tools.brief("Which clause covers fees?")
     assert len(tools.names) >= 10_000 and len(brief.intro) < 6_000
@@ -168,7 +194,9 @@ def test_auto_mode_picks_base_map_or_rlm(contract, tmp_path):
     small = ScriptedLM(lambda r: "NONE", writes_code=False, context_window=2048)
     tools = tools_for(contract, tmp_path, small)
     assert answer_document("q?", tools, run_with(small, small)).mode == "map"
-    big = ScriptedLM(lambda r: "The agreement names four sections.", writes_code=False, context_window=200_000)
+    big = ScriptedLM(
+        lambda r: "The agreement names four sections.", writes_code=False, context_window=200_000
+    )
     assert answer_document("q?", tools, run_with(big, big)).mode == "base"
     coder = ScriptedLM(["```repl\nprint(search('cure'))\nFINAL('done')\n```"], context_window=2048)
     answer = answer_document("q?", tools, run_with(coder, coder))
@@ -179,10 +207,14 @@ def test_auto_mode_picks_base_map_or_rlm(contract, tmp_path):
 
 def test_pdf_citations_carry_their_page(tmp_path):
     path = write_pdf(tmp_path / "paper.pdf", outline=True)
-    sub = ScriptedLM(lambda r: "Every page is read." if "every page" in r.messages[-1]["content"] else "NONE",
-                     writes_code=False, context_window=2048)
+    sub = ScriptedLM(
+        lambda r: "Every page is read." if "every page" in r.messages[-1]["content"] else "NONE",
+        writes_code=False,
+        context_window=2048,
+    )
     answer = SingleDocRLM(path, sub, sub, cache=False, store_path=tmp_path / "i.sqlite").query(
-        "How many pages do the methods read?")
+        "How many pages do the methods read?"
+    )
     assert answer.citations and answer.citations[0].page == 3
     assert "We read every page" in answer.citations[0].text
 
@@ -197,26 +229,41 @@ def test_single_doc_rlm_builds_saves_loads_and_opens_a_repl(contract, tmp_path, 
     loaded = other.load_index(tmp_path / "contract.index.json")
     assert loaded.summaries == index.summaries and loaded.names == index.names
     seen = {}
-    monkeypatch.setattr("code.interact", lambda banner, local, exitmsg: seen.update(local, banner=banner))
+    monkeypatch.setattr(
+        "code.interact", lambda banner, local, exitmsg: seen.update(local, banner=banner)
+    )
     other.repl()
     assert seen["read_section"]("3 Termination").strip().endswith(FILLER.strip())
     assert seen["total_chars"] == index.total_chars and "5 sections" in seen["banner"]
     with pytest.raises(InputError):
-        SingleDocRLM(contract, sub, sub, mode="refine", cache=False, store_path=tmp_path / "c.sqlite")
+        SingleDocRLM(
+            contract, sub, sub, mode="refine", cache=False, store_path=tmp_path / "c.sqlite"
+        )
 
 
 def test_the_sub_model_settles_the_document_type_when_the_rules_are_unsure(tmp_path):
     path = tmp_path / "notes.md"
-    path.write_text("# Notes\n\nSome text about things.\n\n## More\n\nAbstract thoughts. Chapter and verse.\n" * 3,
-                    encoding="utf-8")
-    sub = ScriptedLM(lambda r: "It is a report." if "Which kind of document" in r.messages[-1]["content"]
-                     else "A summary.", writes_code=False)
+    path.write_text(
+        "# Notes\n\nSome text about things.\n\n## More\n\nAbstract thoughts. Chapter and verse.\n"
+        * 3,
+        encoding="utf-8",
+    )
+    sub = ScriptedLM(
+        lambda r: (
+            "It is a report."
+            if "Which kind of document" in r.messages[-1]["content"]
+            else "A summary."
+        ),
+        writes_code=False,
+    )
     rlm = SingleDocRLM(path, sub, sub, cache=False, store_path=tmp_path / "i.sqlite")
     assert rlm.index.doc_type == "markdown"  # the rules' guess (confidence 0.42)
     assert rlm.build_index().doc_type == "report"
     assert sum("Which kind of document" in r.messages[-1]["content"] for r in sub.requests) == 1
     without_model = SingleDocRLM(path, sub, sub, cache=False, store_path=tmp_path / "j.sqlite")
-    assert without_model.build_index(summaries=False).doc_type == "markdown"  # no model call: no change
+    assert (
+        without_model.build_index(summaries=False).doc_type == "markdown"
+    )  # no model call: no change
     assert sum("Which kind of document" in r.messages[-1]["content"] for r in sub.requests) == 1
 
 
@@ -231,9 +278,13 @@ def test_drop_index_forgets_the_stored_index(contract, tmp_path):
 def test_rlm_shows_a_runnable_first_search_and_repeats_it_when_refusing_a_guess(contract, tmp_path):
     root = ScriptedLM(["```repl\nFINAL('a guess')\n```"] * 2)
     tools = tools_for(contract, tmp_path, ScriptedLM([]))
-    answer = answer_document("How long is the cure period?", tools, run_with(root, root), mode="rlm")
+    answer = answer_document(
+        "How long is the cure period?", tools, run_with(root, root), mode="rlm"
+    )
     first = root.requests[0].messages[-1]["content"]
-    assert "for hit in search('long cure period', k=3):" in first and "Output:\n3 Termination" in first
+    assert (
+        "for hit in search('long cure period', k=3):" in first and "Output:\n3 Termination" in first
+    )
     refusal = root.requests[1].messages[-1]["content"]
     assert "FINAL was refused" in refusal and "search('long cure period', k=3)" in refusal
     assert answer.text == "a guess" and answer.stats["turns"] == 2 and answer.citations == []

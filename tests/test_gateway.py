@@ -66,11 +66,14 @@ def test_transient_errors_are_retried_then_given_up():
         Gateway(max_retries=2, backoff=0.001).complete(failing, "q", purpose="subcall")
 
 
-@pytest.mark.parametrize("budget, limit", [
-    (Budget(max_subcalls=2), "max_subcalls"),
-    (Budget(max_tokens=5), "max_tokens"),
-    (Budget(max_seconds=0.2), "max_seconds"),
-])
+@pytest.mark.parametrize(
+    "budget, limit",
+    [
+        (Budget(max_subcalls=2), "max_subcalls"),
+        (Budget(max_tokens=5), "max_tokens"),
+        (Budget(max_seconds=0.2), "max_seconds"),
+    ],
+)
 def test_budgets_stop_calls(budget, limit):
     lm = ScriptedLM(lambda request: "a reply with several tokens in it", latency=0.15)
     gateway = Gateway(budget=budget)
@@ -116,12 +119,27 @@ class _FlakyChatServer(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).hits.append(body)
         if len(type(self).hits) == 1:
-            self._send(429, {"error": {"message": "slow down", "type": "rate_limit"}}, {"retry-after": "0"})
+            self._send(
+                429, {"error": {"message": "slow down", "type": "rate_limit"}}, {"retry-after": "0"}
+            )
             return
-        self._send(200, {"id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
-                         "choices": [{"index": 0, "finish_reason": "stop",
-                                      "message": {"role": "assistant", "content": "recovered"}}],
-                         "usage": {"prompt_tokens": 11, "completion_tokens": 2, "total_tokens": 13}})
+        self._send(
+            200,
+            {
+                "id": "c1",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": "recovered"},
+                    }
+                ],
+                "usage": {"prompt_tokens": 11, "completion_tokens": 2, "total_tokens": 13},
+            },
+        )
 
     def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
         data = json.dumps(payload).encode()
@@ -142,8 +160,9 @@ def test_openai_client_retries_a_429_from_a_real_http_server(monkeypatch):
     server = ThreadingHTTPServer(("127.0.0.1", 0), _FlakyChatServer)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        lm = resolve_model("openai:test-model",
-                           ClientOptions(base_url=f"http://127.0.0.1:{server.server_port}/v1"))
+        lm = resolve_model(
+            "openai:test-model", ClientOptions(base_url=f"http://127.0.0.1:{server.server_port}/v1")
+        )
         gateway = Gateway(backoff=0.01)
         reply = gateway.complete(lm, "hello", purpose="root")
     finally:
@@ -157,7 +176,9 @@ def test_as_done_stops_paying_when_its_caller_stops():
     gateway = Gateway(concurrency=2)
     work = [f"item {n}" for n in range(40)]
     with pytest.raises(RuntimeError):
-        for _item, _reply in gateway.as_done(lambda prompt: gateway.complete(lm, prompt, purpose="t"), work):
+        for _item, _reply in gateway.as_done(
+            lambda prompt: gateway.complete(lm, prompt, purpose="t"), work
+        ):
             raise RuntimeError("the store write failed")
     assert len(lm.requests) <= 4  # the calls already under way, not the 36 queued behind them
 
@@ -168,6 +189,7 @@ def test_as_done_yields_what_finished_then_raises_the_first_failure():
         if n == 3:
             raise ValueError("item 3 failed")
         return n * 10
+
     seen = []
     with pytest.raises(ValueError, match="item 3"):
         for item, result in Gateway(concurrency=1).as_done(work, list(range(8))):

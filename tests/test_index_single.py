@@ -27,7 +27,7 @@ def test_build_covers_the_document_with_a_nested_toc(store):
     acts = [c["title"] for c in top[0]["children"] if c["title"].startswith("ACT")]
     assert acts == ["ACT I", "ACT II", "ACT III", "ACT IV", "ACT V"]
     for name, (start, end) in index.section_map.items():
-        assert index.read_range(start, start + 40) == text[start:start + 40]
+        assert index.read_range(start, start + 40) == text[start : start + 40]
         assert text[start:end].lstrip("#").strip().startswith(name.split(" (")[0][:10])
 
 
@@ -48,7 +48,15 @@ def test_json_form_round_trips_summaries(store, tmp_path):
     saved = tmp_path / "macbeth.index.json"
     index.save(saved)
     data = json.loads(saved.read_text(encoding="utf-8"))
-    assert set(data) >= {"path", "doc_type", "total_chars", "toc", "section_map", "summaries", "keywords"}
+    assert set(data) >= {
+        "path",
+        "doc_type",
+        "total_chars",
+        "toc",
+        "section_map",
+        "summaries",
+        "keywords",
+    }
     name = index.names[3]
     assert data["summaries"] == {name: "The witches meet on the heath."}
 

@@ -17,9 +17,11 @@ from longread.ingest.docx import load_docx
 from longread.ingest.html import load_html
 from longread.ingest.pdf import load_pdf
 
-PAGES = [["Chapter 1 Introduction", "Long documents need care."],
-         ["Some context first.", "Background", "History of the field."],
-         ["Chapter 2 Methods", "We read every page."]]
+PAGES = [
+    ["Chapter 1 Introduction", "Long documents need care."],
+    ["Some context first.", "Background", "History of the field."],
+    ["Chapter 2 Methods", "We read every page."],
+]
 
 
 def _name(value: str) -> NameObject:
@@ -29,18 +31,28 @@ def _name(value: str) -> NameObject:
 def pdf_writer(pages: list[list[str]]) -> PdfWriter:
     """A PDF whose pages show the given lines in Helvetica (an empty list makes a blank page)."""
     writer = PdfWriter()
-    font = DictionaryObject({_name("/Type"): _name("/Font"), _name("/Subtype"): _name("/Type1"),
-                             _name("/BaseFont"): _name("/Helvetica")})
+    font = DictionaryObject(
+        {
+            _name("/Type"): _name("/Font"),
+            _name("/Subtype"): _name("/Type1"),
+            _name("/BaseFont"): _name("/Helvetica"),
+        }
+    )
     for lines in pages:
         page = writer.add_blank_page(612, 792)
         if not lines:
             continue
         stream = DecodedStreamObject()
-        stream.set_data("".join(f"BT /F1 12 Tf 72 {720 - 20 * row} Td ({line}) Tj ET\n"
-                                for row, line in enumerate(lines)).encode("latin-1"))
+        stream.set_data(
+            "".join(
+                f"BT /F1 12 Tf 72 {720 - 20 * row} Td ({line}) Tj ET\n"
+                for row, line in enumerate(lines)
+            ).encode("latin-1")
+        )
         page.replace_contents(stream)
         page[_name("/Resources")] = DictionaryObject(
-            {_name("/Font"): DictionaryObject({_name("/F1"): font})})
+            {_name("/Font"): DictionaryObject({_name("/F1"): font})}
+        )
     return writer
 
 
@@ -59,14 +71,15 @@ def write_pdf(path, pages=PAGES, outline=False, password=None):
 
 # --- PDF ---------------------------------------------------------------------------------------
 
+
 def test_pdf_pages_cover_the_text(tmp_path):
     doc = load_pdf(write_pdf(tmp_path / "book.pdf"))
     assert doc.kind == "pdf"
     assert [page.number for page in doc.pages] == [1, 2, 3]
     for page, lines in zip(doc.pages, PAGES, strict=True):
-        assert doc.text[page.start:page.end].split("\n") == lines
+        assert doc.text[page.start : page.end].split("\n") == lines
     for before, after in pairwise(doc.pages):
-        assert doc.text[before.end:after.start] == "\n\n"
+        assert doc.text[before.end : after.start] == "\n\n"
     assert doc.pages[0].start == 0 and doc.pages[-1].end == len(doc.text)
     assert doc.headings == []
 
@@ -85,10 +98,14 @@ def test_page_at(tmp_path):
 def test_pdf_outline_becomes_headings(tmp_path):
     doc = load_pdf(write_pdf(tmp_path / "book.pdf", outline=True))
     found = [(h.title, h.level) for h in doc.headings]
-    assert found == [("Chapter 1 Introduction", 1), ("Background", 2),
-                     ("Chapter 2 Methods", 1), ("Not printed anywhere", 1)]
+    assert found == [
+        ("Chapter 1 Introduction", 1),
+        ("Background", 2),
+        ("Chapter 2 Methods", 1),
+        ("Not printed anywhere", 1),
+    ]
     for heading in doc.headings[:3]:
-        assert doc.text[heading.start:].startswith(heading.title)
+        assert doc.text[heading.start :].startswith(heading.title)
     background = doc.headings[1]
     assert background.start > doc.pages[1].start  # found inside its page, not at its top
     assert doc.headings[3].start == doc.pages[2].start  # title not in the text: the page's start
@@ -120,13 +137,19 @@ def _empty(tmp_path):
     return tmp_path / "empty.pdf"
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda tmp: write_pdf(tmp / "locked.pdf", password="secret"), "encrypted (password-protected)"),
-    (_truncated, "is not a readable PDF ("),
-    (_blank_pages, "has no text layer"),
-    (_no_pages, "has no pages"),
-    (_empty, "is empty"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (
+            lambda tmp: write_pdf(tmp / "locked.pdf", password="secret"),
+            "encrypted (password-protected)",
+        ),
+        (_truncated, "is not a readable PDF ("),
+        (_blank_pages, "has no text layer"),
+        (_no_pages, "has no pages"),
+        (_empty, "is empty"),
+    ],
+)
 def test_bad_pdfs_are_refused_in_one_line(tmp_path, make, message):
     with pytest.raises(InputError) as caught:
         load_pdf(make(tmp_path))
@@ -134,6 +157,7 @@ def test_bad_pdfs_are_refused_in_one_line(tmp_path, make, message):
 
 
 # --- DOCX --------------------------------------------------------------------------------------
+
 
 def write_docx(path):
     document = docx.Document()
@@ -157,13 +181,18 @@ def write_docx(path):
 def test_docx_text_tables_and_headings(tmp_path):
     doc = load_docx(write_docx(tmp_path / "report.docx"))
     assert doc.kind == "docx" and doc.pages == []
-    assert doc.text == ("Annual Report\n\nOpening words.\n\nGröße – naïve café\n\n"
-                        "Before the table.\n\nName | Wert\nGröße | 42\nTotal\n\n"
-                        "Details\n\nAfter the table.")
+    assert doc.text == (
+        "Annual Report\n\nOpening words.\n\nGröße – naïve café\n\n"
+        "Before the table.\n\nName | Wert\nGröße | 42\nTotal\n\n"
+        "Details\n\nAfter the table."
+    )
     assert [(h.title, h.level) for h in doc.headings] == [
-        ("Annual Report", 1), ("Größe – naïve café", 1), ("Details", 2)]
+        ("Annual Report", 1),
+        ("Größe – naïve café", 1),
+        ("Details", 2),
+    ]
     for heading in doc.headings:
-        assert doc.text[heading.start:].startswith(heading.title)
+        assert doc.text[heading.start :].startswith(heading.title)
 
 
 def _zip_without_document(path):
@@ -180,11 +209,14 @@ def _blank_docx(path):
     document.save(path)
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda p: p.write_bytes(bytes(range(256)) * 4), "is not a readable DOCX"),
-    (_zip_without_document, "is not a readable DOCX"),
-    (_blank_docx, "has no text"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda p: p.write_bytes(bytes(range(256)) * 4), "is not a readable DOCX"),
+        (_zip_without_document, "is not a readable DOCX"),
+        (_blank_docx, "has no text"),
+    ],
+)
 def test_bad_docx_is_refused(tmp_path, make, message):
     path = tmp_path / "bad.docx"
     make(path)
@@ -212,23 +244,32 @@ def test_html_text_and_headings(tmp_path):
     (tmp_path / "page.html").write_text(PAGE, encoding="utf-8")
     doc = load_html(tmp_path / "page.html")
     assert doc.kind == "html"
-    assert doc.text == ("The Main Story\n\nFish & chips, hot and cheap.\nNext line.\n\n"
-                        "Subsection one\n\nfirst\nsecond\n\nKey | Value\na | 1\n\n"
-                        "Deep <three>\n\nEnd.")
+    assert doc.text == (
+        "The Main Story\n\nFish & chips, hot and cheap.\nNext line.\n\n"
+        "Subsection one\n\nfirst\nsecond\n\nKey | Value\na | 1\n\n"
+        "Deep <three>\n\nEnd."
+    )
     assert [(h.title, h.level) for h in doc.headings] == [
-        ("The Main Story", 1), ("Subsection one", 2), ("Deep <three>", 3)]
+        ("The Main Story", 1),
+        ("Subsection one", 2),
+        ("Deep <three>", 3),
+    ]
     for heading in doc.headings:
-        assert doc.text[heading.start:].startswith(heading.title)
+        assert doc.text[heading.start :].startswith(heading.title)
 
 
 def test_html_meta_charset_and_title_fallback(tmp_path):
-    page = ('<html><head><meta charset="iso-8859-1"><title>Café Über</title></head>'
-            "<body><h2>Crème brûlée</h2><p>Déjà vu à Zürich.</p></body></html>")
+    page = (
+        '<html><head><meta charset="iso-8859-1"><title>Café Über</title></head>'
+        "<body><h2>Crème brûlée</h2><p>Déjà vu à Zürich.</p></body></html>"
+    )
     (tmp_path / "latin.htm").write_bytes(page.encode("latin-1"))
     doc = load_html(tmp_path / "latin.htm")
     assert doc.text == "Café Über\n\nCrème brûlée\n\nDéjà vu à Zürich."
     assert [(h.title, h.level, h.start) for h in doc.headings] == [
-        ("Café Über", 1, 0), ("Crème brûlée", 2, len("Café Über\n\n"))]
+        ("Café Über", 1, 0),
+        ("Crème brûlée", 2, len("Café Über\n\n")),
+    ]
 
 
 def test_html_preformatted_text_keeps_its_lines(tmp_path):
@@ -244,31 +285,43 @@ def test_html_without_text_is_refused(tmp_path):
 
 # --- dispatch ----------------------------------------------------------------------------------
 
+
 def test_load_document_sniffs_content_before_suffix(tmp_path):
     pdf = write_pdf(tmp_path / "really_a_pdf.txt")
     assert load_document(pdf).kind == "pdf"
     word = write_docx(tmp_path / "report.bin")
     assert load_document(word).kind == "docx"
     loaded = load_document(pdf)
-    assert loaded.pages[0] == PageSpan(1, 0, len("Chapter 1 Introduction\nLong documents need care."))
+    assert loaded.pages[0] == PageSpan(
+        1, 0, len("Chapter 1 Introduction\nLong documents need care.")
+    )
 
 
-@pytest.mark.parametrize("name, kind", [
-    ("notes.md", "markdown"), ("notes.txt", "text"), ("README", "text"), ("data.csv", "text"),
-    ("page.html", "html"),
-])
+@pytest.mark.parametrize(
+    "name, kind",
+    [
+        ("notes.md", "markdown"),
+        ("notes.txt", "text"),
+        ("README", "text"),
+        ("data.csv", "text"),
+        ("page.html", "html"),
+    ],
+)
 def test_load_document_by_suffix(tmp_path, name, kind):
     (tmp_path / name).write_text("# Notes\n\nGröße matters.\r\n", encoding="utf-8")
     doc = load_document(tmp_path / name)
     assert doc.kind == kind and "Größe matters." in doc.text and "\r" not in doc.text
 
 
-@pytest.mark.parametrize("name, data, message", [
-    ("image.xyz", b"\x89PNG\r\n\x1a\n" + bytes(100), "unsupported file type '.xyz'"),
-    ("fake.pdf", b"just some words", "is not a readable PDF"),
-    ("archive.docx", b"PK\x03\x04" + bytes(60), "is not a readable DOCX"),
-    ("notes.md", b"\x00\x01binary", "not a text file"),
-])
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        ("image.xyz", b"\x89PNG\r\n\x1a\n" + bytes(100), "unsupported file type '.xyz'"),
+        ("fake.pdf", b"just some words", "is not a readable PDF"),
+        ("archive.docx", b"PK\x03\x04" + bytes(60), "is not a readable DOCX"),
+        ("notes.md", b"\x00\x01binary", "not a text file"),
+    ],
+)
 def test_load_document_refuses_what_it_cannot_read(tmp_path, name, data, message):
     (tmp_path / name).write_bytes(data)
     with pytest.raises(InputError) as caught:

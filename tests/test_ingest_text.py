@@ -16,21 +16,27 @@ def test_encodings_and_newlines(tmp_path):
         "bom.txt": "\ufeffÜber alles\r\nzwei".encode("utf-8"),
         "latin1.txt": "Très élégant, déjà vu à Zürich, naïveté garantie.\n".encode("latin-1") * 5,
     }
-    expected = {"utf16.txt": "Größe – naïve café ✓\nline two", "bom.txt": "Über alles\nzwei",
-                "latin1.txt": "Très élégant, déjà vu à Zürich, naïveté garantie.\n" * 5}
+    expected = {
+        "utf16.txt": "Größe – naïve café ✓\nline two",
+        "bom.txt": "Über alles\nzwei",
+        "latin1.txt": "Très élégant, déjà vu à Zürich, naïveté garantie.\n" * 5,
+    }
     for name, data in samples.items():
         (tmp_path / name).write_bytes(data)
         assert read_text_file(tmp_path / name) == expected[name]
 
 
-@pytest.mark.parametrize("setup, message", [
-    (lambda p: None, "no such file"),
-    (lambda p: p.mkdir(), "is a directory"),
-    (lambda p: p.write_bytes(b""), "is empty"),
-    (lambda p: p.write_text("  \n\t \n"), "no text"),
-    (lambda p: p.write_bytes(b"%PDF-1.7\n%binary"), "is a PDF"),
-    (lambda p: p.write_bytes(b"\x00\x01\x02ELF-ish\x00" * 10), "looks binary"),
-])
+@pytest.mark.parametrize(
+    "setup, message",
+    [
+        (lambda p: None, "no such file"),
+        (lambda p: p.mkdir(), "is a directory"),
+        (lambda p: p.write_bytes(b""), "is empty"),
+        (lambda p: p.write_text("  \n\t \n"), "no text"),
+        (lambda p: p.write_bytes(b"%PDF-1.7\n%binary"), "is a PDF"),
+        (lambda p: p.write_bytes(b"\x00\x01\x02ELF-ish\x00" * 10), "looks binary"),
+    ],
+)
 def test_bad_files_give_one_clear_error(tmp_path, setup, message):
     path = tmp_path / "input.txt"
     setup(path)

@@ -8,15 +8,21 @@ from longread.llm.gateway import Gateway
 from longread.llm.jsonio import MalformedJSONError, complete_json, extract_json
 from longread.llm.scripted import ScriptedLM
 
-SCHEMA = {"type": "object", "properties": {"relevant": {"type": "boolean"}, "n": {"type": "integer"}},
-          "required": ["relevant", "n"]}
+SCHEMA = {
+    "type": "object",
+    "properties": {"relevant": {"type": "boolean"}, "n": {"type": "integer"}},
+    "required": ["relevant", "n"],
+}
 
 
-@pytest.mark.parametrize("text", [
-    '{"relevant": true, "n": 2}',
-    'Sure! Here it is:\n```json\n{"relevant": true, "n": 2}\n```\nHope that helps.',
-    'The answer is {"relevant": true, "n": 2} as requested.',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"relevant": true, "n": 2}',
+        'Sure! Here it is:\n```json\n{"relevant": true, "n": 2}\n```\nHope that helps.',
+        'The answer is {"relevant": true, "n": 2} as requested.',
+    ],
+)
 def test_extract_json_from_clean_fenced_and_chatty_replies(text):
     assert extract_json(text) == {"relevant": True, "n": 2}
 

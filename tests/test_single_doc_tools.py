@@ -33,7 +33,7 @@ def test_grep_all_streams_blocks_and_finds_every_match_with_offsets(tools):
     for section, section_hits in found.items():
         start, end = tools.index.section_map[section]
         assert all(start <= h["start"] < end for h in section_hits)
-        assert all(TEXT[h["start"]:h["end"]] == h["match"] for h in section_hits)
+        assert all(TEXT[h["start"] : h["end"]] == h["match"] for h in section_hits)
 
 
 def test_reading_functions(tools):
@@ -41,10 +41,12 @@ def test_reading_functions(tools):
     scene = next(n for n in names if n.startswith("SCENE III. A heath"))
     start, end = tools.index.section_map[scene]
     assert tools.read_section(scene) == TEXT[start:end]
-    assert tools.read_section_chunk(scene, 1, chunk_size=500) == TEXT[start + 500:start + 1000]
+    assert tools.read_section_chunk(scene, 1, chunk_size=500) == TEXT[start + 500 : start + 1000]
     assert tools.read_section_chunk(scene, 999) == ""
     assert tools.read_range(100, 160) == TEXT[100:160]
-    assert [h["match"].lower() for h in tools.grep_section(r"thane of cawdor", scene)][:1] == ["thane of cawdor"]
+    assert [h["match"].lower() for h in tools.grep_section(r"thane of cawdor", scene)][:1] == [
+        "thane of cawdor"
+    ]
     assert tools.get_toc()["sections"][0]["title"] == "Macbeth"
     with pytest.raises(KeyError, match="did you mean"):
         tools.read_section("heath near")
@@ -53,17 +55,24 @@ def test_reading_functions(tools):
 def test_summaries_keywords_and_search(tools):
     names = tools.get_section_names()
     target = names[4]
-    tools.index.store.put_summary(tools.index.rows[4].id, "Witches greet Macbeth.", ["witches", "cawdor"], "t")
+    tools.index.store.put_summary(
+        tools.index.rows[4].id, "Witches greet Macbeth.", ["witches", "cawdor"], "t"
+    )
     assert tools.get_summary(target) == "Witches greet Macbeth."
     assert tools.get_summary(names[5]) == "No summary available"
     assert tools.find_sections_by_keyword("Witch") == [target]
     best = tools.search("Birnam wood Dunsinane", k=3)
-    assert len(best) == 3 and all("Birnam" in TEXT[b["start"]:b["end"]] or "Dunsinane" in TEXT[b["start"]:b["end"]] for b in best)
+    assert len(best) == 3 and all(
+        "Birnam" in TEXT[b["start"] : b["end"]] or "Dunsinane" in TEXT[b["start"] : b["end"]]
+        for b in best
+    )
 
 
 def test_sub_model_functions(tools):
     name = tools.get_section_names()[2]
-    assert tools.ask_about_section("Who speaks first?", name).startswith("sub: Answer this question")
+    assert tools.ask_about_section("Who speaks first?", name).startswith(
+        "sub: Answer this question"
+    )
     assert tools.llm_query("hello") == "sub: hello"
     assert set(tools.functions()) >= {"get_toc", "grep_all", "ask_about_section", "search"}
 
@@ -71,5 +80,7 @@ def test_sub_model_functions(tools):
 def test_literal_grep_fast_path_matches_the_regex_everywhere(tools):
     for literal in ["Macduff", "thane of", "DUNSINANE", "no-such-phrase-anywhere"]:
         expected = [m.start() for m in re.finditer(re.escape(literal), TEXT, re.IGNORECASE)]
-        found = sorted(h["start"] for hits in tools.grep_all(literal, max_hits=10_000).values() for h in hits)
+        found = sorted(
+            h["start"] for hits in tools.grep_all(literal, max_hits=10_000).values() for h in hits
+        )
         assert found == expected

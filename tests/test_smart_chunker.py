@@ -59,6 +59,7 @@ def chunker_lm(cut_replies) -> ScriptedLM:
             return "Summary: " + " ".join(request.messages[-1]["content"].split()[-6:])
         reply = next(replies)
         return reply(request) if callable(reply) else reply
+
     return ScriptedLM(respond, writes_code=True)
 
 
@@ -82,15 +83,20 @@ def assert_covers(store: DocStore, doc_id: int, total: int) -> None:
     overlaps = {i for b in chunks[:-1] for i in range(b.next_start, b.end)}
     assert all(count == 1 or (count == 2 and i in overlaps) for i, count in enumerate(covered))
     level0 = [n for n in store.nodes(doc_id) if n.level == 0]
-    assert [(n.start, n.end, n.chunk_id) for n in level0] == [(c.start, c.end, c.id) for c in chunks]
+    assert [(n.start, n.end, n.chunk_id) for n in level0] == [
+        (c.start, c.end, c.id) for c in chunks
+    ]
 
 
 def prose(paragraphs: int, seed: int = 0) -> str:
     words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
     out = []
     for p in range(paragraphs):
-        sentences = [" ".join(words[(p + s + k + seed) % 8] for k in range(5 + (s * 3 + p) % 7)).capitalize() + "."
-                     for s in range(2 + (p + seed) % 4)]
+        sentences = [
+            " ".join(words[(p + s + k + seed) % 8] for k in range(5 + (s * 3 + p) % 7)).capitalize()
+            + "."
+            for s in range(2 + (p + seed) % 4)
+        ]
         out.append(" ".join(sentences))
     return "\n\n".join(out)
 
@@ -98,7 +104,12 @@ def prose(paragraphs: int, seed: int = 0) -> str:
 def test_boundaries_snap_and_rule_cut():
     text = "One two. Three four.\nFive six\n\nSeven eight. Nine"
     marks = boundaries(text)
-    assert [(text[m:m + 5], s) for m, s in marks] == [("Three", 0), ("Five ", 1), ("Seven", 2), ("Nine", 0)]
+    assert [(text[m : m + 5], s) for m, s in marks] == [
+        ("Three", 0),
+        ("Five ", 1),
+        ("Seven", 2),
+        ("Nine", 0),
+    ]
     assert snap(23, marks, 0, len(text)) == marks[1][0]
     assert snap(5, [], 0, 10) == 5
     assert rule_cut(text, marks) == text.index("Nine")  # the last quarter holds only a sentence end
@@ -117,7 +128,9 @@ def test_a_bad_next_start_alone_keeps_the_cut_and_summary(reply):
     buffer = prose(4)[:240]
     marks = boundaries(buffer)
     cut, next_start, summary = check_cut(reply, buffer, marks)
-    assert next_start is None and cut in {m for m, _ in marks} | {190} and summary == reply["summary"]
+    assert (
+        next_start is None and cut in {m for m, _ in marks} | {190} and summary == reply["summary"]
+    )
 
 
 def test_bad_cut_points_fall_back_to_boundaries_and_still_cover_the_text(tmp_path):
@@ -132,17 +145,28 @@ def test_bad_cut_points_fall_back_to_boundaries_and_still_cover_the_text(tmp_pat
     assert report.chunks == len(store.chunks(doc_id))
     chunks = store.chunks(doc_id)
     inner = [c.end for c in chunks[:-1] if c.cut_by == "rule"]
-    assert all(text[cut - 1] in " \n" or text[cut - 2] == "." for cut in inner)  # cuts at boundaries
+    assert all(
+        text[cut - 1] in " \n" or text[cut - 2] == "." for cut in inner
+    )  # cuts at boundaries
     root = build_tree(store, doc_id, lm, Gateway(), group_size=3)
     assert root is not None and (root.start, root.end) == (0, len(text))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(paragraphs=st.integers(1, 40), seed=st.integers(0, 7), target=st.integers(50, 120),
-       replies=st.lists(st.sampled_from(BAD_REPLIES + BAD_NEXT_STARTS + [good_reply]), min_size=1, max_size=12),
-       group_size=st.integers(2, 6))
-def test_any_mix_of_answers_terminates_and_covers_every_character(tmp_path_factory, paragraphs, seed, target,
-                                                                  replies, group_size):
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    paragraphs=st.integers(1, 40),
+    seed=st.integers(0, 7),
+    target=st.integers(50, 120),
+    replies=st.lists(
+        st.sampled_from(BAD_REPLIES + BAD_NEXT_STARTS + [good_reply]), min_size=1, max_size=12
+    ),
+    group_size=st.integers(2, 6),
+)
+def test_any_mix_of_answers_terminates_and_covers_every_character(
+    tmp_path_factory, paragraphs, seed, target, replies, group_size
+):
     text = prose(paragraphs, seed)
     store, doc_id = stored(tmp_path_factory.mktemp("doc"), text)
     lm = chunker_lm(itertools.cycle(replies))
@@ -171,7 +195,7 @@ def test_a_small_model_is_not_asked_for_cuts_and_sees_only_its_chunk(tmp_path):
     assert report.model_cuts == 0 and all(r.json_schema is None for r in lm.requests)
     assert len(lm.requests) == len(chunks)
     for request, chunk in zip(lm.requests, chunks, strict=True):  # exactly [cursor, cut)
-        assert text[chunk.start:chunk.end] in request.messages[-1]["content"]
+        assert text[chunk.start : chunk.end] in request.messages[-1]["content"]
     shown = sum(len(r.messages[-1]["content"]) for r in lm.requests)
     assert shown < 1.3 * len(text) + 300 * len(chunks)
 
@@ -208,9 +232,13 @@ def test_a_killed_run_resumes_without_paying_for_a_chunk_twice(tmp_path):
     store, doc_id = stored(tmp_path, text)
     store.close()
     log = tmp_path / "calls.log"
-    child = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(tmp_path / "index.db"), str(log)])
+    child = subprocess.Popen(
+        [sys.executable, "-c", KILLED_RUN, str(tmp_path / "index.db"), str(log)]
+    )
     deadline = time.monotonic() + 60
-    while (not log.exists() or len(log.read_text().splitlines()) < 6) and time.monotonic() < deadline:
+    while (
+        not log.exists() or len(log.read_text().splitlines()) < 6
+    ) and time.monotonic() < deadline:
         time.sleep(0.05)
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
@@ -221,7 +249,9 @@ def test_a_killed_run_resumes_without_paying_for_a_chunk_twice(tmp_path):
     SmartChunker(store, doc_id, lm, Gateway(), target_chunk_tokens=60).run()
     assert_covers(store, doc_id, len(text))
     first_run = log.read_text().splitlines()
-    assert len(lm.requests) == len(store.chunks(doc_id)) - saved  # the resumed run asks only for new chunks
+    assert (
+        len(lm.requests) == len(store.chunks(doc_id)) - saved
+    )  # the resumed run asks only for new chunks
     assert len(first_run) - saved <= 1  # at most the call that was under way when the kill came
 
 
@@ -229,9 +259,14 @@ def test_a_cut_between_boundaries_snaps_and_keeps_its_overlap_within_the_chunk()
     buffer = prose(6)
     marks = boundaries(buffer)
     end = len(buffer)
-    cut, next_start, summary = check_cut({"cut": end, "next_start": end, "summary": "All of it."}, buffer, marks)
+    cut, next_start, summary = check_cut(
+        {"cut": end, "next_start": end, "summary": "All of it."}, buffer, marks
+    )
     assert cut == max(m for m, _ in marks) and next_start == cut and summary == "All of it."
     near = marks[-1][0]
-    cut, next_start, _ = check_cut({"cut": near + 3, "next_start": near - 20, "summary": "Most of it."},
-                                   buffer, marks)
-    assert cut == near and 0 < next_start <= cut and next_start in {m for m, _ in marks} | {near - 20}
+    cut, next_start, _ = check_cut(
+        {"cut": near + 3, "next_start": near - 20, "summary": "Most of it."}, buffer, marks
+    )
+    assert (
+        cut == near and 0 < next_start <= cut and next_start in {m for m, _ in marks} | {near - 20}
+    )

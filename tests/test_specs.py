@@ -11,20 +11,33 @@ from longread.llm.specs import ClientOptions, resolve_model
 
 @pytest.fixture(autouse=True)
 def _no_keys(monkeypatch):
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY",
-                 "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION"):
+    for name in (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        "AZURE_OPENAI_API_KEY",
+        "AZURE_OPENAI_ENDPOINT",
+        "OPENAI_API_VERSION",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 
-@pytest.mark.parametrize("spec", ["gpt-4o", "foo:bar", "openai:", "local:no-such-model", "local:/nope.gguf"])
+@pytest.mark.parametrize(
+    "spec", ["gpt-4o", "foo:bar", "openai:", "local:no-such-model", "local:/nope.gguf"]
+)
 def test_unknown_specs(spec):
     with pytest.raises(ModelSpecError):
         resolve_model(spec)
 
 
-@pytest.mark.parametrize("spec, needs", [("openai:gpt-4o-mini", "OPENAI_API_KEY"),
-                                         ("anthropic:claude-sonnet-4-5", "ANTHROPIC_API_KEY"),
-                                         ("azure:my-deployment", "AZURE_OPENAI_ENDPOINT")])
+@pytest.mark.parametrize(
+    "spec, needs",
+    [
+        ("openai:gpt-4o-mini", "OPENAI_API_KEY"),
+        ("anthropic:claude-sonnet-4-5", "ANTHROPIC_API_KEY"),
+        ("azure:my-deployment", "AZURE_OPENAI_ENDPOINT"),
+    ],
+)
 def test_missing_keys_name_the_variable(spec, needs):
     with pytest.raises(MissingAPIKeyError, match=needs):
         resolve_model(spec)
@@ -34,9 +47,16 @@ def test_environment_and_options_are_honoured(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     lm = resolve_model("openai:gpt-4o-mini")
-    assert lm.name == "openai:gpt-4o-mini" and str(lm.client.base_url).startswith("http://127.0.0.1:9")
-    override = resolve_model("openai:x", ClientOptions(base_url="http://127.0.0.1:8/v1", api_key="k2"))
-    assert str(override.client.base_url).startswith("http://127.0.0.1:8") and override.client.api_key == "k2"
+    assert lm.name == "openai:gpt-4o-mini" and str(lm.client.base_url).startswith(
+        "http://127.0.0.1:9"
+    )
+    override = resolve_model(
+        "openai:x", ClientOptions(base_url="http://127.0.0.1:8/v1", api_key="k2")
+    )
+    assert (
+        str(override.client.base_url).startswith("http://127.0.0.1:8")
+        and override.client.api_key == "k2"
+    )
     anthropic = resolve_model("anthropic:claude-haiku-4-5", ClientOptions(api_key="k"))
     assert anthropic.name == "anthropic:claude-haiku-4-5"
 

@@ -266,13 +266,24 @@ def check_tree(text: str, roots: list[Section], max_chars: int | None = None) ->
             assert section.end_char - section.start_char <= max_chars
 
 
-@pytest.mark.parametrize("text, kind", [
-    (MARKDOWN_PAPER, "research_paper"), (LATEX_PAPER, "research_paper"), (CONTRACT, "legal"),
-    (SPEC, "manual"), (BOOK, "book"), (PLAY, "book"), (MANUAL, "manual"), (REPORT, "report"),
-    ("# Notes\n\n## Setup\n\nRun `make`.\n\n```sh\nmake\n```\n\n## Use\n\nSee [docs](x.md).\n",
-     "markdown"),
-    ("just a few words with no telling features at all\n", "other"),
-])
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        (MARKDOWN_PAPER, "research_paper"),
+        (LATEX_PAPER, "research_paper"),
+        (CONTRACT, "legal"),
+        (SPEC, "manual"),
+        (BOOK, "book"),
+        (PLAY, "book"),
+        (MANUAL, "manual"),
+        (REPORT, "report"),
+        (
+            "# Notes\n\n## Setup\n\nRun `make`.\n\n```sh\nmake\n```\n\n## Use\n\nSee [docs](x.md).\n",
+            "markdown",
+        ),
+        ("just a few words with no telling features at all\n", "other"),
+    ],
+)
 def test_doc_type(text, kind):
     found, confidence = detect_doc_type(text)
     assert found == kind and found in DOC_TYPES
@@ -281,64 +292,101 @@ def test_doc_type(text, kind):
 
 def test_markdown_paper_ignores_code_fences_and_lists():
     assert titles(MARKDOWN_PAPER) == [
-        (1, "Sparse Attention for Long Documents"), (2, "Abstract"), (2, "1. Introduction"),
-        (3, "1.1 Größe und Maß"), (2, "2. Methods"), (2, "3. Results"), (2, "4. Conclusion"),
-        (2, "References")]
+        (1, "Sparse Attention for Long Documents"),
+        (2, "Abstract"),
+        (2, "1. Introduction"),
+        (3, "1.1 Größe und Maß"),
+        (2, "2. Methods"),
+        (2, "3. Results"),
+        (2, "4. Conclusion"),
+        (2, "References"),
+    ]
     toc = build_toc(MARKDOWN_PAPER)
     assert [s.title for s in toc] == ["Sparse Attention for Long Documents"]
     intro = toc[0].children[1]
     assert [c.title for c in intro.children] == ["1.1 Größe und Maß"]
-    assert "```python" in MARKDOWN_PAPER[intro.start_char:intro.end_char]
+    assert "```python" in MARKDOWN_PAPER[intro.start_char : intro.end_char]
     check_tree(MARKDOWN_PAPER, toc)
 
 
 def test_latex_levels_are_relative_to_the_shallowest_command():
-    assert titles(LATEX_PAPER) == [(1, "Introduction"), (2, "The Big Idea"), (1, "Experiments"),
-                                   (2, "Datasets"), (3, "Licensing"), (1, "Conclusion")]
+    assert titles(LATEX_PAPER) == [
+        (1, "Introduction"),
+        (2, "The Big Idea"),
+        (1, "Experiments"),
+        (2, "Datasets"),
+        (3, "Licensing"),
+        (1, "Conclusion"),
+    ]
     toc = build_toc(LATEX_PAPER)
-    assert toc[0].title == "Preamble" and "\\maketitle" in LATEX_PAPER[:toc[0].end_char]
+    assert toc[0].title == "Preamble" and "\\maketitle" in LATEX_PAPER[: toc[0].end_char]
     assert outline(toc)[3:6] == [(1, "Experiments"), (2, "Datasets"), (3, "Licensing")]
 
 
 def test_contract_articles_sections_and_paragraph_signs():
     assert titles(CONTRACT) == [
-        (1, "ARTICLE I. DEFINITIONS"), (2, "Section 1.1 Agreement"), (2, "Section 1.2 Services"),
-        (1, "ARTICLE II — PAYMENT"), (2, "Section 2.1 Fees"), (2, "§ 2.2 Late payment")]
+        (1, "ARTICLE I. DEFINITIONS"),
+        (2, "Section 1.1 Agreement"),
+        (2, "Section 1.2 Services"),
+        (1, "ARTICLE II — PAYMENT"),
+        (2, "Section 2.1 Fees"),
+        (2, "§ 2.2 Late payment"),
+    ]
     toc = build_toc(CONTRACT)
     assert [s.title for s in toc] == ["Preamble", "ARTICLE I. DEFINITIONS", "ARTICLE II — PAYMENT"]
-    assert "WHEREAS" in CONTRACT[toc[0].start_char:toc[0].end_char]
+    assert "WHEREAS" in CONTRACT[toc[0].start_char : toc[0].end_char]
     late = toc[2].children[1]
-    assert CONTRACT[late.start_char:late.end_char].rstrip().endswith("signed this Agreement.")
+    assert CONTRACT[late.start_char : late.end_char].rstrip().endswith("signed this Agreement.")
 
 
 def test_section_depth_follows_its_number():
     text = "SECTION 4 Fees\n\nBody.\n\nSection 4.2 Late Fees\n\nBody.\n\nSECTION 5 Term\n\nBody.\n"
-    assert titles(text) == [(1, "SECTION 4 Fees"), (2, "Section 4.2 Late Fees"), (1, "SECTION 5 Term")]
+    assert titles(text) == [
+        (1, "SECTION 4 Fees"),
+        (2, "Section 4.2 Late Fees"),
+        (1, "SECTION 5 Term"),
+    ]
 
 
 def test_numbered_spec_nests_by_depth_and_skips_list_items():
     assert titles(SPEC) == [
-        (1, "1 Scope"), (2, "1.1 Purpose"), (2, "1.2 Terms and Definitions"), (1, "2 Requirements"),
-        (2, "2.1 Transport"), (3, "2.1.1 Framing"), (3, "2.1.2 Error Handling")]
+        (1, "1 Scope"),
+        (2, "1.1 Purpose"),
+        (2, "1.2 Terms and Definitions"),
+        (1, "2 Requirements"),
+        (2, "2.1 Transport"),
+        (3, "2.1.1 Framing"),
+        (3, "2.1.2 Error Handling"),
+    ]
     toc = build_toc(SPEC)
-    assert outline(toc[2].children) == [(2, "2.1 Transport"), (3, "2.1.1 Framing"),
-                                        (3, "2.1.2 Error Handling")]
+    assert outline(toc[2].children) == [
+        (2, "2.1 Transport"),
+        (3, "2.1.1 Framing"),
+        (3, "2.1.2 Error Handling"),
+    ]
     check_tree(SPEC, toc)
 
 
 def test_numbered_lines_in_prose_are_not_headings():
-    text = ("Intro paragraph that runs on\n1. Which is the first point, made here\n\n"
-            "1. Open the lid\n2. Close the lid\n\n3 apples were eaten.\n\n4. Done with it.\n")
+    text = (
+        "Intro paragraph that runs on\n1. Which is the first point, made here\n\n"
+        "1. Open the lid\n2. Close the lid\n\n3 apples were eaten.\n\n4. Done with it.\n"
+    )
     assert detect_headings(text) == []
 
 
 def test_book_parts_chapters_contents_listing_and_non_ascii():
     assert titles(BOOK) == [
-        (1, "PART ONE"), (2, "CHAPTER I. The Start"), (2, "CHAPTER II. The Middle"),
-        (1, "PART TWO"), (2, "CHAPTER III. The End"), (2, "Chapitre 3 — L'été")]
+        (1, "PART ONE"),
+        (2, "CHAPTER I. The Start"),
+        (2, "CHAPTER II. The Middle"),
+        (1, "PART TWO"),
+        (2, "CHAPTER III. The End"),
+        (2, "Chapitre 3 — L'été"),
+    ]
     toc = build_toc(BOOK)
     assert [s.title for s in toc] == ["Preamble", "PART ONE", "PART TWO"]
-    assert "CONTENTS" in BOOK[:toc[0].end_char]
+    assert "CONTENTS" in BOOK[: toc[0].end_char]
     assert [c.level for c in toc[1].children] == [2, 2]
 
 
@@ -350,19 +398,28 @@ def test_chapters_are_top_level_without_parts():
 
 def test_play_acts_and_scenes():
     assert titles(PLAY) == [
-        (1, "ACT I"), (2, "SCENE I. Elsinore. A platform before the castle."),
-        (2, "SCENE II. A room of state in the castle."), (1, "ACT II"),
-        (2, "SCENE I. A room in Polonius' house.")]
+        (1, "ACT I"),
+        (2, "SCENE I. Elsinore. A platform before the castle."),
+        (2, "SCENE II. A room of state in the castle."),
+        (1, "ACT II"),
+        (2, "SCENE I. A room in Polonius' house."),
+    ]
     check_tree(PLAY, build_toc(PLAY))
 
 
 def test_manual_steps_sit_below_their_chapter():
     assert titles(MANUAL) == [
-        (1, "Chapter 1 Installation"), (2, "Step 1: Unpack the dishwasher"),
-        (2, "Step 2: Connect the water supply"), (1, "Chapter 2 Maintenance"),
-        (2, "Step 1: Remove the filter"), (2, "Step 2: Rinse")]
-    assert titles(MANUAL, doc_type="book") == [(1, "Chapter 1 Installation"),
-                                               (1, "Chapter 2 Maintenance")]
+        (1, "Chapter 1 Installation"),
+        (2, "Step 1: Unpack the dishwasher"),
+        (2, "Step 2: Connect the water supply"),
+        (1, "Chapter 2 Maintenance"),
+        (2, "Step 1: Remove the filter"),
+        (2, "Step 2: Rinse"),
+    ]
+    assert titles(MANUAL, doc_type="book") == [
+        (1, "Chapter 1 Installation"),
+        (1, "Chapter 2 Maintenance"),
+    ]
 
 
 def test_setext_headings_and_unclosed_fence():
@@ -378,8 +435,10 @@ def test_markdown_wins_over_other_families():
 
 
 def test_prose_lines_starting_with_keywords_are_refused():
-    text = ("Part of the reason was money.\nChapter and verse were quoted.\nSection 3 of the act.\n"
-            "Act 2 was dull.\nStepping out, she left.\nPARTICULARLY not.\n")
+    text = (
+        "Part of the reason was money.\nChapter and verse were quoted.\nSection 3 of the act.\n"
+        "Act 2 was dull.\nStepping out, she left.\nPARTICULARLY not.\n"
+    )
     assert detect_headings(text) == []
 
 
@@ -392,7 +451,7 @@ def test_no_structure_becomes_paragraph_bounded_parts():
     text = "".join(f"Paragraph {i} " + "word " * 60 + "\n\n" for i in range(40))
     toc = build_toc(text, chunk_chars=1_000)
     assert [s.title for s in toc[:3]] == ["Part 1", "Part 2", "Part 3"]
-    assert all(text[s.start_char:].startswith("Paragraph") for s in toc)
+    assert all(text[s.start_char :].startswith("Paragraph") for s in toc)
     check_tree(text, toc, max_chars=1_000)
     assert build_toc("") == []
 
@@ -411,13 +470,16 @@ def test_oversized_leaf_is_split_into_parts():
     assert small.children == []
     assert big.children[0].title == "Big (part 1)" and len(big.children) >= 5
     assert big.children[0].start_char == big.start_char
-    assert all(text[c.start_char - 2:c.start_char] == "\n\n" for c in big.children[1:])
+    assert all(text[c.start_char - 2 : c.start_char] == "\n\n" for c in big.children[1:])
     check_tree(text, toc, max_chars=2_000)
 
 
 def test_extra_headings_take_precedence():
     text = "Intro\n\nCHAPTER I. Dawn\n\nText.\n\n1.1 Detail\n\nMore.\n\nCHAPTER II. Dusk\n\nEnd.\n"
-    outline_headings = [(text.index("CHAPTER I."), 1, "Dawn"), (text.index("CHAPTER II."), 1, "Dusk")]
+    outline_headings = [
+        (text.index("CHAPTER I."), 1, "Dawn"),
+        (text.index("CHAPTER II."), 1, "Dusk"),
+    ]
     toc = build_toc(text, extra_headings=outline_headings)
     assert outline(toc) == [(1, "Preamble"), (1, "Dawn"), (2, "1.1 Detail"), (1, "Dusk")]
     check_tree(text, toc)
@@ -426,8 +488,12 @@ def test_extra_headings_take_precedence():
 def test_flatten_to_dict_and_summary():
     toc = build_toc(SPEC)
     assert toc[1].to_dict()["children"][0] == {
-        "title": "1.1 Purpose", "level": 2, "start_char": toc[1].children[0].start_char,
-        "end_char": toc[1].children[0].end_char, "children": []}
+        "title": "1.1 Purpose",
+        "level": 2,
+        "start_char": toc[1].children[0].start_char,
+        "end_char": toc[1].children[0].end_char,
+        "children": [],
+    }
     assert toc_summary(toc).splitlines()[:3] == ["Preamble", "1 Scope", "  1.1 Purpose"]
     big = [Section(f"S{i}", 1, i, i + 1, [Section(f"S{i}.1", 2, i, i + 1)]) for i in range(100)]
     lines = toc_summary(big, max_lines=60).splitlines()
@@ -444,17 +510,41 @@ def test_explicit_headings_and_bad_arguments():
         build_toc(text, max_section_chars=0)
 
 
-HEADING_LINES = st.sampled_from([
-    "# Title", "## Sub Title", "### Deep", "Chapter 1", "CHAPTER IV. Night", "Part Two", "ACT I",
-    "SCENE 2", "Step 3: Go", "Article 7", "Section 4.2 Fees", "§ 12", "1 Intro", "2.3 Scope",
-    "4.5.6 Deeper", "\\section{Tex}", "\\subsection{More}", "```", "Title", "====", "-----",
-])
+HEADING_LINES = st.sampled_from(
+    [
+        "# Title",
+        "## Sub Title",
+        "### Deep",
+        "Chapter 1",
+        "CHAPTER IV. Night",
+        "Part Two",
+        "ACT I",
+        "SCENE 2",
+        "Step 3: Go",
+        "Article 7",
+        "Section 4.2 Fees",
+        "§ 12",
+        "1 Intro",
+        "2.3 Scope",
+        "4.5.6 Deeper",
+        "\\section{Tex}",
+        "\\subsection{More}",
+        "```",
+        "Title",
+        "====",
+        "-----",
+    ]
+)
 PARAGRAPHS = st.text(alphabet=st.sampled_from("ab é.#1\n \t"), max_size=120)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.one_of(HEADING_LINES, PARAGRAPHS), max_size=25),
-       st.sampled_from(["\n", "\n\n"]), st.integers(1, 400), st.integers(1, 300))
+@given(
+    st.lists(st.one_of(HEADING_LINES, PARAGRAPHS), max_size=25),
+    st.sampled_from(["\n", "\n\n"]),
+    st.integers(1, 400),
+    st.integers(1, 300),
+)
 def test_toc_invariants_hold_for_random_texts(pieces, sep, max_chars, chunk):
     text = sep.join(pieces)
     headings = detect_headings(text)
@@ -463,8 +553,11 @@ def test_toc_invariants_hold_for_random_texts(pieces, sep, max_chars, chunk):
     assert all(s == 0 or text[s - 1] == "\n" for s in starts)
     assert not headings or min(h[1] for h in headings) == 1
     assert all(h[2] and "\n" not in h[2] for h in headings)
-    check_tree(text, build_toc(text, headings, max_section_chars=max_chars, chunk_chars=chunk),
-               max_chars=max_chars)
+    check_tree(
+        text,
+        build_toc(text, headings, max_section_chars=max_chars, chunk_chars=chunk),
+        max_chars=max_chars,
+    )
 
 
 @settings(max_examples=60, deadline=None)

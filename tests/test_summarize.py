@@ -10,8 +10,10 @@ from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
 from longread.store.docstore import DocStore
 
-DOC = "\n\n".join(f"# Chapter {i}\n\n" + (f"The {word} appears often. " * 20)
-                  for i, word in enumerate(["lighthouse", "orchard", "glacier", "foundry", "harbour"], 1))
+DOC = "\n\n".join(
+    f"# Chapter {i}\n\n" + (f"The {word} appears often. " * 20)
+    for i, word in enumerate(["lighthouse", "orchard", "glacier", "foundry", "harbour"], 1)
+)
 
 
 @pytest.fixture
@@ -56,15 +58,30 @@ def test_a_killed_build_resumes_without_paying_twice(index, tmp_path):
 
 
 def test_keywords_are_distinctive():
-    words = section_keywords(["apples apples pears common", "plums plums common", "common figs"], k=1)
+    words = section_keywords(
+        ["apples apples pears common", "plums plums common", "common figs"], k=1
+    )
     assert words == [["apple"], ["plum"], ["fig"]]
 
 
-@pytest.mark.parametrize("reply", ["", "ספקקקקקקקקקקקקקקק", "He was told to destroy them, and to destroy them, and to destroy them, "
-                                   "and to destroy them"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "",
+        "ספקקקקקקקקקקקקקקק",
+        "He was told to destroy them, and to destroy them, and to destroy them, "
+        "and to destroy them",
+    ],
+)
 def test_a_derailed_summary_gives_way_to_the_opening_of_the_text(reply):
     source = "Est3:15 The posts went out, being hastened by the king's commandment. " * 8
     lead = clean_summary(reply, source)
-    assert lead.startswith("Est3:15 The posts went out") and lead.endswith("commandment.") and len(lead) <= 300
-    assert clean_summary("Haman plots against the Jews; Esther pleads.", source) == \
-        "Haman plots against the Jews; Esther pleads."
+    assert (
+        lead.startswith("Est3:15 The posts went out")
+        and lead.endswith("commandment.")
+        and len(lead) <= 300
+    )
+    assert (
+        clean_summary("Haman plots against the Jews; Esther pleads.", source)
+        == "Haman plots against the Jews; Esther pleads."
+    )

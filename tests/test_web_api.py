@@ -11,8 +11,6 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
-from test_ingest_documents import write_docx, write_pdf
-from webserver import post, response_lines, scripted_app, serving, sse_events
 
 from longread.index.corpus import CorpusIndex
 from longread.index.single import SingleDocIndex
@@ -20,6 +18,8 @@ from longread.llm.scripted import ScriptedLM
 from longread.store.corpus_store import CorpusStore
 from longread.store.docstore import DocStore
 from longread.web.progress import PHASES
+from test_ingest_documents import write_docx, write_pdf
+from webserver import post, response_lines, scripted_app, serving, sse_events
 
 FILLER = "The board reviews the harbour accounts every spring and files the minutes.\n\n"
 FACT = "The lighthouse keeper is paid in herring and salt."
@@ -32,7 +32,9 @@ def reader(request) -> str:
     prompt = request.messages[-1]["content"]
     if "herring" not in prompt:
         return json.dumps({"relevant": False, "summary": ""})
-    return json.dumps({"relevant": True, "summary": "The keeper is paid in herring and salt.", "quote": FACT})
+    return json.dumps(
+        {"relevant": True, "summary": "The keeper is paid in herring and salt.", "quote": FACT}
+    )
 
 
 def aggregator(request) -> str:
@@ -51,23 +53,38 @@ def upload_text(client, text=TEXT, name="harbour.txt") -> str:
 
 
 def body(doc_id, **fields):
-    return {"question": QUESTION, "mode": "map", "document_ids": [doc_id], "chunkSize": 600, **fields}
+    return {
+        "question": QUESTION,
+        "mode": "map",
+        "document_ids": [doc_id],
+        "chunkSize": 600,
+        **fields,
+    }
 
 
 # --- parsing and its limits ------------------------------------------------------------------
 
+
 def test_parse_files_and_pasted_text(client, tmp_path):
     pdf = write_pdf(tmp_path / "report.pdf", pages=[["Harbour report", FACT], ["Second page."]])
     docx_file = write_docx(tmp_path / "minutes.docx")
-    response = client.post("/api/parse", data={"text": "Pasted notes about the pier.", "name": "notes"},
-                           files=[("files", ("report.pdf", pdf.read_bytes(), "application/pdf")),
-                                  ("files", ("minutes.docx", docx_file.read_bytes(), "application/octet-stream")),
-                                  ("files", ("harbour.md", b"# Harbour\n\nBoats.", "text/markdown"))])
+    response = client.post(
+        "/api/parse",
+        data={"text": "Pasted notes about the pier.", "name": "notes"},
+        files=[
+            ("files", ("report.pdf", pdf.read_bytes(), "application/pdf")),
+            ("files", ("minutes.docx", docx_file.read_bytes(), "application/octet-stream")),
+            ("files", ("harbour.md", b"# Harbour\n\nBoats.", "text/markdown")),
+        ],
+    )
     assert response.status_code == 200
     documents = response.json()["documents"]
     assert [(d["name"], d["kind"], d["pages"]) for d in documents] == [
-        ("report.pdf", "pdf", 2), ("minutes.docx", "docx", None), ("harbour.md", "markdown", None),
-        ("notes", "text", None)]
+        ("report.pdf", "pdf", 2),
+        ("minutes.docx", "docx", None),
+        ("harbour.md", "markdown", None),
+        ("notes", "text", None),
+    ]
     assert documents[3]["chars"] == len("Pasted notes about the pier.")
     listed = client.get("/api/documents").json()["documents"]
     assert [d["id"] for d in listed] == [d["id"] for d in documents]
@@ -76,14 +93,24 @@ def test_parse_files_and_pasted_text(client, tmp_path):
 def test_an_upload_name_is_never_part_of_a_path(client, tmp_path):
     pdf = write_pdf(tmp_path / "report.pdf", pages=[["Harbour report", FACT]])
     for name in ("..", "../../etc/passwd.pdf", "/tmp/x.pdf"):
-        response = client.post("/api/parse", files={"files": (name, pdf.read_bytes(), "application/pdf")})
+        response = client.post(
+            "/api/parse", files={"files": (name, pdf.read_bytes(), "application/pdf")}
+        )
         assert response.status_code == 200, response.text
-        assert response.json()["documents"][0]["name"] == name and response.json()["documents"][0]["pages"] == 1
+        assert (
+            response.json()["documents"][0]["name"] == name
+            and response.json()["documents"][0]["pages"] == 1
+        )
 
 
-@pytest.mark.parametrize(("name", "data"), [("photo.png", b"\x89PNG\r\n\x1a\n...."),
-                                            ("tool.exe", b"MZ\x90\x00binary"),
-                                            ("archive.zip", b"PK\x03\x04not a docx")])
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("photo.png", b"\x89PNG\r\n\x1a\n...."),
+        ("tool.exe", b"MZ\x90\x00binary"),
+        ("archive.zip", b"PK\x03\x04not a docx"),
+    ],
+)
 def test_unsupported_type_is_415(client, name, data):
     response = client.post("/api/parse", files={"files": (name, data, "application/octet-stream")})
     assert response.status_code == 415 and name in response.json()["detail"]
@@ -91,8 +118,12 @@ def test_unsupported_type_is_415(client, name, data):
 
 
 def test_unreadable_or_empty_input_is_422(client):
-    assert client.post("/api/parse", files={"files": ("x.pdf", b"%PDF-1.4 broken", "application/pdf")}
-                       ).status_code == 422
+    assert (
+        client.post(
+            "/api/parse", files={"files": ("x.pdf", b"%PDF-1.4 broken", "application/pdf")}
+        ).status_code
+        == 422
+    )
     assert client.post("/api/parse", data={"text": "   "}).status_code == 422
 
 
@@ -101,20 +132,31 @@ def test_upload_over_the_limit_is_413(tmp_path):
     big = b"word " * 5_000
     declared = client.post("/api/parse", files={"files": ("big.txt", big, "text/plain")})
     assert declared.status_code == 413 and "limit" in declared.json()["detail"]
-    streamed = client.post("/api/parse", content=(big[i:i + 1000] for i in range(0, len(big), 1000)),
-                           headers={"content-type": "multipart/form-data; boundary=x"})
+    streamed = client.post(
+        "/api/parse",
+        content=(big[i : i + 1000] for i in range(0, len(big), 1000)),
+        headers={"content-type": "multipart/form-data; boundary=x"},
+    )
     assert streamed.status_code == 413
-    assert client.post("/api/parse", files={"files": ("ok.txt", b"small text", "text/plain")}).status_code == 200
+    assert (
+        client.post(
+            "/api/parse", files={"files": ("ok.txt", b"small text", "text/plain")}
+        ).status_code
+        == 200
+    )
 
 
 def test_token_guards_every_api_route(tmp_path, monkeypatch):
     monkeypatch.setenv("LONGREAD_TOKEN", "s3cret")
     client = TestClient(_token_app(tmp_path))  # the token comes from $LONGREAD_TOKEN
-    routes = [("get", "/api/documents", {}), ("get", "/api/config", {}),
-              ("post", "/api/parse", {"data": {"text": "hello there"}}),
-              ("post", "/api/analyze", {"json": body("doc-1")}),
-              ("post", "/api/analyze-stream", {"json": body("doc-1")}),
-              ("get", "/api/documents/doc-1/range?start=0&end=1", {})]
+    routes = [
+        ("get", "/api/documents", {}),
+        ("get", "/api/config", {}),
+        ("post", "/api/parse", {"data": {"text": "hello there"}}),
+        ("post", "/api/analyze", {"json": body("doc-1")}),
+        ("post", "/api/analyze-stream", {"json": body("doc-1")}),
+        ("get", "/api/documents/doc-1/range?start=0&end=1", {}),
+    ]
     for method, url, kwargs in routes:
         for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "Basic s3cret"}):
             response = getattr(client, method)(url, headers=headers, **kwargs)
@@ -129,11 +171,19 @@ def _token_app(tmp_path):
     from longread.web import create_app
     from longread.web.settings import Settings
 
-    return create_app(Settings(model="scripted:root", resolve=lambda spec: ScriptedLM([]), cache=False,
-                               index_dir=tmp_path / "indexes"), model_choices=[])
+    return create_app(
+        Settings(
+            model="scripted:root",
+            resolve=lambda spec: ScriptedLM([]),
+            cache=False,
+            index_dir=tmp_path / "indexes",
+        ),
+        model_choices=[],
+    )
 
 
 # --- analysis --------------------------------------------------------------------------------
+
 
 def test_analyze_map_answers_with_chunk_citations(client):
     doc_id = upload_text(client)
@@ -141,13 +191,21 @@ def test_analyze_map_answers_with_chunk_citations(client):
     assert result["mode"] == "map"
     [citation] = result["citations"]
     assert citation["text"] == FACT and citation["document_id"] == doc_id
-    assert TEXT[citation["start"]:citation["end"]] == FACT
+    assert TEXT[citation["start"] : citation["end"]] == FACT
     assert citation["id"].startswith(f"{doc_id}-chunk-")
-    assert result["answer"].startswith(f"The keeper is paid in herring and salt [{citation['id']}].")
+    assert result["answer"].startswith(
+        f"The keeper is paid in herring and salt [{citation['id']}]."
+    )
     assert result["chunks_read"] <= result["chunks_total"] and result["usage"]["calls"] >= 2
-    shown = client.get(f"/api/documents/{doc_id}/range",
-                       params={"start": citation["start"], "end": citation["end"]}).json()
-    assert shown["text"] == FACT and shown["before"].endswith(FILLER) and shown["after"].startswith("\n\n")
+    shown = client.get(
+        f"/api/documents/{doc_id}/range",
+        params={"start": citation["start"], "end": citation["end"]},
+    ).json()
+    assert (
+        shown["text"] == FACT
+        and shown["before"].endswith(FILLER)
+        and shown["after"].startswith("\n\n")
+    )
 
 
 def test_more_chunks_than_max_subcalls_are_chosen_by_bm25_and_the_answer_says_so(client):
@@ -158,10 +216,17 @@ def test_more_chunks_than_max_subcalls_are_chosen_by_bm25_and_the_answer_says_so
     assert result["citations"][0]["text"] == FACT  # the best match was among the three read
 
 
-@pytest.mark.parametrize(("fields", "status", "needle"), [
-    ({"mode": "rlm"}, 422, "writes code"), ({"mode": "tree"}, 422, "unknown mode"),
-    ({"document_ids": ["doc-99"]}, 404, "doc-99"), ({"model": "openai:gpt-4o"}, 422, "not offered"),
-    ({"chunkSize": 10}, 422, "chunkSize"), ({"question": ""}, 422, "question")])
+@pytest.mark.parametrize(
+    ("fields", "status", "needle"),
+    [
+        ({"mode": "rlm"}, 422, "writes code"),
+        ({"mode": "tree"}, 422, "unknown mode"),
+        ({"document_ids": ["doc-99"]}, 404, "doc-99"),
+        ({"model": "openai:gpt-4o"}, 422, "not offered"),
+        ({"chunkSize": 10}, 422, "chunkSize"),
+        ({"question": ""}, 422, "question"),
+    ],
+)
 def test_bad_requests_fail_before_any_model_call(tmp_path, fields, status, needle):
     root = ScriptedLM(aggregator, writes_code=False)
     client = TestClient(scripted_app(tmp_path, root, ScriptedLM(reader)))
@@ -192,10 +257,15 @@ def test_script_in_an_answer_is_passed_as_data(tmp_path):
     page = client.get("/")
     assert "script-src 'self'" in page.headers["content-security-policy"]  # no inline script runs
     script = client.get("/static/app.js")
-    assert script.status_code == 200 and "textContent" in script.text and "innerHTML" not in script.text
+    assert (
+        script.status_code == 200
+        and "textContent" in script.text
+        and "innerHTML" not in script.text
+    )
 
 
 # --- the stream ------------------------------------------------------------------------------
+
 
 def stream(client, payload) -> list[tuple[str, dict]]:
     with client.stream("POST", "/api/analyze-stream", json=payload) as response:
@@ -214,12 +284,22 @@ def test_stream_sends_phases_in_order_then_one_answer(client, mode):
     first_log = kinds.index("log")
     assert first_log < kinds.index("answer")
     answer = events[-1][1]
-    assert answer["mode"] == mode and {"answer", "citations", "usage", "chunks_total", "chunks_read"} <= set(answer)
+    assert answer["mode"] == mode and {
+        "answer",
+        "citations",
+        "usage",
+        "chunks_total",
+        "chunks_read",
+    } <= set(answer)
     subcalls = [data for kind, data in events if kind == "subcall"]
     if mode == "map":
         starts = [s["chunk_id"] for s in subcalls if s["status"] == "start"]
         ends = [s["chunk_id"] for s in subcalls if s["status"] == "end"]
-        assert starts and sorted(starts) == sorted(ends) and all(c.startswith(f"{doc_id}-chunk-") for c in starts)
+        assert (
+            starts
+            and sorted(starts) == sorted(ends)
+            and all(c.startswith(f"{doc_id}-chunk-") for c in starts)
+        )
         assert kinds.index("subcall") > [d.get("name") for _, d in events].index("SUBCALL")
     else:
         assert subcalls == []
@@ -242,7 +322,9 @@ def test_disconnecting_from_the_stream_stops_the_sub_calls(tmp_path):
     app = scripted_app(tmp_path, ScriptedLM(aggregator), sub)
     text = "".join(f"Paragraph {n} about harbour keeper wages and herring.\n\n" for n in range(400))
     client = TestClient(app)
-    doc_id = client.post("/api/parse", data={"text": text}).json()["documents"][0]["id"]  # same app state
+    doc_id = client.post("/api/parse", data={"text": text}).json()["documents"][0][
+        "id"
+    ]  # same app state
     payload = body(doc_id, maxSubcalls=40, concurrency=2, chunkSize=300)
     with serving(app) as base:
         with post(f"{base}/api/analyze-stream", payload) as response:
@@ -265,8 +347,12 @@ def test_leaving_a_plain_analyze_request_stops_the_sub_calls(tmp_path):
     doc_id = client.post("/api/parse", data={"text": text}).json()["documents"][0]["id"]
     with serving(app) as base:
         connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=10)
-        connection.request("POST", "/api/analyze", json.dumps(body(doc_id, maxSubcalls=40, concurrency=2, chunkSize=300)),
-                           {"Content-Type": "application/json"})
+        connection.request(
+            "POST",
+            "/api/analyze",
+            json.dumps(body(doc_id, maxSubcalls=40, concurrency=2, chunkSize=300)),
+            {"Content-Type": "application/json"},
+        )
         time.sleep(1.0)  # sub-calls under way
         connection.close()  # the client leaves without the answer
         time.sleep(0.5)  # (the server notices at once)
@@ -278,9 +364,12 @@ def test_leaving_a_plain_analyze_request_stops_the_sub_calls(tmp_path):
 
 # --- documents indexed on the server ---------------------------------------------------------
 
+
 def test_indexed_documents_are_listed_and_analyzed_through_their_index(tmp_path):
     path = tmp_path / "harbour.md"
-    path.write_text(f"# Harbour\n\n## Wages\n\n{FILLER * 5}{FACT}\n\n## Boats\n\n{FILLER * 5}", encoding="utf-8")
+    path.write_text(
+        f"# Harbour\n\n## Wages\n\n{FILLER * 5}{FACT}\n\n## Boats\n\n{FILLER * 5}", encoding="utf-8"
+    )
     index = SingleDocIndex.build(path, DocStore(tmp_path / "indexes" / "harbour.sqlite"))
     index.store.close()
     (tmp_path / "indexes" / "broken.sqlite").write_bytes(b"not a database")  # left alone
@@ -291,11 +380,15 @@ def test_indexed_documents_are_listed_and_analyzed_through_their_index(tmp_path)
     [citation] = result["citations"]
     assert citation["document_id"] == listed["id"] and citation["text"] == FACT
     assert citation["section"] == "Wages" and result["answer"].startswith("The keeper is paid")
-    shown = client.get(f"/api/documents/{listed['id']}/range",
-                       params={"start": citation["start"], "end": citation["end"]}).json()
+    shown = client.get(
+        f"/api/documents/{listed['id']}/range",
+        params={"start": citation["start"], "end": citation["end"]},
+    ).json()
     assert shown["text"] == FACT
     upload_text(client)
-    mixed = client.post("/api/analyze", json={**body(listed["id"]), "document_ids": ["doc-1", listed["id"]]})
+    mixed = client.post(
+        "/api/analyze", json={**body(listed["id"]), "document_ids": ["doc-1", listed["id"]]}
+    )
     assert mixed.status_code == 422 and "analyzed alone" in mixed.json()["detail"]
 
 
@@ -303,7 +396,9 @@ def index_corpus(tmp_path, name="harbour", fact=FACT):
     """A folder of two files indexed as a corpus in the server's index folder; one states `fact`."""
     folder = tmp_path / name
     (folder / "records").mkdir(parents=True)
-    (folder / "records" / "wages.txt").write_text(f"Harbour wages.\n\n{FILLER * 3}{fact}\n", encoding="utf-8")
+    (folder / "records" / "wages.txt").write_text(
+        f"Harbour wages.\n\n{FILLER * 3}{fact}\n", encoding="utf-8"
+    )
     (folder / "boats.txt").write_text(f"Harbour boats.\n\n{FILLER * 4}", encoding="utf-8")
     store = CorpusStore(tmp_path / "indexes" / f"{name}-1a2b.sqlite")
     CorpusIndex(folder, store).update(parallel=False)
@@ -314,13 +409,26 @@ def index_corpus(tmp_path, name="harbour", fact=FACT):
 def test_an_indexed_corpus_is_listed_and_analyzed_citing_its_documents(tmp_path):
     index_corpus(tmp_path)
     gone = index_corpus(tmp_path, "moved")
-    for path in sorted(gone.rglob("*"), reverse=True):  # a corpus whose folder is gone is not offered
+    for path in sorted(
+        gone.rglob("*"), reverse=True
+    ):  # a corpus whose folder is gone is not offered
         path.unlink() if path.is_file() else path.rmdir()
     gone.rmdir()
     client = TestClient(scripted_app(tmp_path, ScriptedLM(aggregator), ScriptedLM(reader)))
     [corpus] = client.get("/api/documents").json()["documents"]
-    assert corpus == {"id": "corpus-harbour-1a2b", "name": "harbour/", "kind": "corpus", "documents": 2,
-                      "chars": corpus["chars"], "pages": None, "source": "index"} and corpus["chars"] > 400
+    assert (
+        corpus
+        == {
+            "id": "corpus-harbour-1a2b",
+            "name": "harbour/",
+            "kind": "corpus",
+            "documents": 2,
+            "chars": corpus["chars"],
+            "pages": None,
+            "source": "index",
+        }
+        and corpus["chars"] > 400
+    )
     events = stream(client, body(corpus["id"], mode="map"))
     assert [d["name"] for k, d in events if k == "phase"] == list(PHASES)
     assert any(k == "log" and "indexed corpus, 2 documents" in d["line"] for k, d in events)
@@ -329,25 +437,46 @@ def test_an_indexed_corpus_is_listed_and_analyzed_citing_its_documents(tmp_path)
     assert citation["document_id"] == corpus["id"] and citation["path"] == "records/wages.txt"
     assert citation["text"] == FACT and f"[{citation['id']}]" in result["answer"]
     assert result["chunks_total"] >= result["chunks_read"] >= 1
-    shown = client.get(f"/api/documents/{corpus['id']}/range",
-                       params={"start": citation["start"], "end": citation["end"], "path": citation["path"]}).json()
-    assert shown["text"] == FACT and shown["before"].startswith("Harbour wages.") and shown["path"] == "records/wages.txt"
+    shown = client.get(
+        f"/api/documents/{corpus['id']}/range",
+        params={"start": citation["start"], "end": citation["end"], "path": citation["path"]},
+    ).json()
+    assert (
+        shown["text"] == FACT
+        and shown["before"].startswith("Harbour wages.")
+        and shown["path"] == "records/wages.txt"
+    )
     no_path = client.get(f"/api/documents/{corpus['id']}/range", params={"start": 0, "end": 5})
     assert no_path.status_code == 422 and "path" in no_path.json()["detail"]
-    assert client.get(f"/api/documents/{corpus['id']}/range",
-                      params={"start": 0, "end": 5, "path": "../secret.txt"}).status_code == 404
+    assert (
+        client.get(
+            f"/api/documents/{corpus['id']}/range",
+            params={"start": 0, "end": 5, "path": "../secret.txt"},
+        ).status_code
+        == 404
+    )
     base = client.post("/api/analyze", json=body(corpus["id"], mode="base"))
     assert base.status_code == 422 and "retrieval, map, rlm" in base.json()["detail"]
 
 
 def test_stream_of_an_rlm_run_reports_its_sub_calls(tmp_path):
-    root = ScriptedLM(['```repl\nprint(llm_query("How is the keeper paid? " + context[-300:]))\n```',
-                       "```repl\nFINAL('In herring and salt.')\n```"])
+    root = ScriptedLM(
+        [
+            '```repl\nprint(llm_query("How is the keeper paid? " + context[-300:]))\n```',
+            "```repl\nFINAL('In herring and salt.')\n```",
+        ]
+    )
     client = TestClient(scripted_app(tmp_path, root, ScriptedLM(lambda r: "In herring and salt.")))
     doc_id = upload_text(client, FILLER * 3 + FACT)
     events = stream(client, body(doc_id, mode="rlm"))
     phases = [(data["name"], data["skipped"]) for kind, data in events if kind == "phase"]
-    assert phases == [("INIT", False), ("CHUNK", False), ("SUBCALL", False), ("AGGREGATE", True), ("RESPOND", False)]
+    assert phases == [
+        ("INIT", False),
+        ("CHUNK", False),
+        ("SUBCALL", False),
+        ("AGGREGATE", True),
+        ("RESPOND", False),
+    ]
     assert [d["status"] for k, d in events if k == "subcall"] == ["start", "end"]
     assert any(k == "log" and d["line"].startswith("run code:") for k, d in events)
     answer = events[-1][1]

@@ -11,34 +11,53 @@ import time
 from pathlib import Path
 
 import pytest
+
+from longread.llm.scripted import ScriptedLM
 from test_ingest_documents import write_pdf
 from test_web_api import index_corpus
 from webserver import scripted_app, serving
 
-from longread.llm.scripted import ScriptedLM
-
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--headless=new"]
-PAGES = [["Skarv Island Lighthouse Report", "The lighthouse on Skarv Island was built in 1887.",
-          "Its lamp burns whale oil and can be seen for twenty miles."],
-         ["Staff", "The keeper of the lighthouse is paid in herring and salt.",
-          "A supply boat visits the island every second Tuesday."]]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--headless=new",
+]
+PAGES = [
+    [
+        "Skarv Island Lighthouse Report",
+        "The lighthouse on Skarv Island was built in 1887.",
+        "Its lamp burns whale oil and can be seen for twenty miles.",
+    ],
+    [
+        "Staff",
+        "The keeper of the lighthouse is paid in herring and salt.",
+        "A supply boat visits the island every second Tuesday.",
+    ],
+]
 QUESTION = "What is the keeper of the lighthouse paid in?"
 FACT = "The keeper of the lighthouse is paid in herring and salt."
 
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')")
-    fetched = subprocess.run([str(ROOT / "scripts" / "fetch-chromium.sh")], capture_output=True, text=True,
-                             timeout=900)
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
+    )
+    fetched = subprocess.run(
+        [str(ROOT / "scripts" / "fetch-chromium.sh")], capture_output=True, text=True, timeout=900
+    )
     if fetched.returncode != 0:
         pytest.skip(f"Debian's chromium could not be fetched: {fetched.stderr.strip()[-300:]}")
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=fetched.stdout.strip().splitlines()[-1],
-                                              args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(
+            executable_path=fetched.stdout.strip().splitlines()[-1], args=CHROMIUM_ARGS
+        )
         yield chromium
         chromium.close()
 
@@ -98,7 +117,9 @@ def open_citation(tab, buttons: str) -> tuple[str, str]:
     """Click the first of the citation `buttons`: (the highlighted text, where the viewer says it is)."""
     tab.locator(buttons).first.click()
     tab.wait_for_selector("#viewer:not([hidden])")
-    return tab.locator("#viewer mark").inner_text(), tab.locator("#viewer .viewer-where").inner_text()
+    return tab.locator("#viewer mark").inner_text(), tab.locator(
+        "#viewer .viewer-where"
+    ).inner_text()
 
 
 def order_seen(tab) -> dict:
@@ -133,7 +154,9 @@ def test_upload_analyze_and_open_a_citation(page, tmp_path):
         assert seen["line"] < seen["answer"]  # progress lines came first
         lines = page.locator("#terminal .line").all_inner_texts()
         assert any("sub-call doc-1-chunk-1" in line for line in lines)
-        assert page.locator("#phases li.done").count() == 5  # AGGREGATE too: the root joined the findings
+        assert (
+            page.locator("#phases li.done").count() == 5
+        )  # AGGREGATE too: the root joined the findings
         answer = page.locator("#answer .answer-text")
         assert EVIL in answer.text_content()  # shown as text...
         assert page.evaluate("window.pwned") is None  # ...and never run
@@ -145,7 +168,9 @@ def test_upload_analyze_and_open_a_citation(page, tmp_path):
 
 def test_compare_runs_every_mode_side_by_side(page, tmp_path):
     root = ScriptedLM(lambda r: "Herring and salt.", writes_code=False)
-    sub = ScriptedLM(lambda r: FACT if "herring" in r.messages[-1]["content"] else "NONE", writes_code=False)
+    sub = ScriptedLM(
+        lambda r: FACT if "herring" in r.messages[-1]["content"] else "NONE", writes_code=False
+    )
     with serving(scripted_app(tmp_path, root, sub)) as base:
         page.goto(base)
         upload_pdf(page, tmp_path)
@@ -155,9 +180,13 @@ def test_compare_runs_every_mode_side_by_side(page, tmp_path):
         page.fill("#question", QUESTION)
         page.click("#compare")
         for mode in ("base", "retrieval", "map"):
-            page.wait_for_selector(f'[data-mode="{mode}"] .answer-card:not([hidden])', timeout=30_000)
+            page.wait_for_selector(
+                f'[data-mode="{mode}"] .answer-card:not([hidden])', timeout=30_000
+            )
         assert "unavailable" in page.locator('[data-mode="rlm"] .terminal').inner_text()
-        assert page.locator('[data-mode="map"] .answer-text').inner_text().startswith("[")  # listed findings
+        assert (
+            page.locator('[data-mode="map"] .answer-text').inner_text().startswith("[")
+        )  # listed findings
         shot(page, "scripted-compare")
 
 
@@ -183,8 +212,12 @@ def test_an_indexed_corpus_is_analyzed_and_its_citations_open(page, tmp_path):
 
 
 def test_analyze_during_a_comparison_ends_the_comparison(page, tmp_path):
-    sub = ScriptedLM(lambda r: "NONE", writes_code=False, latency=1.0)  # map is still reading when Analyze is pressed
-    with serving(scripted_app(tmp_path, ScriptedLM(lambda r: "Herring.", writes_code=False), sub)) as base:
+    sub = ScriptedLM(
+        lambda r: "NONE", writes_code=False, latency=1.0
+    )  # map is still reading when Analyze is pressed
+    with serving(
+        scripted_app(tmp_path, ScriptedLM(lambda r: "Herring.", writes_code=False), sub)
+    ) as base:
         page.goto(base)
         upload_pdf(page, tmp_path)
         page.keyboard.press("Alt+2")
@@ -196,13 +229,17 @@ def test_analyze_during_a_comparison_ends_the_comparison(page, tmp_path):
         page.click("#analyze-form button[type=submit]")  # while retrieval or map runs
         page.wait_for_selector("#answer:not([hidden])", timeout=30_000)
         time.sleep(1.5)
-        assert page.locator('[data-mode="map"] .answer-card').is_hidden()  # the comparison went no further
+        assert page.locator(
+            '[data-mode="map"] .answer-card'
+        ).is_hidden()  # the comparison went no further
         assert not page.locator('[data-mode="rlm"] .terminal').inner_text()
 
 
 def test_cancel_stops_the_run_on_the_server(page, tmp_path):
     sub = ScriptedLM(lambda r: "NONE", writes_code=False, latency=0.3)
-    text = "".join(f"Paragraph {n}: the keeper of the lighthouse is paid every month.\n\n" for n in range(200))
+    text = "".join(
+        f"Paragraph {n}: the keeper of the lighthouse is paid every month.\n\n" for n in range(200)
+    )
     with serving(scripted_app(tmp_path, ScriptedLM(lambda r: "-", writes_code=False), sub)) as base:
         page.goto(base)
         page.fill("#paste-text", text)
@@ -239,13 +276,16 @@ def test_the_page_asks_for_the_token(page, tmp_path, monkeypatch):
 
 # --- each mode on the local model -------------------------------------------------------------
 
+
 @pytest.mark.local_model
 def test_each_mode_on_the_local_model(page, tmp_path):
     from longread.web import create_app
     from longread.web.settings import Settings
 
-    app = create_app(Settings(model="local", token=None, index_dir=tmp_path / "indexes", cache=False),
-                     model_choices=[])
+    app = create_app(
+        Settings(model="local", token=None, index_dir=tmp_path / "indexes", cache=False),
+        model_choices=[],
+    )
     with serving(app) as base:
         page.goto(base)
         upload_pdf(page, tmp_path)
@@ -263,7 +303,10 @@ def test_each_mode_on_the_local_model(page, tmp_path):
             assert page.locator("#phases li.done").count() >= 3
             if mode == "map" or page.locator("#answer button.cite").count():
                 cited, _ = open_citation(page, "#answer button.cite")
-                assert cited and cited in " ".join(" ".join(p) for p in PAGES).replace("  ", " ") + FACT
+                assert (
+                    cited
+                    and cited in " ".join(" ".join(p) for p in PAGES).replace("  ", " ") + FACT
+                )
             shot(page, f"local-{mode}")
             print(f"{mode}: {time.monotonic() - started:.1f} s")
 
@@ -272,15 +315,22 @@ QWEN = Path.home() / ".cache" / "longread" / "models" / "qwen2.5-coder-1.5b-inst
 
 
 @pytest.mark.local_model
-@pytest.mark.skipif(not QWEN.is_file(), reason="the optional local:qwen2.5-coder-1.5b (1.1 GB) is not fetched; "
-                    "`longread ask FILE Q --model local:qwen2.5-coder-1.5b` fetches it once")
+@pytest.mark.skipif(
+    not QWEN.is_file(),
+    reason="the optional local:qwen2.5-coder-1.5b (1.1 GB) is not fetched; "
+    "`longread ask FILE Q --model local:qwen2.5-coder-1.5b` fetches it once",
+)
 def test_rlm_mode_on_the_local_code_writing_model(page, tmp_path):
     from longread.web import create_app
     from longread.web.settings import Settings
 
     spec = f"local:{QWEN}"  # the cached file itself: the test's cache folder is empty
-    app = create_app(Settings(model=spec, sub_model=spec, token=None, index_dir=tmp_path / "indexes", cache=False),
-                     model_choices=[])
+    app = create_app(
+        Settings(
+            model=spec, sub_model=spec, token=None, index_dir=tmp_path / "indexes", cache=False
+        ),
+        model_choices=[],
+    )
     with serving(app) as base:
         page.goto(base)
         upload_pdf(page, tmp_path)
@@ -292,6 +342,8 @@ def test_rlm_mode_on_the_local_code_writing_model(page, tmp_path):
         seen = order_seen(page)
         assert seen["line"] < seen["answer"]
         assert page.locator("#answer .mode-tag").inner_text() == "(rlm)"
-        assert "turn 1" in page.locator("#terminal").inner_text()  # the root's turns streamed as they ran
+        assert (
+            "turn 1" in page.locator("#terminal").inner_text()
+        )  # the root's turns streamed as they ran
         assert "herring" in page.locator("#answer .answer-text").inner_text().lower()
         shot(page, "local-rlm")

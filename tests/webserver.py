@@ -21,8 +21,15 @@ from longread.web.settings import Settings
 def scripted_app(tmp_path, root: ScriptedLM, sub: ScriptedLM | None = None, **settings):
     """The app with `root` (and `sub`) as its only models, no response cache, its own index folder."""
     models = {"scripted:root": root, "scripted:sub": sub or root}
-    config = Settings(model="scripted:root", sub_model="scripted:sub", resolve=models.__getitem__,
-                      cache=False, index_dir=tmp_path / "indexes", token=None, **settings)
+    config = Settings(
+        model="scripted:root",
+        sub_model="scripted:sub",
+        resolve=models.__getitem__,
+        cache=False,
+        index_dir=tmp_path / "indexes",
+        token=None,
+        **settings,
+    )
     return create_app(config, model_choices=[])
 
 
@@ -62,8 +69,9 @@ def sse_events(lines: Iterator[str]) -> Iterator[tuple[str, dict]]:
 
 def post(url: str, payload: dict[str, Any]) -> Any:
     """POST JSON to a live server; the response, open (use as a context manager)."""
-    request = urllib.request.Request(url, data=json.dumps(payload).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=json.dumps(payload).encode(), headers={"Content-Type": "application/json"}
+    )
     return urllib.request.urlopen(request, timeout=30)
 
 

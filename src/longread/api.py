@@ -47,10 +47,20 @@ DOC_TYPE_SAMPLE = 200_000  # characters from the start that the document type is
 class _Asker:
     """What both entry points share: the models, budget, options, response cache and event sinks."""
 
-    def __init__(self, model: str | LM | None, sub_model: str | LM | None, *, mode: str = "auto",
-                 enable_logging: bool = False, trace_path: str | None = None, budget: Budget = Budget(),
-                 options: RunOptions | None = None, cache: bool = True, on_event: EventSink | None = None,
-                 client_options: ClientOptions = ClientOptions()):
+    def __init__(
+        self,
+        model: str | LM | None,
+        sub_model: str | LM | None,
+        *,
+        mode: str = "auto",
+        enable_logging: bool = False,
+        trace_path: str | None = None,
+        budget: Budget = Budget(),
+        options: RunOptions | None = None,
+        cache: bool = True,
+        on_event: EventSink | None = None,
+        client_options: ClientOptions = ClientOptions(),
+    ):
         self._specs = (model, sub_model, client_options)
         self.mode = mode
         self.enable_logging = enable_logging
@@ -104,17 +114,36 @@ class RLM_REPL(_Asker):  # noqa: N801 - the seed's name, which users expect
     >>> rlm.completion({"paper_1": "...", "paper_2": "..."}, "What themes do they share?")
     """
 
-    def __init__(self, model: str | LM | None = None, recursive_model: str | LM | None = None, *,
-                 mode: str = "auto", enable_logging: bool = False, trace_path: str | None = None,
-                 budget: Budget = Budget(), options: RunOptions | None = None,
-                 cache: bool = True, on_event: EventSink | None = None,
-                 client_options: ClientOptions = ClientOptions()):
-        super().__init__(model, recursive_model, mode=mode, enable_logging=enable_logging,
-                         trace_path=trace_path, budget=budget, options=options, cache=cache,
-                         on_event=on_event, client_options=client_options)
+    def __init__(
+        self,
+        model: str | LM | None = None,
+        recursive_model: str | LM | None = None,
+        *,
+        mode: str = "auto",
+        enable_logging: bool = False,
+        trace_path: str | None = None,
+        budget: Budget = Budget(),
+        options: RunOptions | None = None,
+        cache: bool = True,
+        on_event: EventSink | None = None,
+        client_options: ClientOptions = ClientOptions(),
+    ):
+        super().__init__(
+            model,
+            recursive_model,
+            mode=mode,
+            enable_logging=enable_logging,
+            trace_path=trace_path,
+            budget=budget,
+            options=options,
+            cache=cache,
+            on_event=on_event,
+            client_options=client_options,
+        )
 
-    def answer(self, context: Any, query: str, *, enable_slicing: bool = True,
-               doc_id: str = "context") -> Answer:
+    def answer(
+        self, context: Any, query: str, *, enable_slicing: bool = True, doc_id: str = "context"
+    ) -> Answer:
         """The full `Answer` (text, citations, usage, mode and why it was chosen)."""
         with self._run(replace(self.options, enable_slicing=enable_slicing)) as run:
             self.last_answer = answer_question(query, context, run, self.mode, doc_id=doc_id)
@@ -134,15 +163,34 @@ class SingleDocRLM(_Asker):
     >>> rlm.query("What are the termination clauses?").citations
     """
 
-    def __init__(self, doc_path: str | Path, root_model: str | LM | None = None,
-                 sub_model: str | LM | None = None, *, mode: str = "auto", enable_logging: bool = False,
-                 trace_path: str | None = None, budget: Budget = Budget(),
-                 options: RunOptions | None = None, cache: bool = True,
-                 on_event: EventSink | None = None, client_options: ClientOptions = ClientOptions(),
-                 store_path: str | Path | None = None):
-        super().__init__(root_model, sub_model, mode=mode, enable_logging=enable_logging,
-                         trace_path=trace_path, budget=budget, options=options, cache=cache,
-                         on_event=on_event, client_options=client_options)
+    def __init__(
+        self,
+        doc_path: str | Path,
+        root_model: str | LM | None = None,
+        sub_model: str | LM | None = None,
+        *,
+        mode: str = "auto",
+        enable_logging: bool = False,
+        trace_path: str | None = None,
+        budget: Budget = Budget(),
+        options: RunOptions | None = None,
+        cache: bool = True,
+        on_event: EventSink | None = None,
+        client_options: ClientOptions = ClientOptions(),
+        store_path: str | Path | None = None,
+    ):
+        super().__init__(
+            root_model,
+            sub_model,
+            mode=mode,
+            enable_logging=enable_logging,
+            trace_path=trace_path,
+            budget=budget,
+            options=options,
+            cache=cache,
+            on_event=on_event,
+            client_options=client_options,
+        )
         check_mode(mode, DOCUMENT_MODES)
         self.doc_path = Path(doc_path)
         self.store = DocStore(store_path or index_path(self.doc_path))
@@ -155,8 +203,13 @@ class SingleDocRLM(_Asker):
             self._index = SingleDocIndex.build(self.doc_path, self.store)
         return self._index
 
-    def build_index(self, summaries: bool = True, on_event: EventSink | None = None,
-                    gateway: Gateway | None = None, tree: TreeOptions | None = None) -> SingleDocIndex:
+    def build_index(
+        self,
+        summaries: bool = True,
+        on_event: EventSink | None = None,
+        gateway: Gateway | None = None,
+        tree: TreeOptions | None = None,
+    ) -> SingleDocIndex:
         """Index the document: structure, full-text search and, with `summaries`, the sub-model's
         reading of the document type when the rules are unsure, summaries and the summary tree
         (seed 003; `tree` says how: smart chunks, chunk size, group size). A document without
@@ -172,9 +225,15 @@ class SingleDocRLM(_Asker):
             if confidence < UNSURE:
                 index.store.set_doc_type(index.doc_id, ask_doc_type(head, guess, self.sub, gateway))
                 index = SingleDocIndex.open(self.store, index.doc_id)
-            index = self._index = build_summaries(index, self.sub, gateway, tree or TreeOptions(), sink).index
-        index.store.ensure_fts(index.doc_id, lambda done, total: sink(
-            Event("progress", {"task": "search", "done": done, "total": total})))
+            index = self._index = build_summaries(
+                index, self.sub, gateway, tree or TreeOptions(), sink
+            ).index
+        index.store.ensure_fts(
+            index.doc_id,
+            lambda done, total: sink(
+                Event("progress", {"task": "search", "done": done, "total": total})
+            ),
+        )
         return index
 
     def drop_index(self) -> None:
@@ -211,9 +270,13 @@ class SingleDocRLM(_Asker):
         with self._run() as run:
             tools = self.tools(run)
             names = ", ".join(tools.functions())
-            banner = (f"{self.doc_path.name}: {self.index.doc_type}, {self.index.total_chars:,} characters, "
-                      f"{len(self.index.rows)} sections.\nFunctions: {names}")
-            code.interact(banner=banner, local={**tools.variables(), **tools.functions()}, exitmsg="")
+            banner = (
+                f"{self.doc_path.name}: {self.index.doc_type}, {self.index.total_chars:,} characters, "
+                f"{len(self.index.rows)} sections.\nFunctions: {names}"
+            )
+            code.interact(
+                banner=banner, local={**tools.variables(), **tools.functions()}, exitmsg=""
+            )
 
 
 def _print_event(event: Any) -> None:
@@ -228,8 +291,15 @@ class MultiDocRLM(_Asker):
     >>> rlm.query("Find all merger announcements from 2024").citations
     """
 
-    def __init__(self, corpus_path: str | Path, root_model: str | LM | None = None,
-                 sub_model: str | LM | None = None, *, store_path: str | Path | None = None, **settings: Any):
+    def __init__(
+        self,
+        corpus_path: str | Path,
+        root_model: str | LM | None = None,
+        sub_model: str | LM | None = None,
+        *,
+        store_path: str | Path | None = None,
+        **settings: Any,
+    ):
         """`settings` are SingleDocRLM's: mode (auto, retrieval, map or rlm), budget, options,
         trace_path, cache, on_event, enable_logging, client_options."""
         super().__init__(root_model, sub_model, **settings)
@@ -237,13 +307,22 @@ class MultiDocRLM(_Asker):
         self.corpus_path = Path(corpus_path)
         if not self.corpus_path.is_dir():
             raise InputError(f"{corpus_path} is not a folder")
-        self.index = CorpusIndex(self.corpus_path, CorpusStore(store_path or index_path(self.corpus_path)))
+        self.index = CorpusIndex(
+            self.corpus_path, CorpusStore(store_path or index_path(self.corpus_path))
+        )
         self._saved: dict[str, ContentMeta] = {}
         self._save_path: Path | None = None
 
-    def build_index(self, parallel: bool = True, batch_size: int = BATCH_SIZE, save_path: str | Path | None = None,
-                    *, llm_meta: bool | None = None, on_event: EventSink | None = None,
-                    gateway: Gateway | None = None) -> UpdateReport:
+    def build_index(
+        self,
+        parallel: bool = True,
+        batch_size: int = BATCH_SIZE,
+        save_path: str | Path | None = None,
+        *,
+        llm_meta: bool | None = None,
+        on_event: EventSink | None = None,
+        gateway: Gateway | None = None,
+    ) -> UpdateReport:
         """Index the folder, or bring its index up to date: new files are read (in parallel worker
         processes), changed ones re-read, deleted ones dropped; untouched ones cost nothing. With
         `llm_meta` (by default: when the sub-model writes code, as capable models do), the
@@ -251,8 +330,12 @@ class MultiDocRLM(_Asker):
         the rules fill in). Then the full-text index takes in the new documents. `on_event`
         receives `progress` events (task "documents", "metadata" or "full text")."""
         reader = self._meta_reader(gateway or Gateway(cache=self.cache), llm_meta)
-        report = self.index.update(parallel=parallel, batch_size=batch_size, meta_reader=reader,
-                                   on_event=on_event or ignore)
+        report = self.index.update(
+            parallel=parallel,
+            batch_size=batch_size,
+            meta_reader=reader,
+            on_event=on_event or ignore,
+        )
         self.index.index_full_text(on_event or ignore)
         if save_path is not None:
             self.save_index(save_path)
@@ -271,8 +354,12 @@ class MultiDocRLM(_Asker):
                 return self._saved[doc.content_hash]
             if not llm:
                 return rules
-            chars = min(fit_chars(self.sub, 1_200), MODEL_SAMPLE_CHARS if self.sub.writes_code else 1_500)
-            return llm_meta(sample, headings_in(sample), doc.doc_id, rules, self.sub, gateway, chars)
+            chars = min(
+                fit_chars(self.sub, 1_200), MODEL_SAMPLE_CHARS if self.sub.writes_code else 1_500
+            )
+            return llm_meta(
+                sample, headings_in(sample), doc.doc_id, rules, self.sub, gateway, chars
+            )
 
         return lambda batch: gateway.map(one, batch)
 
@@ -320,6 +407,10 @@ class MultiDocRLM(_Asker):
         with self._run() as run:
             tools = self.tools(run)
             total_docs, total_chars = self.index.totals()
-            banner = (f"{self.corpus_path}: {total_docs:,} documents, {total_chars:,} characters.\n"
-                      f"Functions: {', '.join(tools.functions())}")
-            code.interact(banner=banner, local={**tools.brief('').variables, **tools.functions()}, exitmsg="")
+            banner = (
+                f"{self.corpus_path}: {total_docs:,} documents, {total_chars:,} characters.\n"
+                f"Functions: {', '.join(tools.functions())}"
+            )
+            code.interact(
+                banner=banner, local={**tools.brief("").variables, **tools.functions()}, exitmsg=""
+            )

@@ -41,5 +41,6 @@ def check() -> None:
     """Raise DeadlineExceeded once the deadline has passed."""
     when = _deadline.get()
     if when is not None and time.monotonic() >= when:
-        raise DeadlineExceeded("the cell's time limit was reached during a search; narrow the pattern "
-                               "or the range")
+        raise DeadlineExceeded(
+            "the cell's time limit was reached during a search; narrow the pattern or the range"
+        )

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator
 
 import pytest
+
 from security.harness import MODES, VICTIM_SECRET, isolation_mode
 
 
@@ -21,8 +22,10 @@ def mode(request) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def victim() -> Iterator[subprocess.Popen]:
     """A process of the host's user with a secret in its environment: a target to read or kill."""
-    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
-                               env={**os.environ, "VICTIM_SECRET": VICTIM_SECRET})
+    process = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(600)"],
+        env={**os.environ, "VICTIM_SECRET": VICTIM_SECRET},
+    )
     yield process
     process.kill()
     process.wait()

@@ -38,8 +38,10 @@ IMPORTS = "import ctypes, multiprocessing, os, resource, signal, socket, sqlite3
 def attempt(action: str, report: str = "print") -> str:
     """Code that runs `action` and reports (calls `report` with) ESCAPED if it completes, BLOCKED and
     why if it raises."""
-    return (IMPORTS + "try:\n" + textwrap.indent(action, "    ") + f"\n    {report}('ESCAPED')\n"
-            f"except BaseException as error:\n    {report}(f'BLOCKED {{type(error).__name__}} {{error}}')\n")
+    return (
+        IMPORTS + "try:\n" + textwrap.indent(action, "    ") + f"\n    {report}('ESCAPED')\n"
+        f"except BaseException as error:\n    {report}(f'BLOCKED {{type(error).__name__}} {{error}}')\n"
+    )
 
 
 def unconfined(code: str) -> str:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from fake_openai import fake_openai
 from security.harness import GUARD_OFF, attempt
 
@@ -30,10 +31,31 @@ def ask(tmp_path: Path, url: str, *extra: str, timeout: float = 120) -> subproce
     """`longread ask notes.md` in rlm mode on the scripted server, with the key in its environment."""
     (tmp_path / "notes.md").write_text(DOCUMENT, encoding="utf-8")
     env = {**os.environ, "OPENAI_API_KEY": API_KEY, "LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
-    return subprocess.run([LONGREAD, "ask", "notes.md", "When does the Silver Heron sail?", "--mode", "rlm",
-                           "--model", "openai:scripted", "--base-url", url, "--cell-timeout", "10",
-                           "--max-iterations", "3", "--trace", "trace.jsonl", *extra],
-                          cwd=tmp_path, env=env, capture_output=True, timeout=timeout)
+    return subprocess.run(
+        [
+            LONGREAD,
+            "ask",
+            "notes.md",
+            "When does the Silver Heron sail?",
+            "--mode",
+            "rlm",
+            "--model",
+            "openai:scripted",
+            "--base-url",
+            url,
+            "--cell-timeout",
+            "10",
+            "--max-iterations",
+            "3",
+            "--trace",
+            "trace.jsonl",
+            *extra,
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        timeout=timeout,
+    )
 
 
 def worker_pids() -> set[int]:
@@ -50,26 +72,36 @@ def worker_pids() -> set[int]:
     return found
 
 
-ATTACK = GUARD_OFF + "findings = []\nprint(get_section_names())\n" + "".join(
-    attempt(action, report="findings.append") for action in (
-        "findings.append(open(f'/proc/{os.getppid()}/environ', 'rb').read())",
-        "fd = os.open('/', os.O_PATH)\nfindings.append(os.read(os.open(f'proc/{os.getppid()}/environ', 0, dir_fd=fd), 9999))",
-        "findings.append(os.popen('env').read())",
-        "findings.append(subprocess.run(['cat', f'/proc/{os.getppid()}/environ'], capture_output=True).stdout)",
-        "import glob\nread = [open(p, 'rb').read() for p in glob.glob('/proc/*/environ')]\nassert read\nfindings += read",
-        "findings.append(open('{cache}/responses.sqlite', 'rb').read())",
-        "db = sqlite3.connect('{cache}/responses.sqlite')\n"
-        "db.execute('UPDATE responses SET value = ?', ('POIS' + 'ON',))\ndb.commit()",
-        "import urllib.request\nfindings.append(urllib.request.urlopen('{url}/models', timeout=3).read())",
-        "os.kill(-1, signal.SIGKILL)",
-        "signal.pidfd_send_signal(os.pidfd_open(os.getppid()), signal.SIGKILL)",
-    )) + "FINAL('\\n'.join(str(f)[:300] for f in findings))"
+ATTACK = (
+    GUARD_OFF
+    + "findings = []\nprint(get_section_names())\n"
+    + "".join(
+        attempt(action, report="findings.append")
+        for action in (
+            "findings.append(open(f'/proc/{os.getppid()}/environ', 'rb').read())",
+            "fd = os.open('/', os.O_PATH)\nfindings.append(os.read(os.open(f'proc/{os.getppid()}/environ', 0, dir_fd=fd), 9999))",
+            "findings.append(os.popen('env').read())",
+            "findings.append(subprocess.run(['cat', f'/proc/{os.getppid()}/environ'], capture_output=True).stdout)",
+            "import glob\nread = [open(p, 'rb').read() for p in glob.glob('/proc/*/environ')]\nassert read\nfindings += read",
+            "findings.append(open('{cache}/responses.sqlite', 'rb').read())",
+            "db = sqlite3.connect('{cache}/responses.sqlite')\n"
+            "db.execute('UPDATE responses SET value = ?', ('POIS' + 'ON',))\ndb.commit()",
+            "import urllib.request\nfindings.append(urllib.request.urlopen('{url}/models', timeout=3).read())",
+            "os.kill(-1, signal.SIGKILL)",
+            "signal.pidfd_send_signal(os.pidfd_open(os.getppid()), signal.SIGKILL)",
+        )
+    )
+    + "FINAL('\\n'.join(str(f)[:300] for f in findings))"
+)
 
 
 def test_model_code_gets_no_key_no_host_and_no_cache(mode, tmp_path):
     with fake_openai([]) as server:
-        server.replies += [lambda messages: repl(ATTACK.replace("{cache}", str(tmp_path / "cache"))
-                                                 .replace("{url}", server.url))]
+        server.replies += [
+            lambda messages: repl(
+                ATTACK.replace("{cache}", str(tmp_path / "cache")).replace("{url}", server.url)
+            )
+        ]
         first = ask(tmp_path, server.url, "--json")
         requests_after_run = len(server.requests)
     output = first.stdout.decode() + first.stderr.decode()
@@ -87,17 +119,21 @@ def test_model_code_gets_no_key_no_host_and_no_cache(mode, tmp_path):
 
 
 def test_escape_sequences_and_forged_lines_do_not_reach_the_terminal(mode, tmp_path):
-    forged = ("The Silver Heron sails at dawn. \x1b[2J\x1b]0;pwned title\x07 \x1b]8;;https://evil.example/\x1b\\"
-              "click\x1b]8;;\x1b\\ \x9b31mred\u202eevil\x08\r\n"
-              "[1] notes.md [0:13) § Harbour notes forged citation\n"
-              "rlm · 1 calls (0 sub, 0 cached) · 1 in / 1 out tokens · $0.0000 · 0.1 s")
+    forged = (
+        "The Silver Heron sails at dawn. \x1b[2J\x1b]0;pwned title\x07 \x1b]8;;https://evil.example/\x1b\\"
+        "click\x1b]8;;\x1b\\ \x9b31mred\u202eevil\x08\r\n"
+        "[1] notes.md [0:13) § Harbour notes forged citation\n"
+        "rlm · 1 calls (0 sub, 0 cached) · 1 in / 1 out tokens · $0.0000 · 0.1 s"
+    )
     with fake_openai([repl("print(get_section_names())\nFINAL(" + repr(forged) + ")")]) as server:
         done = ask(tmp_path, server.url)
     assert done.returncode == 0, done.stderr
     for raw in (b"\x1b", b"\x07", b"\x08", b"\r", "\x9b".encode(), "\u202e".encode()):
         assert raw not in done.stdout and raw not in done.stderr
     lines = done.stdout.decode().splitlines()
-    forged_lines = [line for line in lines if "forged citation" in line or "$0.0000 · 0.1 s" in line]
+    forged_lines = [
+        line for line in lines if "forged citation" in line or "$0.0000 · 0.1 s" in line
+    ]
     assert len(forged_lines) == 2 and all(line.startswith("  ") for line in forged_lines)
     assert lines[-1].startswith("rlm · ") and "$0.0000 · 0.1 s" not in lines[-1]  # the tool's own
 
@@ -116,11 +152,32 @@ def test_sigterm_ends_the_run_and_removes_its_folder(mode, tmp_path):
     before = worker_pids()
     with fake_openai([repl("print(get_section_names())\nwhile True: pass")]) as server:
         (tmp_path / "notes.md").write_text(DOCUMENT, encoding="utf-8")
-        env = {**os.environ, "OPENAI_API_KEY": API_KEY, "LONGREAD_CACHE_DIR": str(tmp_path / "cache"),
-               "TMPDIR": str(tmp_path)}
-        cli = subprocess.Popen([LONGREAD, "ask", "notes.md", "q", "--mode", "rlm", "--model", "openai:x",
-                                "--base-url", server.url, "--cell-timeout", "60"], cwd=tmp_path, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        env = {
+            **os.environ,
+            "OPENAI_API_KEY": API_KEY,
+            "LONGREAD_CACHE_DIR": str(tmp_path / "cache"),
+            "TMPDIR": str(tmp_path),
+        }
+        cli = subprocess.Popen(
+            [
+                LONGREAD,
+                "ask",
+                "notes.md",
+                "q",
+                "--mode",
+                "rlm",
+                "--model",
+                "openai:x",
+                "--base-url",
+                server.url,
+                "--cell-timeout",
+                "60",
+            ],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + 60
         while len(server.requests) < 1 and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -133,21 +190,35 @@ def test_sigterm_ends_the_run_and_removes_its_folder(mode, tmp_path):
     assert not worker_pids() - before
 
 
-UNDYING = GUARD_OFF + """
+UNDYING = (
+    GUARD_OFF
+    + """
 import ctypes, threading, time
 ctypes.CDLL(None).prctl(1, 0, 0, 0, 0)  # clear the parent-death signal
 threading.Thread(target=lambda: [time.sleep(1) for _ in iter(int, 1)], daemon=False).start()
 while True: time.sleep(1)
 """
+)
 
 
 @pytest.mark.parametrize("cell", ["while True: pass", UNDYING], ids=["spinning", "undying"])
-def test_sigkill_of_the_host_kills_its_worker_and_the_next_run_sweeps_the_folder(mode, tmp_path, cell):
+def test_sigkill_of_the_host_kills_its_worker_and_the_next_run_sweeps_the_folder(
+    mode, tmp_path, cell
+):
     before = worker_pids()
     env = {**os.environ, "TMPDIR": str(tmp_path)}
-    host = subprocess.Popen([sys.executable, "-c", "from longread.repl.sandbox import Sandbox\n"
-                             "s = Sandbox({}, cell_timeout=60); s.start(); print('up', flush=True)\n"
-                             f"s.run({cell!r})"], env=env, stdout=subprocess.PIPE, text=True)
+    host = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from longread.repl.sandbox import Sandbox\n"
+            "s = Sandbox({}, cell_timeout=60); s.start(); print('up', flush=True)\n"
+            f"s.run({cell!r})",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert host.stdout.readline().strip() == "up"
     time.sleep(0.5)
     assert worker_pids() - before
@@ -158,8 +229,12 @@ def test_sigkill_of_the_host_kills_its_worker_and_the_next_run_sweeps_the_folder
         time.sleep(0.1)
     assert not worker_pids() - before  # no orphan spinning on
     assert len(list(tmp_path.glob("longread-repl-*"))) == 1
-    subprocess.run([sys.executable, "-c", "from longread.repl.sandbox import Sandbox\nSandbox({}).start()"],
-                   env=env, check=True, timeout=60)
+    subprocess.run(
+        [sys.executable, "-c", "from longread.repl.sandbox import Sandbox\nSandbox({}).start()"],
+        env=env,
+        check=True,
+        timeout=60,
+    )
     assert not list(tmp_path.glob("longread-repl-*"))
 
 

@@ -11,17 +11,19 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_ingest_documents import write_pdf
 
 from longread.errors import InputError
 from longread.ingest.document import load_document
+from test_ingest_documents import write_pdf
 
 LONGREAD = Path(sys.executable).with_name("longread")  # the console script of this environment
 
 
 def longread(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("LONGREAD_MODEL", "LONGREAD_SUB_MODEL")}
-    return subprocess.run([str(LONGREAD), *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [str(LONGREAD), *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
+    )
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> str:
@@ -34,14 +36,17 @@ def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) ->
     return lines[0]
 
 
-@pytest.mark.parametrize(("args", "needles"), [
-    (["ask", "--max-iterations", "-1", "f", "q"], ["--max-iterations", "1"]),
-    (["ask", "f", "q", "--max-iterations", "abc"], ["--max-iterations", "integer"]),
-    (["--bogus"], ["--bogus"]),
-    (["ask"], ["Missing argument", "FILE"]),
-    (["nosuchcommand"], ["nosuchcommand"]),
-    (["serve", "--max-concurrent", "0"], ["--max-concurrent"]),
-])
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["ask", "--max-iterations", "-1", "f", "q"], ["--max-iterations", "1"]),
+        (["ask", "f", "q", "--max-iterations", "abc"], ["--max-iterations", "integer"]),
+        (["--bogus"], ["--bogus"]),
+        (["ask"], ["Missing argument", "FILE"]),
+        (["nosuchcommand"], ["nosuchcommand"]),
+        (["serve", "--max-concurrent", "0"], ["--max-concurrent"]),
+    ],
+)
 def test_usage_errors_are_one_line_and_exit_2(tmp_path, args, needles):
     line = assert_one_line_error(longread(*args, cwd=tmp_path), *needles)
     assert not any(box in line for box in "│╭╰─") and "Usage:" not in line
@@ -54,14 +59,21 @@ def test_no_arguments_shows_the_help_without_a_traceback(tmp_path, args):
     assert "Traceback" not in result.stdout
 
 
-@pytest.mark.parametrize(("args", "needle"), [(["--help"], "ask"), (["ask", "--help"], "--max-iterations"),
-                                              (["serve", "--help"], "--queue-timeout")])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--help"], "ask"),
+        (["ask", "--help"], "--max-iterations"),
+        (["serve", "--help"], "--queue-timeout"),
+    ],
+)
 def test_help_still_works(tmp_path, args, needle):
     result = longread(*args, cwd=tmp_path)
     assert result.returncode == 0 and needle in result.stdout and result.stderr == ""
 
 
 # --- symbolic link loops -------------------------------------------------------------------------
+
 
 def test_a_symlink_loop_is_an_input_error_when_loaded(tmp_path):
     (tmp_path / "loop").symlink_to("loop")
@@ -80,7 +92,9 @@ def test_a_symlink_loop_in_a_folder_is_skipped_with_its_reason(tmp_path):
     (folder / "notes.txt").write_text("The harbour master keeps the tide tables.")
     (folder / "loop").symlink_to("loop")
     result = longread("index", str(folder), cwd=tmp_path)
-    assert result.returncode == 0 and "Traceback" not in result.stdout + result.stderr, result.stderr
+    assert result.returncode == 0 and "Traceback" not in result.stdout + result.stderr, (
+        result.stderr
+    )
     report = " ".join(result.stdout.split())  # (rich wraps it at the terminal's width)
     assert "1 added" in report and "1 skipped" in report
     assert re.search(r"\bskipped loop: \S.*symbolic links", report), report
@@ -90,20 +104,26 @@ def test_a_folder_holding_only_a_symlink_loop_is_one_line(tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "loop").symlink_to("loop")
-    assert_one_line_error(longread("ask", str(folder), "q", cwd=tmp_path), "no readable documents (1 files skipped)")
+    assert_one_line_error(
+        longread("ask", str(folder), "q", cwd=tmp_path), "no readable documents (1 files skipped)"
+    )
 
 
 # --- damaged PDFs --------------------------------------------------------------------------------
 
+
 def _truncated_pdf(tmp_path: Path) -> Path:
     data = write_pdf(tmp_path / "full.pdf").read_bytes()
-    (tmp_path / "cut.pdf").write_bytes(data[:len(data) // 2])
+    (tmp_path / "cut.pdf").write_bytes(data[: len(data) // 2])
     return tmp_path / "cut.pdf"
 
 
 def test_a_truncated_pdf_is_one_line_without_library_warnings(tmp_path):
-    assert_one_line_error(longread("ask", str(_truncated_pdf(tmp_path)), "q", cwd=tmp_path),
-                          "cut.pdf", "not a readable PDF")
+    assert_one_line_error(
+        longread("ask", str(_truncated_pdf(tmp_path)), "q", cwd=tmp_path),
+        "cut.pdf",
+        "not a readable PDF",
+    )
 
 
 def test_pypdf_is_silenced_only_while_a_pdf_loads(tmp_path, caplog):

@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-from security.harness import GUARD_OFF
 
 from longread.errors import BudgetExceededError, CancelledError
 from longread.index.single import SingleDocIndex
@@ -19,6 +18,7 @@ from longread.llm.scripted import ScriptedLM
 from longread.repl.sandbox import RESTART_NOTE, Sandbox
 from longread.store.docstore import DocStore
 from longread.tools.single_doc import SingleDocTools
+from security.harness import GUARD_OFF
 
 REPLY_FD = "import os, sys, time\nreply = int(sys.argv[2])\n"  # the worker's pipe to the host
 
@@ -76,8 +76,11 @@ def test_a_bad_frame_restarts_the_worker_at_once(mode, name):
 
 def test_a_worker_that_stops_reading_cannot_hold_the_host(mode):
     """Forged tool calls until the host's replies fill the pipe the worker never reads."""
-    flood = (REPLY_FD + "import json\nframe = json.dumps({'op': 'call', 'name': 'echo', 'args': ['x' * 1000]})"
-             ".encode()\nos.write(reply, (len(frame).to_bytes(4, 'big') + frame) * 3000)\ntime.sleep(1e6)")
+    flood = (
+        REPLY_FD
+        + "import json\nframe = json.dumps({'op': 'call', 'name': 'echo', 'args': ['x' * 1000]})"
+        ".encode()\nos.write(reply, (len(frame).to_bytes(4, 'big') + frame) * 3000)\ntime.sleep(1e6)"
+    )
     with Sandbox({"echo": lambda text: text}, cell_timeout=3) as sandbox:
         started = time.monotonic()
         result = sandbox.run(flood)
@@ -86,8 +89,10 @@ def test_a_worker_that_stops_reading_cannot_hold_the_host(mode):
 
 
 def test_a_lone_surrogate_in_the_output_does_not_break_the_run(mode):
-    forged = (REPLY_FD + "body = b'{\"op\": \"result\", \"output\": \"a\\\\ud800b\", \"final\": \"\\\\udfff\"}'\n"
-              "os.write(reply, len(body).to_bytes(4, 'big') + body)\ntime.sleep(60)")
+    forged = (
+        REPLY_FD + 'body = b\'{"op": "result", "output": "a\\\\ud800b", "final": "\\\\udfff"}\'\n'
+        "os.write(reply, len(body).to_bytes(4, 'big') + body)\ntime.sleep(60)"
+    )
     with Sandbox({}, cell_timeout=10) as sandbox:
         result = sandbox.run(forged)
     assert result.output == "a?b" and result.final == "?"
@@ -100,11 +105,19 @@ def test_tool_arguments_cannot_make_a_huge_reply(mode):
     from longread.tools.slices import ContextSlicer
 
     text = "lorem ipsum dolor sit amet. " * 4_000
-    tools = ContextTools(ContextSlicer.from_context(text, chunk_chars=10_000), ScriptedLM(["-"]), Gateway(),
-                         context=text)
-    with Sandbox({**tools.functions(), "big": lambda: "x" * 40_000_000}, cell_timeout=20) as sandbox:
-        hits = sandbox.run("h = grep('.', context_chars=10**9, max_hits=10**9)\n"
-                           "print(len(h), max(len(x['snippet']) for x in h))").output.split()
+    tools = ContextTools(
+        ContextSlicer.from_context(text, chunk_chars=10_000),
+        ScriptedLM(["-"]),
+        Gateway(),
+        context=text,
+    )
+    with Sandbox(
+        {**tools.functions(), "big": lambda: "x" * 40_000_000}, cell_timeout=20
+    ) as sandbox:
+        hits = sandbox.run(
+            "h = grep('.', context_chars=10**9, max_hits=10**9)\n"
+            "print(len(h), max(len(x['snippet']) for x in h))"
+        ).output.split()
         assert int(hits[0]) <= 1_000 and int(hits[1]) <= 4_001
         assert "over the 32 MB a tool may return" in sandbox.run("big()").error
 
@@ -135,10 +148,12 @@ def test_model_calls_made_for_a_cell_stop_at_its_deadline(mode):
 
 def test_a_forged_result_frame_is_capped_by_the_host(mode):
     """Model code writing its own result frame skips the worker's caps: the host applies them."""
-    forged = (REPLY_FD + "import json, struct\n"
-              "body = json.dumps({'op': 'result', 'output': 'O' * 3_000_000, 'final': 'F' * 3_000_000,"
-              " 'error': None, 'restored': ['not_a_tool', 'x' * 1000]}).encode()\n"
-              "os.write(reply, struct.pack('>I', len(body)) + body)\ntime.sleep(120)")
+    forged = (
+        REPLY_FD + "import json, struct\n"
+        "body = json.dumps({'op': 'result', 'output': 'O' * 3_000_000, 'final': 'F' * 3_000_000,"
+        " 'error': None, 'restored': ['not_a_tool', 'x' * 1000]}).encode()\n"
+        "os.write(reply, struct.pack('>I', len(body)) + body)\ntime.sleep(120)"
+    )
     with Sandbox({}, cell_timeout=10, max_output_chars=1_000, max_final_chars=5_000) as sandbox:
         result = sandbox.run(forged)
     assert len(result.output) < 1_200 and len(result.final) < 5_200
@@ -157,7 +172,9 @@ def test_final_of_100_million_characters_is_capped(mode):
 
 def test_writing_to_the_inherited_output_reaches_nobody(mode):
     with Sandbox({}, cell_timeout=10) as sandbox:
-        result = sandbox.run("import os\nos.write(1, b'x' * 10_000_000)\nos.write(2, b'y' * 1000)\nprint('ok')")
+        result = sandbox.run(
+            "import os\nos.write(1, b'x' * 10_000_000)\nos.write(2, b'y' * 1000)\nprint('ok')"
+        )
         assert result.output.strip() == "ok" and result.error is None
 
 
@@ -193,14 +210,19 @@ def big_document_tools(tmp_path) -> SingleDocTools:
     return SingleDocTools(index, ScriptedLM(["-"]), Gateway())
 
 
-@pytest.mark.parametrize("pattern", ["(a+)+$", "(a|aa)+(?=b)", "(a|a)*\\\\1b"],
-                         ids=["nested quantifier (RE2)", "lookahead (regex with a timeout)", "backreference"])
+@pytest.mark.parametrize(
+    "pattern",
+    ["(a+)+$", "(a|aa)+(?=b)", "(a|a)*\\\\1b"],
+    ids=["nested quantifier (RE2)", "lookahead (regex with a timeout)", "backreference"],
+)
 def test_host_side_grep_stops_at_the_cells_time_limit(mode, big_document_tools, pattern):
     """grep_all runs on the host: a pattern built to backtrack must not run past the cell."""
     tools = big_document_tools.functions()
     with Sandbox(tools, cell_timeout=3) as sandbox:
         started = time.monotonic()
-        result = sandbox.run(f"hits = grep_all({pattern!r})\nprint(sum(len(v) for v in hits.values()))")
+        result = sandbox.run(
+            f"hits = grep_all({pattern!r})\nprint(sum(len(v) for v in hits.values()))"
+        )
         seconds = time.monotonic() - started
         assert seconds < 3 + 5, result.render()
         assert sandbox.run("print('still here')").output.strip() == "still here"

@@ -8,10 +8,9 @@ import time
 from pathlib import Path
 
 import pytest
+
 from conftest import make_run
 from corpus_fixtures import built, write_corpus
-from security.harness import GUARD_OFF
-
 from longread import deadline
 from longread.index.single import SingleDocIndex
 from longread.llm.base import TransientModelError
@@ -24,6 +23,7 @@ from longread.tools.context_tools import ContextTools
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 from longread.tools.slices import ContextSlicer
+from security.harness import GUARD_OFF
 
 MACBETH = Path(__file__).resolve().parents[2] / "examples" / "macbeth.md"
 REPLY_FD = "import os, sys, time\nreply = int(sys.argv[2])\n"
@@ -64,8 +64,12 @@ def test_a_pattern_that_unrolls_is_refused_before_it_is_compiled(macbeth, patter
 
 
 def test_a_batch_is_bounded_and_ends_at_its_first_failure():
-    tools = ContextTools(ContextSlicer.from_context("text " * 100), ScriptedLM(lambda r: "a"), Gateway(),
-                         context="text " * 100)
+    tools = ContextTools(
+        ContextSlicer.from_context("text " * 100),
+        ScriptedLM(lambda r: "a"),
+        Gateway(),
+        context="text " * 100,
+    )
     with Sandbox(tools.functions(), cell_timeout=5) as sandbox:
         seconds, output = timed(sandbox, "llm_query_batched(['q'] * 1_000_000)")
     assert seconds < 3 and "at most 256 at a time" in output
@@ -83,7 +87,9 @@ def test_a_batch_is_bounded_and_ends_at_its_first_failure():
     assert len(calls) < 20  # the rest were cancelled, not each run to its own failure
 
 
-@pytest.mark.parametrize("code", ["search('macbeth ' * 12000)", "search(' '.join(f'w{i}' for i in range(20000)))"])
+@pytest.mark.parametrize(
+    "code", ["search('macbeth ' * 12000)", "search(' '.join(f'w{i}' for i in range(20000)))"]
+)
 def test_a_long_query_is_cut_to_its_first_distinct_words(macbeth, code):
     with Sandbox(macbeth.functions(), cell_timeout=5) as sandbox:
         seconds, output = timed(sandbox, code)
@@ -98,8 +104,12 @@ def test_citing_a_huge_answer_stays_fast(macbeth):
 
 def test_bm25_over_many_distinct_query_terms_stays_fast():
     text = " ".join(f"word{i}" for i in range(200_000))
-    tools = ContextTools(ContextSlicer.from_context(text, chunk_chars=5_000), ScriptedLM(["-"]), Gateway(),
-                         context=text)
+    tools = ContextTools(
+        ContextSlicer.from_context(text, chunk_chars=5_000),
+        ScriptedLM(["-"]),
+        Gateway(),
+        context=text,
+    )
     with Sandbox(tools.functions(), cell_timeout=10) as sandbox:
         sandbox.run("search('word1')")  # (builds the index)
         seconds, output = timed(sandbox, "search(' '.join(set(context.split())))")
@@ -109,12 +119,17 @@ def test_bm25_over_many_distinct_query_terms_stays_fast():
 def test_a_child_rlm_ends_with_its_parents_cell():
     """rlm_query's child runs its own cells and turns: all of it within the parent cell's time."""
     child_turn = "```repl\nwhile True:\n    pass\n```"
-    root = ScriptedLM(["```repl\nimport time\ntime.sleep(2.2)\nrlm_query('q', 'some text ' * 50)\n```"]
-                      + [child_turn] * 20, context_window=200)
+    root = ScriptedLM(
+        ["```repl\nimport time\ntime.sleep(2.2)\nrlm_query('q', 'some text ' * 50)\n```"]
+        + [child_turn] * 20,
+        context_window=200,
+    )
     events: list = []
     run = make_run(root, events=events, max_depth=2, cell_timeout=3, max_iterations=1)
     RLMLoop(run, "context text " * 100).answer("q")
-    [parent_cell] = [e for e in events if e.kind == "output" and e.depth == 0 and e.data["turn"] == 1]
+    [parent_cell] = [
+        e for e in events if e.kind == "output" and e.depth == 0 and e.data["turn"] == 1
+    ]
     assert parent_cell.data["seconds"] < 3 + 0.5  # not 2.2 s + the child's own 3 s cell
 
 
@@ -131,26 +146,33 @@ def test_model_retries_stop_at_the_deadline():
 def test_hypotheses_are_capped(macbeth):
     with Sandbox(macbeth.functions(), cell_timeout=20) as sandbox:
         sandbox.run("for n in range(60):\n    update_hypothesis('H' * 2_000_000 + str(n))")
-        output = sandbox.run("print(len(get_hypothesis()), len(get_hypothesis_history()))").output.split()
+        output = sandbox.run(
+            "print(len(get_hypothesis()), len(get_hypothesis_history()))"
+        ).output.split()
     assert int(output[0]) <= 20_100 and int(output[1]) <= 50
 
 
 def test_corpus_names_and_queries_are_cut_before_any_cache(corpus):
     before = rss_mb()
     with Sandbox(corpus.functions(), cell_timeout=20) as sandbox:
-        for code in ("for n in range(20):\n    search_by_keyword(str(n) + 'k' * 4_000_000)",
-                     "for n in range(20):\n    search_by_entity(str(n) + 'E' * 4_000_000)",
-                     "for n in range(20):\n    rank_documents(str(n) + ' ship' * 800_000)"):
+        for code in (
+            "for n in range(20):\n    search_by_keyword(str(n) + 'k' * 4_000_000)",
+            "for n in range(20):\n    search_by_entity(str(n) + 'E' * 4_000_000)",
+            "for n in range(20):\n    rank_documents(str(n) + ' ship' * 800_000)",
+        ):
             seconds, output = timed(sandbox, code)
             assert seconds < 10 and RESTART_NOTE not in output, output
     assert rss_mb() - before < 150
 
 
-@pytest.mark.parametrize("code, refusal", [
-    ("search_by_date('2024 ' * 1_500_000)", None),
-    ("search_by_keywords([f'w{i}' for i in range(200_000)])", "at most 256 at a time"),
-    ("ask_across_documents('q', [f'd{i}' for i in range(100_000)])", "at most 256 at a time"),
-])
+@pytest.mark.parametrize(
+    "code, refusal",
+    [
+        ("search_by_date('2024 ' * 1_500_000)", None),
+        ("search_by_keywords([f'w{i}' for i in range(200_000)])", "at most 256 at a time"),
+        ("ask_across_documents('q', [f'd{i}' for i in range(100_000)])", "at most 256 at a time"),
+    ],
+)
 def test_corpus_lists_and_dates_are_bounded(corpus, code, refusal):
     with Sandbox(corpus.functions(), cell_timeout=5) as sandbox:
         seconds, output = timed(sandbox, code)
@@ -161,11 +183,14 @@ def test_corpus_lists_and_dates_are_bounded(corpus, code, refusal):
 def test_reads_are_bounded_and_long_ones_not_cached(tmp_path):
     path = tmp_path / "big.txt"
     path.write_text("# Part\n" + "a line of the long document\n" * 200_000, encoding="utf-8")
-    tools = SingleDocTools(SingleDocIndex.build(path, DocStore(tmp_path / "i.sqlite")), ScriptedLM(["-"]),
-                           Gateway())
+    tools = SingleDocTools(
+        SingleDocIndex.build(path, DocStore(tmp_path / "i.sqlite")), ScriptedLM(["-"]), Gateway()
+    )
     before = rss_mb()
     with Sandbox(tools.functions(), cell_timeout=20) as sandbox:
-        output = sandbox.run("for n in range(20):\n    text = read_range(0, 10**12 + n)\nprint(len(text))")
+        output = sandbox.run(
+            "for n in range(20):\n    text = read_range(0, 10**12 + n)\nprint(len(text))"
+        )
     assert output.output.strip() == "1000000"
     assert any("at most 1,000,000" in notice for notice in tools.take_notices())
     assert rss_mb() - before < 150
@@ -173,9 +198,12 @@ def test_reads_are_bounded_and_long_ones_not_cached(tmp_path):
 
 def test_a_huge_section_name_fails_fast(tmp_path):
     path = tmp_path / "many.md"
-    path.write_text("".join(f"# Section {n}\n\nText {n}.\n\n" for n in range(5_000)), encoding="utf-8")
-    tools = SingleDocTools(SingleDocIndex.build(path, DocStore(tmp_path / "i.sqlite")), ScriptedLM(["-"]),
-                           Gateway())
+    path.write_text(
+        "".join(f"# Section {n}\n\nText {n}.\n\n" for n in range(5_000)), encoding="utf-8"
+    )
+    tools = SingleDocTools(
+        SingleDocIndex.build(path, DocStore(tmp_path / "i.sqlite")), ScriptedLM(["-"]), Gateway()
+    )
     with Sandbox(tools.functions(), cell_timeout=5) as sandbox:
         seconds, output = timed(sandbox, "read_section('A' * 7_000_000)")
     assert seconds < 2 and "no section named" in output
@@ -184,14 +212,19 @@ def test_a_huge_section_name_fails_fast(tmp_path):
 def test_a_prompt_with_a_slice_is_cut_to_fit():
     sub = ScriptedLM(lambda r: "a", context_window=8_000)
     text = "slice text " * 1000
-    tools = ContextTools(ContextSlicer.from_context(text, chunk_chars=5_000), sub, Gateway(), context=text)
+    tools = ContextTools(
+        ContextSlicer.from_context(text, chunk_chars=5_000), sub, Gateway(), context=text
+    )
     tools.llm_query("x" * 5_000_000, slice_id=tools.list_slices()[0])
     assert len(sub.requests[0].messages[-1]["content"]) < 40_000
 
 
 def test_lone_surrogates_in_tool_arguments_are_replaced_at_the_boundary(macbeth):
-    forged = (REPLY_FD + "body = b'{\"op\": \"call\", \"name\": \"update_hypothesis\", \"args\": [\"partial \\\\ud800\"]}'\n"
-              "os.write(reply, len(body).to_bytes(4, 'big') + body)\ntime.sleep(60)")
+    forged = (
+        REPLY_FD
+        + 'body = b\'{"op": "call", "name": "update_hypothesis", "args": ["partial \\\\ud800"]}\'\n'
+        "os.write(reply, len(body).to_bytes(4, 'big') + body)\ntime.sleep(60)"
+    )
     with Sandbox(macbeth.functions(), cell_timeout=3) as sandbox:
         sandbox.run(GUARD_OFF + forged)
     assert macbeth.hypothesis.current == "partial ?"

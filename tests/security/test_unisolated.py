@@ -5,21 +5,23 @@ refuses rlm (and `auto` does not pick it) unless started with --allow-unisolated
 from __future__ import annotations
 
 import pytest
-from conftest import make_run
 from fastapi.testclient import TestClient
-from webserver import scripted_app
 
+from conftest import make_run
 from longread.cli.display import ProgressLine
 from longread.events import Event
 from longread.llm.scripted import ScriptedLM
 from longread.repl import isolation
 from longread.repl.sandbox import Sandbox
 from longread.strategies.rlm import RLMLoop
+from webserver import scripted_app
 
-UNISOLATED = {"rlimits": {"active": True, "detail": "memory 1024 MB"},
-              "landlock": {"active": False, "detail": "unavailable: not Linux"},
-              "seccomp": {"active": False, "detail": "unavailable: No module named 'pyseccomp'"},
-              "namespaces": {"active": False, "detail": "not used: no working bwrap"}}
+UNISOLATED = {
+    "rlimits": {"active": True, "detail": "memory 1024 MB"},
+    "landlock": {"active": False, "detail": "unavailable: not Linux"},
+    "seccomp": {"active": False, "detail": "unavailable: No module named 'pyseccomp'"},
+    "namespaces": {"active": False, "detail": "not used: no working bwrap"},
+}
 LONG_TEXT = "The harbour master keeps the tide tables. " * 2_000
 
 
@@ -28,9 +30,15 @@ def test_the_layers_decide_what_counts_as_isolated():
     on = {"active": True, "detail": "on"}
     assert isolation.is_isolated({**UNISOLATED, "seccomp": on, "landlock": on})
     assert isolation.is_isolated({**UNISOLATED, "seccomp": on, "namespaces": on})
-    assert not isolation.is_isolated({**UNISOLATED, "landlock": on, "namespaces": on})  # no syscall filter
+    assert not isolation.is_isolated(
+        {**UNISOLATED, "landlock": on, "namespaces": on}
+    )  # no syscall filter
     line = isolation.warning(UNISOLATED)
-    assert "landlock unavailable: not Linux" in line and "seccomp unavailable" in line and "\n" not in line
+    assert (
+        "landlock unavailable: not Linux" in line
+        and "seccomp unavailable" in line
+        and "\n" not in line
+    )
 
 
 def test_an_unisolated_run_warns_once(monkeypatch):
@@ -44,7 +52,9 @@ def test_an_unisolated_run_warns_once(monkeypatch):
 
 
 def test_the_warning_is_printed_even_when_quiet(capsys):
-    ProgressLine(enabled=False)(Event("warning", {"text": "model-written code runs without \x1b[31misolation"}))
+    ProgressLine(enabled=False)(
+        Event("warning", {"text": "model-written code runs without \x1b[31misolation"})
+    )
     err = capsys.readouterr().err
     assert err.startswith("warning: ") and "isolation" in err and "\x1b" not in err
 
@@ -55,12 +65,22 @@ def unisolated_server(monkeypatch):
 
 
 def _analyze(tmp_path, mode: str, **settings):
-    root = ScriptedLM(["```repl\nprint(len(context))\nFINAL('ran code')\n```"] * 3, context_window=4_000)
+    root = ScriptedLM(
+        ["```repl\nprint(len(context))\nFINAL('ran code')\n```"] * 3, context_window=4_000
+    )
     reader = ScriptedLM(lambda request: '{"relevant": false, "summary": ""}')
     client = TestClient(scripted_app(tmp_path, root, reader, **settings))
-    doc = client.post("/api/parse", files={"files": ("h.txt", LONG_TEXT.encode(), "text/plain")}).json()
-    return client.post("/api/analyze", json={"question": "Who keeps the tables?", "mode": mode,
-                                             "document_ids": [doc["documents"][0]["id"]]})
+    doc = client.post(
+        "/api/parse", files={"files": ("h.txt", LONG_TEXT.encode(), "text/plain")}
+    ).json()
+    return client.post(
+        "/api/analyze",
+        json={
+            "question": "Who keeps the tables?",
+            "mode": mode,
+            "document_ids": [doc["documents"][0]["id"]],
+        },
+    )
 
 
 def test_the_server_refuses_rlm_without_isolation(unisolated_server, tmp_path):

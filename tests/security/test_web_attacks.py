@@ -35,10 +35,18 @@ def _free_port() -> int:
 def served(tmp_path: Path, model_url: str) -> Iterator[str]:
     """`longread serve --token TOKEN` with the scripted root model; yields its base URL."""
     port = _free_port()
-    env = {**os.environ, "OPENAI_API_KEY": API_KEY, "OPENAI_BASE_URL": model_url,
-           "LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
-    server = subprocess.Popen([LONGREAD, "serve", "--port", str(port), "--token", TOKEN, "--model",
-                               "openai:scripted"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    env = {
+        **os.environ,
+        "OPENAI_API_KEY": API_KEY,
+        "OPENAI_BASE_URL": model_url,
+        "LONGREAD_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    server = subprocess.Popen(
+        [LONGREAD, "serve", "--port", str(port), "--token", TOKEN, "--model", "openai:scripted"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -48,7 +56,9 @@ def served(tmp_path: Path, model_url: str) -> Iterator[str]:
                 break
             except OSError:
                 if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError("the server did not start: " + server.stderr.read().decode()) from None
+                    raise RuntimeError(
+                        "the server did not start: " + server.stderr.read().decode()
+                    ) from None
                 time.sleep(0.2)
         yield base
     finally:
@@ -57,34 +67,57 @@ def served(tmp_path: Path, model_url: str) -> Iterator[str]:
 
 
 def call(base: str, method: str, route: str, payload: dict | None = None, timeout: float = 60):
-    request = urllib.request.Request(base + route, method=method, data=json.dumps(payload).encode() if payload else None,
-                                     headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+    request = urllib.request.Request(
+        base + route,
+        method=method,
+        data=json.dumps(payload).encode() if payload else None,
+        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+    )
     return urllib.request.urlopen(request, timeout=timeout)
 
 
 def upload(base: str) -> str:
     boundary = "longreadboundary"
-    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\n{TEXT}\r\n"
-            f"--{boundary}--\r\n").encode()
-    request = urllib.request.Request(base + "/api/parse", data=body, method="POST", headers={
-        "Authorization": f"Bearer {TOKEN}", "Content-Type": f"multipart/form-data; boundary={boundary}"})
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n{TEXT}\r\n'
+        f"--{boundary}--\r\n"
+    ).encode()
+    request = urllib.request.Request(
+        base + "/api/parse",
+        data=body,
+        method="POST",
+        headers={
+            "Authorization": f"Bearer {TOKEN}",
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+        },
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.load(response)["documents"][0]["id"]
 
 
-STEAL = GUARD_OFF + "found = []\nprint(len(context))\n" + "".join(attempt(action, report="found.append") for action in (
-    "found.append(open(f'/proc/{os.getppid()}/cmdline', 'rb').read())",
-    "fd = os.open('/proc', os.O_PATH)\nfound.append(os.read(os.open(f'{os.getppid()}/cmdline', 0, dir_fd=fd), 9999))",
-    "import glob\nread = [open(p, 'rb').read() for p in glob.glob('/proc/*/cmdline')]\nassert read\nfound += read",
-    "found.append(open(f'/proc/{os.getppid()}/environ', 'rb').read())",
-    "found.append(subprocess.run(['ps', 'aux'], capture_output=True).stdout)",
-)) + "FINAL(' | '.join(str(f)[:2000] for f in found))"
+STEAL = (
+    GUARD_OFF
+    + "found = []\nprint(len(context))\n"
+    + "".join(
+        attempt(action, report="found.append")
+        for action in (
+            "found.append(open(f'/proc/{os.getppid()}/cmdline', 'rb').read())",
+            "fd = os.open('/proc', os.O_PATH)\nfound.append(os.read(os.open(f'{os.getppid()}/cmdline', 0, dir_fd=fd), 9999))",
+            "import glob\nread = [open(p, 'rb').read() for p in glob.glob('/proc/*/cmdline')]\nassert read\nfound += read",
+            "found.append(open(f'/proc/{os.getppid()}/environ', 'rb').read())",
+            "found.append(subprocess.run(['ps', 'aux'], capture_output=True).stdout)",
+        )
+    )
+    + "FINAL(' | '.join(str(f)[:2000] for f in found))"
+)
 
 
 def test_model_code_cannot_read_the_servers_token_or_key(mode, tmp_path):
     with fake_openai([f"```repl\n{STEAL}\n```"]) as model, served(tmp_path, model.url) as base:
         doc = upload(base)
-        with call(base, "POST", "/api/analyze", {"question": "q", "mode": "rlm", "document_ids": [doc]}) as r:
+        with call(
+            base, "POST", "/api/analyze", {"question": "q", "mode": "rlm", "document_ids": [doc]}
+        ) as r:
             body = r.read().decode()
     answer = json.loads(body)["answer"]
     assert answer.count("BLOCKED") == 5 and "ESCAPED" not in answer, answer
@@ -96,7 +129,12 @@ def test_a_client_that_leaves_stops_its_cell_at_once(mode, tmp_path):
     spin = "```repl\nprint(len(context))\nwhile True:\n    pass\n```"
     with fake_openai([spin]) as model, served(tmp_path, model.url) as base:
         doc = upload(base)
-        stream = call(base, "POST", "/api/analyze-stream", {"question": "q", "mode": "rlm", "document_ids": [doc]})
+        stream = call(
+            base,
+            "POST",
+            "/api/analyze-stream",
+            {"question": "q", "mode": "rlm", "document_ids": [doc]},
+        )
         deadline = time.monotonic() + 60
         while not (worker_pids() - before and model.requests) and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -10,31 +10,37 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from test_ingest_documents import write_docx, write_pdf
-from test_web_api import aggregator, body, reader, upload_text
-from webserver import scripted_app
 
 from longread.errors import ModelError
 from longread.llm.scripted import ScriptedLM
 from longread.web.analysis import Analysis
+from test_ingest_documents import write_docx, write_pdf
+from test_web_api import aggregator, body, reader, upload_text
+from webserver import scripted_app
 
 # --- upload errors name the client's file --------------------------------------------------------
 
+
 def _half(data: bytes) -> bytes:
-    return data[:len(data) // 2]
+    return data[: len(data) // 2]
 
 
-@pytest.mark.parametrize(("name", "make"), [
-    ("report.pdf", lambda tmp: _half(write_pdf(tmp / "a.pdf").read_bytes())),
-    ("report.pdf", lambda tmp: b"%PDF-1.4 broken"),
-    ("notes.txt", lambda tmp: b""),
-    ("notes.txt", lambda tmp: b"  \n "),
-    ("minutes.docx", lambda tmp: _half(write_docx(tmp / "a.docx").read_bytes())),
-    ("page.html", lambda tmp: b"<html><body></body></html>"),
-])
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        ("report.pdf", lambda tmp: _half(write_pdf(tmp / "a.pdf").read_bytes())),
+        ("report.pdf", lambda tmp: b"%PDF-1.4 broken"),
+        ("notes.txt", lambda tmp: b""),
+        ("notes.txt", lambda tmp: b"  \n "),
+        ("minutes.docx", lambda tmp: _half(write_docx(tmp / "a.docx").read_bytes())),
+        ("page.html", lambda tmp: b"<html><body></body></html>"),
+    ],
+)
 def test_an_upload_error_names_the_clients_file_not_a_server_path(tmp_path, name, make):
     client = TestClient(scripted_app(tmp_path, ScriptedLM([])))
-    response = client.post("/api/parse", files={"files": (name, make(tmp_path), "application/octet-stream")})
+    response = client.post(
+        "/api/parse", files={"files": (name, make(tmp_path), "application/octet-stream")}
+    )
     detail = response.json()["detail"]
     assert response.status_code == 422 and detail.startswith(name), detail
     for server_side in ("/tmp", tempfile.gettempdir(), "longread-upload-", "upload."):
@@ -43,9 +49,12 @@ def test_an_upload_error_names_the_clients_file_not_a_server_path(tmp_path, name
 
 # --- a 422 echoes a short prefix at most ---------------------------------------------------------
 
+
 def test_a_huge_question_is_not_echoed_back(tmp_path):
     client = TestClient(scripted_app(tmp_path, ScriptedLM([])))
-    response = client.post("/api/analyze", json={"question": "x" * 1_000_000, "document_ids": ["doc-1"]})
+    response = client.post(
+        "/api/analyze", json={"question": "x" * 1_000_000, "document_ids": ["doc-1"]}
+    )
     assert response.status_code == 422 and len(response.content) < 5_000
     [error] = response.json()["detail"]
     assert error["loc"] == ["body", "question"] and error["type"] == "string_too_long"
@@ -54,7 +63,9 @@ def test_a_huge_question_is_not_echoed_back(tmp_path):
 
 def test_a_huge_list_is_not_echoed_back(tmp_path):
     client = TestClient(scripted_app(tmp_path, ScriptedLM([])))
-    response = client.post("/api/analyze", json={"question": "q", "document_ids": ["doc-1"] * 100_000})
+    response = client.post(
+        "/api/analyze", json={"question": "q", "document_ids": ["doc-1"] * 100_000}
+    )
     assert response.status_code == 422 and len(response.content) < 5_000
     [error] = response.json()["detail"]
     assert error["loc"] == ["body", "document_ids"] and len(error["input"]) == 201
@@ -65,12 +76,17 @@ def test_a_huge_name_is_refused_before_any_message_echoes_it(tmp_path, field):
     """Names that error messages quote (an unknown mode, model or document) are short or refused."""
     client = TestClient(scripted_app(tmp_path, ScriptedLM([])))
     huge = "m" * 100_000
-    body = {"question": "q", "document_ids": ["doc-1"], field: [huge] if field == "document_ids" else huge}
+    body = {
+        "question": "q",
+        "document_ids": ["doc-1"],
+        field: [huge] if field == "document_ids" else huge,
+    }
     response = client.post("/api/analyze", json=body)
     assert response.status_code == 422 and len(response.content) < 5_000
 
 
 # --- a bounded number of analyses at once --------------------------------------------------------
+
 
 class Gate:
     """Holds every Analysis.run at its start until opened; `started` is set once one is waiting."""
@@ -90,7 +106,9 @@ class Gate:
 @pytest.fixture
 def busy_client(tmp_path) -> Iterator[TestClient]:
     """One analysis slot, a queue of 0.3 s; one event loop for every request (as under uvicorn)."""
-    app = scripted_app(tmp_path, ScriptedLM(aggregator), ScriptedLM(reader), max_concurrent=1, queue_timeout=0.3)
+    app = scripted_app(
+        tmp_path, ScriptedLM(aggregator), ScriptedLM(reader), max_concurrent=1, queue_timeout=0.3
+    )
     with TestClient(app) as client:
         yield client
 
@@ -124,7 +142,9 @@ def test_a_request_beyond_the_slots_waits_then_gets_503(busy_client, monkeypatch
 
 
 def test_a_queued_request_runs_when_a_slot_frees_in_time(tmp_path, monkeypatch):
-    app = scripted_app(tmp_path, ScriptedLM(aggregator), ScriptedLM(reader), max_concurrent=1, queue_timeout=20)
+    app = scripted_app(
+        tmp_path, ScriptedLM(aggregator), ScriptedLM(reader), max_concurrent=1, queue_timeout=20
+    )
     with TestClient(app) as client:
         doc_id = upload_text(client)
         gate = Gate(monkeypatch)

@@ -12,8 +12,12 @@ from rich.markup import escape
 from longread.cli.display import err_console
 from longread.errors import BudgetExceededError, LongreadError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Answer questions about documents far larger than a context window.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Answer questions about documents far larger than a context window.",
+)
 
 
 @app.callback()
@@ -25,7 +29,10 @@ def main() -> None:
     """Entry point: runs the app; errors a user can cause become one line and a non-zero exit."""
     from longread.cli import ask, corpus, doctor, index, repl, serve  # noqa: F401 - registers the commands
 
-    for stop in (signal.SIGTERM, signal.SIGHUP):  # end as an exception does: sandboxes close, folders go
+    for stop in (
+        signal.SIGTERM,
+        signal.SIGHUP,
+    ):  # end as an exception does: sandboxes close, folders go
         signal.signal(stop, _terminated)
     try:
         app(standalone_mode=False)
@@ -45,7 +52,9 @@ def main() -> None:
     except Exception as error:
         if not isinstance(error, _usage_errors()):
             raise
-        if type(error).__name__ == "NoArgsIsHelpError":  # `longread` or `longread corpus` alone: typer
+        if (
+            type(error).__name__ == "NoArgsIsHelpError"
+        ):  # `longread` or `longread corpus` alone: typer
             sys.exit(0)  # has printed the help (through rich, as for --help), which is no error
         _fail(error.format_message(), error.exit_code)  # a usage error: exit code 2
 
@@ -64,5 +73,7 @@ def _usage_errors() -> tuple[type[Exception], ...]:
 
 def _fail(message: str, exit_code: int) -> NoReturn:
     """Print `error: message` as one line on stderr (as given: no markup, no wrapping) and exit."""
-    err_console.print(f"[red]error:[/] {escape(' '.join(message.split()))}", highlight=False, soft_wrap=True)
+    err_console.print(
+        f"[red]error:[/] {escape(' '.join(message.split()))}", highlight=False, soft_wrap=True
+    )
     sys.exit(exit_code)

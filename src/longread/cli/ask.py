@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -20,50 +19,79 @@ from longread.strategies.select import DOCUMENT_MODES
 
 @app.command()
 def ask(
-    file: Path = typer.Argument(..., help="A PDF, DOCX, HTML, markdown or text file, or a folder of them."),
+    file: Path = typer.Argument(
+        ..., help="A PDF, DOCX, HTML, markdown or text file, or a folder of them."
+    ),
     question: str = typer.Argument(..., help="The question to answer."),
-    mode: str = typer.Option("auto", help=f"Strategy: {', '.join(DOCUMENT_MODES)}; for a folder "
-                                          f"{', '.join(CORPUS_MODES)} (auto: base if the document fits the "
-                                          "root model, rlm if it writes code, else map)."),
-    model: Optional[str] = typer.Option(None, help="Root model spec (default: $LONGREAD_MODEL or local)."),
-    sub_model: Optional[str] = typer.Option(None, help="Sub-model spec (default: the root model)."),
-    base_url: Optional[str] = typer.Option(None, help="Base URL of an OpenAI-compatible server."),
-    api_key: Optional[str] = typer.Option(None, help="API key (default: the provider's env variable)."),
+    mode: str = typer.Option(
+        "auto",
+        help=f"Strategy: {', '.join(DOCUMENT_MODES)}; for a folder "
+        f"{', '.join(CORPUS_MODES)} (auto: base if the document fits the "
+        "root model, rlm if it writes code, else map).",
+    ),
+    model: str | None = typer.Option(
+        None, help="Root model spec (default: $LONGREAD_MODEL or local)."
+    ),
+    sub_model: str | None = typer.Option(None, help="Sub-model spec (default: the root model)."),
+    base_url: str | None = typer.Option(None, help="Base URL of an OpenAI-compatible server."),
+    api_key: str | None = typer.Option(
+        None, help="API key (default: the provider's env variable)."
+    ),
     max_iterations: int = typer.Option(12, min=1, help="Root turns of the rlm loop."),
     max_depth: int = typer.Option(1, min=0, help="How deep rlm_query may nest child RLMs."),
-    cell_timeout: float = typer.Option(120.0, min=0.1, help="Seconds one code cell may run, its tool "
-                                                             "and model calls included."),
+    cell_timeout: float = typer.Option(
+        120.0, min=0.1, help="Seconds one code cell may run, its tool and model calls included."
+    ),
     top_k: int = typer.Option(8, min=1, help="retrieval: passages the root model answers from."),
-    max_subcalls: Optional[int] = typer.Option(None, min=0, help="Budget: sub-model calls."),
-    max_cost: Optional[float] = typer.Option(None, min=0, help="Budget: USD."),
-    max_tokens: Optional[int] = typer.Option(None, min=1, help="Budget: input + output tokens."),
-    max_seconds: Optional[float] = typer.Option(None, min=1, help="Budget: wall-clock seconds."),
-    focus: Optional[bool] = typer.Option(
-        None, "--focus/--no-focus",
+    max_subcalls: int | None = typer.Option(None, min=0, help="Budget: sub-model calls."),
+    max_cost: float | None = typer.Option(None, min=0, help="Budget: USD."),
+    max_tokens: int | None = typer.Option(None, min=1, help="Budget: input + output tokens."),
+    max_seconds: float | None = typer.Option(None, min=1, help="Budget: wall-clock seconds."),
+    focus: bool | None = typer.Option(
+        None,
+        "--focus/--no-focus",
         help="map/tree: show the sub-model only each passage's best-matching lines (default: on "
-             "for models that cannot write code; use --focus for a small model behind a server)."),
-    trace: Optional[Path] = typer.Option(None, help="Write a JSONL trace of the run here."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store model responses."),
+        "for models that cannot write code; use --focus for a small model behind a server).",
+    ),
+    trace: Path | None = typer.Option(None, help="Write a JSONL trace of the run here."),
+    no_cache: bool = typer.Option(
+        False, "--no-cache", help="Do not reuse or store model responses."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
 ) -> None:
     """Answer QUESTION about FILE (or a folder of documents), citing the passages the answer rests
     on (indexed on first use; `longread index` adds section summaries or document metadata)."""
     progress = ProgressLine(enabled=not (quiet or json_out))
-    settings = dict(mode=mode, trace_path=str(trace) if trace else None,
-                    budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),
-                    options=RunOptions(max_iterations=max_iterations, max_depth=max_depth,
-                                       cell_timeout=cell_timeout, focus=focus, top_k=top_k),
-                    cache=not no_cache, client_options=ClientOptions(base_url, api_key))
+    settings = dict(
+        mode=mode,
+        trace_path=str(trace) if trace else None,
+        budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),
+        options=RunOptions(
+            max_iterations=max_iterations,
+            max_depth=max_depth,
+            cell_timeout=cell_timeout,
+            focus=focus,
+            top_k=top_k,
+        ),
+        cache=not no_cache,
+        client_options=ClientOptions(base_url, api_key),
+    )
     if file.is_dir():
         return ask_corpus(file, question, model, sub_model, progress, json_out, **settings)
     rlm = SingleDocRLM(file, model, sub_model, on_event=progress, **settings)
     rlm.sub  # noqa: B018 - resolves both models first, so a bad spec fails before any indexing
     with progress:
         progress.update(f"indexing {file.name}…")
-        progress.note(f"{file.name}: {rlm.index.doc_type}, {rlm.index.total_chars:,} characters, "
-                      f"{len(rlm.index.rows):,} sections")
-        rlm.index.store.ensure_fts(rlm.index.doc_id, lambda done, total: progress.update(
-            f"building full-text search: {done:,} of {total:,} sections…"))
+        progress.note(
+            f"{file.name}: {rlm.index.doc_type}, {rlm.index.total_chars:,} characters, "
+            f"{len(rlm.index.rows):,} sections"
+        )
+        rlm.index.store.ensure_fts(
+            rlm.index.doc_id,
+            lambda done, total: progress.update(
+                f"building full-text search: {done:,} of {total:,} sections…"
+            ),
+        )
         answer = rlm.query(question)
     print_answer(answer, as_json=json_out)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.markup import escape
@@ -19,22 +19,35 @@ from longread.index.corpus import UpdateReport
 from longread.llm.gateway import Gateway
 from longread.text.terminal import json_for_terminal
 
-corpus_app = typer.Typer(no_args_is_help=True, help="Inspect and update the index of a folder of documents.")
+corpus_app = typer.Typer(
+    no_args_is_help=True, help="Inspect and update the index of a folder of documents."
+)
 app.add_typer(corpus_app, name="corpus")
 FOLDER = typer.Argument(..., help="The corpus folder.")
-SUB_MODEL = typer.Option(None, help="Model that reads each new document's metadata (default: the root model).")
-LLM_META = typer.Option(None, "--llm-meta/--no-llm-meta",
-                        help="Have the sub-model read each new document's opening for its metadata "
-                             "(else rules alone: fast, no model call). Default: if the sub-model writes code.")
+SUB_MODEL = typer.Option(
+    None, help="Model that reads each new document's metadata (default: the root model)."
+)
+LLM_META = typer.Option(
+    None,
+    "--llm-meta/--no-llm-meta",
+    help="Have the sub-model read each new document's opening for its metadata "
+    "(else rules alone: fast, no model call). Default: if the sub-model writes code.",
+)
 
 
 def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = None) -> None:
     """What an update did, the corpus totals, and each file skipped with its reason."""
     total_docs, total_chars = rlm.index.totals()
-    console.print(f"{rlm.corpus_path.name}: {total_docs:,} documents, {total_chars:,} characters "
-                  f"({report.summary()}) → {rlm.index.store.path}", highlight=False)
+    console.print(
+        f"{rlm.corpus_path.name}: {total_docs:,} documents, {total_chars:,} characters "
+        f"({report.summary()}) → {rlm.index.store.path}",
+        highlight=False,
+    )
     for skipped in report.skipped:
-        console.print(f"[yellow]skipped[/] {escape(skipped.doc_id)}: {escape(skipped.reason)}", highlight=False)
+        console.print(
+            f"[yellow]skipped[/] {escape(skipped.doc_id)}: {escape(skipped.reason)}",
+            highlight=False,
+        )
     if usage:
         console.print(f"metadata: {usage}", highlight=False)
 
@@ -48,44 +61,72 @@ def update_corpus(folder: Path, sub_model: str | None, llm_meta: bool | None) ->
     print_report(rlm, report, gateway.usage.summary() if gateway.usage.calls else None)
 
 
-def ask_corpus(folder: Path, question: str, model: str | None, sub_model: str | None, progress: ProgressLine,
-               as_json: bool, **settings: Any) -> None:
+def ask_corpus(
+    folder: Path,
+    question: str,
+    model: str | None,
+    sub_model: str | None,
+    progress: ProgressLine,
+    as_json: bool,
+    **settings: Any,
+) -> None:
     """`longread ask DIR "question"`: bring the index up to date (rules metadata for new files),
     then answer with citations into the documents."""
     rlm = MultiDocRLM(folder, model, sub_model, on_event=progress, **settings)
     rlm.sub  # noqa: B018 - resolves both models first, so a bad spec fails before any indexing
     with progress:
         progress.update(f"indexing {folder.name}…")
-        report = rlm.build_index(llm_meta=False, on_event=lambda e: progress.update(
-            f"indexing {folder.name}: {e.data['task']} {e.data['done']:,} of {e.data['total']:,}…"))
+        report = rlm.build_index(
+            llm_meta=False,
+            on_event=lambda e: progress.update(
+                f"indexing {folder.name}: {e.data['task']} {e.data['done']:,} of {e.data['total']:,}…"
+            ),
+        )
         total_docs, total_chars = rlm.index.totals()
         if not total_docs:
-            raise InputError(f"{folder} has no readable documents ({len(report.skipped)} files skipped)")
-        progress.note(f"{folder.name}: {total_docs:,} documents, {total_chars:,} characters"
-                      + (f" ({len(report.skipped)} files skipped)" if report.skipped else ""))
+            raise InputError(
+                f"{folder} has no readable documents ({len(report.skipped)} files skipped)"
+            )
+        progress.note(
+            f"{folder.name}: {total_docs:,} documents, {total_chars:,} characters"
+            + (f" ({len(report.skipped)} files skipped)" if report.skipped else "")
+        )
         answer = rlm.query(question)
     print_answer(answer, as_json=as_json)
 
 
 @corpus_app.command("ls")
-def ls(folder: Path = FOLDER, json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def ls(
+    folder: Path = FOLDER, json_out: bool = typer.Option(False, "--json", help="Print JSON.")
+) -> None:
     """List the indexed documents: id, type, date, size and title."""
     rlm = MultiDocRLM(folder)
     docs = rlm.index.store.docs()
     if json_out:
-        sys.stdout.write(json_for_terminal(json.dumps({d.doc_id: d.meta for d in docs}, ensure_ascii=False,
-                                                      indent=2)) + "\n")
+        sys.stdout.write(
+            json_for_terminal(
+                json.dumps({d.doc_id: d.meta for d in docs}, ensure_ascii=False, indent=2)
+            )
+            + "\n"
+        )
         return
     for d in docs:
-        console.print(f"{escape(d.doc_id)}  [dim]{d.meta['doc_type']} {d.meta['dates'][0] if d.meta['dates'] else '-'} "
-                      f"{d.chars:,} chars[/]  {escape(d.meta['title'])}", highlight=False)
+        console.print(
+            f"{escape(d.doc_id)}  [dim]{d.meta['doc_type']} {d.meta['dates'][0] if d.meta['dates'] else '-'} "
+            f"{d.chars:,} chars[/]  {escape(d.meta['title'])}",
+            highlight=False,
+        )
     total_docs, total_chars = rlm.index.totals()
     console.print(f"[dim]{total_docs:,} documents, {total_chars:,} characters[/]", highlight=False)
 
 
 @corpus_app.command("add")
-def add(folder: Path = FOLDER, files: list[Path] = typer.Argument(..., help="Files inside the folder."),
-        sub_model: Optional[str] = SUB_MODEL, llm_meta: Optional[bool] = LLM_META) -> None:
+def add(
+    folder: Path = FOLDER,
+    files: list[Path] = typer.Argument(..., help="Files inside the folder."),
+    sub_model: str | None = SUB_MODEL,
+    llm_meta: bool | None = LLM_META,
+) -> None:
     """Index files of the folder (again, if they changed)."""
     rlm = MultiDocRLM(folder, sub_model=sub_model)
     for file in files:
@@ -93,15 +134,22 @@ def add(folder: Path = FOLDER, files: list[Path] = typer.Argument(..., help="Fil
 
 
 @corpus_app.command("rm")
-def rm(folder: Path = FOLDER, doc_ids: list[str] = typer.Argument(..., help="Document ids (paths in the folder).")) -> None:
+def rm(
+    folder: Path = FOLDER,
+    doc_ids: list[str] = typer.Argument(..., help="Document ids (paths in the folder)."),
+) -> None:
     """Forget documents (their files are left alone)."""
     rlm = MultiDocRLM(folder)
     for doc_id in doc_ids:
-        console.print(f"{'removed' if rlm.remove_document(doc_id) else 'not indexed'} {escape(doc_id)}",
-                      highlight=False)
+        console.print(
+            f"{'removed' if rlm.remove_document(doc_id) else 'not indexed'} {escape(doc_id)}",
+            highlight=False,
+        )
 
 
 @corpus_app.command("update")
-def update(folder: Path = FOLDER, sub_model: Optional[str] = SUB_MODEL, llm_meta: Optional[bool] = LLM_META) -> None:
+def update(
+    folder: Path = FOLDER, sub_model: str | None = SUB_MODEL, llm_meta: bool | None = LLM_META
+) -> None:
     """Re-scan the folder: add new files, re-index changed ones, drop deleted ones."""
     update_corpus(folder, sub_model, llm_meta)

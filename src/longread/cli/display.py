@@ -42,8 +42,14 @@ err_console = SafeConsole(stderr=True)
 @contextmanager
 def progress_bars() -> Iterator[Callable[[Event], None]]:
     """Progress bars fed by `progress` events (task, done, total): one bar per task."""
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
         tasks: dict[str, TaskID] = {}
 
         def advance(event: Event) -> None:
@@ -83,26 +89,34 @@ class ProgressLine:
     def __call__(self, event: Event) -> None:
         d = event.data
         if event.kind == "warning":  # shown even with --quiet and --json (on stderr)
-            err_console.print(f"[yellow]warning:[/] {escape(d['text'])}", highlight=False, soft_wrap=True)
+            err_console.print(
+                f"[yellow]warning:[/] {escape(d['text'])}", highlight=False, soft_wrap=True
+            )
         if self._status is None:
             return
         depth = f"[depth {event.depth}] " if event.depth else ""
         if event.kind == "mode":
-            self._status.console.print(f"[dim]mode {d['mode']}: {escape(d['reason'])}[/]", highlight=False)
+            self._status.console.print(
+                f"[dim]mode {d['mode']}: {escape(d['reason'])}[/]", highlight=False
+            )
         elif event.kind == "llm_start":
             self._calls += 1
             self._status.update(f"{depth}model call {self._calls} ({d['purpose']}, {d['model']})…")
         elif event.kind == "slice":
             self._status.update(f"reading slice {d['index']}/{d['total']} ({d['slice_id']})…")
         elif event.kind == "route":
-            self.note(f"{'backtracking to' if d.get('backtrack') else 'chosen'}: {', '.join(d['picked'])}")
+            self.note(
+                f"{'backtracking to' if d.get('backtrack') else 'chosen'}: {', '.join(d['picked'])}"
+            )
         elif event.kind == "notice":
             self.note(d["text"])
         elif event.kind == "code":
             self._status.update(f"{depth}turn {d['turn']}: running code block {d['block']}…")
         elif event.kind == "llm_retry":
-            self._status.console.print(f"[yellow]retrying {d['model']} in {d['delay']} s: {escape(d['error'])}[/]",
-                                       highlight=False)
+            self._status.console.print(
+                f"[yellow]retrying {d['model']} in {d['delay']} s: {escape(d['error'])}[/]",
+                highlight=False,
+            )
 
 
 def print_answer(answer: Answer, as_json: bool = False) -> None:
@@ -110,12 +124,18 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
     the answer, as the terminal shows it, is indented: a line in it that looks like a citation or
     the usage line cannot pass for the tool's own, which start at the margin."""
     if as_json:
-        sys.stdout.write(json_for_terminal(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2)) + "\n")
+        sys.stdout.write(
+            json_for_terminal(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2)) + "\n"
+        )
         return
     for line in Text(for_terminal(answer.text)).wrap(console, max(20, console.width - INDENT)):
         line.rstrip()
-        console.print(" " * INDENT + line.plain if line.plain else "", highlight=False, markup=False,
-                      soft_wrap=True)
+        console.print(
+            " " * INDENT + line.plain if line.plain else "",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
     for number, c in enumerate(answer.citations, 1):
         snippet = " ".join(c.text.split())[:160]
         where = f"{c.doc_id} [{c.start}:{c.end})" + (f" § {c.span_id}" if c.span_id else "")

@@ -17,8 +17,16 @@ from longread.cli.display import console
 
 say = partial(console.print, highlight=False, soft_wrap=True)
 
-PROVIDER_VARIABLES = ("LONGREAD_MODEL", "LONGREAD_SUB_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
-                      "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION", "ANTHROPIC_API_KEY")
+PROVIDER_VARIABLES = (
+    "LONGREAD_MODEL",
+    "LONGREAD_SUB_MODEL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "AZURE_OPENAI_API_KEY",
+    "AZURE_OPENAI_ENDPOINT",
+    "OPENAI_API_VERSION",
+    "ANTHROPIC_API_KEY",
+)
 SECRET_VARIABLES = {"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "ANTHROPIC_API_KEY"}
 
 
@@ -29,17 +37,22 @@ def doctor() -> None:
     from longread.repl.isolation import is_isolated
     from longread.repl.sandbox import probe
 
-    say(f"longread {__version__} · Python {platform.python_version()} · "
-                  f"{platform.system()} {platform.release()} {platform.machine()}")
+    say(
+        f"longread {__version__} · Python {platform.python_version()} · "
+        f"{platform.system()} {platform.release()} {platform.machine()}"
+    )
     say("\n[bold]Sandbox[/] (the REPL worker that runs model-written code in rlm mode)")
     layers = probe()
     for name, layer in layers.items():
         state = "[green]active[/]  " if layer["active"] else "[yellow]inactive[/]"
         say(f"  {name:<11} {state} {escape(layer['detail'])}")
     isolated = is_isolated(layers)
-    say("  [green]model code is isolated by the operating system[/]" if isolated else
-                  "  [red]model code is NOT isolated by the operating system[/]: rlm mode prints a warning, "
-                  "`serve` refuses it without --allow-unisolated-code")
+    say(
+        "  [green]model code is isolated by the operating system[/]"
+        if isolated
+        else "  [red]model code is NOT isolated by the operating system[/]: rlm mode prints a warning, "
+        "`serve` refuses it without --allow-unisolated-code"
+    )
     _local_models()
     _cache()
     _providers()
@@ -54,12 +67,15 @@ def _local_models() -> None:
     say("\n[bold]Local models[/]")
     try:
         bundled = bundled_smollm2_path()
-        say(f"  local:{DEFAULT_LOCAL:<20} bundled, {bundled.stat().st_size / 1e6:,.0f} MB  "
-                      f"{escape(str(bundled))}")
+        say(
+            f"  local:{DEFAULT_LOCAL:<20} bundled, {bundled.stat().st_size / 1e6:,.0f} MB  "
+            f"{escape(str(bundled))}"
+        )
     except ModelFetchError as error:
         say(f"  local:{DEFAULT_LOCAL:<20} [red]{escape(str(error))}[/]")
     try:
         import llama_cpp  # noqa: F401 - is the runtime importable?
+
         runtime = f"llama-cpp-python {llama_cpp.__version__}"
     except ImportError as error:
         runtime = f"[red]llama-cpp-python cannot be imported: {escape(str(error))}[/]"
@@ -68,7 +84,9 @@ def _local_models() -> None:
         if key == DEFAULT_LOCAL:
             continue
         path = cache_dir() / "models" / info.filename
-        state = "fetched" if path.is_file() else f"not fetched ({info.size / 1e6:,.0f} MB on first use)"
+        state = (
+            "fetched" if path.is_file() else f"not fetched ({info.size / 1e6:,.0f} MB on first use)"
+        )
         say(f"  local:{key:<20} {state}")
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.markup import escape
@@ -20,17 +19,27 @@ from longread.tools.tree_nav import NO_TREE, SummaryTree
 
 @app.command()
 def index(
-    file: Path = typer.Argument(..., help="A PDF, DOCX, HTML, markdown or text file, or a folder of them."),
-    sub_model: Optional[str] = typer.Option(None, help="Model that writes the section summaries."),
-    rebuild: bool = typer.Option(False, "--rebuild", help="Drop the stored index and build it again."),
-    summaries: bool = typer.Option(True, "--summaries/--no-summaries",
-                                   help="Summarize sections and build the summary tree."),
-    smart_chunks: bool = typer.Option(False, "--smart-chunks",
-                                      help="Build the tree over LLM-cut chunks even where there are headings."),
-    chunk_tokens: Optional[int] = typer.Option(None, help="Smart chunker's buffer in tokens "
-                                               "(default 1,000 for a small model, 3,000 otherwise)."),
+    file: Path = typer.Argument(
+        ..., help="A PDF, DOCX, HTML, markdown or text file, or a folder of them."
+    ),
+    sub_model: str | None = typer.Option(None, help="Model that writes the section summaries."),
+    rebuild: bool = typer.Option(
+        False, "--rebuild", help="Drop the stored index and build it again."
+    ),
+    summaries: bool = typer.Option(
+        True, "--summaries/--no-summaries", help="Summarize sections and build the summary tree."
+    ),
+    smart_chunks: bool = typer.Option(
+        False,
+        "--smart-chunks",
+        help="Build the tree over LLM-cut chunks even where there are headings.",
+    ),
+    chunk_tokens: int | None = typer.Option(
+        None,
+        help="Smart chunker's buffer in tokens (default 1,000 for a small model, 3,000 otherwise).",
+    ),
     group_size: int = typer.Option(5, help="Summaries grouped under each node of the tree."),
-    llm_meta: Optional[bool] = LLM_META,
+    llm_meta: bool | None = LLM_META,
 ) -> None:
     """Index FILE: structure, sections, full-text search, summaries and the summary tree (resumable).
     A document without headings is cut into sections by the smart chunker. Index a folder: every
@@ -44,16 +53,25 @@ def index(
     with progress_bars() as advance:
         options = TreeOptions(smart_chunks, chunk_tokens, group_size)
         built = rlm.build_index(summaries, on_event=advance, gateway=gateway, tree=options)
-    console.print(f"{file.name}: {built.doc_type}, {built.total_chars:,} characters, "
-                  f"{len(built.rows):,} sections → {built.store.path}", highlight=False)
+    console.print(
+        f"{file.name}: {built.doc_type}, {built.total_chars:,} characters, "
+        f"{len(built.rows):,} sections → {built.store.path}",
+        highlight=False,
+    )
     if summaries:
         nodes = built.store.nodes(built.doc_id)
         chunks = built.store.chunks(built.doc_id)
-        console.print(f"summaries: {len(built.summaries)} of {len(built.rows)} sections"
-                      + (f" · {len(chunks)} smart chunks ({sum(c.cut_by == 'model' for c in chunks)} cut by the model)"
-                         if chunks else "")
-                      + f" · tree: {len(nodes)} nodes, {max((n.level for n in nodes), default=-1) + 1} levels"
-                      f" · {gateway.usage.summary()}", highlight=False)
+        console.print(
+            f"summaries: {len(built.summaries)} of {len(built.rows)} sections"
+            + (
+                f" · {len(chunks)} smart chunks ({sum(c.cut_by == 'model' for c in chunks)} cut by the model)"
+                if chunks
+                else ""
+            )
+            + f" · tree: {len(nodes)} nodes, {max((n.level for n in nodes), default=-1) + 1} levels"
+            f" · {gateway.usage.summary()}",
+            highlight=False,
+        )
 
 
 @app.command()
@@ -71,7 +89,7 @@ def toc(file: Path = typer.Argument(..., help="The document.")) -> None:
 @app.command()
 def tree(
     file: Path = typer.Argument(..., help="The document."),
-    depth: Optional[int] = typer.Option(None, help="Levels to show below the root (default: all)."),
+    depth: int | None = typer.Option(None, help="Levels to show below the root (default: all)."),
 ) -> None:
     """Print FILE's summary tree, root first, each node indented under its parent."""
     built = SingleDocRLM(file).index
@@ -82,7 +100,10 @@ def tree(
     while stack:
         node, below = stack.pop()
         line = " ".join(node.summary.split())
-        console.print(f"{'  ' * below}level {node.level} [{node.start:,}:{node.end:,})  [dim]{escape(line[:200])}[/]",
-                      highlight=False, soft_wrap=True)
+        console.print(
+            f"{'  ' * below}level {node.level} [{node.start:,}:{node.end:,})  [dim]{escape(line[:200])}[/]",
+            highlight=False,
+            soft_wrap=True,
+        )
         if depth is None or below < depth:
             stack.extend((child, below + 1) for child in reversed(summary_tree.children[node.id]))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -14,7 +13,9 @@ from longread.cli import app
 @app.command()
 def repl(
     file: Path = typer.Argument(..., help="The document, or a folder of documents."),
-    sub_model: Optional[str] = typer.Option(None, help="Model behind llm_query and ask_about_section."),
+    sub_model: str | None = typer.Option(
+        None, help="Model behind llm_query and ask_about_section."
+    ),
 ) -> None:
     """Explore FILE in Python: get_toc(), search(...), read_section(...), grep_all(...) and the rest
     (for a folder: rank_documents(...), search_by_keyword(...), read_document(...) and the rest)."""

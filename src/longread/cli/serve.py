@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 from rich.markup import escape
 
@@ -12,44 +10,76 @@ from longread.cli import app, err_console
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", help="Interface to listen on (0.0.0.0: every interface)."),
+    host: str = typer.Option(
+        "127.0.0.1", help="Interface to listen on (0.0.0.0: every interface)."
+    ),
     port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on."),
-    token: Optional[str] = typer.Option(None, envvar="LONGREAD_TOKEN",
-                                        help="Require `Authorization: Bearer TOKEN` on every /api/ route."),
-    max_upload_mb: float = typer.Option(50.0, min=0.001, help="Largest upload (MB); larger gets 413."),
-    model: Optional[str] = typer.Option(None, help="Default root model spec (default: $LONGREAD_MODEL or local)."),
-    sub_model: Optional[str] = typer.Option(None, help="Default sub-model spec (default: the root model)."),
-    max_seconds: float = typer.Option(900.0, min=1, help="Budget of each analysis: wall-clock seconds."),
-    max_cost: Optional[float] = typer.Option(None, min=0, help="Budget of each analysis: USD."),
+    token: str | None = typer.Option(
+        None,
+        envvar="LONGREAD_TOKEN",
+        help="Require `Authorization: Bearer TOKEN` on every /api/ route.",
+    ),
+    max_upload_mb: float = typer.Option(
+        50.0, min=0.001, help="Largest upload (MB); larger gets 413."
+    ),
+    model: str | None = typer.Option(
+        None, help="Default root model spec (default: $LONGREAD_MODEL or local)."
+    ),
+    sub_model: str | None = typer.Option(
+        None, help="Default sub-model spec (default: the root model)."
+    ),
+    max_seconds: float = typer.Option(
+        900.0, min=1, help="Budget of each analysis: wall-clock seconds."
+    ),
+    max_cost: float | None = typer.Option(None, min=0, help="Budget of each analysis: USD."),
     max_concurrent: int = typer.Option(4, min=1, help="Analyses run at once; more wait in line."),
-    queue_timeout: float = typer.Option(30.0, min=0, help="Seconds a request waits in line for an "
-                                                          "analysis to end; then 503 (server busy)."),
+    queue_timeout: float = typer.Option(
+        30.0,
+        min=0,
+        help="Seconds a request waits in line for an analysis to end; then 503 (server busy).",
+    ),
     allow_unisolated_code: bool = typer.Option(
-        False, "--allow-unisolated-code",
-        help="Offer rlm mode even where the operating system cannot isolate model-written code."),
+        False,
+        "--allow-unisolated-code",
+        help="Offer rlm mode even where the operating system cannot isolate model-written code.",
+    ),
 ) -> None:
     """Serve the web app: upload documents, ask with any mode, watch the run live, read the cited
     answer. The API is described at /docs."""
     import uvicorn
 
+    from longread.repl.isolation import is_isolated, warning
+    from longread.repl.sandbox import probe
     from longread.web import create_app
     from longread.web.settings import Settings
 
-    from longread.repl.isolation import is_isolated, warning
-    from longread.repl.sandbox import probe
-
-    settings = Settings(token=token, max_upload_mb=max_upload_mb, sub_model=sub_model, max_seconds=max_seconds,
-                        max_cost_usd=max_cost, max_concurrent=max_concurrent, queue_timeout=queue_timeout,
-                        allow_unisolated_code=allow_unisolated_code)
+    settings = Settings(
+        token=token,
+        max_upload_mb=max_upload_mb,
+        sub_model=sub_model,
+        max_seconds=max_seconds,
+        max_cost_usd=max_cost,
+        max_concurrent=max_concurrent,
+        queue_timeout=queue_timeout,
+        allow_unisolated_code=allow_unisolated_code,
+    )
     if model:
         settings.model = model
     if host not in ("127.0.0.1", "localhost", "::1") and not token:
-        err_console.print("[yellow]warning:[/] listening beyond this machine without --token: anyone who "
-                          "can reach it can run analyses", highlight=False)
+        err_console.print(
+            "[yellow]warning:[/] listening beyond this machine without --token: anyone who "
+            "can reach it can run analyses",
+            highlight=False,
+        )
     layers = probe()
     if not is_isolated(layers):
-        consequence = "rlm mode is offered anyway" if allow_unisolated_code else \
-            "rlm mode is refused (--allow-unisolated-code offers it)"
-        err_console.print(f"[yellow]warning:[/] {escape(warning(layers))}; {consequence}", highlight=False)
+        consequence = (
+            "rlm mode is offered anyway"
+            if allow_unisolated_code
+            else "rlm mode is refused (--allow-unisolated-code offers it)"
+        )
+        err_console.print(
+            f"[yellow]warning:[/] {escape(warning(layers))}; {consequence}", highlight=False
+        )
     print(f"longread: serving on http://{host}:{port}/ (API docs at /docs)", flush=True)
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")

@@ -36,9 +36,15 @@ from longread.store.docstore import content_hash
 MetaReader = Callable[[list[tuple[StoredDoc, str, ContentMeta]]], list[ContentMeta]]
 """Reads documents (each with its opening and its rules' metadata) and returns better metadata."""
 BATCH_SIZE = 256  # documents a sub-model reads per saved step
-COMMIT_DOCS, COMMIT_CHARS = 2_048, 32_000_000  # documents stored per transaction, at most (fewer, larger
+COMMIT_DOCS, COMMIT_CHARS = (
+    2_048,
+    32_000_000,
+)  # documents stored per transaction, at most (fewer, larger
 # transactions rewrite the inverted indexes' pages less often)
-READ_AHEAD_FILES, READ_AHEAD_BYTES = 2_048, 64_000_000  # what worker processes read ahead of the store, at most
+READ_AHEAD_FILES, READ_AHEAD_BYTES = (
+    2_048,
+    64_000_000,
+)  # what worker processes read ahead of the store, at most
 PROGRESS_EVERY = 256  # documents
 _JOB_FILES = 16  # files a worker reads per job
 _PARALLEL_MIN = 64  # fewer files than this are read in this process
@@ -85,8 +91,10 @@ class UpdateReport:
     skipped: list[Skipped] = field(default_factory=list)
 
     def summary(self) -> str:
-        return (f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
-                f"{self.unchanged} unchanged, {len(self.skipped)} skipped")
+        return (
+            f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
+            f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
+        )
 
 
 def link_names(doc_id: str, title: str) -> list[str]:
@@ -100,9 +108,12 @@ def link_names(doc_id: str, title: str) -> list[str]:
 
 def index_terms(doc_id: str, meta: ContentMeta) -> dict[str, list[str]]:
     """The document's keys in the inverted indexes."""
-    return {"keyword": [k for k in map(keyword_key, meta.keywords) if k],
-            "entity": [e for e in map(entity_key, meta.entities) if e],
-            "date": list(meta.dates), "name": link_names(doc_id, meta.title)}
+    return {
+        "keyword": [k for k in map(keyword_key, meta.keywords) if k],
+        "entity": [e for e in map(entity_key, meta.entities) if e],
+        "date": list(meta.dates),
+        "name": link_names(doc_id, meta.title),
+    }
 
 
 def prepare(root: str, doc_id: str) -> DocRecord | Skipped:
@@ -114,10 +125,22 @@ def prepare(root: str, doc_id: str) -> DocRecord | Skipped:
     except Exception as error:  # any unreadable file is skipped and reported, never fatal
         return Skipped(doc_id, short_reason(error))
     text = document.text
-    meta = rule_meta(text[:SAMPLE_CHARS], [h.title for h in document.headings[:50]], path.stem, document.kind)
-    return DocRecord(doc_id, str(path), document.kind, text, content_hash(text), stat.st_size, stat.st_mtime_ns,
-                     json.dumps(meta.to_dict(), ensure_ascii=False), meta.doc_type, index_terms(doc_id, meta),
-                     [(p.number, p.start, p.end) for p in document.pages])
+    meta = rule_meta(
+        text[:SAMPLE_CHARS], [h.title for h in document.headings[:50]], path.stem, document.kind
+    )
+    return DocRecord(
+        doc_id,
+        str(path),
+        document.kind,
+        text,
+        content_hash(text),
+        stat.st_size,
+        stat.st_mtime_ns,
+        json.dumps(meta.to_dict(), ensure_ascii=False),
+        meta.doc_type,
+        index_terms(doc_id, meta),
+        [(p.number, p.start, p.end) for p in document.pages],
+    )
 
 
 def _prepare_all(root: str, doc_ids: list[str]) -> list[DocRecord | Skipped]:
@@ -129,7 +152,11 @@ def scan(root: Path, leave_out: Path | None = None) -> dict[str, tuple[int, int]
     (size, mtime in ns) or None if it cannot be read (it is then read to report why), leaving out
     hidden files and folders, folders linked to, and the database `leave_out` (the index itself,
     if it is kept there)."""
-    own = {f"{leave_out}{suffix}" for suffix in ("", "-wal", "-shm", "-journal")} if leave_out else set()
+    own = (
+        {f"{leave_out}{suffix}" for suffix in ("", "-wal", "-shm", "-journal")}
+        if leave_out
+        else set()
+    )
     found: dict[str, tuple[int, int] | None] = {}
     folders = [(str(root), "")]
     while folders:
@@ -173,13 +200,23 @@ class CorpusIndex:
         self._levels: dict[str, SingleDocIndex] = {}
 
     # -- building and updating -------------------------------------------------------------
-    def update(self, *, parallel: bool = True, batch_size: int = BATCH_SIZE, meta_reader: MetaReader | None = None,
-               on_event: EventSink = ignore, only: Sequence[str] | None = None) -> UpdateReport:
+    def update(
+        self,
+        *,
+        parallel: bool = True,
+        batch_size: int = BATCH_SIZE,
+        meta_reader: MetaReader | None = None,
+        on_event: EventSink = ignore,
+        only: Sequence[str] | None = None,
+    ) -> UpdateReport:
         """Bring the index in line with the folder (or with the files `only`): add new files,
         replace changed ones, remove deleted ones. Files are read in worker processes when
         `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata."""
-        files = scan(self.root, self.store.path.resolve()) if only is None else \
-            {d: _state(self.root / d) for d in only if (self.root / d).is_file()}
+        files = (
+            scan(self.root, self.store.path.resolve())
+            if only is None
+            else {d: _state(self.root / d) for d in only if (self.root / d).is_file()}
+        )
         states = self.store.file_states()
         considered = states if only is None else {d: states[d] for d in only if d in states}
         report = UpdateReport(removed=sorted(d for d in considered if d not in files))
@@ -208,25 +245,45 @@ class CorpusIndex:
     def index_full_text(self, on_event: EventSink = ignore) -> None:
         """Put the documents not yet in the full-text index into it (else the first search does),
         with `progress` events."""
-        self.store.ensure_fts_corpus(lambda done, total: on_event(
-            Event("progress", {"task": "full text", "done": done, "total": total})))
+        self.store.ensure_fts_corpus(
+            lambda done, total: on_event(
+                Event("progress", {"task": "full text", "done": done, "total": total})
+            )
+        )
 
-    def improve_meta(self, meta_reader: MetaReader, batch_size: int = BATCH_SIZE,
-                     on_event: EventSink = ignore) -> int:
+    def improve_meta(
+        self, meta_reader: MetaReader, batch_size: int = BATCH_SIZE, on_event: EventSink = ignore
+    ) -> int:
         """Let `meta_reader` read every document whose metadata is the rules' alone (resumable:
         each batch is saved as it is read). Returns how many documents it read."""
         todo = self.store.rows_with_meta_source("rules")
         for start in range(0, len(todo), batch_size):
-            docs = self.store.docs(todo[start:start + batch_size])
+            docs = self.store.docs(todo[start : start + batch_size])
             samples = [self.store.read_range(d.store_id, 0, MODEL_SAMPLE_CHARS) for d in docs]
-            metas = meta_reader([(d, sample, _content(d.meta)) for d, sample in zip(docs, samples, strict=True)])
-            self.store.replace_meta([(d, m.to_dict(), index_terms(d.doc_id, m)) for d, m in zip(docs, metas, strict=True)])
-            on_event(Event("progress", {"task": "metadata", "done": min(start + batch_size, len(todo)),
-                                        "total": len(todo)}))
+            metas = meta_reader(
+                [(d, sample, _content(d.meta)) for d, sample in zip(docs, samples, strict=True)]
+            )
+            self.store.replace_meta(
+                [
+                    (d, m.to_dict(), index_terms(d.doc_id, m))
+                    for d, m in zip(docs, metas, strict=True)
+                ]
+            )
+            on_event(
+                Event(
+                    "progress",
+                    {
+                        "task": "metadata",
+                        "done": min(start + batch_size, len(todo)),
+                        "total": len(todo),
+                    },
+                )
+            )
         return len(todo)
 
-    def _sort_out(self, item: DocRecord | Skipped, report: UpdateReport,
-                  states: dict[str, tuple[int, int]]) -> DocRecord | None:
+    def _sort_out(
+        self, item: DocRecord | Skipped, report: UpdateReport, states: dict[str, tuple[int, int]]
+    ) -> DocRecord | None:
         """The record to store, or None for a skipped file or a changed file with the same text.
         `states` holds the documents stored before the update (the others are new)."""
         if isinstance(item, Skipped):  # (a stored document whose file became unreadable goes)
@@ -241,7 +298,9 @@ class CorpusIndex:
         (report.changed if old is not None else report.added).append(item.doc_id)
         return item
 
-    def _prepared(self, files: list[tuple[str, int]], parallel: bool) -> Iterator[DocRecord | Skipped]:
+    def _prepared(
+        self, files: list[tuple[str, int]], parallel: bool
+    ) -> Iterator[DocRecord | Skipped]:
         """Each of the files (doc id, size in bytes) read, in order: by worker processes when
         `parallel`, which read at most READ_AHEAD_FILES or READ_AHEAD_BYTES ahead of the caller
         (so memory stays bounded, and they go on reading while the caller stores)."""
@@ -250,17 +309,34 @@ class CorpusIndex:
             yield from (prepare(root, doc_id) for doc_id, _ in files)
             return
         method = "fork" if "fork" in get_all_start_methods() else "spawn"  # fork starts fastest
-        with ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=get_context(method)) as pool:
-            ahead: deque[tuple[Future[list[DocRecord | Skipped]], int, int]] = deque()  # (reading, files, bytes)
+        with ProcessPoolExecutor(
+            max_workers=os.cpu_count() or 2, mp_context=get_context(method)
+        ) as pool:
+            ahead: deque[tuple[Future[list[DocRecord | Skipped]], int, int]] = (
+                deque()
+            )  # (reading, files, bytes)
             files_ahead = bytes_ahead = 0
-            for start in [*range(0, len(files), _JOB_FILES), None]:  # (None: no more to read, take the rest)
-                while ahead and (start is None or files_ahead >= READ_AHEAD_FILES or bytes_ahead >= READ_AHEAD_BYTES):
+            for start in [
+                *range(0, len(files), _JOB_FILES),
+                None,
+            ]:  # (None: no more to read, take the rest)
+                while ahead and (
+                    start is None
+                    or files_ahead >= READ_AHEAD_FILES
+                    or bytes_ahead >= READ_AHEAD_BYTES
+                ):
                     reading, count, size = ahead.popleft()
                     files_ahead, bytes_ahead = files_ahead - count, bytes_ahead - size
                     yield from reading.result()
                 if start is not None:
-                    job = files[start:start + _JOB_FILES]
-                    ahead.append((pool.submit(_prepare_all, root, [d for d, _ in job]), len(job), sum(s for _, s in job)))
+                    job = files[start : start + _JOB_FILES]
+                    ahead.append(
+                        (
+                            pool.submit(_prepare_all, root, [d for d, _ in job]),
+                            len(job),
+                            sum(s for _, s in job),
+                        )
+                    )
                     files_ahead, bytes_ahead = files_ahead + len(job), bytes_ahead + ahead[-1][2]
 
     def _named_in(self, rows: list[int], names: list[tuple[int, str]]) -> set[tuple[int, int]]:
@@ -307,10 +383,24 @@ class CorpusIndex:
     def meta(self, doc_id: str) -> DocumentMeta:
         doc = self.doc(doc_id)
         m = doc.meta
-        return DocumentMeta(doc_id, doc.path, doc.file_size, doc.chars, m["title"], m["summary"], m["keywords"],
-                            m["entities"], m["doc_type"], m["dates"][0] if m["dates"] else "", m["author"],
-                            m["dates"], doc.content_hash, m["source"], bool(self.store.sections(doc.store_id)),
-                            str(self.store.path))
+        return DocumentMeta(
+            doc_id,
+            doc.path,
+            doc.file_size,
+            doc.chars,
+            m["title"],
+            m["summary"],
+            m["keywords"],
+            m["entities"],
+            m["doc_type"],
+            m["dates"][0] if m["dates"] else "",
+            m["author"],
+            m["dates"],
+            doc.content_hash,
+            m["source"],
+            bool(self.store.sections(doc.store_id)),
+            str(self.store.path),
+        )
 
     def document_index(self, doc_id: str) -> SingleDocIndex:
         """The document's level-2 index (sections), built on first use and kept in the store."""
@@ -318,10 +408,14 @@ class CorpusIndex:
             doc = self.doc(doc_id)
             path = Path(doc.path)
             if _state(path) != (doc.file_size, doc.mtime_ns):
-                raise InputError(f"{doc_id} changed since it was indexed; run `longread corpus update`")
+                raise InputError(
+                    f"{doc_id} changed since it was indexed; run `longread corpus update`"
+                )
             index = SingleDocIndex.build(path, self.store)
             if index.doc_id != doc.store_id:
-                raise InputError(f"{doc_id} changed since it was indexed; run `longread corpus update`")
+                raise InputError(
+                    f"{doc_id} changed since it was indexed; run `longread corpus update`"
+                )
             self._levels[doc_id] = index
         return self._levels[doc_id]
 
@@ -330,13 +424,20 @@ class CorpusIndex:
         B's file name or distinctive title (as a phrase): found by full-text search when asked
         for, so links are always as current as the index."""
         row = self.doc(doc_id).row
-        into = {src for _, name in self.store.names(row) for src in self.store.phrase_rows(name)} - {row}
+        into = {
+            src for _, name in self.store.names(row) for src in self.store.phrase_rows(name)
+        } - {row}
         out = {dst for _, dst in self._named_in([row], self.store.names())} - {row}
         return self.store.doc_ids_of(out), self.store.doc_ids_of(into)
 
     def all_links(self) -> list[tuple[str, str]]:
         """Every (naming document, named document), sorted: one search per name in the corpus."""
-        pairs = {(src, dst) for dst, name in self.store.names() for src in self.store.phrase_rows(name) if src != dst}
+        pairs = {
+            (src, dst)
+            for dst, name in self.store.names()
+            for src in self.store.phrase_rows(name)
+            if src != dst
+        }
         ids = {d.row: d.doc_id for d in self.store.docs()}
         return sorted((ids[src], ids[dst]) for src, dst in pairs)
 
@@ -353,9 +454,13 @@ class CorpusIndex:
             keys = [k for k in map(keyword_key, doc.meta["keywords"]) if k in usable]
             if keys:
                 groups[min(keys, key=lambda k: (-len(usable[k]), k))].append(doc.doc_id)
-        return {label: groups[label] for label in sorted(groups, key=lambda g: (-len(groups[g]), g))}
+        return {
+            label: groups[label] for label in sorted(groups, key=lambda g: (-len(groups[g]), g))
+        }
 
-    def topics(self, min_size: int = 2, max_share: float = 0.2, limit: int = 50) -> dict[str, list[str]]:
+    def topics(
+        self, min_size: int = 2, max_share: float = 0.2, limit: int = 50
+    ) -> dict[str, list[str]]:
         """The keywords most documents share (each with its documents), commonest first."""
         usable = self._usable_keywords(min_size, max_share)
         best = sorted(usable, key=lambda k: (-len(usable[k]), k))[:limit]
@@ -366,7 +471,11 @@ class CorpusIndex:
         postings: dict[str, list[int]] = defaultdict(list)
         for term, row in self.store.term_postings("keyword"):
             postings[term].append(row)
-        usable = {t: rows for t, rows in postings.items() if min_size <= len(rows) <= max(min_size, max_share * total)}
+        usable = {
+            t: rows
+            for t, rows in postings.items()
+            if min_size <= len(rows) <= max(min_size, max_share * total)
+        }
         ids = {d.row: d.doc_id for d in self.store.docs()} if usable else {}
         return {t: [ids[r] for r in rows] for t, rows in usable.items()}
 
@@ -375,7 +484,9 @@ class CorpusIndex:
         """Seed 004's CorpusIndex fields: documents, inverted indexes, clusters, topics and links."""
         total_docs, total_chars = self.totals()
         documents = {d: asdict(self.meta(d)) for d in self.store.doc_ids()}
-        inverted: dict[str, dict[str, list[str]]] = {kind: defaultdict(list) for kind in ("keyword", "entity", "date")}
+        inverted: dict[str, dict[str, list[str]]] = {
+            kind: defaultdict(list) for kind in ("keyword", "entity", "date")
+        }
         for doc_id, meta in documents.items():
             for kind, keys in index_terms(doc_id, _content(meta)).items():
                 for key in keys if kind in inverted else ():
@@ -383,13 +494,23 @@ class CorpusIndex:
         links: dict[str, list[str]] = defaultdict(list)
         for src, dst in self.all_links():
             links[src].append(dst)
-        return {"corpus_path": str(self.root), "total_docs": total_docs, "total_chars": total_chars,
-                "documents": documents, "keyword_index": inverted["keyword"], "entity_index": inverted["entity"],
-                "date_index": inverted["date"], "clusters": self.clusters(), "topics": self.topics(),
-                "links": dict(links)}
+        return {
+            "corpus_path": str(self.root),
+            "total_docs": total_docs,
+            "total_chars": total_chars,
+            "documents": documents,
+            "keyword_index": inverted["keyword"],
+            "entity_index": inverted["entity"],
+            "date_index": inverted["date"],
+            "clusters": self.clusters(),
+            "topics": self.topics(),
+            "links": dict(links),
+        }
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+        Path(path).write_text(
+            json.dumps(self.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8"
+        )
 
     @staticmethod
     def saved_meta(path: str | Path) -> dict[str, ContentMeta]:
@@ -399,8 +520,16 @@ class CorpusIndex:
 
 
 def _content(meta: dict[str, Any]) -> ContentMeta:
-    return ContentMeta(meta["title"], meta["summary"], meta["keywords"], meta["entities"], meta["dates"],
-                       meta["doc_type"], meta["author"], meta.get("meta_source") or meta["source"])
+    return ContentMeta(
+        meta["title"],
+        meta["summary"],
+        meta["keywords"],
+        meta["entities"],
+        meta["dates"],
+        meta["doc_type"],
+        meta["author"],
+        meta.get("meta_source") or meta["source"],
+    )
 
 
 def _state(path: Path) -> tuple[int, int] | None:
@@ -410,4 +539,3 @@ def _state(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return stat.st_size, stat.st_mtime_ns
-

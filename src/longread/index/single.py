@@ -58,9 +58,15 @@ class SingleDocIndex:
                 return stored
         doc_type, _ = detect_doc_type(document.text)
         headings, extra = detect_headings(document.text), _format_headings(document)
-        doc_id = store.add_document(str(path), document.kind, document.text, doc_type=doc_type,
-                                    pages=[(p.number, p.start, p.end) for p in document.pages],
-                                    digest=digest, structured=bool(headings or extra))
+        doc_id = store.add_document(
+            str(path),
+            document.kind,
+            document.text,
+            doc_type=doc_type,
+            pages=[(p.number, p.start, p.end) for p in document.pages],
+            digest=digest,
+            structured=bool(headings or extra),
+        )
         toc = build_toc(document.text, headings, extra_headings=extra or None)
         entries = _entries(toc)
         rows = _rows(store.save_sections(doc_id, entries), entries)
@@ -68,11 +74,20 @@ class SingleDocIndex:
 
     @classmethod
     @_gc_paused()
-    def open(cls, store: DocStore, doc_id: int, rows: list[SectionRow] | None = None) -> SingleDocIndex:
+    def open(
+        cls, store: DocStore, doc_id: int, rows: list[SectionRow] | None = None
+    ) -> SingleDocIndex:
         """The stored index of document `doc_id` (`rows`: its sections, if the caller has them)."""
         meta = store.document(doc_id)
-        return cls(store, doc_id, meta["path"], meta["doc_type"], meta["chars"],
-                   store.sections(doc_id) if rows is None else rows, meta["structured"])
+        return cls(
+            store,
+            doc_id,
+            meta["path"],
+            meta["doc_type"],
+            meta["chars"],
+            store.sections(doc_id) if rows is None else rows,
+            meta["structured"],
+        )
 
     # -- the seed's views ----------------------------------------------------------------
     @cached_property
@@ -92,12 +107,16 @@ class SingleDocIndex:
     @property
     def summaries(self) -> dict[str, str]:
         stored = self.store.summaries(self.doc_id)
-        return {n: stored[r.id][0] for n, r in zip(self.names, self.rows, strict=True) if r.id in stored}
+        return {
+            n: stored[r.id][0] for n, r in zip(self.names, self.rows, strict=True) if r.id in stored
+        }
 
     @property
     def keywords(self) -> dict[str, list[str]]:
         stored = self.store.summaries(self.doc_id)
-        return {n: stored[r.id][1] for n, r in zip(self.names, self.rows, strict=True) if r.id in stored}
+        return {
+            n: stored[r.id][1] for n, r in zip(self.names, self.rows, strict=True) if r.id in stored
+        }
 
     @property
     def toc(self) -> dict[str, Any]:
@@ -105,8 +124,13 @@ class SingleDocIndex:
         nodes: dict[int, dict[str, Any]] = {}
         top: list[dict[str, Any]] = []
         for name, row in zip(self.names, self.rows, strict=True):
-            node = {"title": name, "level": row.level, "start_char": row.start, "end_char": row.end,
-                    "children": []}
+            node = {
+                "title": name,
+                "level": row.level,
+                "start_char": row.start,
+                "end_char": row.end,
+                "children": [],
+            }
             nodes[row.id] = node
             (nodes[row.parent_id]["children"] if row.parent_id in nodes else top).append(node)
         return {"sections": top}
@@ -117,10 +141,19 @@ class SingleDocIndex:
     # -- the seed's JSON form ------------------------------------------------------------
     def save(self, index_path: str | Path) -> None:
         """Write the seed's JSON form (path, doc_type, total_chars, toc, section_map, summaries, keywords)."""
-        data = {"path": self.path, "doc_type": self.doc_type, "total_chars": self.total_chars,
-                "content_hash": self.store.document(self.doc_id)["content_hash"], "toc": self.toc,
-                "section_map": self.section_map, "summaries": self.summaries, "keywords": self.keywords}
-        Path(index_path).write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        data = {
+            "path": self.path,
+            "doc_type": self.doc_type,
+            "total_chars": self.total_chars,
+            "content_hash": self.store.document(self.doc_id)["content_hash"],
+            "toc": self.toc,
+            "section_map": self.section_map,
+            "summaries": self.summaries,
+            "keywords": self.keywords,
+        }
+        Path(index_path).write_text(
+            json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8"
+        )
 
     @classmethod
     def load(cls, index_path: str | Path, store: DocStore) -> SingleDocIndex:
@@ -133,7 +166,9 @@ class SingleDocIndex:
         by_name = dict(zip(index.names, index.rows, strict=True))
         for name, summary in data.get("summaries", {}).items():
             if name in by_name:
-                store.put_summary(by_name[name].id, summary, data.get("keywords", {}).get(name, []), "json")
+                store.put_summary(
+                    by_name[name].id, summary, data.get("keywords", {}).get(name, []), "json"
+                )
         return index
 
 
@@ -147,7 +182,9 @@ def _entries(toc: list[Section]) -> list[tuple[int | None, str, int, int, int]]:
 
     def walk(sections: list[Section], parent: int | None) -> None:
         for section in sections:
-            entries.append((parent, section.title, section.level, section.start_char, section.end_char))
+            entries.append(
+                (parent, section.title, section.level, section.start_char, section.end_char)
+            )
             walk(section.children, len(entries) - 1)
 
     walk(toc, None)
@@ -156,5 +193,7 @@ def _entries(toc: list[Section]) -> list[tuple[int | None, str, int, int, int]]:
 
 def _rows(ids: list[int], entries: list[tuple[int | None, str, int, int, int]]) -> list[SectionRow]:
     """The stored rows of freshly saved sections, without reading them back."""
-    return [SectionRow(ids[i], None if parent is None else ids[parent], i, title, level, start, end)
-            for i, (parent, title, level, start, end) in enumerate(entries)]
+    return [
+        SectionRow(ids[i], None if parent is None else ids[parent], i, title, level, start, end)
+        for i, (parent, title, level, start, end) in enumerate(entries)
+    ]

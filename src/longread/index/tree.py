@@ -33,25 +33,46 @@ class TreeBuild:
     chunking: ChunkingReport | None = None
 
 
-def build_summaries(index: SingleDocIndex, sub: LM, gateway: Gateway, options: TreeOptions = TreeOptions(),
-                    on_event: EventSink = ignore) -> TreeBuild:
+def build_summaries(
+    index: SingleDocIndex,
+    sub: LM,
+    gateway: Gateway,
+    options: TreeOptions = TreeOptions(),
+    on_event: EventSink = ignore,
+) -> TreeBuild:
     """Summaries for `index` and the tree over them. A document without headings, any document
     with `smart_chunks`, and one whose smart chunking has begun, is cut by the smart chunker (whose
     summaries are level 0); otherwise each section is summarized and the sections are level 0."""
     store, doc_id = index.store, index.doc_id
     chunking = None
-    if options.smart_chunks or not index.structured or store.chunks(doc_id):  # a started cut goes on
+    if (
+        options.smart_chunks or not index.structured or store.chunks(doc_id)
+    ):  # a started cut goes on
         if any(n.level == 0 and n.chunk_id is None for n in store.nodes(doc_id)):
             store.drop_tree(doc_id)  # a tree over sections gives way to one over chunks
-        chunking = SmartChunker(store, doc_id, sub, gateway, doc_type=index.doc_type,
-                                target_chunk_tokens=options.target_chunk_tokens, on_event=on_event).run()
+        chunking = SmartChunker(
+            store,
+            doc_id,
+            sub,
+            gateway,
+            doc_type=index.doc_type,
+            target_chunk_tokens=options.target_chunk_tokens,
+            on_event=on_event,
+        ).run()
         if not index.structured:
             index = adopt_chunks(index)
     else:
         summarize_sections(index, sub, gateway, on_event=on_event)
         leaves_from_sections(store, doc_id, sub.name)
-    root = build_tree(store, doc_id, sub, gateway, doc_type=index.doc_type, group_size=options.group_size,
-                      on_event=on_event)
+    root = build_tree(
+        store,
+        doc_id,
+        sub,
+        gateway,
+        doc_type=index.doc_type,
+        group_size=options.group_size,
+        on_event=on_event,
+    )
     return TreeBuild(index, root, chunking)
 
 
@@ -67,7 +88,9 @@ def adopt_chunks(index: SingleDocIndex) -> SingleDocIndex:
     entries = [(None, f"Part {k}", 1, start, end) for k, (start, end) in enumerate(spans, 1)]
     ids = store.save_sections(doc_id, entries)
     level0 = {node.chunk_id: node.summary for node in store.nodes(doc_id) if node.level == 0}
-    keywords = section_keywords([store.read_range(doc_id, start, min(end, start + 50_000)) for start, end in spans])
+    keywords = section_keywords(
+        [store.read_range(doc_id, start, min(end, start + 50_000)) for start, end in spans]
+    )
     for section_id, chunk, words in zip(ids, chunks, keywords, strict=True):
         store.put_summary(section_id, level0[chunk.id], words, "chunker")
     return SingleDocIndex.open(store, doc_id)

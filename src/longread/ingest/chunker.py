@@ -48,8 +48,11 @@ says, with the names and terms that matter.
 \"\"\""""
 CUT_SCHEMA = {
     "type": "object",
-    "properties": {"cut": {"type": "integer"}, "next_start": {"type": "integer"},
-                   "summary": {"type": "string", "maxLength": SUMMARY_CHARS}},
+    "properties": {
+        "cut": {"type": "integer"},
+        "next_start": {"type": "integer"},
+        "summary": {"type": "string", "maxLength": SUMMARY_CHARS},
+    },
     "required": ["cut", "next_start", "summary"],
 }
 _BOUNDARY = re.compile(r"\n[ \t]*\n\s*|\n[ \t]*|(?<=[.!?;:])[\"'’”)\]]*[ \t]+")
@@ -67,8 +70,11 @@ class ChunkingReport:
 
 def boundaries(text: str) -> list[tuple[int, int]]:
     """(offset, strength) where a new paragraph (2), line (1) or sentence (0) starts in `text`."""
-    return [(m.end(), 2 if m.group().count("\n") > 1 else int("\n" in m.group()))
-            for m in _BOUNDARY.finditer(text) if m.end() < len(text)]
+    return [
+        (m.end(), 2 if m.group().count("\n") > 1 else int("\n" in m.group()))
+        for m in _BOUNDARY.finditer(text)
+        if m.end() < len(text)
+    ]
 
 
 def snap(offset: int, marks: list[tuple[int, int]], lo: int, hi: int) -> int:
@@ -110,7 +116,9 @@ def check_cut(reply: Any, buffer: str, marks: list[tuple[int, int]]) -> tuple[in
     """(cut, next start, summary) from the model's JSON, snapped to boundaries; ValueError says why
     an answer is refused. A next start that is not within a short overlap before the cut comes back
     as None (the cut and summary still stand; the caller places the next start by rule)."""
-    if not isinstance(reply, dict) or not all(isinstance(reply.get(k), int) for k in ("cut", "next_start")):
+    if not isinstance(reply, dict) or not all(
+        isinstance(reply.get(k), int) for k in ("cut", "next_start")
+    ):
         raise ValueError("not a JSON object with integer cut and next_start")
     cut, next_start = reply["cut"], reply["next_start"]
     if not MIN_CUT * len(buffer) <= cut <= len(buffer):
@@ -123,14 +131,27 @@ def check_cut(reply: Any, buffer: str, marks: list[tuple[int, int]]) -> tuple[in
         return snapped, snapped, summary
     if not 0 < next_start < cut or cut - next_start > MAX_OVERLAP * cut:
         return snapped, None, summary
-    return snapped, min(snapped, snap(next_start, marks, int(snapped * (1 - MAX_OVERLAP)), snapped)), summary
+    return (
+        snapped,
+        min(snapped, snap(next_start, marks, int(snapped * (1 - MAX_OVERLAP)), snapped)),
+        summary,
+    )
 
 
 class SmartChunker:
     """Cuts one stored document into chunks with level-0 summaries (see the module docstring)."""
 
-    def __init__(self, store: DocStore, doc_id: int, lm: LM, gateway: Gateway, *, doc_type: str = "document",
-                 target_chunk_tokens: int | None = None, on_event: EventSink = ignore):
+    def __init__(
+        self,
+        store: DocStore,
+        doc_id: int,
+        lm: LM,
+        gateway: Gateway,
+        *,
+        doc_type: str = "document",
+        target_chunk_tokens: int | None = None,
+        on_event: EventSink = ignore,
+    ):
         self.store = store
         self.doc_id = doc_id
         self.total = store.document(doc_id)["chars"]
@@ -153,10 +174,18 @@ class SmartChunker:
         while True:
             buffer = self.store.read_range(self.doc_id, cursor, cursor + self.buffer_chars)
             cut, next_start, summary, cut_by = self._step(buffer)
-            self.store.add_chunk(self.doc_id, (cursor, cursor + cut), cursor + next_start, cut_by,
-                                 summary, self.lm.name)
+            self.store.add_chunk(
+                self.doc_id,
+                (cursor, cursor + cut),
+                cursor + next_start,
+                cut_by,
+                summary,
+                self.lm.name,
+            )
             self.report.chunks += 1
-            self.on_event(Event("progress", {"task": "chunks", "done": cursor + cut, "total": self.total}))
+            self.on_event(
+                Event("progress", {"task": "chunks", "done": cursor + cut, "total": self.total})
+            )
             if cursor + cut >= self.total:
                 return self.report
             cursor += next_start
@@ -174,7 +203,9 @@ class SmartChunker:
             else:
                 self.report.model_cuts += 1
                 if next_start is None:
-                    self.report.refused.append("next_start not within a short overlap before the cut")
+                    self.report.refused.append(
+                        "next_start not within a short overlap before the cut"
+                    )
                     next_start = rule_next(cut, marks)
                 return cut, next_start, summary, "model"
         cut = rule_cut(buffer, marks)
@@ -183,13 +214,18 @@ class SmartChunker:
 
     def _ask_cut(self, buffer: str, marks: list[tuple[int, int]]) -> tuple[int, int | None, str]:
         prompt = CUT_PROMPT.format(doc_type=self.doc_type, text=marked(buffer, marks))
-        reply = self.gateway.complete(self.lm, prompt, purpose="smart_chunk", max_tokens=300,
-                                      json_schema=CUT_SCHEMA).text
+        reply = self.gateway.complete(
+            self.lm, prompt, purpose="smart_chunk", max_tokens=300, json_schema=CUT_SCHEMA
+        ).text
         return check_cut(extract_json(reply), buffer, marks)
 
     def _summarize(self, text: str) -> str:
         if not text.strip():
             return "(blank)"
-        reply = self.gateway.complete(self.lm, SUMMARY_PROMPT.format(doc_type=self.doc_type, text=text),
-                                      purpose="smart_chunk", max_tokens=120).text
+        reply = self.gateway.complete(
+            self.lm,
+            SUMMARY_PROMPT.format(doc_type=self.doc_type, text=text),
+            purpose="smart_chunk",
+            max_tokens=120,
+        ).text
         return clean_summary(reply, text, SUMMARY_CHARS)

@@ -21,24 +21,34 @@ _HEADINGISH = r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\\section\*?\{)?(?:(?:\d+|[IVX]+)\.?[
 _PAPER_NAMES = re.compile(
     _HEADINGISH + r"(abstract|introduction|related work|background|methods?|methodology"
     r"|experiments?|results|discussion|conclusions?|references|bibliography|acknowledge?ments)"
-    r"\b[^\n]{0,30}$", _IM)
+    r"\b[^\n]{0,30}$",
+    _IM,
+)
 _LATEX_MARKS = re.compile(r"\\documentclass|\\begin\{abstract\}|\\cite[pt]?\{|\\section\*?\{")
 _REPORT_NAMES = re.compile(
     _HEADINGISH + r"(executive summary|(?:key )?findings|recommendations|appendix|next steps"
-    r"|objectives)\b[^\n]{0,30}$", _IM)
+    r"|objectives)\b[^\n]{0,30}$",
+    _IM,
+)
 _LEGAL_PHRASES = re.compile(
     r"\b(whereas|now,? therefore|in witness whereof|hereinafter|hereby|herein|hereto|the parties"
-    r"|this agreement|governing law|indemnif\w*|notwithstanding)\b", re.IGNORECASE)
+    r"|this agreement|governing law|indemnif\w*|notwithstanding)\b",
+    re.IGNORECASE,
+)
 _ARTICLE_LINES = re.compile(r"^[ \t]*(?:Article|ARTICLE)[ \t]+(?:[IVXLCDM]+|\d+)\b", re.MULTILINE)
 _SHALL = re.compile(r"\bshall\b")
 _STEP_LINES = re.compile(r"^[ \t]*(?:Step|STEP)[ \t]+\d+", re.MULTILINE)
 _MANUAL_WORDS = re.compile(
     r"\b(procedure|troubleshooting|installation|configuration|maintenance|warning|caution"
-    r"|specifications?|press the|click|user guide|manual)\b", re.IGNORECASE)
+    r"|specifications?|press the|click|user guide|manual)\b",
+    re.IGNORECASE,
+)
 _SUBNUMBERED = re.compile(r"^\d+(?:\.\d+)+\.?[ \t]+[A-Z][^\n.]{0,80}$", re.MULTILINE)
 _BOOK_LINES = re.compile(
     r"^[ \t]*(?:Chapter|CHAPTER|Chapitre|CHAPITRE|Kapitel|KAPITEL|Part|PART|Book|BOOK)[ \t]+"
-    r"(?:\d+|[IVXLCDM]+\b|(?i:one|two|three|four|five|six|seven|eight|nine|ten)\b)", re.MULTILINE)
+    r"(?:\d+|[IVXLCDM]+\b|(?i:one|two|three|four|five|six|seven|eight|nine|ten)\b)",
+    re.MULTILINE,
+)
 _STAGE_LINES = re.compile(r"^[ \t]*(?:Act|ACT|Scene|SCENE)[ \t]+(?:\d+|[IVX]+)\b", re.MULTILINE)
 _SPEECH = re.compile(r"\b(said|asked|replied|cried|whispered|answered)\b")
 _ATX_LINES = re.compile(r"^#{1,6}[ \t]+\S", re.MULTILINE)
@@ -72,15 +82,21 @@ def _type_scores(sample: str) -> dict[str, float]:
     return {
         "research_paper": 1.5 * _distinct(_PAPER_NAMES, sample)
         + (2.0 if _LATEX_MARKS.search(sample) else 0.0),
-        "legal": 1.0 * _distinct(_LEGAL_PHRASES, sample) + 0.8 * _capped(_ARTICLE_LINES, sample, 5)
-        + 0.5 * min(sample.count("§"), 5) + 0.2 * min(_per_10k(_SHALL, sample), 5),
-        "manual": 0.5 * _capped(_STEP_LINES, sample, 10) + 0.7 * _distinct(_MANUAL_WORDS, sample)
-        + 0.4 * _capped(_SUBNUMBERED, sample, 5) + 0.25 * min(chapters, 4),
-        "book": 0.5 * chapters + 0.5 * _capped(_STAGE_LINES, sample, 10)
+        "legal": 1.0 * _distinct(_LEGAL_PHRASES, sample)
+        + 0.8 * _capped(_ARTICLE_LINES, sample, 5)
+        + 0.5 * min(sample.count("§"), 5)
+        + 0.2 * min(_per_10k(_SHALL, sample), 5),
+        "manual": 0.5 * _capped(_STEP_LINES, sample, 10)
+        + 0.7 * _distinct(_MANUAL_WORDS, sample)
+        + 0.4 * _capped(_SUBNUMBERED, sample, 5)
+        + 0.25 * min(chapters, 4),
+        "book": 0.5 * chapters
+        + 0.5 * _capped(_STAGE_LINES, sample, 10)
         + 0.3 * min(_per_10k(_SPEECH, sample), 5),
         "report": 1.5 * _distinct(_REPORT_NAMES, sample)
         + (2.0 if re.search(r"executive summary", sample, re.IGNORECASE) else 0.0),
-        "markdown": 0.3 * _capped(_ATX_LINES, sample, 10) + 0.5 * _capped(_FENCES, sample, 4)
+        "markdown": 0.3 * _capped(_ATX_LINES, sample, 10)
+        + 0.5 * _capped(_FENCES, sample, 4)
         + 0.2 * _capped(_MD_LINKS, sample, 5),
     }
 
@@ -91,7 +107,7 @@ def _sample(text: str) -> str:
         return text
     step = (len(text) - _HEAD_SAMPLE) // _WINDOWS
     starts = (_HEAD_SAMPLE + i * step + (step - _WINDOW_CHARS) // 2 for i in range(_WINDOWS))
-    return "\n\n".join([text[:_HEAD_SAMPLE], *(text[s:s + _WINDOW_CHARS] for s in starts)])
+    return "\n\n".join([text[:_HEAD_SAMPLE], *(text[s : s + _WINDOW_CHARS] for s in starts)])
 
 
 def detect_doc_type(text: str) -> tuple[str, float]:
@@ -115,7 +131,10 @@ def ask_doc_type(text: str, guess: str, lm: LM, gateway: Gateway) -> str:
     """The document type as the model reads the opening of the text; `guess` (the rules' answer)
     if the reply names none of DOC_TYPES."""
     kinds = ", ".join(k.replace("_", " ") for k in DOC_TYPES)
-    reply = gateway.complete(lm, ASK_TYPE.format(head=text[:1_500], kinds=kinds), purpose="doc_type",
-                             max_tokens=12).text.lower()
-    named = [(reply.find(k.replace("_", " ")), k) for k in DOC_TYPES if k.replace("_", " ") in reply]
+    reply = gateway.complete(
+        lm, ASK_TYPE.format(head=text[:1_500], kinds=kinds), purpose="doc_type", max_tokens=12
+    ).text.lower()
+    named = [
+        (reply.find(k.replace("_", " ")), k) for k in DOC_TYPES if k.replace("_", " ") in reply
+    ]
     return min(named)[1] if named else guess

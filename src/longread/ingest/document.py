@@ -10,9 +10,18 @@ from pathlib import Path
 from longread.errors import InputError
 from longread.ingest.text import check_file, text_of
 
-_SUFFIX_KINDS = {"": "text", ".txt": "text", ".text": "text", ".md": "markdown",
-                 ".markdown": "markdown", ".pdf": "pdf", ".docx": "docx", ".html": "html",
-                 ".htm": "html", ".xhtml": "html"}
+_SUFFIX_KINDS = {
+    "": "text",
+    ".txt": "text",
+    ".text": "text",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".pdf": "pdf",
+    ".docx": "docx",
+    ".html": "html",
+    ".htm": "html",
+    ".xhtml": "html",
+}
 
 
 @dataclass
@@ -129,12 +138,15 @@ def load_document(path: str | Path) -> LoadedDocument:
         raise InputError(f"cannot read {path}: {exc.strerror or short_reason(exc)}") from exc
     if kind == "pdf":
         from longread.ingest.pdf import load_pdf
+
         return load_pdf(p)
     if kind == "docx":
         from longread.ingest.docx import load_docx
+
         return load_docx(p)
     if kind == "html":
         from longread.ingest.html import load_html
+
         return load_html(p)
     try:
         text = text_of(data, p)
@@ -146,7 +158,7 @@ def load_document(path: str | Path) -> LoadedDocument:
 
 
 def _sniff(head: bytes, path: Path) -> str | None:
-    """"pdf" or "docx" when the content (its first bytes `head`) says so, whatever the name."""
+    """ "pdf" or "docx" when the content (its first bytes `head`) says so, whatever the name."""
     if head.startswith(b"%PDF-"):
         return "pdf"
     if head.startswith(b"PK\x03\x04"):

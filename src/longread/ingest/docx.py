@@ -20,8 +20,16 @@ from longread.ingest.text import check_file
 
 _HEADING_STYLE = re.compile(r"heading ([1-9])", re.IGNORECASE)
 # What python-docx may raise on a damaged package, besides its own errors.
-_READ_ERRORS = (zipfile.BadZipFile, KeyError, ValueError, AttributeError, TypeError, IndexError,
-                LxmlError, zlib.error)
+_READ_ERRORS = (
+    zipfile.BadZipFile,
+    KeyError,
+    ValueError,
+    AttributeError,
+    TypeError,
+    IndexError,
+    LxmlError,
+    zlib.error,
+)
 
 
 def load_docx(path: str | Path) -> LoadedDocument:

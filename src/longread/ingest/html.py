@@ -22,9 +22,35 @@ from longread.ingest.text import check_file, decode
 _DROPPED = {"script", "style", "noscript", "template", "head", "title"}
 _HEADING_LEVELS = {f"h{n}": n for n in range(1, 7)}
 _LINE_TAGS = {"br", "li", "tr", "dt", "dd", "caption", "figcaption", "summary", "option"}
-_BLOCK_TAGS = {"address", "article", "aside", "blockquote", "body", "details", "dialog", "div",
-               "dl", "fieldset", "figure", "footer", "form", "header", "hr", "html", "main",
-               "nav", "ol", "p", "pre", "section", "table", "tbody", "tfoot", "thead", "ul"}
+_BLOCK_TAGS = {
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "details",
+    "dialog",
+    "div",
+    "dl",
+    "fieldset",
+    "figure",
+    "footer",
+    "form",
+    "header",
+    "hr",
+    "html",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "table",
+    "tbody",
+    "tfoot",
+    "thead",
+    "ul",
+}
 _CELL_TAGS = {"td", "th"}
 _META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([\w.:-]+)", re.IGNORECASE)
 # Browsers read pages labelled Latin-1 or ASCII as Windows-1252, and so do we.

@@ -29,20 +29,42 @@ _NOT_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isal
 _TOKEN = re.compile(r"[^\W_]+")
 # A capital not after a letter or digit, checked after it is read (so the scan looks for capitals
 # alone); its word is read whole, without backtracking (most capitals start a sentence, not a name)
-_ENTITY = re.compile(r"[A-Z](?<!\w[A-Z])(?:[\w&'-]*+(?<=[a-z0-9])|[A-Z]{1,5}+)(?:[ \t]+(?:of|de|von|van|the|and|&)?[ \t]*"
-                     r"(?:[A-Z][\w&'-]*[a-z0-9]|[A-Z]{2,6}))+")
-_LEADING = re.compile(r"^(?:The|A|An|In|On|At|By|For|From|To|Of|And|But|This|That|When|After|Before)\s+")
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december")
+_ENTITY = re.compile(
+    r"[A-Z](?<!\w[A-Z])(?:[\w&'-]*+(?<=[a-z0-9])|[A-Z]{1,5}+)(?:[ \t]+(?:of|de|von|van|the|and|&)?[ \t]*"
+    r"(?:[A-Z][\w&'-]*[a-z0-9]|[A-Z]{2,6}))+"
+)
+_LEADING = re.compile(
+    r"^(?:The|A|An|In|On|At|By|For|From|To|Of|And|But|This|That|When|After|Before)\s+"
+)
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _MONTH = r"(january|february|march|april|may|june|july|august|september|october|november|december)"
 # Every date form holds a year: found first, as it is fast (a year inside a word is skipped after)
 _YEAR = re.compile(r"(?:1[5-9]|2\d)\d\d\b")
 _ISO_REST = re.compile(r"-(\d\d)(?:-(\d\d))?\b")
-_BEFORE_YEAR = re.compile(rf"(?:{_MONTH}\s+(\d{{1,2}}),?|(\d{{1,2}})\s+{_MONTH}|{_MONTH})\s+$", re.IGNORECASE)
-_AUTHOR = re.compile(r"^[ \t]*(?:By|Author|From|Written by)[: \t]+([A-Z][\w.'-]*(?:[ \t]+[A-Z][\w.'-]*){0,3})",
-                     re.MULTILINE)
+_BEFORE_YEAR = re.compile(
+    rf"(?:{_MONTH}\s+(\d{{1,2}}),?|(\d{{1,2}})\s+{_MONTH}|{_MONTH})\s+$", re.IGNORECASE
+)
+_AUTHOR = re.compile(
+    r"^[ \t]*(?:By|Author|From|Written by)[: \t]+([A-Z][\w.'-]*(?:[ \t]+[A-Z][\w.'-]*){0,3})",
+    re.MULTILINE,
+)
 _EMAIL = re.compile(r"(?:(?:From|To|Subject|Date|Cc):[^\n]*\n){2,}")
-_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$|^(\S.{0,118}+)\n(?:=+|-+)[ \t]*$", re.MULTILINE)
+_HEADING_LINE = re.compile(
+    r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$|^(\S.{0,118}+)\n(?:=+|-+)[ \t]*$", re.MULTILINE
+)
 
 
 @dataclass
@@ -53,7 +75,9 @@ class ContentMeta:
     summary: str = ""
     keywords: list[str] = field(default_factory=list)
     entities: list[str] = field(default_factory=list)
-    dates: list[str] = field(default_factory=list)  # ISO (YYYY-MM-DD or YYYY-MM), in order of appearance
+    dates: list[str] = field(
+        default_factory=list
+    )  # ISO (YYYY-MM-DD or YYYY-MM), in order of appearance
     doc_type: str = "other"
     author: str = ""
     source: str = "rules"  # "rules", or the model whose reading (checked) filled some fields
@@ -128,15 +152,25 @@ def headings_in(sample: str) -> list[str]:
     return [" ".join((m.group(1) or m.group(2)).split()) for m in _HEADING_LINE.finditer(sample)]
 
 
-def rule_meta(sample: str, headings: list[str], fallback_title: str, kind: str = "text") -> ContentMeta:
+def rule_meta(
+    sample: str, headings: list[str], fallback_title: str, kind: str = "text"
+) -> ContentMeta:
     """Metadata by rules from a document's opening (`sample`) and its headings."""
     headings = headings or headings_in(sample)
     first_line = sample.lstrip().partition("\n")[0].rstrip()
-    title = headings[0] if headings else first_line if 0 < len(first_line) <= 120 else fallback_title
+    title = (
+        headings[0] if headings else first_line if 0 < len(first_line) <= 120 else fallback_title
+    )
     author = _AUTHOR.search(sample)
-    return ContentMeta(title=title[:200], summary=opening(sample, title), keywords=rule_keywords(sample, [title, *headings]),
-                       entities=rule_entities(sample), dates=find_dates(sample),
-                       doc_type="email" if _EMAIL.match(sample) else kind, author=author.group(1) if author else "")
+    return ContentMeta(
+        title=title[:200],
+        summary=opening(sample, title),
+        keywords=rule_keywords(sample, [title, *headings]),
+        entities=rule_entities(sample),
+        dates=find_dates(sample),
+        doc_type="email" if _EMAIL.match(sample) else kind,
+        author=author.group(1) if author else "",
+    )
 
 
 def opening(sample: str, title: str, chars: int = 300) -> str:
@@ -150,9 +184,9 @@ def opening(sample: str, title: str, chars: int = 300) -> str:
             size += len(paragraphs[-1]) + 1
             if size > chars + 200:
                 break
-    prose = " ".join(paragraphs)[:chars + 200] or " ".join(body.split())
+    prose = " ".join(paragraphs)[: chars + 200] or " ".join(body.split())
     cut = max(prose.rfind(". ", 0, chars), prose.rfind("? ", 0, chars), prose.rfind("! ", 0, chars))
-    return prose[:cut + 1] if cut > 40 else prose[:chars]
+    return prose[: cut + 1] if cut > 40 else prose[:chars]
 
 
 def rule_keywords(sample: str, headings: list[str], k: int = MAX_KEYWORDS) -> list[str]:
@@ -213,13 +247,22 @@ SCHEMA = {
 _DOC_TYPE = re.compile(r"^[a-z][a-z _-]{1,29}$")
 
 
-def llm_meta(sample: str, headings: list[str], name: str, rules: ContentMeta, lm: LM, gateway: Gateway,
-             sample_chars: int) -> ContentMeta:
+def llm_meta(
+    sample: str,
+    headings: list[str],
+    name: str,
+    rules: ContentMeta,
+    lm: LM,
+    gateway: Gateway,
+    sample_chars: int,
+) -> ContentMeta:
     """The sub-model's metadata, each field kept only if the text bears it out (a keyword, entity
     or author must occur in the sample; a title or summary must use its words; a date must parse);
     `rules` fills the rest. A reply that is not valid JSON leaves the rules' metadata. Either way
     the result's `source` names the model, so it is not asked again."""
-    prompt = PROMPT.format(name=name, headings="; ".join(headings[:20]) or "(none)", sample=sample[:sample_chars])
+    prompt = PROMPT.format(
+        name=name, headings="; ".join(headings[:20]) or "(none)", sample=sample[:sample_chars]
+    )
     try:
         reply = complete_json(gateway, lm, prompt, SCHEMA, purpose="document_meta", label=name)
     except MalformedJSONError:
@@ -239,7 +282,8 @@ def llm_meta(sample: str, headings: list[str], name: str, rules: ContentMeta, lm
         dates=_merged([date] if date and date[:4] in sample else [], rules.dates, MAX_DATES, str),
         doc_type=doc_type if _DOC_TYPE.match(doc_type) else rules.doc_type,
         author=author if author and fold(author) in folded else rules.author,
-        source=lm.name)
+        source=lm.name,
+    )
 
 
 def _uses_words(text: str, sample: str) -> bool:

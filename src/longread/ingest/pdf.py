@@ -18,8 +18,18 @@ from longread.ingest.document import Heading, LoadedDocument, PageSpan, TextBuil
 from longread.ingest.text import check_file
 
 # What pypdf may raise on a damaged file: its own errors, and plain ones from deep inside.
-_READ_ERRORS = (PyPdfError, ValueError, KeyError, TypeError, IndexError, AttributeError,
-                AssertionError, RecursionError, OverflowError, zlib.error)
+_READ_ERRORS = (
+    PyPdfError,
+    ValueError,
+    KeyError,
+    TypeError,
+    IndexError,
+    AttributeError,
+    AssertionError,
+    RecursionError,
+    OverflowError,
+    zlib.error,
+)
 
 
 class _QuietPypdf:
@@ -85,7 +95,9 @@ def _decrypt(reader: PdfReader, path: Path) -> None:
     try:
         opened = reader.decrypt("")
     except _READ_ERRORS as exc:
-        raise InputError(f"{path} is encrypted and cannot be decrypted ({short_reason(exc)})") from exc
+        raise InputError(
+            f"{path} is encrypted and cannot be decrypted ({short_reason(exc)})"
+        ) from exc
     if opened == PasswordType.NOT_DECRYPTED:
         raise InputError(f"{path} is encrypted (password-protected)")
 
@@ -96,7 +108,9 @@ def _page_texts(reader: PdfReader, path: Path) -> Iterator[tuple[int, str]]:
         try:
             raw = page.extract_text()
         except _READ_ERRORS as exc:
-            raise InputError(f"{path} is not a readable PDF (page {number}: {short_reason(exc)})") from exc
+            raise InputError(
+                f"{path} is not a readable PDF (page {number}: {short_reason(exc)})"
+            ) from exc
         yield number, raw.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -32,21 +32,39 @@ class Section:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: title, level, start_char, end_char and children."""
-        return {"title": self.title, "level": self.level, "start_char": self.start_char,
-                "end_char": self.end_char, "children": [c.to_dict() for c in self.children]}
+        return {
+            "title": self.title,
+            "level": self.level,
+            "start_char": self.start_char,
+            "end_char": self.end_char,
+            "children": [c.to_dict() for c in self.children],
+        }
 
 
 # ---------------------------------------------------------------- heading lines
 
-_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
-                 "|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty")
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+    "|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty"
+)
 _KEYWORD_KIND = {
-    "Article": "article", "Section": "section", "§": "section", "Part": "part", "Book": "part",
-    "Chapter": "chapter", "Chapitre": "chapter", "Kapitel": "chapter", "Capítulo": "chapter",
-    "Capitolo": "chapter", "Act": "act", "Scene": "scene", "Step": "step",
+    "Article": "article",
+    "Section": "section",
+    "§": "section",
+    "Part": "part",
+    "Book": "part",
+    "Chapter": "chapter",
+    "Chapitre": "chapter",
+    "Kapitel": "chapter",
+    "Capítulo": "chapter",
+    "Capitolo": "chapter",
+    "Act": "act",
+    "Scene": "scene",
+    "Step": "step",
 }
-_KEYWORDS = sorted({w for k in _KEYWORD_KIND if k != "§" for w in (k, k.upper())}, key=len,
-                   reverse=True)
+_KEYWORDS = sorted(
+    {w for k in _KEYWORD_KIND if k != "§" for w in (k, k.upper())}, key=len, reverse=True
+)
 _LINE = (
     r"(?P<fence>[ ]{0,3}(?:```|~~~))"
     r"|(?P<atx>#{1,6})[ \t]+(?P<atx_title>[^\n]*)"
@@ -64,11 +82,22 @@ _AT_START = re.compile(_MAY_START + "(?:" + _LINE + ")", re.MULTILINE)
 _AFTER_NEWLINE = re.compile(r"\n" + _MAY_START + "(?:" + _LINE + ")", re.MULTILINE)
 
 _TEX_LEVEL = {"part": 1, "chapter": 2, "section": 3, "subsection": 4, "subsubsection": 5}
-_GROUP = {"article": "legal", "section": "legal", "part": "book", "chapter": "book",
-          "act": "book", "scene": "book", "step": "step", "num": "numbered"}
+_GROUP = {
+    "article": "legal",
+    "section": "legal",
+    "part": "book",
+    "chapter": "book",
+    "act": "book",
+    "scene": "book",
+    "step": "step",
+    "num": "numbered",
+}
 _PLAIN_GROUPS = frozenset(_GROUP.values())
-_TRUSTED_GROUPS = {"book": {"book"}, "legal": {"legal", "book", "numbered"},
-                   "manual": {"book", "step", "numbered", "legal"}}
+_TRUSTED_GROUPS = {
+    "book": {"book"},
+    "legal": {"legal", "book", "numbered"},
+    "manual": {"book", "step", "numbered", "legal"},
+}
 _NONSPACE = re.compile(r"\S")
 _LIST_ITEM = re.compile(r"[ \t]*\d{1,3}[.)][ \t]")
 _TOC_ENTRY = re.compile(r"(?:\.[ ]?){3,}[ ]*\d+$|[ \t]{3,}\d+$")
@@ -105,7 +134,7 @@ def _previous_line(text: str, line_start: int) -> tuple[int, str] | None:
     cut = text.rfind("\n", low, line_start - 1)
     if cut < 0 and low > 0:
         return None
-    return cut + 1, text[cut + 1:line_start - 1]
+    return cut + 1, text[cut + 1 : line_start - 1]
 
 
 def _blank_before(text: str, line_start: int) -> bool:
@@ -131,8 +160,12 @@ def _setext(text: str, start: int, m: re.Match[str]) -> _Candidate | None:
     if previous is None:
         return None
     title_start, title = previous[0], previous[1].strip()
-    if (not title.strip("=-") or len(title) > MAX_TITLE_CHARS or title.startswith(("```", "~~~"))
-            or not _blank_before(text, title_start)):
+    if (
+        not title.strip("=-")
+        or len(title) > MAX_TITLE_CHARS
+        or title.startswith(("```", "~~~"))
+        or not _blank_before(text, title_start)
+    ):
         return None
     return _Candidate(title_start, m.end(), "setext", 1 if m["rule"][0] == "=" else 2, title)
 
@@ -152,11 +185,18 @@ def _tex(start: int, m: re.Match[str]) -> _Candidate | None:
 def _numbered(text: str, start: int, m: re.Match[str]) -> _Candidate | None:
     """`1.2.3 Title`, guarded against list items, prose and contents entries."""
     title = m["num_title"].strip()
-    if (not title or len(title) > MAX_TITLE_CHARS or not title[0].isalpha() or title[0].islower()
-            or title[-1] in ".,;:" or _TOC_ENTRY.search(title) or not _blank_before(text, start)
-            or _LIST_ITEM.match(text, m.end() + 1)):
+    if (
+        not title
+        or len(title) > MAX_TITLE_CHARS
+        or not title[0].isalpha()
+        or title[0].islower()
+        or title[-1] in ".,;:"
+        or _TOC_ENTRY.search(title)
+        or not _blank_before(text, start)
+        or _LIST_ITEM.match(text, m.end() + 1)
+    ):
         return None
-    line = text[start:m.end()].strip()
+    line = text[start : m.end()].strip()
     return _Candidate(start, m.end(), "num", 1 + _depth(m["num"]), line)
 
 
@@ -177,8 +217,10 @@ def _keyword(start: int, m: re.Match[str]) -> _Candidate | None:
     """`Chapter 3 — Title`, `ARTICLE IV`, `§ 12`, `Step 2:` …; refuses prose like `Part of it`."""
     rest = m["kw_rest"]
     tail = rest.strip()
-    if tail and not (tail[0] in ".:-–—)" or (rest[0] in " \t" and (
-            tail[0].isupper() or tail[0].isdigit() or tail[0] in "\"'“‘(["))):
+    if tail and not (
+        tail[0] in ".:-–—)"
+        or (rest[0] in " \t" and (tail[0].isupper() or tail[0].isdigit() or tail[0] in "\"'“‘(["))
+    ):
         return None
     line = m.group(0).strip()
     if _TOC_ENTRY.search(line):
@@ -186,11 +228,12 @@ def _keyword(start: int, m: re.Match[str]) -> _Candidate | None:
     kind = _KEYWORD_KIND[m["kw"].capitalize()]
     run_in = _GROUP[kind] == "legal" and _RUN_IN.search(line, len(line) - len(tail) + 1)
     if run_in:
-        line = line[:run_in.start()]
+        line = line[: run_in.start()]
     if len(line) > MAX_TITLE_CHARS:
         line = f"{m['kw']} {m['kw_num']}"
-    return _Candidate(start, m.start("kw") + len(line), kind, _keyword_level(kind, m["kw_num"]),
-                      line)
+    return _Candidate(
+        start, m.start("kw") + len(line), kind, _keyword_level(kind, m["kw_num"]), line
+    )
 
 
 def _candidates(text: str) -> list[_Candidate]:
@@ -299,6 +342,7 @@ def detect_headings(text: str, doc_type: str | None = None) -> list[Heading]:
 
 # ---------------------------------------------------------------- section tree
 
+
 def _cut_points(text: str, start: int, end: int, size: int) -> list[int]:
     """Boundaries start < … < end with gaps of at most `size`, cut after a blank line,
     else after a newline, else after a space, else anywhere."""
@@ -317,8 +361,9 @@ def _cut_points(text: str, start: int, end: int, size: int) -> list[int]:
     return bounds
 
 
-def _pieces(text: str, start: int, end: int, size: int, name: Callable[[int], str],
-            level: int) -> list[Section]:
+def _pieces(
+    text: str, start: int, end: int, size: int, name: Callable[[int], str], level: int
+) -> list[Section]:
     """Paragraph-bounded sections over [start, end), titled name(1), name(2) …"""
     bounds = _cut_points(text, start, end, size)
     return [Section(name(k), level, a, b) for k, (a, b) in enumerate(pairwise(bounds), 1)]
@@ -400,13 +445,24 @@ def _split_long_leaves(text: str, roots: list[Section], limit: int) -> None:
         if section.children or length <= limit:
             continue
         size = math.ceil(length / math.ceil(length / limit))
-        section.children = _pieces(text, section.start_char, section.end_char, size,
-                                   lambda k, t=section.title: f"{t} (part {k})", section.level + 1)
+        section.children = _pieces(
+            text,
+            section.start_char,
+            section.end_char,
+            size,
+            lambda k, t=section.title: f"{t} (part {k})",
+            section.level + 1,
+        )
 
 
-def build_toc(text: str, headings: Iterable[Any] | None = None, *,
-              max_section_chars: int = 50_000, chunk_chars: int = 8_000,
-              extra_headings: Iterable[Any] | None = None) -> list[Section]:
+def build_toc(
+    text: str,
+    headings: Iterable[Any] | None = None,
+    *,
+    max_section_chars: int = 50_000,
+    chunk_chars: int = 8_000,
+    extra_headings: Iterable[Any] | None = None,
+) -> list[Section]:
     """Top-level sections (with children) covering [0, len(text)) exactly and contiguously.
 
     `headings` defaults to detect_headings(text); `extra_headings` (from the file format, e.g.
@@ -431,6 +487,7 @@ def build_toc(text: str, headings: Iterable[Any] | None = None, *,
 
 
 # ---------------------------------------------------------------- reading the tree
+
 
 def _walk(sections: Sequence[Section]) -> Iterator[tuple[int, Section]]:
     """(depth, section) in document order, depth-first, without recursion."""
@@ -460,7 +517,7 @@ def toc_summary(sections: Sequence[Section], max_lines: int = 60) -> str:
             if used + per_depth[depth] > max_lines - 1:
                 break
             deepest, used = depth, used + per_depth[depth]
-        shown = [r for r in rows if r[0] <= max(deepest, 1)][:max_lines - 1]
+        shown = [r for r in rows if r[0] <= max(deepest, 1)][: max_lines - 1]
     lines = ["  " * (depth - 1) + section.title for depth, section in shown]
     if len(rows) > len(shown):
         lines.append(f"… {len(rows) - len(shown)} more sections")

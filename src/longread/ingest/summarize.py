@@ -44,7 +44,7 @@ def clean_summary(reply: str, source: str, limit: int = 600) -> str:
         return summary
     lead = " ".join(source.split())[:LEAD_CHARS]
     end = lead.rfind(". ")
-    return lead[:end + 1] if end > LEAD_CHARS // 3 else lead
+    return lead[: end + 1] if end > LEAD_CHARS // 3 else lead
 
 
 def section_keywords(texts: list[str], k: int = 6) -> list[list[str]]:
@@ -52,32 +52,52 @@ def section_keywords(texts: list[str], k: int = 6) -> list[list[str]]:
     counts = [Counter(terms(t)) for t in texts]
     having = Counter(term for c in counts for term in c)
     total = len(texts)
-    return [[term for term, _ in sorted(c.items(), key=lambda kv: -kv[1] * math.log((1 + total) / having[kv[0]]))[:k]]
-            for c in counts]
+    return [
+        [
+            term
+            for term, _ in sorted(
+                c.items(), key=lambda kv: -kv[1] * math.log((1 + total) / having[kv[0]])
+            )[:k]
+        ]
+        for c in counts
+    ]
 
 
-def summarize_sections(index: SingleDocIndex, sub: LM, gateway: Gateway, *,
-                       on_event: EventSink = ignore) -> int:
+def summarize_sections(
+    index: SingleDocIndex, sub: LM, gateway: Gateway, *, on_event: EventSink = ignore
+) -> int:
     """Summarize every section that has no summary yet; returns how many were made now."""
     todo = index.store.unsummarized(index.doc_id)
     if not todo:
         return 0
-    excerpt = 10_000 if sub.writes_code else 2_000  # small models: shorter excerpts, faster and better
+    excerpt = (
+        10_000 if sub.writes_code else 2_000
+    )  # small models: shorter excerpts, faster and better
     sections = [index.read_range(row.start, min(row.end, row.start + 50_000)) for row in todo]
     texts = [section[:excerpt] for section in sections]
     keywords = section_keywords(sections)
     done = 0
     work = list(zip(todo, texts, keywords, strict=True))
-    for (row, _, words), summary in gateway.as_done(partial(_summarize, gateway, sub, index.doc_type), work):
+    for (row, _, words), summary in gateway.as_done(
+        partial(_summarize, gateway, sub, index.doc_type), work
+    ):
         index.store.put_summary(row.id, summary, words, sub.name)  # saved at once
         done += 1
-        on_event(Event("progress", {"task": "summaries", "done": done, "total": len(todo),
-                                    "section": row.title}))
+        on_event(
+            Event(
+                "progress",
+                {"task": "summaries", "done": done, "total": len(todo), "section": row.title},
+            )
+        )
     return done
 
 
-def _summarize(gateway: Gateway, sub: LM, doc_type: str, item: tuple[SectionRow, str, list[str]]) -> str:
+def _summarize(
+    gateway: Gateway, sub: LM, doc_type: str, item: tuple[SectionRow, str, list[str]]
+) -> str:
     row, text, _ = item
     prompt = PROMPT.format(doc_type=doc_noun(doc_type), title=row.title, text=text)
-    reply = gateway.complete(sub, prompt, purpose="summarize_section", max_tokens=100, label=row.title)
+    reply = gateway.complete(
+        sub, prompt, purpose="summarize_section", max_tokens=100, label=row.title
+    )
     return clean_summary(reply.text, text)

@@ -31,8 +31,14 @@ def leaves_from_sections(store: DocStore, doc_id: int, model: str) -> bool:
     summaries = store.summaries(doc_id)
     if not rows or any(row.id not in summaries for row in rows):
         return False
-    store.add_leaves(doc_id, [(start, end, f"{row.title}: {summaries[row.id][0]}")
-                              for row, (start, end) in zip(rows, own_spans(rows), strict=True)], model)
+    store.add_leaves(
+        doc_id,
+        [
+            (start, end, f"{row.title}: {summaries[row.id][0]}")
+            for row, (start, end) in zip(rows, own_spans(rows), strict=True)
+        ],
+        model,
+    )
     return True
 
 
@@ -45,8 +51,16 @@ def tree_calls(leaves: int, group_size: int) -> int:
     return calls
 
 
-def build_tree(store: DocStore, doc_id: int, lm: LM, gateway: Gateway, *, doc_type: str = "document",
-               group_size: int = 5, on_event: EventSink = ignore) -> NodeRow | None:
+def build_tree(
+    store: DocStore,
+    doc_id: int,
+    lm: LM,
+    gateway: Gateway,
+    *,
+    doc_type: str = "document",
+    group_size: int = 5,
+    on_event: EventSink = ignore,
+) -> NodeRow | None:
     """Build the levels above level 0 that are missing; returns the root (None without level 0)."""
     if group_size < 2:
         raise ValueError("group_size must be at least 2")
@@ -58,10 +72,14 @@ def build_tree(store: DocStore, doc_id: int, lm: LM, gateway: Gateway, *, doc_ty
     level, done = 0, 0
     while len(current := [n for n in nodes if n.level == level]) > 1:
         made = {n.ord for n in nodes if n.level == level + 1}
-        groups = [(k, current[i:i + group_size]) for k, i in enumerate(range(0, len(current), group_size))
-                  if k not in made]
-        for (k, group), summary in gateway.as_done(partial(_group_summary, lm=lm, gateway=gateway,
-                                                           doc_type=doc_type), groups):  # each saved at once
+        groups = [
+            (k, current[i : i + group_size])
+            for k, i in enumerate(range(0, len(current), group_size))
+            if k not in made
+        ]
+        for (k, group), summary in gateway.as_done(
+            partial(_group_summary, lm=lm, gateway=gateway, doc_type=doc_type), groups
+        ):  # each saved at once
             store.add_node(doc_id, level + 1, k, group, summary, lm.name)
             done += 1
             on_event(Event("progress", {"task": "tree", "done": done, "total": max(total, done)}))
@@ -78,7 +96,7 @@ def _grouped_by(nodes: list[NodeRow], group_size: int) -> bool:
     for level, above in by_level.items():
         below = by_level.get(level - 1, [])
         for node in above if level else ():
-            group = below[node.ord * group_size:(node.ord + 1) * group_size]
+            group = below[node.ord * group_size : (node.ord + 1) * group_size]
             if not group or (node.start, node.end) != (group[0].start, max(n.end for n in group)):
                 return False
     return True
@@ -91,6 +109,11 @@ def _group_summary(item: tuple[int, list[NodeRow]], lm: LM, gateway: Gateway, do
         return group[0].summary
     listed = "\n".join(f"{n}. {node.summary}" for n, node in enumerate(group, 1))
     prompt = GROUP_PROMPT.format(n=len(group), doc_type=doc_noun(doc_type), listed=listed)
-    reply = gateway.complete(lm, prompt, purpose="summarize_tree", max_tokens=160,
-                             label=f"{group[0].start}-{group[-1].end}").text
+    reply = gateway.complete(
+        lm,
+        prompt,
+        purpose="summarize_tree",
+        max_tokens=160,
+        label=f"{group[0].start}-{group[-1].end}",
+    ).text
     return clean_summary(reply, " ".join(node.summary for node in group))

@@ -10,10 +10,21 @@ from charset_normalizer import from_bytes
 
 from longread.errors import InputError
 
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
-_BINARY_MAGIC = {b"%PDF": "a PDF", b"PK\x03\x04": "a ZIP/DOCX archive", b"\x7fELF": "an executable",
-                 b"\x89PNG": "a PNG image", b"\xff\xd8\xff": "a JPEG image", b"GIF8": "a GIF image"}
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_BINARY_MAGIC = {
+    b"%PDF": "a PDF",
+    b"PK\x03\x04": "a ZIP/DOCX archive",
+    b"\x7fELF": "an executable",
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+}
 
 
 def check_file(path: str | Path) -> Path:

@@ -11,8 +11,12 @@ from longread.errors import ModelError
 from longread.llm.base import LM, TransientModelError
 from longread.llm.types import Completion, Request
 
-_TRANSIENT = (anthropic.RateLimitError, anthropic.APITimeoutError, anthropic.APIConnectionError,
-              anthropic.InternalServerError)
+_TRANSIENT = (
+    anthropic.RateLimitError,
+    anthropic.APITimeoutError,
+    anthropic.APIConnectionError,
+    anthropic.InternalServerError,
+)
 
 
 class AnthropicLM(LM):
@@ -49,5 +53,9 @@ class AnthropicLM(LM):
         except anthropic.APIStatusError as error:
             raise ModelError(f"{self.name}: HTTP {error.status_code}: {error.message}") from error
         text = "".join(block.text for block in response.content if block.type == "text")
-        return Completion(text=text, input_tokens=response.usage.input_tokens,
-                          output_tokens=response.usage.output_tokens, model=self.name)
+        return Completion(
+            text=text,
+            input_tokens=response.usage.input_tokens,
+            output_tokens=response.usage.output_tokens,
+            model=self.name,
+        )

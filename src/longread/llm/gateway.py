@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import random
-from dataclasses import replace
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from longread import deadline
@@ -45,9 +45,17 @@ class Gateway:
     """Counts calls, tokens and cost per model and purpose; serves repeated requests from the cache;
     retries 429/5xx/timeouts; runs at most `concurrency` calls at once; enforces the budget."""
 
-    def __init__(self, *, budget: Budget = Budget(), cache: ResponseCache | None = None,
-                 concurrency: int = 4, max_retries: int = 4, backoff: float = 0.5,
-                 on_event: EventSink = ignore, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        *,
+        budget: Budget = Budget(),
+        cache: ResponseCache | None = None,
+        concurrency: int = 4,
+        max_retries: int = 4,
+        backoff: float = 0.5,
+        on_event: EventSink = ignore,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.budget = budget
         self.cache = cache
         self.concurrency = concurrency
@@ -80,12 +88,23 @@ class Gateway:
         """Make every later call (and retry wait) raise CancelledError."""
         self._cancelled.set()
 
-    def complete(self, lm: LM, prompt: Prompt, *, purpose: str, system: str | None = None,
-                 max_tokens: int = 1024, temperature: float = 0.0,
-                 json_schema: dict[str, Any] | None = None, stop: Sequence[str] = (),
-                 label: str | None = None) -> Completion:
+    def complete(
+        self,
+        lm: LM,
+        prompt: Prompt,
+        *,
+        purpose: str,
+        system: str | None = None,
+        max_tokens: int = 1024,
+        temperature: float = 0.0,
+        json_schema: dict[str, Any] | None = None,
+        stop: Sequence[str] = (),
+        label: str | None = None,
+    ) -> Completion:
         """One model call, accounted under `purpose` (e.g. `root`, `subcall`, `summarize_section`)."""
-        request = Request(as_messages(prompt, system), max_tokens, temperature, json_schema, tuple(stop))
+        request = Request(
+            as_messages(prompt, system), max_tokens, temperature, json_schema, tuple(stop)
+        )
         key = request_key(lm.name, request.cache_fields()) if self.cache else ""
         self._check_cancelled()
         deadline.check()  # a call made for a REPL cell must not start after the cell's time is up
@@ -93,27 +112,52 @@ class Gateway:
             return self._record(lm, purpose, label, Completion(**hit, cached=True), 0.0)
         self._check_budget(purpose)
         try:
-            self.on_event(Event("llm_start", {"purpose": purpose, "model": lm.name, "label": label,
-                                              "prompt": truncate_middle(request.messages[-1]["content"], 4000)}))
+            self.on_event(
+                Event(
+                    "llm_start",
+                    {
+                        "purpose": purpose,
+                        "model": lm.name,
+                        "label": label,
+                        "prompt": truncate_middle(request.messages[-1]["content"], 4000),
+                    },
+                )
+            )
             started = time.monotonic()
             with self._slots:
                 completion = self._call_with_retries(lm, request, purpose)
             if self.cache:
-                self.cache.put(key, lm.name, {"text": completion.text, "model": completion.model,
-                                              "input_tokens": completion.input_tokens,
-                                              "output_tokens": completion.output_tokens})
+                self.cache.put(
+                    key,
+                    lm.name,
+                    {
+                        "text": completion.text,
+                        "model": completion.model,
+                        "input_tokens": completion.input_tokens,
+                        "output_tokens": completion.output_tokens,
+                    },
+                )
             return self._record(lm, purpose, label, completion, time.monotonic() - started)
         finally:
             if purpose not in ROOT_PURPOSES:
                 with self._lock:
                     self._subcalls_in_flight -= 1
 
-    def complete_many(self, lm: LM, prompts: Sequence[Prompt], *, purpose: str,
-                      labels: Sequence[str | None] | None = None, **kwargs: Any) -> list[Completion]:
+    def complete_many(
+        self,
+        lm: LM,
+        prompts: Sequence[Prompt],
+        *,
+        purpose: str,
+        labels: Sequence[str | None] | None = None,
+        **kwargs: Any,
+    ) -> list[Completion]:
         """Several calls at once (bounded by `concurrency`), results in the prompts' order."""
         labels = labels or [None] * len(prompts)
-        return self.map(lambda job: self.complete(lm, job[0], purpose=purpose, label=job[1], **kwargs),
-                        list(zip(prompts, labels, strict=True)))
+        return self.map(
+            lambda job: self.complete(lm, job[0], purpose=purpose, label=job[1], **kwargs),
+            list(zip(prompts, labels, strict=True)),
+        )
 
     def map(self, work: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """`work(item)` for every item, at most `concurrency` at once; results in order. Each runs
@@ -167,10 +211,19 @@ class Gateway:
                     raise ModelError(f"{error} (gave up after {attempt + 1} attempts)") from error
                 with self._lock:
                     self.usage.line(lm.name, purpose).retries += 1
-                delay = error.retry_after or self.backoff * 2 ** attempt * (1 + random.random() / 4)
-                self.on_event(Event("llm_retry", {"model": lm.name, "purpose": purpose,
-                                                  "attempt": attempt + 1, "delay": round(delay, 2),
-                                                  "error": str(error)}))
+                delay = error.retry_after or self.backoff * 2**attempt * (1 + random.random() / 4)
+                self.on_event(
+                    Event(
+                        "llm_retry",
+                        {
+                            "model": lm.name,
+                            "purpose": purpose,
+                            "attempt": attempt + 1,
+                            "delay": round(delay, 2),
+                            "error": str(error),
+                        },
+                    )
+                )
                 left = deadline.remaining()
                 self._sleep(min(delay, 30.0, 30.0 if left is None else left))
                 self._check_cancelled()
@@ -178,10 +231,14 @@ class Gateway:
                 self._check_budget(purpose, count_call=False)
         raise AssertionError("unreachable")
 
-    def _record(self, lm: LM, purpose: str, label: str | None, completion: Completion,
-                seconds: float) -> Completion:
-        cost = 0.0 if completion.cached else cost_usd(lm.name, completion.input_tokens,
-                                                      completion.output_tokens)
+    def _record(
+        self, lm: LM, purpose: str, label: str | None, completion: Completion, seconds: float
+    ) -> Completion:
+        cost = (
+            0.0
+            if completion.cached
+            else cost_usd(lm.name, completion.input_tokens, completion.output_tokens)
+        )
         with self._lock:
             line = self.usage.line(lm.name, purpose)
             line.calls += 1
@@ -193,10 +250,21 @@ class Gateway:
             line.cost_usd += cost or 0.0
             line.cost_known = line.cost_known and cost is not None
             self.usage.seconds = self.elapsed
-        self.on_event(Event("llm_end", {
-            "purpose": purpose, "model": lm.name, "label": label, "cached": completion.cached,
-            "input_tokens": completion.input_tokens, "output_tokens": completion.output_tokens,
-            "seconds": round(seconds, 3), "reply": truncate_middle(completion.text, 4000)}))
+        self.on_event(
+            Event(
+                "llm_end",
+                {
+                    "purpose": purpose,
+                    "model": lm.name,
+                    "label": label,
+                    "cached": completion.cached,
+                    "input_tokens": completion.input_tokens,
+                    "output_tokens": completion.output_tokens,
+                    "seconds": round(seconds, 3),
+                    "reply": truncate_middle(completion.text, 4000),
+                },
+            )
+        )
         return completion
 
     def _check_cancelled(self) -> None:
@@ -209,12 +277,17 @@ class Gateway:
             if b.max_seconds is not None and self.elapsed >= b.max_seconds:
                 self._exceeded("max_seconds", f"time budget of {b.max_seconds:g} s is used up")
             if b.max_tokens is not None and u.tokens >= b.max_tokens:
-                self._exceeded("max_tokens", f"token budget of {b.max_tokens:,} is used up ({u.tokens:,})")
+                self._exceeded(
+                    "max_tokens", f"token budget of {b.max_tokens:,} is used up ({u.tokens:,})"
+                )
             if b.max_cost_usd is not None and u.total("cost_usd") >= b.max_cost_usd:
                 self._exceeded("max_cost_usd", f"cost budget of ${b.max_cost_usd:g} is used up")
             if not count_call or purpose in ROOT_PURPOSES:
                 return
-            if b.max_subcalls is not None and u.subcalls + self._subcalls_in_flight >= b.max_subcalls:
+            if (
+                b.max_subcalls is not None
+                and u.subcalls + self._subcalls_in_flight >= b.max_subcalls
+            ):
                 self._exceeded("max_subcalls", f"sub-call budget of {b.max_subcalls} is used up")
             self._subcalls_in_flight += 1  # so that concurrent calls cannot all pass the check
 

@@ -43,27 +43,47 @@ def _parse(text: str, schema: dict[str, Any]) -> Any:
     return value
 
 
-def complete_json(gateway: Gateway, lm: LM, prompt: Prompt, schema: dict[str, Any], *,
-                  purpose: str, system: str | None = None, max_tokens: int = 512,
-                  label: str | None = None) -> Any:
+def complete_json(
+    gateway: Gateway,
+    lm: LM,
+    prompt: Prompt,
+    schema: dict[str, Any],
+    *,
+    purpose: str,
+    system: str | None = None,
+    max_tokens: int = 512,
+    label: str | None = None,
+) -> Any:
     """A value matching `schema`. The request carries the schema (for servers that can constrain
     decoding); a reply that fails is shown back to the model once with the error."""
     messages = list(as_messages(prompt, system))
-    messages[-1] = {**messages[-1], "content": messages[-1]["content"]
-                    + "\n\nReply with JSON only, matching this schema:\n" + json.dumps(schema)}
-    reply = gateway.complete(lm, messages, purpose=purpose, max_tokens=max_tokens,
-                             json_schema=schema, label=label)
+    messages[-1] = {
+        **messages[-1],
+        "content": messages[-1]["content"]
+        + "\n\nReply with JSON only, matching this schema:\n"
+        + json.dumps(schema),
+    }
+    reply = gateway.complete(
+        lm, messages, purpose=purpose, max_tokens=max_tokens, json_schema=schema, label=label
+    )
     try:
         return _parse(reply.text, schema)
     except (ValueError, jsonschema.ValidationError) as error:
         problem = error.message if isinstance(error, jsonschema.ValidationError) else str(error)
-    messages += [{"role": "assistant", "content": reply.text},
-                 {"role": "user", "content": f"That reply is not valid: {problem}. "
-                                             "Reply again with only the corrected JSON."}]
-    retry = gateway.complete(lm, messages, purpose=purpose, max_tokens=max_tokens,
-                             json_schema=schema, label=label)
+    messages += [
+        {"role": "assistant", "content": reply.text},
+        {
+            "role": "user",
+            "content": f"That reply is not valid: {problem}. "
+            "Reply again with only the corrected JSON.",
+        },
+    ]
+    retry = gateway.complete(
+        lm, messages, purpose=purpose, max_tokens=max_tokens, json_schema=schema, label=label
+    )
     try:
         return _parse(retry.text, schema)
     except (ValueError, jsonschema.ValidationError) as error:
-        raise MalformedJSONError(f"{lm.name} did not return valid JSON for {purpose}: "
-                                 f"{getattr(error, 'message', error)}") from error
+        raise MalformedJSONError(
+            f"{lm.name} did not return valid JSON for {purpose}: {getattr(error, 'message', error)}"
+        ) from error

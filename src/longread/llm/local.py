@@ -34,8 +34,9 @@ def load_llama(path: Path, n_ctx: int) -> Any:
                 from llama_cpp import Llama
             except ImportError as error:  # pragma: no cover - depends on the install
                 raise ModelError("llama-cpp-python is not installed; run `make install`") from error
-            _loaded[key] = Llama(model_path=str(path), n_ctx=n_ctx, n_threads=os.cpu_count() or 2,
-                                 verbose=False)
+            _loaded[key] = Llama(
+                model_path=str(path), n_ctx=n_ctx, n_threads=os.cpu_count() or 2, verbose=False
+            )
         return _loaded[key]
 
 
@@ -66,6 +67,9 @@ class LocalLM(LM):
             except ValueError as error:  # llama.cpp reports an over-long prompt this way
                 raise ModelError(f"{self.name}: {error}") from error
         usage = response["usage"]
-        return Completion(text=response["choices"][0]["message"]["content"] or "",
-                          input_tokens=usage["prompt_tokens"],
-                          output_tokens=usage["completion_tokens"], model=self.name)
+        return Completion(
+            text=response["choices"][0]["message"]["content"] or "",
+            input_tokens=usage["prompt_tokens"],
+            output_tokens=usage["completion_tokens"],
+            model=self.name,
+        )

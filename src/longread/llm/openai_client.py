@@ -11,8 +11,12 @@ from longread.errors import ModelError
 from longread.llm.base import LM, TransientModelError
 from longread.llm.types import Completion, Request
 
-_TRANSIENT = (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError,
-              openai.InternalServerError)
+_TRANSIENT = (
+    openai.RateLimitError,
+    openai.APITimeoutError,
+    openai.APIConnectionError,
+    openai.InternalServerError,
+)
 
 
 def _retry_after(error: Exception) -> float | None:
@@ -27,8 +31,14 @@ def _retry_after(error: Exception) -> float | None:
 class OpenAILM(LM):
     """Chat completions through the official SDK. The SDK's own retries are off: the gateway retries."""
 
-    def __init__(self, model: str, client: openai.OpenAI, *, name: str | None = None,
-                 context_window: int = 128_000):
+    def __init__(
+        self,
+        model: str,
+        client: openai.OpenAI,
+        *,
+        name: str | None = None,
+        context_window: int = 128_000,
+    ):
         self.model = model
         self.client = client
         self.name = name or f"openai:{model}"
@@ -37,8 +47,10 @@ class OpenAILM(LM):
 
     def _response_format(self, schema: dict[str, Any]) -> dict[str, Any]:
         if self._schema_style == "json_schema":
-            return {"type": "json_schema",
-                    "json_schema": {"name": "reply", "schema": schema, "strict": False}}
+            return {
+                "type": "json_schema",
+                "json_schema": {"name": "reply", "schema": schema, "strict": False},
+            }
         return {"type": "json_object", "schema": schema}
 
     def _create(self, request: Request) -> Any:
@@ -52,8 +64,11 @@ class OpenAILM(LM):
     def _rejects_schema_style(self, request: Request, error: openai.APIStatusError) -> bool:
         """Whether a server refused OpenAI's `json_schema` response format (llama.cpp's server wants
         `json_object` with a `schema`, and answers 500 rather than 400)."""
-        return (request.json_schema is not None and self._schema_style == "json_schema"
-                and (error.status_code in (400, 422) or "response_format" in str(error)))
+        return (
+            request.json_schema is not None
+            and self._schema_style == "json_schema"
+            and (error.status_code in (400, 422) or "response_format" in str(error))
+        )
 
     def complete(self, request: Request) -> Completion:
         try:
@@ -67,7 +82,9 @@ class OpenAILM(LM):
         except _TRANSIENT as error:
             raise TransientModelError(f"{self.name}: {error}", _retry_after(error)) from error
         except openai.AuthenticationError as error:
-            raise ModelError(f"{self.name}: the server refused the API key ({error.status_code})") from error
+            raise ModelError(
+                f"{self.name}: the server refused the API key ({error.status_code})"
+            ) from error
         except openai.APIStatusError as error:
             raise ModelError(f"{self.name}: HTTP {error.status_code}: {error.message}") from error
         choice = response.choices[0]

@@ -17,9 +17,15 @@ class ScriptedLM(LM):
     """Replies from a script: a list consumed in order (strings, exceptions to raise, or functions of
     the request), or one function answering every request. Records every request it gets."""
 
-    def __init__(self, replies: Iterable[Reply] | Callable[[Request], str], *,
-                 latency: float = 0.0, writes_code: bool = True, context_window: int = 32_000,
-                 name: str = "scripted:test"):
+    def __init__(
+        self,
+        replies: Iterable[Reply] | Callable[[Request], str],
+        *,
+        latency: float = 0.0,
+        writes_code: bool = True,
+        context_window: int = 32_000,
+        name: str = "scripted:test",
+    ):
         self._responder = replies if callable(replies) else None
         self._script = [] if callable(replies) else list(replies)
         self.latency = latency
@@ -39,5 +45,9 @@ class ScriptedLM(LM):
             raise reply
         text = reply(request) if callable(reply) else reply
         prompt = " ".join(m["content"] for m in request.messages)
-        return Completion(text=text, input_tokens=self.count_tokens(prompt),
-                          output_tokens=self.count_tokens(text), model=self.name)
+        return Completion(
+            text=text,
+            input_tokens=self.count_tokens(prompt),
+            output_tokens=self.count_tokens(text),
+            model=self.name,
+        )

@@ -10,8 +10,10 @@ from pathlib import Path
 from longread.errors import MissingAPIKeyError, ModelSpecError
 from longread.llm.base import LM
 
-SPEC_HELP = ("use local, local:<name>, local:/path/model.gguf, openai:<model>, azure:<deployment> "
-             "or anthropic:<model>")
+SPEC_HELP = (
+    "use local, local:<name>, local:/path/model.gguf, openai:<model>, azure:<deployment> "
+    "or anthropic:<model>"
+)
 
 
 @dataclass(frozen=True)
@@ -60,9 +62,12 @@ def _openai(model: str, options: ClientOptions) -> LM:
     if not api_key:
         if not base_url:
             raise MissingAPIKeyError(
-                f"openai:{model} needs OPENAI_API_KEY (or --base-url for a local OpenAI-compatible server)")
+                f"openai:{model} needs OPENAI_API_KEY (or --base-url for a local OpenAI-compatible server)"
+            )
         api_key = "not-needed"  # local servers (llama.cpp, vLLM, Ollama) accept any key
-    client = openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=0, timeout=options.timeout)
+    client = openai.OpenAI(
+        api_key=api_key, base_url=base_url, max_retries=0, timeout=options.timeout
+    )
     return OpenAILM(model, client)
 
 
@@ -74,12 +79,24 @@ def _azure(deployment: str, options: ClientOptions) -> LM:
     api_key = options.api_key or os.environ.get("AZURE_OPENAI_API_KEY")
     endpoint = options.base_url or os.environ.get("AZURE_OPENAI_ENDPOINT")
     version = os.environ.get("OPENAI_API_VERSION")
-    missing = [n for n, v in (("AZURE_OPENAI_API_KEY", api_key), ("AZURE_OPENAI_ENDPOINT", endpoint),
-                              ("OPENAI_API_VERSION", version)) if not v]
+    missing = [
+        n
+        for n, v in (
+            ("AZURE_OPENAI_API_KEY", api_key),
+            ("AZURE_OPENAI_ENDPOINT", endpoint),
+            ("OPENAI_API_VERSION", version),
+        )
+        if not v
+    ]
     if missing:
         raise MissingAPIKeyError(f"azure:{deployment} needs {', '.join(missing)}")
-    client = openai.AzureOpenAI(api_key=api_key, azure_endpoint=endpoint, api_version=version,
-                                max_retries=0, timeout=options.timeout)
+    client = openai.AzureOpenAI(
+        api_key=api_key,
+        azure_endpoint=endpoint,
+        api_version=version,
+        max_retries=0,
+        timeout=options.timeout,
+    )
     return OpenAILM(deployment, client, name=f"azure:{deployment}")
 
 
@@ -91,6 +108,7 @@ def _anthropic(model: str, options: ClientOptions) -> LM:
     api_key = options.api_key or os.environ.get("ANTHROPIC_API_KEY")
     if not api_key:
         raise MissingAPIKeyError(f"anthropic:{model} needs ANTHROPIC_API_KEY")
-    client = anthropic.Anthropic(api_key=api_key, base_url=options.base_url, max_retries=0,
-                                 timeout=options.timeout)
+    client = anthropic.Anthropic(
+        api_key=api_key, base_url=options.base_url, max_retries=0, timeout=options.timeout
+    )
     return AnthropicLM(model, client)

@@ -17,12 +17,17 @@ class Request:
     temperature: float = 0.0
     json_schema: dict[str, Any] | None = None
     stop: tuple[str, ...] = ()
-    timeout: float | None = None  # seconds the provider may take (a REPL cell's time left); not cached
+    timeout: float | None = (
+        None  # seconds the provider may take (a REPL cell's time left); not cached
+    )
 
     def chat_kwargs(self) -> dict[str, Any]:
         """The arguments every chat-completions API shares."""
-        kwargs: dict[str, Any] = {"messages": list(self.messages), "max_tokens": self.max_tokens,
-                                  "temperature": self.temperature}
+        kwargs: dict[str, Any] = {
+            "messages": list(self.messages),
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+        }
         if self.stop:
             kwargs["stop"] = list(self.stop)
         return kwargs

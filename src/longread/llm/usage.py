@@ -69,8 +69,10 @@ class Usage:
             "output_tokens": self.total("output_tokens"),
             "cost_usd": round(self.total("cost_usd"), 6) if self.cost_known else None,
             "seconds": round(self.seconds, 2),
-            "by_model_purpose": [{"model": m, "purpose": p, **asdict(line)}
-                                 for (m, p), line in sorted(self.lines.items())],
+            "by_model_purpose": [
+                {"model": m, "purpose": p, **asdict(line)}
+                for (m, p), line in sorted(self.lines.items())
+            ],
         }
 
     def summary(self) -> str:
@@ -81,6 +83,8 @@ class Usage:
 def usage_line(usage: dict[str, Any]) -> str:
     """`N calls (S sub, C cached) · I in / O out tokens · $cost · T s` from a usage dict."""
     cost = f"${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else "cost unknown"
-    return (f"{usage.get('calls', 0)} calls ({usage.get('subcalls', 0)} sub, "
-            f"{usage.get('cached_calls', 0)} cached) · {usage.get('input_tokens', 0):,} in / "
-            f"{usage.get('output_tokens', 0):,} out tokens · {cost} · {usage.get('seconds', 0):.1f} s")
+    return (
+        f"{usage.get('calls', 0)} calls ({usage.get('subcalls', 0)} sub, "
+        f"{usage.get('cached_calls', 0)} cached) · {usage.get('input_tokens', 0):,} in / "
+        f"{usage.get('output_tokens', 0):,} out tokens · {cost} · {usage.get('seconds', 0):.1f} s"
+    )

@@ -43,7 +43,7 @@ class CappedText(io.TextIOBase):
             self._head_size += min(room, len(text))
             text = text[room:]
         if text:
-            self._tail.append(text[-self.tail_limit:])
+            self._tail.append(text[-self.tail_limit :])
             self._tail_size += min(len(text), self.tail_limit)
             while self._tail and self._tail_size - len(self._tail[0]) >= self.tail_limit:
                 self._tail_size -= len(self._tail.popleft())
@@ -53,6 +53,6 @@ class CappedText(io.TextIOBase):
         head = "".join(self._head)
         tail = "".join(self._tail)
         if len(tail) > self.tail_limit:
-            tail = tail[len(tail) - self.tail_limit:]
+            tail = tail[len(tail) - self.tail_limit :]
         cut = self.total - len(head) - len(tail)
         return head + (cut_note(cut) if cut > 0 else "") + tail

@@ -10,15 +10,51 @@ import socket
 import sys
 from collections.abc import Iterable
 
-_PROCESS_EVENTS = frozenset({
-    "subprocess.Popen", "os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork",
-    "os.forkpty", "pty.spawn", "os.startfile"})
-_NETWORK_EVENTS = frozenset({"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg",
-                             "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr"})
-_PATH_WRITE_EVENTS = frozenset({
-    "os.remove", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.truncate", "os.utime",
-    "os.link", "os.symlink", "os.rename", "shutil.rmtree", "shutil.move", "shutil.copyfile",
-    "shutil.copytree", "os.chflags", "os.setxattr", "os.removexattr"})
+_PROCESS_EVENTS = frozenset(
+    {
+        "subprocess.Popen",
+        "os.system",
+        "os.exec",
+        "os.spawn",
+        "os.posix_spawn",
+        "os.fork",
+        "os.forkpty",
+        "pty.spawn",
+        "os.startfile",
+    }
+)
+_NETWORK_EVENTS = frozenset(
+    {
+        "socket.connect",
+        "socket.bind",
+        "socket.sendto",
+        "socket.sendmsg",
+        "socket.getaddrinfo",
+        "socket.gethostbyname",
+        "socket.gethostbyaddr",
+    }
+)
+_PATH_WRITE_EVENTS = frozenset(
+    {
+        "os.remove",
+        "os.rmdir",
+        "os.mkdir",
+        "os.chmod",
+        "os.chown",
+        "os.truncate",
+        "os.utime",
+        "os.link",
+        "os.symlink",
+        "os.rename",
+        "shutil.rmtree",
+        "shutil.move",
+        "shutil.copyfile",
+        "shutil.copytree",
+        "os.chflags",
+        "os.setxattr",
+        "os.removexattr",
+    }
+)
 _DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 

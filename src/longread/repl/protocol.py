@@ -76,8 +76,12 @@ def _read_exact(fd: int, size: int, deadline: float | None) -> bytes:
     return b"".join(chunks)
 
 
-def receive(fd: int, deadline: float | None = None, max_bytes: int = MAX_FRAME,
-            max_containers: int | None = None) -> dict[str, Any]:
+def receive(
+    fd: int,
+    deadline: float | None = None,
+    max_bytes: int = MAX_FRAME,
+    max_containers: int | None = None,
+) -> dict[str, Any]:
     """The next frame from `fd` as a JSON object. FrameTimeout when it is not whole by `deadline`
     (a `time.monotonic()` value); ChannelClosed for a closed pipe, a frame over `max_bytes` or
     with more than `max_containers` objects and arrays (each costs the reader far more than its

@@ -42,7 +42,7 @@ def sweep() -> list[str]:
 
 
 def _owner(name: str) -> tuple[int | None, str]:
-    parts = name[len(PREFIX):].split("-")
+    parts = name[len(PREFIX) :].split("-")
     return (int(parts[0]), parts[1]) if len(parts) >= 3 and parts[0].isdigit() else (None, "")
 
 

@@ -27,8 +27,10 @@ from longread.repl import isolation, protocol, rundirs
 from longread.repl.capture import truncate_middle
 
 FATAL = (BudgetExceededError, CancelledError)
-RESTART_NOTE = ("The REPL was restarted: every variable you defined is gone "
-                "(`context` and the tool functions are back).")
+RESTART_NOTE = (
+    "The REPL was restarted: every variable you defined is gone "
+    "(`context` and the tool functions are back)."
+)
 MAX_REPLY_BYTES = 8 * 1024 * 1024  # the largest frame the host reads from a worker
 MAX_REPLY_CONTAINERS = 1_000_000  # and the most objects and arrays in it
 MAX_TOOL_RESULT_BYTES = 32 * 1024 * 1024  # the largest result a tool may send back
@@ -58,8 +60,15 @@ class CellResult:
 
 def _clean_env(work: str) -> dict[str, str]:
     """The worker's whole environment: nothing inherited, so no API keys or other secrets."""
-    return {"HOME": work, "TMPDIR": work, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-            "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"}
+    return {
+        "HOME": work,
+        "TMPDIR": work,
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONIOENCODING": "utf-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
 
 
 def _kill(process: subprocess.Popen, run_dir: str, fds: tuple[int, ...]) -> None:
@@ -94,11 +103,19 @@ class Sandbox:
     `time.monotonic()` value) and `cancelled` come from the run: past the one, or once the other
     is set, the worker is killed and the run's error raised."""
 
-    def __init__(self, tools: Mapping[str, Callable[..., Any]], context: Any = None, *,
-                 variables: Mapping[str, Any] | None = None, cell_timeout: float = 120.0,
-                 memory_mb: int = 1024, max_output_chars: int = 20_000, max_final_chars: int = 1_000_000,
-                 run_deadline: float | None = None,
-                 cancelled: threading.Event | None = None):
+    def __init__(
+        self,
+        tools: Mapping[str, Callable[..., Any]],
+        context: Any = None,
+        *,
+        variables: Mapping[str, Any] | None = None,
+        cell_timeout: float = 120.0,
+        memory_mb: int = 1024,
+        max_output_chars: int = 20_000,
+        max_final_chars: int = 1_000_000,
+        run_deadline: float | None = None,
+        cancelled: threading.Event | None = None,
+    ):
         self.tools = dict(tools)
         self.context = context
         self.variables = dict(variables or {})
@@ -129,13 +146,20 @@ class Sandbox:
         startup_log = os.path.join(run_dir, "startup.log")
         try:
             init = self._init_message(run_dir)
-            with open(os.open(startup_log, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as log:
+            with open(
+                os.open(startup_log, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb"
+            ) as log:
                 # (the worker's stderr until it is ready; then it points it at /dev/null)
                 process = subprocess.Popen(
                     isolation.worker_command(run_dir, (cmd_r, reply_w), bwrap),
-                    pass_fds=(cmd_r, reply_w), cwd=isolation.work_dir(run_dir),
-                    env=_clean_env(isolation.work_dir(run_dir)), stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+                    pass_fds=(cmd_r, reply_w),
+                    cwd=isolation.work_dir(run_dir),
+                    env=_clean_env(isolation.work_dir(run_dir)),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=log,
+                    start_new_session=True,
+                )
         except BaseException:
             for fd in (cmd_r, cmd_w, reply_r, reply_w):
                 os.close(fd)
@@ -143,7 +167,9 @@ class Sandbox:
             raise
         os.close(cmd_r)
         os.close(reply_w)
-        os.set_blocking(cmd_w, False)  # writes have deadlines: a worker that stops reading cannot hold us
+        os.set_blocking(
+            cmd_w, False
+        )  # writes have deadlines: a worker that stops reading cannot hold us
         self._process, self.run_dir, self._cmd, self._reply = process, run_dir, cmd_w, reply_r
         self._finalizer = weakref.finalize(self, _kill, process, run_dir, (cmd_w, reply_r))
         try:
@@ -155,26 +181,39 @@ class Sandbox:
         if ready.get("op") != "ready" or not isinstance(ready.get("layers"), dict):
             why = _last_line(startup_log)
             self.close()
-            raise LongreadError("the REPL worker process failed to start" + (f": {why}" if why else ""))
+            raise LongreadError(
+                "the REPL worker process failed to start" + (f": {why}" if why else "")
+            )
         self.layers = {**ready["layers"], "namespaces": isolation.namespaces_layer(bwrap)}
 
     def _init_message(self, run_dir: str) -> dict[str, Any]:
         context_file, kind = None, None
         if self.context is not None:
             kind = "text" if isinstance(self.context, str) else "json"
-            context_file = os.path.join(run_dir, "context.txt" if kind == "text" else "context.json")
-            with open(os.open(context_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w",
-                      encoding="utf-8") as f:
+            context_file = os.path.join(
+                run_dir, "context.txt" if kind == "text" else "context.json"
+            )
+            with open(
+                os.open(context_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600),
+                "w",
+                encoding="utf-8",
+            ) as f:
                 if kind == "text":
                     f.write(self.context)
                 else:
                     json.dump(self.context, f, ensure_ascii=False, default=str)
         size_mb = os.path.getsize(context_file) >> 20 if context_file else 0
-        return {"op": "init", "tools": {n: describe(n, f) for n, f in self.tools.items()},
-                "context_file": context_file, "context_kind": kind, "variables": self.variables,
-                "policy": isolation.policy(run_dir, self.limits, extra_memory_mb=4 * size_mb),
-                "libraries": isolation.libraries(),
-                "max_output_chars": self.max_output_chars, "max_final_chars": self.max_final_chars}
+        return {
+            "op": "init",
+            "tools": {n: describe(n, f) for n, f in self.tools.items()},
+            "context_file": context_file,
+            "context_kind": kind,
+            "variables": self.variables,
+            "policy": isolation.policy(run_dir, self.limits, extra_memory_mb=4 * size_mb),
+            "libraries": isolation.libraries(),
+            "max_output_chars": self.max_output_chars,
+            "max_final_chars": self.max_final_chars,
+        }
 
     def close(self) -> None:
         """Stop the worker and remove its folder."""
@@ -202,8 +241,11 @@ class Sandbox:
         if self._process is None:
             self.start()
         started = time.monotonic()
-        cell_deadline = min(t for t in (started + self.cell_timeout, self.run_deadline, deadline.current())
-                            if t is not None)  # (a child RLM's cell ends with its parent's)
+        cell_deadline = min(
+            t
+            for t in (started + self.cell_timeout, self.run_deadline, deadline.current())
+            if t is not None
+        )  # (a child RLM's cell ends with its parent's)
         try:
             protocol.send(self._cmd, {"op": "exec", "code": code}, cell_deadline)
             while True:
@@ -216,14 +258,20 @@ class Sandbox:
                 protocol.send(self._cmd, reply, cell_deadline)
         except protocol.FrameTimeout:
             self._raise_if_run_is_over()
-            return self._recover(started, f"Error: the cell ran longer than {self.cell_timeout:g} s "
-                                          "and was stopped.")
+            return self._recover(
+                started, f"Error: the cell ran longer than {self.cell_timeout:g} s and was stopped."
+            )
         except protocol.ChannelEnded:
-            return self._recover(started, f"Error: the REPL process exited (code {self._exit_code()}) "
-                                          "while running this cell.")
+            return self._recover(
+                started,
+                f"Error: the REPL process exited (code {self._exit_code()}) "
+                "while running this cell.",
+            )
         except protocol.ChannelClosed as error:
-            return self._recover(started, f"Error: the REPL process broke the protocol ({error}) while "
-                                          "running this cell.")
+            return self._recover(
+                started,
+                f"Error: the REPL process broke the protocol ({error}) while running this cell.",
+            )
         except FATAL:
             self.close()
             raise
@@ -240,7 +288,9 @@ class Sandbox:
                 raise protocol.FrameTimeout("the cell's time is up")
             wait = min(left, CANCEL_POLL_SECONDS) if self.cancelled is not None else left
             if poller.poll(wait * 1000):
-                return protocol.receive(self._reply, cell_deadline, MAX_REPLY_BYTES, MAX_REPLY_CONTAINERS)
+                return protocol.receive(
+                    self._reply, cell_deadline, MAX_REPLY_BYTES, MAX_REPLY_CONTAINERS
+                )
 
     def _exit_code(self) -> int | str:
         """The worker's exit code, once it has ended (it is given a moment)."""
@@ -252,25 +302,36 @@ class Sandbox:
     def _raise_if_run_is_over(self) -> None:
         if self.run_deadline is not None and time.monotonic() >= self.run_deadline:
             self.close()
-            raise BudgetExceededError("budget exceeded: the run's time budget ran out during a code cell",
-                                      "max_seconds")
+            raise BudgetExceededError(
+                "budget exceeded: the run's time budget ran out during a code cell", "max_seconds"
+            )
 
     def _result(self, message: dict[str, Any], started: float) -> CellResult:
         """The cell's outcome, each part checked and re-capped here: the worker's own caps are its
         code's to undo."""
         output, error, final = (message.get(key) for key in ("output", "error", "final"))
-        if message.get("op") != "result" or not isinstance(output, str) or \
-                not all(part is None or isinstance(part, str) for part in (error, final)):
+        if (
+            message.get("op") != "result"
+            or not isinstance(output, str)
+            or not all(part is None or isinstance(part, str) for part in (error, final))
+        ):
             raise protocol.ChannelClosed(f"unexpected frame {str(message.get('op'))[:40]!r}")
-        result = CellResult(output=_text(output, self.max_output_chars),
-                            error=None if error is None else _text(error, MAX_ERROR_CHARS),
-                            final=None if final is None else _text(final, self.max_final_chars),
-                            seconds=time.monotonic() - started)
+        result = CellResult(
+            output=_text(output, self.max_output_chars),
+            error=None if error is None else _text(error, MAX_ERROR_CHARS),
+            final=None if final is None else _text(final, self.max_final_chars),
+            seconds=time.monotonic() - started,
+        )
         restored = message.get("restored")
-        names = [n for n in restored if isinstance(n, str) and n in self._reserved] \
-            if isinstance(restored, list) else []
+        names = (
+            [n for n in restored if isinstance(n, str) and n in self._reserved]
+            if isinstance(restored, list)
+            else []
+        )
         if names:
-            result.notices.append(f"Note: {', '.join(names)} cannot be overwritten; restored the original.")
+            result.notices.append(
+                f"Note: {', '.join(names)} cannot be overwritten; restored the original."
+            )
         return result
 
     def _recover(self, started: float, what: str) -> CellResult:
@@ -288,8 +349,11 @@ class Sandbox:
                 value = function(*args, **kwargs)
             reply = protocol.encode({"op": "return", "value": value})
             if len(reply) > MAX_TOOL_RESULT_BYTES:
-                return {"op": "error", "error": f"{name} returned {len(reply) / 2**20:,.0f} MB, over the "
-                                                f"{MAX_TOOL_RESULT_BYTES >> 20} MB a tool may return: ask for less"}
+                return {
+                    "op": "error",
+                    "error": f"{name} returned {len(reply) / 2**20:,.0f} MB, over the "
+                    f"{MAX_TOOL_RESULT_BYTES >> 20} MB a tool may return: ask for less",
+                }
             return reply
         except FATAL:
             raise

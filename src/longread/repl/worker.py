@@ -56,10 +56,17 @@ class Worker:
         self.output_limit = int(init["max_output_chars"])
         self.final_limit = int(init["max_final_chars"])
         tools = {name: self._proxy(name, doc) for name, doc in init["tools"].items()}
-        self.reserved = {**init.get("variables", {}), **tools, "FINAL": self.final, "FINAL_VAR": self.final_var}
+        self.reserved = {
+            **init.get("variables", {}),
+            **tools,
+            "FINAL": self.final,
+            "FINAL_VAR": self.final_var,
+        }
         if init.get("context_file"):
             with open(init["context_file"], encoding="utf-8") as f:
-                self.reserved["context"] = f.read() if init["context_kind"] == "text" else json.load(f)
+                self.reserved["context"] = (
+                    f.read() if init["context_kind"] == "text" else json.load(f)
+                )
         self.namespace.update(self.reserved)
         policy = init["policy"]
         confine.use_libraries(init["libraries"])
@@ -82,9 +89,13 @@ class Worker:
         try:
             json.dumps([args, kwargs])
         except (TypeError, ValueError):
-            raise TypeError(f"{name}(): arguments must be str, numbers, bool, None, lists or dicts") from None
+            raise TypeError(
+                f"{name}(): arguments must be str, numbers, bool, None, lists or dicts"
+            ) from None
         with self._call_lock:
-            protocol.send(self.reply_fd, {"op": "call", "name": name, "args": list(args), "kwargs": kwargs})
+            protocol.send(
+                self.reply_fd, {"op": "call", "name": name, "args": list(args), "kwargs": kwargs}
+            )
             reply = protocol.receive(self.cmd_fd)
         if reply.get("op") == "return":
             return reply.get("value")
@@ -122,8 +133,13 @@ class Worker:
                 error = _format_error(exc)
         restored = [n for n, obj in self.reserved.items() if self.namespace.get(n) is not obj]
         self.namespace.update({n: self.reserved[n] for n in restored})
-        return {"op": "result", "output": out.getvalue(), "error": error, "final": final,
-                "restored": restored}
+        return {
+            "op": "result",
+            "output": out.getvalue(),
+            "error": error,
+            "final": final,
+            "restored": restored,
+        }
 
     def _execute(self, code: str, filename: str) -> None:
         tree = ast.parse(code, filename)
@@ -149,7 +165,8 @@ def _format_error(exc: BaseException) -> str:
     for link in [te, te.__cause__, te.__context__]:
         if link is not None:
             link.stack = traceback.StackSummary.from_list(
-                [f for f in link.stack if f.filename.startswith("<cell")])
+                [f for f in link.stack if f.filename.startswith("<cell")]
+            )
     return "".join(te.format()).strip()
 
 

@@ -46,7 +46,8 @@ class ResponseCache:
         with self._lock:
             self._db.execute(
                 "INSERT OR REPLACE INTO responses (key, model, value, created) VALUES (?, ?, ?, ?)",
-                (key, model, json.dumps(value, ensure_ascii=False), time.time()))
+                (key, model, json.dumps(value, ensure_ascii=False), time.time()),
+            )
 
     def close(self) -> None:
         with self._lock:

@@ -44,8 +44,12 @@ INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('automerge', 16);  -- merge le
 INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('crisismerge', 64);  -- building: 1.5x faster
 """
 SMALL_CORPUS = 1_000  # a search for several words in fewer documents keeps even the common ones
-CACHE_KB = 65_536  # 1,000 pages of 64 KB: a batch's inserts into the postings stay in memory till commit
-RANK_POSTINGS = 10_000  # documents a ranked search scores at most (more only if its rarest word is in more)
+CACHE_KB = (
+    65_536  # 1,000 pages of 64 KB: a batch's inserts into the postings stay in memory till commit
+)
+RANK_POSTINGS = (
+    10_000  # documents a ranked search scores at most (more only if its rarest word is in more)
+)
 
 
 @dataclass
@@ -59,7 +63,9 @@ class DocRecord:
     digest: str
     file_size: int
     mtime_ns: int
-    meta_json: str  # ContentMeta as JSON (written where the record is made, not by the store's writer)
+    meta_json: (
+        str  # ContentMeta as JSON (written where the record is made, not by the store's writer)
+    )
     doc_type: str
     terms: dict[str, list[str]]  # kind -> index keys
     pages: list[tuple[int, int, int]] | None = None
@@ -91,15 +97,24 @@ def _stored(row: Sequence[Any]) -> StoredDoc:
 class CorpusStore(DocStore):
     """A corpus in one SQLite file (WAL mode), on top of the document store's tables."""
 
-    def __init__(self, path: str | Path, small_corpus: int = SMALL_CORPUS, fts_batch_chars: int = FTS_BATCH_CHARS):
+    def __init__(
+        self,
+        path: str | Path,
+        small_corpus: int = SMALL_CORPUS,
+        fts_batch_chars: int = FTS_BATCH_CHARS,
+    ):
         super().__init__(path, fts_batch_chars=fts_batch_chars)
         self.small_corpus = small_corpus
-        self._count: int | None = None  # documents registered, kept while nothing is added or removed
+        self._count: int | None = (
+            None  # documents registered, kept while nothing is added or removed
+        )
         self.db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
         self.db.executescript(_CORPUS_SCHEMA)
         if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'corpus_fts'").fetchone():
             self.db.executescript(_CORPUS_FTS)
-        self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS corpus_vocab USING fts5vocab(corpus_fts, 'row')")
+        self.db.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS corpus_vocab USING fts5vocab(corpus_fts, 'row')"
+        )
         self.db.commit()
 
     # -- the root folder -------------------------------------------------------------------
@@ -120,27 +135,56 @@ class CorpusStore(DocStore):
         self._count = None
         with self._bulk():
             stored = self._stored_ids({r.digest for r in records})
-            new = {r.digest: NewText(r.path, r.kind, r.text, r.doc_type, r.pages, r.digest)
-                   for r in records if r.digest not in stored}  # (a text twice in the batch is stored once)
+            new = {
+                r.digest: NewText(r.path, r.kind, r.text, r.doc_type, r.pages, r.digest)
+                for r in records
+                if r.digest not in stored
+            }  # (a text twice in the batch is stored once)
             stored.update(zip(new, self._insert_documents(list(new.values())), strict=True))
-            first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM corpus_docs").fetchone()[0]
+            first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM corpus_docs").fetchone()[
+                0
+            ]
             rows = list(range(first, first + len(records)))
             self.db.executemany(
                 "INSERT INTO corpus_docs (id, doc_id, store_id, path, kind, file_size, mtime_ns, content_hash, "
                 "chars, meta) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                [(row, r.doc_id, stored[r.digest], r.path, r.kind, r.file_size, r.mtime_ns, r.digest, len(r.text),
-                  r.meta_json) for row, r in zip(rows, records, strict=True)])
-            terms = sorted((kind, term, r.doc_id, row) for row, r in zip(rows, records, strict=True)
-                           for kind, keys in r.terms.items() for term in keys)
-            self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)", terms)  # in key order
+                [
+                    (
+                        row,
+                        r.doc_id,
+                        stored[r.digest],
+                        r.path,
+                        r.kind,
+                        r.file_size,
+                        r.mtime_ns,
+                        r.digest,
+                        len(r.text),
+                        r.meta_json,
+                    )
+                    for row, r in zip(rows, records, strict=True)
+                ],
+            )
+            terms = sorted(
+                (kind, term, r.doc_id, row)
+                for row, r in zip(rows, records, strict=True)
+                for kind, keys in r.terms.items()
+                for term in keys
+            )
+            self.db.executemany(
+                "INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)", terms
+            )  # in key order
             self.db.executemany("INSERT INTO fts_pending VALUES (?)", ((row,) for row in rows))
         return rows
 
     def _stored_ids(self, digests: set[str]) -> dict[str, int]:
         """Content hash -> id of the stored texts among `digests` (one query)."""
         marks = ",".join("?" * len(digests))
-        return dict(self.db.execute(f"SELECT content_hash, id FROM documents WHERE content_hash IN ({marks})",
-                                    list(digests)))
+        return dict(
+            self.db.execute(
+                f"SELECT content_hash, id FROM documents WHERE content_hash IN ({marks})",
+                list(digests),
+            )
+        )
 
     def ensure_fts_corpus(self, on_progress: Callable[[int, int], None] | None = None) -> None:
         """Index the full text of the documents not yet indexed. Each step indexes about
@@ -156,8 +200,10 @@ class CorpusStore(DocStore):
     def _fts_step(self) -> int:
         """Index the next pending documents, in one transaction; returns how many."""
         with self._bulk():
-            pending = self.db.execute("SELECT c.id, json_extract(c.meta, '$.title'), c.store_id, c.chars "
-                                      "FROM fts_pending p JOIN corpus_docs c ON c.id = p.row ORDER BY p.row")
+            pending = self.db.execute(
+                "SELECT c.id, json_extract(c.meta, '$.title'), c.store_id, c.chars "
+                "FROM fts_pending p JOIN corpus_docs c ON c.id = p.row ORDER BY p.row"
+            )
             step, size = [], 0
             for row, title, store_id, chars in pending:  # (read only as far as the step goes)
                 if step and size + chars > self.fts_batch_chars:
@@ -165,9 +211,16 @@ class CorpusStore(DocStore):
                 step.append((row, title, store_id, chars))
                 size += chars
             pending.close()
-            self.db.executemany("INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
-                                ((row, title, self.read_range(store_id, 0, chars)) for row, title, store_id, chars in step))
-            self.db.executemany("DELETE FROM fts_pending WHERE row = ?", ((row,) for row, *_ in step))
+            self.db.executemany(
+                "INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
+                (
+                    (row, title, self.read_range(store_id, 0, chars))
+                    for row, title, store_id, chars in step
+                ),
+            )
+            self.db.executemany(
+                "DELETE FROM fts_pending WHERE row = ?", ((row,) for row, *_ in step)
+            )
         return len(step)
 
     def _indexed(self, row: int) -> bool:
@@ -185,47 +238,78 @@ class CorpusStore(DocStore):
                 if doc is None:
                     continue
                 if self._indexed(doc.row):
-                    self._fts_delete(doc.row, doc.meta.get("title", ""), self.read_range(doc.store_id, 0, doc.chars))
+                    self._fts_delete(
+                        doc.row,
+                        doc.meta.get("title", ""),
+                        self.read_range(doc.store_id, 0, doc.chars),
+                    )
                 self.db.execute("DELETE FROM fts_pending WHERE row = ?", (doc.row,))
                 self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
                 self.db.execute("DELETE FROM corpus_docs WHERE id = ?", (doc.row,))
-                if not self.db.execute("SELECT 1 FROM corpus_docs WHERE store_id = ?", (doc.store_id,)).fetchone():
+                if not self.db.execute(
+                    "SELECT 1 FROM corpus_docs WHERE store_id = ?", (doc.store_id,)
+                ).fetchone():
                     orphans.append(doc.store_id)
                 removed.append(doc_id)
         for store_id in orphans:
             self.remove_document(store_id)
         return removed
 
-    def replace_meta(self, changes: Iterable[tuple[StoredDoc, dict[str, Any], dict[str, list[str]]]]) -> None:
+    def replace_meta(
+        self, changes: Iterable[tuple[StoredDoc, dict[str, Any], dict[str, list[str]]]]
+    ) -> None:
         """Give documents new metadata and index terms."""
         with self._bulk():
             for doc, meta, terms in changes:
-                if meta["title"] != doc.meta["title"] and self._indexed(doc.row):  # (a pending one is
-                    text = self.read_range(doc.store_id, 0, doc.chars)  # indexed with its new title)
+                if meta["title"] != doc.meta["title"] and self._indexed(
+                    doc.row
+                ):  # (a pending one is
+                    text = self.read_range(
+                        doc.store_id, 0, doc.chars
+                    )  # indexed with its new title)
                     self._fts_delete(doc.row, doc.meta["title"], text)
-                    self.db.execute("INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
-                                    (doc.row, meta["title"], text))
-                self.db.execute("UPDATE corpus_docs SET meta = ? WHERE id = ?",
-                                (json.dumps(meta, ensure_ascii=False), doc.row))
+                    self.db.execute(
+                        "INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
+                        (doc.row, meta["title"], text),
+                    )
+                self.db.execute(
+                    "UPDATE corpus_docs SET meta = ? WHERE id = ?",
+                    (json.dumps(meta, ensure_ascii=False), doc.row),
+                )
                 self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
-                self.db.executemany("INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)",
-                                    ((kind, term, doc.doc_id, doc.row) for kind, keys in terms.items() for term in keys))
+                self.db.executemany(
+                    "INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)",
+                    (
+                        (kind, term, doc.doc_id, doc.row)
+                        for kind, keys in terms.items()
+                        for term in keys
+                    ),
+                )
 
     def _fts_delete(self, row: int, title: str, text: str) -> None:
         """Take a document out of the contentless full-text index (given what it was indexed with)."""
-        self.db.execute("INSERT INTO corpus_fts (corpus_fts, rowid, title, body) VALUES ('delete', ?, ?, ?)",
-                        (row, title, text))
+        self.db.execute(
+            "INSERT INTO corpus_fts (corpus_fts, rowid, title, body) VALUES ('delete', ?, ?, ?)",
+            (row, title, text),
+        )
 
     def rows_with_meta_source(self, source: str) -> list[int]:
         """Rows of the documents whose metadata came from `source` ("rules": no model read them)."""
-        return [r[0] for r in self.db.execute(
-            "SELECT id FROM corpus_docs WHERE json_extract(meta, '$.source') = ? ORDER BY id", (source,))]
+        return [
+            r[0]
+            for r in self.db.execute(
+                "SELECT id FROM corpus_docs WHERE json_extract(meta, '$.source') = ? ORDER BY id",
+                (source,),
+            )
+        ]
 
     def touch(self, doc_id: str, file_size: int, mtime_ns: int) -> None:
         """Record a file's new size and time when its text did not change."""
         with self.db:
-            self.db.execute("UPDATE corpus_docs SET file_size = ?, mtime_ns = ? WHERE doc_id = ?",
-                            (file_size, mtime_ns, doc_id))
+            self.db.execute(
+                "UPDATE corpus_docs SET file_size = ?, mtime_ns = ? WHERE doc_id = ?",
+                (file_size, mtime_ns, doc_id),
+            )
 
     # -- reading ------------------------------------------------------------------------------
     def names(self, row: int | None = None) -> list[tuple[int, str]]:
@@ -233,20 +317,29 @@ class CorpusStore(DocStore):
         document, or of all."""
         if row is None:
             return self.db.execute("SELECT doc, term FROM doc_terms WHERE kind = 'name'").fetchall()
-        return self.db.execute("SELECT doc, term FROM doc_terms WHERE kind = 'name' AND doc = ?", (row,)).fetchall()
+        return self.db.execute(
+            "SELECT doc, term FROM doc_terms WHERE kind = 'name' AND doc = ?", (row,)
+        ).fetchall()
 
     def doc(self, doc_id: str) -> StoredDoc | None:
-        row = self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE doc_id = ?", (doc_id,)).fetchone()
+        row = self.db.execute(
+            f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE doc_id = ?", (doc_id,)
+        ).fetchone()
         return _stored(row) if row else None
 
     def docs(self, rows: Sequence[int] | None = None, limit: int = -1) -> list[StoredDoc]:
         """Registered documents in id order (all, the first `limit`, or those with the given rows)."""
         if rows is None:
-            found = self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs ORDER BY doc_id LIMIT ?",
-                                    (limit,)).fetchall()
+            found = self.db.execute(
+                f"SELECT {_DOC_COLUMNS} FROM corpus_docs ORDER BY doc_id LIMIT ?", (limit,)
+            ).fetchall()
         else:
-            found = [self.db.execute(f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE id = ?", (r,)).fetchone()
-                     for r in rows]
+            found = [
+                self.db.execute(
+                    f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE id = ?", (r,)
+                ).fetchone()
+                for r in rows
+            ]
         return [_stored(row) for row in found if row]
 
     def doc_ids(self) -> list[str]:
@@ -254,27 +347,43 @@ class CorpusStore(DocStore):
 
     def file_states(self) -> dict[str, tuple[int, int]]:
         """doc id -> (file size, mtime in ns) as last indexed."""
-        return {d: (s, m) for d, s, m in self.db.execute("SELECT doc_id, file_size, mtime_ns FROM corpus_docs")}
+        return {
+            d: (s, m)
+            for d, s, m in self.db.execute("SELECT doc_id, file_size, mtime_ns FROM corpus_docs")
+        }
 
     def totals(self) -> tuple[int, int]:
         """(documents, characters)."""
-        count, chars = self.db.execute("SELECT count(*), coalesce(sum(chars), 0) FROM corpus_docs").fetchone()
+        count, chars = self.db.execute(
+            "SELECT count(*), coalesce(sum(chars), 0) FROM corpus_docs"
+        ).fetchone()
         return count, chars
 
     def lookup(self, kind: str, term: str) -> list[str]:
         """Ids of the documents indexed under `term` (an exact key) of `kind`."""
-        return [r[0] for r in self.db.execute(
-            "SELECT doc_id FROM doc_terms WHERE kind = ? AND term = ? ORDER BY doc_id", (kind, term))]
+        return [
+            r[0]
+            for r in self.db.execute(
+                "SELECT doc_id FROM doc_terms WHERE kind = ? AND term = ? ORDER BY doc_id",
+                (kind, term),
+            )
+        ]
 
     def lookup_range(self, kind: str, low: str, high: str) -> list[str]:
         """Ids of the documents with a term of `kind` in [low, high)."""
-        return [r[0] for r in self.db.execute(
-            "SELECT DISTINCT doc_id FROM doc_terms WHERE kind = ? AND term >= ? AND term < ? ORDER BY doc_id",
-            (kind, low, high))]
+        return [
+            r[0]
+            for r in self.db.execute(
+                "SELECT DISTINCT doc_id FROM doc_terms WHERE kind = ? AND term >= ? AND term < ? ORDER BY doc_id",
+                (kind, low, high),
+            )
+        ]
 
     def term_postings(self, kind: str) -> Iterator[tuple[str, int]]:
         """(term, document row) for every term of `kind`, grouped by term."""
-        yield from self.db.execute("SELECT term, doc FROM doc_terms WHERE kind = ? ORDER BY term", (kind,))
+        yield from self.db.execute(
+            "SELECT term, doc FROM doc_terms WHERE kind = ? ORDER BY term", (kind,)
+        )
 
     def rank(self, words: Iterable[str], k: int) -> list[tuple[str, float]]:
         """(doc id, BM25 score, higher is better) of the k documents best matching any of the
@@ -287,10 +396,14 @@ class CorpusStore(DocStore):
         rows = self.db.execute(
             "SELECT c.doc_id, f.score FROM (SELECT rowid, bm25(corpus_fts, 4.0, 1.0) AS score FROM corpus_fts "
             "WHERE corpus_fts MATCH ? ORDER BY score LIMIT ?) f JOIN corpus_docs c ON c.id = f.rowid "
-            "ORDER BY f.score, c.doc_id LIMIT ?", (match, 2 * k + 10, k)).fetchall()  # ties by id
+            "ORDER BY f.score, c.doc_id LIMIT ?",
+            (match, 2 * k + 10, k),
+        ).fetchall()  # ties by id
         return [(doc_id, -score) for doc_id, score in rows]
 
-    def _distinctive(self, words: list[str], common: float = 0.1, postings: int = RANK_POSTINGS) -> list[str]:
+    def _distinctive(
+        self, words: list[str], common: float = 0.1, postings: int = RANK_POSTINGS
+    ) -> list[str]:
         """The words that at most `common` of the documents hold (BM25 weighs the others near zero,
         and each makes a search of a large corpus read a long list); the two rarest if all are
         that common. Of those, the rarest while the documents holding them number at most
@@ -301,10 +414,16 @@ class CorpusStore(DocStore):
         total = self._count
         if len(words) < 2 or total < self.small_corpus:
             return words
-        held = dict(self.db.execute(f"SELECT term, doc FROM corpus_vocab WHERE term IN ({','.join('?' * len(words))})",
-                                    words))
+        held = dict(
+            self.db.execute(
+                f"SELECT term, doc FROM corpus_vocab WHERE term IN ({','.join('?' * len(words))})",
+                words,
+            )
+        )
         limit = common * total
-        kept = [w for w in words if held.get(w, 0) <= limit] or sorted(words, key=lambda w: held.get(w, 0))[:2]
+        kept = [w for w in words if held.get(w, 0) <= limit] or sorted(
+            words, key=lambda w: held.get(w, 0)
+        )[:2]
         chosen, total = set(), 0
         for word in sorted(kept, key=lambda w: held.get(w, 0)):
             total += held.get(word, 0)
@@ -319,24 +438,39 @@ class CorpusStore(DocStore):
         self.ensure_fts_corpus()
         query = f'"{phrase}"'
         if rows is None:
-            return [r[0] for r in self.db.execute("SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ?", (query,))]
+            return [
+                r[0]
+                for r in self.db.execute(
+                    "SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ?", (query,)
+                )
+            ]
         marks = ",".join("?" * len(rows))
-        return [r[0] for r in self.db.execute(
-            f"SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ? AND rowid IN ({marks})", (query, *rows))]
+        return [
+            r[0]
+            for r in self.db.execute(
+                f"SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ? AND rowid IN ({marks})",
+                (query, *rows),
+            )
+        ]
 
     def doc_ids_of(self, rows: Iterable[int]) -> list[str]:
         """The ids of the documents in the given rows, sorted."""
         wanted = set(rows)
-        return sorted(d for r, d in self.db.execute("SELECT id, doc_id FROM corpus_docs") if r in wanted)
+        return sorted(
+            d for r, d in self.db.execute("SELECT id, doc_id FROM corpus_docs") if r in wanted
+        )
 
-    def iter_corpus_blocks(self, doc_ids: Sequence[str] | None = None) -> Iterator[tuple[str, int, str]]:
+    def iter_corpus_blocks(
+        self, doc_ids: Sequence[str] | None = None
+    ) -> Iterator[tuple[str, int, str]]:
         """(doc id, offset, text block) over the documents in id order, streamed."""
         if doc_ids is None:
-            yield from self.db.execute("SELECT c.doc_id, b.start, b.body FROM corpus_docs c JOIN text_blocks b "
-                                       "ON b.doc_id = c.store_id ORDER BY c.doc_id, b.start")
+            yield from self.db.execute(
+                "SELECT c.doc_id, b.start, b.body FROM corpus_docs c JOIN text_blocks b "
+                "ON b.doc_id = c.store_id ORDER BY c.doc_id, b.start"
+            )
             return
         for doc_id in doc_ids:
             doc = self.doc(doc_id)
             if doc is not None:
                 yield from ((doc_id, start, body) for start, body in self.iter_blocks(doc.store_id))
-

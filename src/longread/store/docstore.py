@@ -22,11 +22,14 @@ from longread.store.tree_tables import TREE_SCHEMA, TreeTables
 BLOCK_CHARS = 65_536
 FTS_BATCH_CHARS = 16_000_000  # section text indexed per committed step of a full-text build
 SCHEMA_VERSION = 4  # 4: corpus postings hold the document's id
-PAGE_BYTES = 65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
+PAGE_BYTES = (
+    65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
+)
 MAX_QUERY_WORDS = 64  # distinct words of one full-text query
 _HASH_CHARS = 1 << 20
 
-_SCHEMA = """
+_SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS documents (
     id INTEGER PRIMARY KEY,
@@ -63,11 +66,15 @@ CREATE TABLE IF NOT EXISTS section_summaries (
     keywords TEXT NOT NULL DEFAULT '[]',
     model TEXT NOT NULL
 );
-""" + TREE_SCHEMA
+"""
+    + TREE_SCHEMA
+)
 # One table per document, so removing a document drops it whole. Contentless, since the text is in
 # text_blocks already; full detail, since BM25 over a contentless table needs the term positions.
-_FTS_TABLE = ("CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(title, body, content='', "
-              "tokenize='unicode61 remove_diacritics 2')")
+_FTS_TABLE = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(title, body, content='', "
+    "tokenize='unicode61 remove_diacritics 2')"
+)
 
 
 def content_hash(text: str) -> str:
@@ -79,7 +86,7 @@ def content_hash(text: str) -> str:
     with ThreadPoolExecutor(1) as hasher:
         pending = hasher.submit(digest.update, b"")
         for start in range(0, len(text), _HASH_CHARS):
-            data = text[start:start + _HASH_CHARS].encode("utf-8")
+            data = text[start : start + _HASH_CHARS].encode("utf-8")
             pending.result()
             pending = hasher.submit(digest.update, data)
         pending.result()
@@ -111,15 +118,21 @@ class SectionRow(NamedTuple):
 def own_spans(rows: Sequence[SectionRow]) -> list[tuple[int, int]]:
     """Each section's own text, [start, first subsection's start or end): the spans ascend, do not
     overlap, and hold every character of the sections once. `rows` are in document order."""
-    return [(row.start, after.start if after is not None and after.parent_id == row.id else row.end)
-            for row, after in zip(rows, [*rows[1:], None], strict=True)]
+    return [
+        (row.start, after.start if after is not None and after.parent_id == row.id else row.end)
+        for row, after in zip(rows, [*rows[1:], None], strict=True)
+    ]
 
 
 class DocStore(TreeTables):
     """Documents, their text, sections and summaries in one SQLite file (WAL mode)."""
 
-    def __init__(self, path: str | Path, block_chars: int = BLOCK_CHARS,
-                 fts_batch_chars: int = FTS_BATCH_CHARS):
+    def __init__(
+        self,
+        path: str | Path,
+        block_chars: int = BLOCK_CHARS,
+        fts_batch_chars: int = FTS_BATCH_CHARS,
+    ):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.block_chars = block_chars
@@ -131,7 +144,9 @@ class DocStore(TreeTables):
                 Path(f"{self.path}{suffix}").unlink(missing_ok=True)
             self.db = self._connect()
         self.db.executescript(_SCHEMA)
-        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        self.db.execute(
+            "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+        )
         self.db.commit()
 
     def _connect(self) -> sqlite3.Connection:
@@ -168,12 +183,22 @@ class DocStore(TreeTables):
     # -- documents and text ----------------------------------------------------------------
     def find(self, digest: str) -> int | None:
         """The id of the document with this content hash, if stored."""
-        row = self.db.execute("SELECT id FROM documents WHERE content_hash = ?", (digest,)).fetchone()
+        row = self.db.execute(
+            "SELECT id FROM documents WHERE content_hash = ?", (digest,)
+        ).fetchone()
         return row[0] if row else None
 
-    def add_document(self, path: str, kind: str, text: str, *, doc_type: str = "other",
-                     pages: list[tuple[int, int, int]] | None = None, digest: str | None = None,
-                     structured: bool = True) -> int:
+    def add_document(
+        self,
+        path: str,
+        kind: str,
+        text: str,
+        *,
+        doc_type: str = "other",
+        pages: list[tuple[int, int, int]] | None = None,
+        digest: str | None = None,
+        structured: bool = True,
+    ) -> int:
         """Store a document's text in blocks; returns its id (the existing one if unchanged).
         `digest` is the text's content_hash, if the caller has it already; `structured` tells
         whether headings were found in it."""
@@ -182,7 +207,9 @@ class DocStore(TreeTables):
         if existing is not None:
             return existing
         with self._bulk():
-            return self._insert_documents([NewText(path, kind, text, doc_type, pages, digest, structured)])[0]
+            return self._insert_documents(
+                [NewText(path, kind, text, doc_type, pages, digest, structured)]
+            )[0]
 
     def _insert_documents(self, new: Sequence[NewText]) -> list[int]:
         """Insert new documents and their text blocks, inside the caller's transaction (a statement
@@ -191,20 +218,39 @@ class DocStore(TreeTables):
         ids = list(range(first, first + len(new)))
         self.db.executemany(
             "INSERT INTO documents (id, path, content_hash, kind, doc_type, chars, pages, structured) "
-            "VALUES (?,?,?,?,?,?,?,?)", [(i, d.path, d.digest, d.kind, d.doc_type, len(d.text),
-                                          json.dumps(d.pages) if d.pages else "[]", d.structured)
-                                         for i, d in zip(ids, new, strict=True)])
-        self.db.executemany("INSERT INTO text_blocks VALUES (?, ?, ?)",
-                            ((i, s, d.text[s:s + self.block_chars])
-                             for i, d in zip(ids, new, strict=True) for s in range(0, len(d.text), self.block_chars)))
+            "VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (
+                    i,
+                    d.path,
+                    d.digest,
+                    d.kind,
+                    d.doc_type,
+                    len(d.text),
+                    json.dumps(d.pages) if d.pages else "[]",
+                    d.structured,
+                )
+                for i, d in zip(ids, new, strict=True)
+            ],
+        )
+        self.db.executemany(
+            "INSERT INTO text_blocks VALUES (?, ?, ?)",
+            (
+                (i, s, d.text[s : s + self.block_chars])
+                for i, d in zip(ids, new, strict=True)
+                for s in range(0, len(d.text), self.block_chars)
+            ),
+        )
         return ids
 
     def remove_document(self, doc_id: int) -> None:
         with self._bulk():
             self._drop_fts(doc_id)
             self._drop_tree(doc_id)
-            self.db.execute("DELETE FROM section_summaries WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
-                            (doc_id,))
+            self.db.execute(
+                "DELETE FROM section_summaries WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
+                (doc_id,),
+            )
             self.db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
             self.db.execute("DELETE FROM text_blocks WHERE doc_id = ?", (doc_id,))
             self.db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
@@ -215,10 +261,16 @@ class DocStore(TreeTables):
 
     def document(self, doc_id: int) -> dict[str, Any]:
         keys = ("id", "path", "content_hash", "kind", "doc_type", "chars", "pages", "structured")
-        row = self.db.execute(f"SELECT {', '.join(keys)} FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        row = self.db.execute(
+            f"SELECT {', '.join(keys)} FROM documents WHERE id = ?", (doc_id,)
+        ).fetchone()
         if row is None:
             raise KeyError(f"no document {doc_id}")
-        return {**dict(zip(keys, row, strict=True)), "pages": json.loads(row[6]), "structured": bool(row[7])}
+        return {
+            **dict(zip(keys, row, strict=True)),
+            "pages": json.loads(row[6]),
+            "structured": bool(row[7]),
+        }
 
     def document_ids(self) -> list[int]:
         """The ids of every stored document."""
@@ -230,11 +282,16 @@ class DocStore(TreeTables):
         if end <= start:
             return ""
         first = start - start % self.block_chars
-        rows = self.db.execute("SELECT start, body FROM text_blocks WHERE doc_id = ? AND start >= ? "
-                               "AND start < ? ORDER BY start", (doc_id, first, end)).fetchall()
+        rows = self.db.execute(
+            "SELECT start, body FROM text_blocks WHERE doc_id = ? AND start >= ? "
+            "AND start < ? ORDER BY start",
+            (doc_id, first, end),
+        ).fetchall()
         return "".join(rows_text(rows, start, end))
 
-    def iter_blocks(self, doc_id: int, start: int = 0, end: int | None = None) -> Iterator[tuple[int, str]]:
+    def iter_blocks(
+        self, doc_id: int, start: int = 0, end: int | None = None
+    ) -> Iterator[tuple[int, str]]:
         """(offset, text) blocks in order, for streaming searches over huge documents."""
         first = start - start % self.block_chars
         query = "SELECT start, body FROM text_blocks WHERE doc_id = ? AND start >= ?"
@@ -245,8 +302,12 @@ class DocStore(TreeTables):
         yield from self.db.execute(query + " ORDER BY start", args)
 
     # -- sections and summaries -------------------------------------------------------------
-    def save_sections(self, doc_id: int, sections: Iterable[tuple[int | None, str, int, int, int]],
-                      bodies: Iterable[str] | None = None) -> list[int]:
+    def save_sections(
+        self,
+        doc_id: int,
+        sections: Iterable[tuple[int | None, str, int, int, int]],
+        bodies: Iterable[str] | None = None,
+    ) -> list[int]:
         """Replace the document's sections. Each entry is (parent index or None, title, level, start,
         end) in document order; a parent comes before its children. Returns the new section ids.
         Given each section's own text in `bodies`, the full-text index is built now; without them,
@@ -259,27 +320,47 @@ class DocStore(TreeTables):
             ids = list(range(first, first + len(entries)))
             self.db.executemany(
                 "INSERT INTO sections (id, doc_id, parent_id, ord, title, level, start, end) VALUES (?,?,?,?,?,?,?,?)",
-                ((ids[i], doc_id, None if parent is None else ids[parent], i, title, level, start, end)
-                 for i, (parent, title, level, start, end) in enumerate(entries)))
+                (
+                    (
+                        ids[i],
+                        doc_id,
+                        None if parent is None else ids[parent],
+                        i,
+                        title,
+                        level,
+                        start,
+                        end,
+                    )
+                    for i, (parent, title, level, start, end) in enumerate(entries)
+                ),
+            )
             if bodies is not None:
                 rows = zip(ids, (e[1] for e in entries), bodies, strict=True)
                 self._index_sections(doc_id, rows, len(entries), complete=True)
         return ids
 
     def sections(self, doc_id: int) -> list[SectionRow]:
-        rows = self.db.execute("SELECT id, parent_id, ord, title, level, start, end FROM sections "
-                               "WHERE doc_id = ? ORDER BY ord", (doc_id,)).fetchall()
+        rows = self.db.execute(
+            "SELECT id, parent_id, ord, title, level, start, end FROM sections "
+            "WHERE doc_id = ? ORDER BY ord",
+            (doc_id,),
+        ).fetchall()
         return list(map(SectionRow._make, rows))
 
     def put_summary(self, section_id: int, summary: str, keywords: list[str], model: str) -> None:
         """Save one section's summary at once, so a killed build never pays for it again."""
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO section_summaries VALUES (?, ?, ?, ?)",
-                            (section_id, summary, json.dumps(keywords, ensure_ascii=False), model))
+            self.db.execute(
+                "INSERT OR REPLACE INTO section_summaries VALUES (?, ?, ?, ?)",
+                (section_id, summary, json.dumps(keywords, ensure_ascii=False), model),
+            )
 
     def summaries(self, doc_id: int) -> dict[int, tuple[str, list[str]]]:
-        rows = self.db.execute("SELECT s.id, m.summary, m.keywords FROM section_summaries m JOIN sections s "
-                               "ON s.id = m.section_id WHERE s.doc_id = ?", (doc_id,)).fetchall()
+        rows = self.db.execute(
+            "SELECT s.id, m.summary, m.keywords FROM section_summaries m JOIN sections s "
+            "ON s.id = m.section_id WHERE s.doc_id = ?",
+            (doc_id,),
+        ).fetchall()
         return {sid: (summary, json.loads(keywords)) for sid, summary, keywords in rows}
 
     def unsummarized(self, doc_id: int) -> list[SectionRow]:
@@ -296,11 +377,16 @@ class DocStore(TreeTables):
             return []
         self.ensure_fts(doc_id)
         table = _fts_table(doc_id)
-        rows = self.db.execute(f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
-                               "ORDER BY score LIMIT ?", (match, k)).fetchall()
+        rows = self.db.execute(
+            f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
+            "ORDER BY score LIMIT ?",
+            (match, k),
+        ).fetchall()
         return [(sid, -score) for sid, score in rows]
 
-    def ensure_fts(self, doc_id: int, on_progress: Callable[[int, int], None] | None = None) -> None:
+    def ensure_fts(
+        self, doc_id: int, on_progress: Callable[[int, int], None] | None = None
+    ) -> None:
         """Build the document's full-text index unless it is complete. Each step indexes about
         `fts_batch_chars` of section text and commits, so an interrupted build resumes where it
         stopped; on_progress(sections indexed, sections) is called after each step."""
@@ -316,12 +402,16 @@ class DocStore(TreeTables):
 
     def _fts_state(self, doc_id: int) -> tuple[int, bool]:
         """(how many sections, in document order, are indexed; whether the index is complete)."""
-        row = self.db.execute("SELECT fts_next, fts_complete FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        row = self.db.execute(
+            "SELECT fts_next, fts_complete FROM documents WHERE id = ?", (doc_id,)
+        ).fetchone()
         if row is None:
             raise KeyError(f"no document {doc_id}")
         return row[0], bool(row[1])
 
-    def _index_step(self, doc_id: int, rows: Sequence[SectionRow], spans: Sequence[tuple[int, int]]) -> int:
+    def _index_step(
+        self, doc_id: int, rows: Sequence[SectionRow], spans: Sequence[tuple[int, int]]
+    ) -> int:
         """Index the next sections not yet indexed, in one transaction (so two processes never
         index a section twice); returns how many sections are indexed now. A build that starts at
         the first section starts from an empty table."""
@@ -333,22 +423,29 @@ class DocStore(TreeTables):
                 self._drop_fts(doc_id)
             stop = _step_end(spans, first, self.fts_batch_chars)
             texts = self._span_texts(doc_id, spans[first:stop])
-            step = ((row.id, row.title, text) for row, text in zip(rows[first:stop], texts, strict=True))
+            step = (
+                (row.id, row.title, text) for row, text in zip(rows[first:stop], texts, strict=True)
+            )
             self._index_sections(doc_id, step, stop, complete=stop == len(rows))
         return stop
 
-    def _index_sections(self, doc_id: int, rows: Iterable[tuple[int, str, str]], indexed: int,
-                        complete: bool) -> None:
+    def _index_sections(
+        self, doc_id: int, rows: Iterable[tuple[int, str, str]], indexed: int, complete: bool
+    ) -> None:
         """Add (section id, title, own text) rows to the document's index and record the progress."""
         table = _fts_table(doc_id)
         self.db.execute(_FTS_TABLE.format(table=table))
         self.db.executemany(f"INSERT INTO {table} (rowid, title, body) VALUES (?, ?, ?)", rows)
-        self.db.execute("UPDATE documents SET fts_next = ?, fts_complete = ? WHERE id = ?",
-                        (indexed, complete, doc_id))
+        self.db.execute(
+            "UPDATE documents SET fts_next = ?, fts_complete = ? WHERE id = ?",
+            (indexed, complete, doc_id),
+        )
 
     def _drop_fts(self, doc_id: int) -> None:
         self.db.execute(f"DROP TABLE IF EXISTS {_fts_table(doc_id)}")
-        self.db.execute("UPDATE documents SET fts_next = 0, fts_complete = 0 WHERE id = ?", (doc_id,))
+        self.db.execute(
+            "UPDATE documents SET fts_next = 0, fts_complete = 0 WHERE id = ?", (doc_id,)
+        )
 
     def _span_texts(self, doc_id: int, spans: Sequence[tuple[int, int]]) -> Iterator[str]:
         """The text of each span, from one forward pass over the stored blocks; only the blocks

@@ -61,46 +61,81 @@ class TreeTables:
 
     db: sqlite3.Connection
 
-    def add_chunk(self, doc_id: int, span: tuple[int, int], next_start: int, cut_by: str,
-                  summary: str, model: str) -> ChunkRow:
+    def add_chunk(
+        self,
+        doc_id: int,
+        span: tuple[int, int],
+        next_start: int,
+        cut_by: str,
+        summary: str,
+        model: str,
+    ) -> ChunkRow:
         """Append the document's next chunk and its level-0 summary, together."""
         with self.db:
-            ord_ = self.db.execute("SELECT count(*) FROM chunks WHERE doc_id = ?", (doc_id,)).fetchone()[0]
+            ord_ = self.db.execute(
+                "SELECT count(*) FROM chunks WHERE doc_id = ?", (doc_id,)
+            ).fetchone()[0]
             chunk_id = self.db.execute(
                 "INSERT INTO chunks (doc_id, ord, start, end, next_start, cut_by) VALUES (?,?,?,?,?,?)",
-                (doc_id, ord_, *span, next_start, cut_by)).lastrowid
-            self.db.execute("INSERT INTO summaries (doc_id, level, ord, start, end, summary, chunk_id, model) "
-                            "VALUES (?, 0, ?, ?, ?, ?, ?, ?)", (doc_id, ord_, *span, summary, chunk_id, model))
+                (doc_id, ord_, *span, next_start, cut_by),
+            ).lastrowid
+            self.db.execute(
+                "INSERT INTO summaries (doc_id, level, ord, start, end, summary, chunk_id, model) "
+                "VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
+                (doc_id, ord_, *span, summary, chunk_id, model),
+            )
         return ChunkRow(chunk_id, ord_, *span, next_start, cut_by)
 
     def chunks(self, doc_id: int) -> list[ChunkRow]:
-        rows = self.db.execute("SELECT id, ord, start, end, next_start, cut_by FROM chunks WHERE doc_id = ? "
-                               "ORDER BY ord", (doc_id,)).fetchall()
+        rows = self.db.execute(
+            "SELECT id, ord, start, end, next_start, cut_by FROM chunks WHERE doc_id = ? "
+            "ORDER BY ord",
+            (doc_id,),
+        ).fetchall()
         return list(map(ChunkRow._make, rows))
 
     def add_leaves(self, doc_id: int, leaves: Iterable[tuple[int, int, str]], model: str) -> None:
         """Level 0 of a tree over existing spans (a structured document's sections)."""
         with self.db:
-            self.db.executemany("INSERT INTO summaries (doc_id, level, ord, start, end, summary, model) "
-                                "VALUES (?, 0, ?, ?, ?, ?, ?)",
-                                ((doc_id, n, start, end, summary, model)
-                                 for n, (start, end, summary) in enumerate(leaves)))
+            self.db.executemany(
+                "INSERT INTO summaries (doc_id, level, ord, start, end, summary, model) "
+                "VALUES (?, 0, ?, ?, ?, ?, ?)",
+                (
+                    (doc_id, n, start, end, summary, model)
+                    for n, (start, end, summary) in enumerate(leaves)
+                ),
+            )
 
-    def add_node(self, doc_id: int, level: int, ord_: int, children: list[NodeRow], summary: str,
-                 model: str) -> int:
+    def add_node(
+        self, doc_id: int, level: int, ord_: int, children: list[NodeRow], summary: str, model: str
+    ) -> int:
         """Save a node over `children` (consecutive nodes of the level below) and link them to it."""
         with self.db:
             node_id = self.db.execute(
                 "INSERT INTO summaries (doc_id, level, ord, start, end, summary, model) VALUES (?,?,?,?,?,?,?)",
-                (doc_id, level, ord_, children[0].start, max(c.end for c in children), summary, model)).lastrowid
-            self.db.executemany("UPDATE summaries SET parent_id = ? WHERE id = ?",
-                                ((node_id, child.id) for child in children))
+                (
+                    doc_id,
+                    level,
+                    ord_,
+                    children[0].start,
+                    max(c.end for c in children),
+                    summary,
+                    model,
+                ),
+            ).lastrowid
+            self.db.executemany(
+                "UPDATE summaries SET parent_id = ? WHERE id = ?",
+                ((node_id, child.id) for child in children),
+            )
         return node_id
 
     def nodes(self, doc_id: int) -> list[NodeRow]:
         """Every node of the document's summary tree, by level, then in document order."""
-        rows = self.db.execute("SELECT id, level, ord, start, end, summary, parent_id, chunk_id FROM summaries "
-                               "WHERE doc_id = ? ORDER BY level, ord", (doc_id,)).fetchall()
+        rows = self.db.execute(
+            "SELECT id, level, ord, start, end, summary, parent_id, chunk_id FROM summaries "
+            "WHERE doc_id = ? ORDER BY level, ord",
+            (doc_id,),
+        ).fetchall()
         return list(map(NodeRow._make, rows))
 
     def drop_upper_levels(self, doc_id: int) -> None:

@@ -13,20 +13,33 @@ BASE_LIMIT_CHARS = 12_000
 SYSTEM = "Answer the question using only the document. If the document does not say, answer that it does not."
 
 
-def run_base(question: str, context: Any, run: Run, limit_chars: int = BASE_LIMIT_CHARS,
-             total_chars: int | None = None) -> Answer:
+def run_base(
+    question: str,
+    context: Any,
+    run: Run,
+    limit_chars: int = BASE_LIMIT_CHARS,
+    total_chars: int | None = None,
+) -> Answer:
     """`total_chars`: the document's full length, when `context` is only its beginning."""
     text = ContextSlice("context", context).text()
     limit = min(limit_chars, fit_chars(run.root, 700))
     shown = text[:limit]
     total = max(total_chars or 0, len(text))
-    note = f"\n[... truncated: {total - limit:,} more characters not shown ...]" if total > limit else ""
-    prompt = f"Document:\n\"\"\"\n{shown}{note}\n\"\"\"\n\nQuestion: {question}"
+    note = (
+        f"\n[... truncated: {total - limit:,} more characters not shown ...]"
+        if total > limit
+        else ""
+    )
+    prompt = f'Document:\n"""\n{shown}{note}\n"""\n\nQuestion: {question}'
     run.emit("phase", name="RESPOND")
     reply = run.gateway.complete(run.root, prompt, system=SYSTEM, purpose="base", max_tokens=512)
     answer_text = reply.text.strip()
     if note:
         answer_text += f"\n\n(Only the first {limit:,} of {total:,} characters were read.)"
     run.emit("final", answer=answer_text)
-    return Answer(text=answer_text, mode="base", usage=run.gateway.usage.to_dict(),
-                  stats={"chars_read": len(shown), "chars_total": total})
+    return Answer(
+        text=answer_text,
+        mode="base",
+        usage=run.gateway.usage.to_dict(),
+        stats={"chars_read": len(shown), "chars_total": total},
+    )

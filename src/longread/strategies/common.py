@@ -41,4 +41,3 @@ class Run:
 
     def emit(self, kind: str, **data: object) -> None:
         self.on_event(Event(kind, dict(data), depth=self.depth))
-

@@ -73,7 +73,7 @@ def spread_best(question: str, chunks: list[Chunk], limit: int) -> list[Chunk]:
         if scores[i] > 0:
             firsts.setdefault(chunks[i].section, i)
     picked = list(firsts.values())[:limit]
-    picked += [i for i in order if i not in picked and scores[i] > 0][:limit - len(picked)]
+    picked += [i for i in order if i not in picked and scores[i] > 0][: limit - len(picked)]
     return [chunks[i] for i in sorted(picked or order[:limit])]
 
 
@@ -91,12 +91,27 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
         total += _read_round(reader, question, tools, limit, chunk_chars, set(), ranked)
         names, known = bridge(question, [(f.chunk.section, f.text) for f in reader.findings], tools)
         if names:  # passages read again with the names in view, except those they came from
-            seen = {(f.chunk.section, f.chunk.text) for f in reader.findings if any(n in f.text for n in names)}
+            seen = {
+                (f.chunk.section, f.chunk.text)
+                for f in reader.findings
+                if any(n in f.text for n in names)
+            }
             hop = CorpusReader(f"{question} (Known: {known})", run, None)  # type: ignore[arg-type]
-            total += _read_round(hop, f"{question} {' '.join(names)}", tools, max(2, limit // 2), chunk_chars,
-                                 seen, ranked)
-            reread = {(f.chunk.section, f.chunk.text) for f in hop.findings}  # the second reading wins
-            reader.findings = [f for f in reader.findings if (f.chunk.section, f.chunk.text) not in reread]
+            total += _read_round(
+                hop,
+                f"{question} {' '.join(names)}",
+                tools,
+                max(2, limit // 2),
+                chunk_chars,
+                seen,
+                ranked,
+            )
+            reread = {
+                (f.chunk.section, f.chunk.text) for f in hop.findings
+            }  # the second reading wins
+            reader.findings = [
+                f for f in reader.findings if (f.chunk.section, f.chunk.text) not in reread
+            ]
             reader.findings += hop.findings
             reader.stats = {k: v + hop.stats[k] for k, v in reader.stats.items()}
             stats["second_hop"] = names
@@ -106,13 +121,18 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     return reader.answer("map", total, stats)
 
 
-def candidates(tools: CorpusTools, query: str, documents: int, chunk_chars: int) -> tuple[list[str], CorpusView, list[Chunk]]:
+def candidates(
+    tools: CorpusTools, query: str, documents: int, chunk_chars: int
+) -> tuple[list[str], CorpusView, list[Chunk]]:
     """The `documents` that best match `query` (by full-text search), a view of them, and their
     best passages cut into chunks of about `chunk_chars`."""
     ranked = [doc_id for doc_id, _ in tools.ranked(query, documents)]
     view = CorpusView(tools, ranked)
-    spans = [view.span(doc_id, s, e) for doc_id in ranked
-             for s, e in tools.passages(doc_id, query, chunk_chars * PASSAGES_PER_DOC)]
+    spans = [
+        view.span(doc_id, s, e)
+        for doc_id in ranked
+        for s, e in tools.passages(doc_id, query, chunk_chars * PASSAGES_PER_DOC)
+    ]
     return ranked, view, cut_chunks(view, spans, chunk_chars)  # type: ignore[arg-type]  # reads like a document
 
 
@@ -124,8 +144,15 @@ def run_corpus_retrieval(question: str, tools: CorpusTools, run: Run) -> Answer:
     return run_retrieval(question, chunks, run, view)
 
 
-def _read_round(reader: CorpusReader, query: str, tools: CorpusTools, limit: int, chunk_chars: int,
-                seen: set[tuple[str, str]], ranked_so_far: list[str]) -> int:
+def _read_round(
+    reader: CorpusReader,
+    query: str,
+    tools: CorpusTools,
+    limit: int,
+    chunk_chars: int,
+    seen: set[tuple[str, str]],
+    ranked_so_far: list[str],
+) -> int:
     """Read the best passages of the documents that best match `query`, leaving out those `seen`
     (doc id, text); returns how many candidate passages there were."""
     ranked, view, found = candidates(tools, query, limit, chunk_chars)
@@ -138,7 +165,9 @@ def _read_round(reader: CorpusReader, query: str, tools: CorpusTools, limit: int
     return len(chunks)
 
 
-def bridge(question: str, findings: list[tuple[str, str]], tools: CorpusTools) -> tuple[list[str], str]:
+def bridge(
+    question: str, findings: list[tuple[str, str]], tools: CorpusTools
+) -> tuple[list[str], str]:
     """Names (two or more capitalized words) that findings state, the question does not, and
     other documents than the finding's own hold; with the findings that state them: what a
     second hop should look for."""
@@ -157,15 +186,25 @@ def bridge(question: str, findings: list[tuple[str, str]], tools: CorpusTools) -
 def corpus_mode(mode: str, run: Run) -> tuple[str, str]:
     """The mode to answer with, and why."""
     if mode not in CORPUS_MODES:
-        raise InputError(f"unknown mode '{mode}' for a corpus; choose one of {', '.join(CORPUS_MODES)}")
+        raise InputError(
+            f"unknown mode '{mode}' for a corpus; choose one of {', '.join(CORPUS_MODES)}"
+        )
     if mode != "auto":
         return mode, f"{mode} was asked for"
     if run.root.writes_code and run.options.allow_code:
-        return "rlm", f"{run.root.name} writes code: it explores the corpus with the corpus functions"
+        return (
+            "rlm",
+            f"{run.root.name} writes code: it explores the corpus with the corpus functions",
+        )
     if run.root.writes_code:
-        return "map", ("model-written code is not run here without operating-system isolation: "
-                       "search picks the documents to read")
-    return "map", f"{run.root.name} cannot drive the code-writing loop: search picks the documents to read"
+        return "map", (
+            "model-written code is not run here without operating-system isolation: "
+            "search picks the documents to read"
+        )
+    return (
+        "map",
+        f"{run.root.name} cannot drive the code-writing loop: search picks the documents to read",
+    )
 
 
 def answer_corpus(question: str, tools: CorpusTools, run: Run, mode: str = "auto") -> Answer:

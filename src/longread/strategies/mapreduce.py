@@ -33,9 +33,12 @@ quote: the sentence of the snippet the summary rests on, copied exactly.
 citations: ["{chunk_id}"]."""
 SNIPPET_SCHEMA = {
     "type": "object",
-    "properties": {"relevant": {"type": "boolean"}, "summary": {"type": "string", "maxLength": 600},
-                   "quote": {"type": "string", "maxLength": 600},
-                   "citations": {"type": "array", "items": {"type": "string"}, "maxItems": 4}},
+    "properties": {
+        "relevant": {"type": "boolean"},
+        "summary": {"type": "string", "maxLength": 600},
+        "quote": {"type": "string", "maxLength": 600},
+        "citations": {"type": "array", "items": {"type": "string"}, "maxItems": 4},
+    },
     "required": ["relevant", "summary"],
 }
 REWRITE = """Question: {question}
@@ -78,15 +81,24 @@ class Finding:
     citation: Citation
 
 
-def cut_chunks(tools: SingleDocTools, spans: list[tuple[int, int]], chunk_chars: int) -> list[Chunk]:
+def cut_chunks(
+    tools: SingleDocTools, spans: list[tuple[int, int]], chunk_chars: int
+) -> list[Chunk]:
     """Paragraph-bounded chunks of at most `chunk_chars` covering each span, in document order."""
     chunks = []
     for start, end in sorted(set(spans)):
         text = tools.read_range(start, end)
         for s, e in char_spans(text, 0, len(text), chunk_chars):
             if text[s:e].strip():
-                chunks.append(Chunk(f"chunk-{len(chunks) + 1}", tools.section_at(start + s), start + s,
-                                    start + e, text[s:e]))
+                chunks.append(
+                    Chunk(
+                        f"chunk-{len(chunks) + 1}",
+                        tools.section_at(start + s),
+                        start + s,
+                        start + e,
+                        text[s:e],
+                    )
+                )
     return chunks
 
 
@@ -135,8 +147,9 @@ class ChunkReader:
         citation = self.tools.citation(chunk.start + span[0], chunk.start + span[1])
         self.findings.append(Finding(chunk, claim, citation))
 
-    def answer(self, mode: str, total_chunks: int, stats: dict[str, Any],
-               stopped_by: str | None = None) -> Answer:
+    def answer(
+        self, mode: str, total_chunks: int, stats: dict[str, Any], stopped_by: str | None = None
+    ) -> Answer:
         """The findings, best-matching first, joined into one answer. A root model that cannot
         weigh them gets only those whose passage matches the question at least half as well as
         the best one's (a small model's tail of findings is mostly noise)."""
@@ -153,10 +166,14 @@ class ChunkReader:
         if read < total_chunks:
             text += f"\n\n(Read {read} of {total_chunks} candidate passages, chosen by relevance.)"
         self.run.emit("final", answer=text)
-        return Answer(text=text, mode=mode, citations=[f.citation for f in ranked],
-                      usage=self.run.gateway.usage.to_dict(),
-                      stats={**stats, **self.stats, "chunks_total": total_chunks},
-                      stopped_by=stopped_by)
+        return Answer(
+            text=text,
+            mode=mode,
+            citations=[f.citation for f in ranked],
+            usage=self.run.gateway.usage.to_dict(),
+            stats={**stats, **self.stats, "chunks_total": total_chunks},
+            stopped_by=stopped_by,
+        )
 
     def kept(self, order: list[int], scores: list[float]) -> list[int]:
         """The findings (indexes, best first) shown when the root model cannot weigh them."""
@@ -164,16 +181,28 @@ class ChunkReader:
 
     def _ask_focused(self, chunk: Chunk) -> tuple[str, str]:
         shown = focus_lines(chunk.text, self.question)
-        reply = self.run.gateway.complete(self.run.sub, FOCUSED.format(text=shown, question=self.question),
-                                          purpose="map_chunk", label=chunk.chunk_id, max_tokens=96)
+        reply = self.run.gateway.complete(
+            self.run.sub,
+            FOCUSED.format(text=shown, question=self.question),
+            purpose="map_chunk",
+            label=chunk.chunk_id,
+            max_tokens=96,
+        )
         return clean_finding(reply.text), ""
 
     def _ask(self, chunk: Chunk) -> tuple[str, str]:
-        prompt = SNIPPET.format(chunk_id=chunk.chunk_id, section=chunk.section, text=chunk.text,
-                                question=self.question)
+        prompt = SNIPPET.format(
+            chunk_id=chunk.chunk_id, section=chunk.section, text=chunk.text, question=self.question
+        )
         try:
-            reply: dict[str, Any] = complete_json(self.run.gateway, self.run.sub, prompt, SNIPPET_SCHEMA,
-                                                  purpose="map_chunk", label=chunk.chunk_id)
+            reply: dict[str, Any] = complete_json(
+                self.run.gateway,
+                self.run.sub,
+                prompt,
+                SNIPPET_SCHEMA,
+                purpose="map_chunk",
+                label=chunk.chunk_id,
+            )
         except MalformedJSONError:
             self._count("malformed")
             return "", ""
@@ -198,8 +227,12 @@ def aggregate(question: str, findings: list[Finding], run: Run) -> str:
     if not run.root.writes_code:
         return listed
     run.emit("phase", name="AGGREGATE")
-    reply = run.gateway.complete(run.root, AGGREGATE.format(question=question, findings=listed),
-                                 purpose="aggregate", max_tokens=700).text.strip()
+    reply = run.gateway.complete(
+        run.root,
+        AGGREGATE.format(question=question, findings=listed),
+        purpose="aggregate",
+        max_tokens=700,
+    ).text.strip()
     cited = {int(n) for n in CITATION_MARK.findall(reply)}
     answer = reply if cited & set(range(1, len(findings) + 1)) else f"{reply}\n\n{listed}"
     return rewrite(question, answer, run) if run.options.rewrite else answer
@@ -209,13 +242,25 @@ def rewrite(question: str, draft: str, run: Run) -> str:
     """The optional rewrite pass: the root model restates the answer more clearly; the draft is
     kept if the rewrite loses its citation marks."""
     run.emit("phase", name="REWRITE")
-    reply = run.gateway.complete(run.root, REWRITE.format(question=question, draft=draft),
-                                 purpose="rewrite", max_tokens=700).text.strip()
-    return reply if set(CITATION_MARK.findall(reply)) >= set(CITATION_MARK.findall(draft)) and reply else draft
+    reply = run.gateway.complete(
+        run.root, REWRITE.format(question=question, draft=draft), purpose="rewrite", max_tokens=700
+    ).text.strip()
+    return (
+        reply
+        if set(CITATION_MARK.findall(reply)) >= set(CITATION_MARK.findall(draft)) and reply
+        else draft
+    )
 
 
-def map_answer(question: str, chunks: list[Chunk], run: Run, tools: Cites, mode: str,
-               total_chunks: int, stats: dict[str, Any] | None = None) -> Answer:
+def map_answer(
+    question: str,
+    chunks: list[Chunk],
+    run: Run,
+    tools: Cites,
+    mode: str,
+    total_chunks: int,
+    stats: dict[str, Any] | None = None,
+) -> Answer:
     """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was found)."""
     reader = ChunkReader(question, run, tools)
     stats = stats or {}

@@ -30,14 +30,18 @@ Answer so far: {current}
 New information: {finding}
 Write the improved answer in one or two sentences, keeping every correct detail."""
 
-_PREAMBLE = re.compile(r"^(the answer (to (this|the) question )?is|answer|question)\s*[:\-]\s*", re.IGNORECASE)
+_PREAMBLE = re.compile(
+    r"^(the answer (to (this|the) question )?is|answer|question)\s*[:\-]\s*", re.IGNORECASE
+)
 
 
 def clean_finding(reply: str) -> str:
     """The answer without a leading "The answer is:", cut before a later line that says nothing
     (small models often add "The answer is: NONE" after a real answer)."""
     lines = [_PREAMBLE.sub("", line.strip()) for line in reply.strip().splitlines() if line.strip()]
-    return "\n".join(lines[:1] + list(itertools.takewhile(lambda line: not says_nothing(line), lines[1:])))
+    return "\n".join(
+        lines[:1] + list(itertools.takewhile(lambda line: not says_nothing(line), lines[1:]))
+    )
 
 
 def choose_slices(question: str, pieces: list[ContextSlice], limit: int) -> list[ContextSlice]:
@@ -64,8 +68,13 @@ class Refiner:
     def read(self, piece: ContextSlice) -> None:
         text = piece.text()
         shown = focus_lines(text, self.question) if self.focus else text
-        reply = self.run.gateway.complete(self.run.sub, FIND.format(text=shown, question=self.question),
-                                          purpose="refine_slice", label=piece.slice_id, max_tokens=96)
+        reply = self.run.gateway.complete(
+            self.run.sub,
+            FIND.format(text=shown, question=self.question),
+            purpose="refine_slice",
+            label=piece.slice_id,
+            max_tokens=96,
+        )
         self.stats["slices_read"] += 1
         finding = clean_finding(reply.text)
         if says_nothing(finding):
@@ -85,25 +94,39 @@ class Refiner:
         if not current:
             return finding
         merged = self.run.gateway.complete(
-            self.run.sub, REFINE.format(question=self.question, current=current, finding=finding),
-            purpose="refine_merge", max_tokens=160).text
+            self.run.sub,
+            REFINE.format(question=self.question, current=current, finding=finding),
+            purpose="refine_merge",
+            max_tokens=160,
+        ).text
         merged = clean_finding(merged)
-        keeps_new = is_grounded(finding, merged, current, share=0.5)  # the new finding's own words survive
-        if merged and keeps_new and is_grounded(merged, current + " " + finding, self.question, share=0.8):
+        keeps_new = is_grounded(
+            finding, merged, current, share=0.5
+        )  # the new finding's own words survive
+        if (
+            merged
+            and keeps_new
+            and is_grounded(merged, current + " " + finding, self.question, share=0.8)
+        ):
             return merged
         return f"{current} {finding}"
 
     def answer(self, stopped_by: str | None = None) -> Answer:
         read, total = self.stats["slices_read"], self.stats["slices_total"]
         text = self.tracker.current or (
-            f"Not found: none of the {read} slices read has a passage that answers the question.")
+            f"Not found: none of the {read} slices read has a passage that answers the question."
+        )
         if read < total:
             text += f"\n\n(Read {read} of {total} slices, chosen by relevance; {total - read} were not read.)"
         self.run.emit("final", answer=text)
-        return Answer(text=text, mode="refine", citations=self.citations,
-                      usage=self.run.gateway.usage.to_dict(),
-                      stats={**self.stats, "hypothesis_history": list(self.tracker.history)},
-                      stopped_by=stopped_by)
+        return Answer(
+            text=text,
+            mode="refine",
+            citations=self.citations,
+            usage=self.run.gateway.usage.to_dict(),
+            stats={**self.stats, "hypothesis_history": list(self.tracker.history)},
+            stopped_by=stopped_by,
+        )
 
 
 def pack(pieces: list[ContextSlice], chunk: int) -> list[ContextSlice]:
@@ -112,11 +135,18 @@ def pack(pieces: list[ContextSlice], chunk: int) -> list[ContextSlice]:
     packed: list[ContextSlice] = []
     for piece in pieces:
         last = packed[-1] if packed else None
-        if (last is not None and isinstance(piece.content, str) and isinstance(last.content, str)
-                and last.metadata.get("end") == piece.metadata.get("start") is not None
-                and len(last.content) + len(piece.content) <= chunk):
-            packed[-1] = ContextSlice(last.slice_id, last.content + piece.content,
-                                      {**last.metadata, "end": piece.metadata["end"]})
+        if (
+            last is not None
+            and isinstance(piece.content, str)
+            and isinstance(last.content, str)
+            and last.metadata.get("end") == piece.metadata.get("start") is not None
+            and len(last.content) + len(piece.content) <= chunk
+        ):
+            packed[-1] = ContextSlice(
+                last.slice_id,
+                last.content + piece.content,
+                {**last.metadata, "end": piece.metadata["end"]},
+            )
         else:
             packed.append(piece)
     return packed
@@ -125,7 +155,9 @@ def pack(pieces: list[ContextSlice], chunk: int) -> list[ContextSlice]:
 def run_refine(question: str, context: Any, run: Run, doc_id: str = "context") -> Answer:
     weak = not run.sub.writes_code  # a small model reads a few relevant lines far more accurately
     focus = weak if run.options.focus is None else run.options.focus
-    chunk = run.options.refine_slice_chars or (2_000 if focus else min(8_000, fit_chars(run.sub, 400)))
+    chunk = run.options.refine_slice_chars or (
+        2_000 if focus else min(8_000, fit_chars(run.sub, 400))
+    )
     pieces = pack(list(ContextSlicer.from_context(context, chunk_chars=chunk)), chunk)
     chosen = choose_slices(question, pieces, run.options.max_slices or (8 if weak else 24))
     refiner = Refiner(question, run, doc_id, focus=focus)

@@ -20,8 +20,9 @@ Answer using only these passages. Put the passage number, e.g. [2], after each c
 _MARKER = re.compile(r"(\s*)\[(\d+)\]")
 
 
-def run_retrieval(question: str, chunks: list[Chunk], run: Run, tools: Cites,
-                  total_chunks: int | None = None) -> Answer:
+def run_retrieval(
+    question: str, chunks: list[Chunk], run: Run, tools: Cites, total_chunks: int | None = None
+) -> Answer:
     """Answer from the `run.options.top_k` chunks that match the question best (as many as fit
     the root model's window). A capable root model's `[n]` marks are renumbered in order of use,
     so that `[n]` cites `citations[n-1]`; an answer without marks (or from a model that cannot
@@ -29,10 +30,17 @@ def run_retrieval(question: str, chunks: list[Chunk], run: Run, tools: Cites,
     chosen = _fitting(best_chunks(question, chunks, run.options.top_k), fit_chars(run.root, 700))
     total = total_chunks if total_chunks is not None else len(chunks)
     run.emit("phase", name="RETRIEVE", chunks=[c.chunk_id for c in chosen], total=total)
-    passages = "\n\n".join(f"[{n}] ({c.section})\n{c.text.strip()}" for n, c in enumerate(chosen, 1))
+    passages = "\n\n".join(
+        f"[{n}] ({c.section})\n{c.text.strip()}" for n, c in enumerate(chosen, 1)
+    )
     run.emit("phase", name="RESPOND")
-    reply = run.gateway.complete(run.root, PROMPT.format(passages=passages, question=question),
-                                 system=SYSTEM, purpose="retrieval", max_tokens=512).text.strip()
+    reply = run.gateway.complete(
+        run.root,
+        PROMPT.format(passages=passages, question=question),
+        system=SYSTEM,
+        purpose="retrieval",
+        max_tokens=512,
+    ).text.strip()
     if run.root.writes_code:
         text, cited = _renumber(reply, len(chosen))
     else:  # a small model's marks are noise: only the sentences its words stand in are cited
@@ -40,12 +48,19 @@ def run_retrieval(question: str, chunks: list[Chunk], run: Run, tools: Cites,
     claim = _MARKER.sub("", text)  # the marks' numbers are not words of the answer
     citations = [_cite(claim, chosen[n - 1], question, tools) for n in cited]
     if not cited:
-        citations = [c for c in (_grounded(claim, chunk, question, tools) for chunk in chosen) if c][:3]
+        citations = [
+            c for c in (_grounded(claim, chunk, question, tools) for chunk in chosen) if c
+        ][:3]
     if len(chosen) < total:
         text += f"\n\n(Answered from {len(chosen)} of {total} passages, chosen by relevance.)"
     run.emit("final", answer=text)
-    return Answer(text=text, mode="retrieval", citations=citations, usage=run.gateway.usage.to_dict(),
-                  stats={"chunks_total": total, "chunks_read": len(chosen)})
+    return Answer(
+        text=text,
+        mode="retrieval",
+        citations=citations,
+        usage=run.gateway.usage.to_dict(),
+        stats={"chunks_total": total, "chunks_read": len(chosen)},
+    )
 
 
 def _fitting(chunks: list[Chunk], budget_chars: int) -> list[Chunk]:

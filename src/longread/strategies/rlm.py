@@ -10,8 +10,8 @@ from typing import Any
 
 from longread.answer import Answer
 from longread.errors import BudgetExceededError
-from longread.repl.capture import truncate_middle
 from longread.repl import isolation
+from longread.repl.capture import truncate_middle
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run
 from longread.tools.context_tools import ContextTools
@@ -20,10 +20,14 @@ from longread.tools.toolset import Toolset
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_LANGS = {"repl", "python", "py", "python3", ""}
-NO_CODE = ("Your reply had no ```repl code block, so nothing ran. If that reply is your final answer, "
-           "send it like this:\n```repl\nFINAL({answer!r})\n```\nOtherwise go on exploring in a ```repl block.")
-NO_CODE_YET = ("Your reply had no ```repl code block, so nothing ran, and nothing has looked at the "
-               "document yet. Run this first:\n```repl\n{example}\n```")
+NO_CODE = (
+    "Your reply had no ```repl code block, so nothing ran. If that reply is your final answer, "
+    "send it like this:\n```repl\nFINAL({answer!r})\n```\nOtherwise go on exploring in a ```repl block."
+)
+NO_CODE_YET = (
+    "Your reply had no ```repl code block, so nothing ran, and nothing has looked at the "
+    "document yet. Run this first:\n```repl\n{example}\n```"
+)
 UNSEEN = """FINAL was refused: no code has looked at the document yet, so that answer is a guess.
 Search it first, for example:
 ```repl
@@ -41,13 +45,21 @@ Output:
 {output}
 Go on from here in a ```repl block: read or ask about what looks relevant, search again with other
 words if nothing does, then call FINAL(answer)."""
-REPEATED = ("You already ran exactly this code; its output is above. Do something new: read what you "
-            "found or call FINAL(answer).")
-REPEATED_OFFER = ("You already ran exactly this code. If the last output answers the question, send it:\n"
-                  "```repl\nFINAL({answer!r})\n```\nOtherwise do something new.")
-STALE_LIMIT = 2  # after this many turns in a row of only repeated code, the loop asks for the last word
-OUT_OF_TURNS = ("You have used all your turns. Reply now with your best answer to the question "
-                "as plain text, without code.")
+REPEATED = (
+    "You already ran exactly this code; its output is above. Do something new: read what you "
+    "found or call FINAL(answer)."
+)
+REPEATED_OFFER = (
+    "You already ran exactly this code. If the last output answers the question, send it:\n"
+    "```repl\nFINAL({answer!r})\n```\nOtherwise do something new."
+)
+STALE_LIMIT = (
+    2  # after this many turns in a row of only repeated code, the loop asks for the last word
+)
+OUT_OF_TURNS = (
+    "You have used all your turns. Reply now with your best answer to the question "
+    "as plain text, without code."
+)
 
 SYSTEM = """{intro}
 Write Python in ```repl blocks. I run each block and show you what it printed; variables persist.
@@ -78,18 +90,30 @@ def code_blocks(reply: str) -> list[str]:
 class RLMLoop:
     """One RLM (root or child) over one context."""
 
-    def __init__(self, run: Run, context: Any = None, slicer: ContextSlicer | None = None,
-                 doc_id: str = "context", tools: Toolset | None = None):
+    def __init__(
+        self,
+        run: Run,
+        context: Any = None,
+        slicer: ContextSlicer | None = None,
+        doc_id: str = "context",
+        tools: Toolset | None = None,
+    ):
         """Explore `tools` (an indexed document's), or by default the in-memory `context`."""
         self.run = run
         self.context = context
         self.tools = tools or ContextTools(
-            slicer or _slicer_for(context, run), run.sub, run.gateway,
+            slicer or _slicer_for(context, run),
+            run.sub,
+            run.gateway,
             recurse=self._child if run.depth < run.options.max_depth else None,
-            context=context, doc_id=doc_id)
+            context=context,
+            doc_id=doc_id,
+        )
         self.feedback_chars = max(1_500, min(8_000, run.root.context_window // 3))
         self.last_output = ""
-        self.looked = False  # has any code touched the document? (FINAL before that is refused once)
+        self.looked = (
+            False  # has any code touched the document? (FINAL before that is refused once)
+        )
         self.refused_unseen = False
         self.ran: set[str] = set()
         self.example = ""  # the first step, shown again with a refused FINAL
@@ -106,32 +130,52 @@ class RLMLoop:
         brief = self.tools.brief(question)
         self.example = brief.first_step
         functions = self.tools.functions()
-        system = SYSTEM.format(intro=brief.intro, guide=brief.guide,
-                               tools="\n".join(describe(n, f) for n, f in functions.items()))
+        system = SYSTEM.format(
+            intro=brief.intro,
+            guide=brief.guide,
+            tools="\n".join(describe(n, f) for n, f in functions.items()),
+        )
         turns = 0
         gateway = self.run.gateway
-        with Sandbox(functions, brief.context, variables=brief.variables, cell_timeout=o.cell_timeout,
-                     memory_mb=o.memory_mb, run_deadline=gateway.deadline,
-                     cancelled=gateway.cancelled) as sandbox:
+        with Sandbox(
+            functions,
+            brief.context,
+            variables=brief.variables,
+            cell_timeout=o.cell_timeout,
+            memory_mb=o.memory_mb,
+            run_deadline=gateway.deadline,
+            cancelled=gateway.cancelled,
+        ) as sandbox:
             self.sandbox = sandbox
             self.run.emit("sandbox", isolated=sandbox.isolated, layers=sandbox.layers)
             if not sandbox.isolated and self.run.depth == 0:
                 self.run.emit("warning", text=isolation.warning(sandbox.layers))
-            messages = [{"role": "system", "content": system},
-                        {"role": "user", "content": self._first_step(sandbox, question)}]
+            messages = [
+                {"role": "system", "content": system},
+                {"role": "user", "content": self._first_step(sandbox, question)},
+            ]
             try:
                 for turns in range(1, o.max_iterations + 1):
                     final = self._turn(sandbox, messages, turns)
                     if final is not None:
                         return self._done(final, turns, question)
                     if self.stale_turns == STALE_LIMIT:
-                        return self._done(self._last_word(sandbox, messages), turns, question,
-                                          stopped_by="repeated_code")
-                return self._done(self._last_word(sandbox, messages), turns, question,
-                                  stopped_by="max_iterations")
+                        return self._done(
+                            self._last_word(sandbox, messages),
+                            turns,
+                            question,
+                            stopped_by="repeated_code",
+                        )
+                return self._done(
+                    self._last_word(sandbox, messages), turns, question, stopped_by="max_iterations"
+                )
             except BudgetExceededError as error:
-                error.partial = self._done(self.tools.hypothesis.current or self.last_output, turns,
-                                           question, stopped_by=error.limit)
+                error.partial = self._done(
+                    self.tools.hypothesis.current or self.last_output,
+                    turns,
+                    question,
+                    stopped_by=error.limit,
+                )
                 raise
 
     def _first_step(self, sandbox: Sandbox, question: str) -> str:
@@ -150,8 +194,11 @@ class RLMLoop:
         blocks = code_blocks(reply)
         if not blocks:
             self.looked = self.looked or self.tools.touched
-            advice = (NO_CODE.format(answer=" ".join(reply.split())[:300]) if self.looked
-                      else NO_CODE_YET.format(example=self.example))
+            advice = (
+                NO_CODE.format(answer=" ".join(reply.split())[:300])
+                if self.looked
+                else NO_CODE_YET.format(example=self.example)
+            )
             messages.append({"role": "user", "content": advice})
             return None
         feedback = []
@@ -159,7 +206,11 @@ class RLMLoop:
         self.stale_turns = self.stale_turns + 1 if all(repeats) else 0  # FINAL may be sent again
         for number, (code, repeated) in enumerate(zip(blocks, repeats, strict=True), 1):
             if repeated:
-                advice = REPEATED_OFFER.format(answer=self.last_output[:400]) if self.looked else REPEATED
+                advice = (
+                    REPEATED_OFFER.format(answer=self.last_output[:400])
+                    if self.looked
+                    else REPEATED
+                )
                 feedback.append(f"Output of block {number}:\n{advice}")
                 continue
             self.ran.add(code.strip())
@@ -167,7 +218,9 @@ class RLMLoop:
             final = self._accepted_final(result)
             if final is not None:
                 return final
-            feedback.append(f"Output of block {number}:\n{truncate_middle(result.render(), self.feedback_chars)}")
+            feedback.append(
+                f"Output of block {number}:\n{truncate_middle(result.render(), self.feedback_chars)}"
+            )
         messages.append({"role": "user", "content": "\n\n".join(feedback)})
         return None
 
@@ -187,8 +240,14 @@ class RLMLoop:
         result.notices += self.tools.take_notices()
         if result.output.strip():
             self.last_output = result.output.strip()
-        self.run.emit("output", turn=turn, block=block, output=result.render(), final=result.final,
-                      seconds=round(result.seconds, 3))
+        self.run.emit(
+            "output",
+            turn=turn,
+            block=block,
+            output=result.render(),
+            final=result.final,
+            seconds=round(result.seconds, 3),
+        )
         return result
 
     def _last_word(self, sandbox: Sandbox, messages: list[dict[str, str]]) -> str:
@@ -210,11 +269,18 @@ class RLMLoop:
     def _done(self, text: str, turns: int, question: str, stopped_by: str | None = None) -> Answer:
         text = text.strip() or "No answer was reached."
         self.run.emit("final", answer=text, turns=turns)
-        return Answer(text=text, mode="rlm", citations=self.tools.cite(text, question),
-                      usage=self.run.gateway.usage.to_dict(),
-                      stats={"turns": turns, "restarts": self.sandbox.restarts,
-                             "hypothesis_history": list(self.tools.hypothesis.history)},
-                      stopped_by=stopped_by)
+        return Answer(
+            text=text,
+            mode="rlm",
+            citations=self.tools.cite(text, question),
+            usage=self.run.gateway.usage.to_dict(),
+            stats={
+                "turns": turns,
+                "restarts": self.sandbox.restarts,
+                "hypothesis_history": list(self.tools.hypothesis.history),
+            },
+            stopped_by=stopped_by,
+        )
 
 
 def _slicer_for(context: Any, run: Run) -> ContextSlicer:

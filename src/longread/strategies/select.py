@@ -24,20 +24,28 @@ DOCUMENT_MODES = ("auto", "base", "retrieval", "map", "tree", "rlm")
 TEXT_MODES = ("auto", "base", "retrieval", "map", "rlm")  # documents held in memory (the web app)
 
 
-def choose_mode(context_chars: int, root: LM, fallback: str = "refine",
-                allow_code: bool = True) -> tuple[str, str]:
+def choose_mode(
+    context_chars: int, root: LM, fallback: str = "refine", allow_code: bool = True
+) -> tuple[str, str]:
     """`base` when the context fits the root model's window, else `rlm` for a root model that
     writes code (where running its code is allowed) and `fallback` otherwise. Returns (mode, reason)."""
     tokens = context_chars // 3
     if tokens + 1_500 <= root.context_window:
         return "base", f"the context (~{tokens:,} tokens) fits in {root.name}'s window"
     if root.writes_code and allow_code:
-        return "rlm", f"the context (~{tokens:,} tokens) exceeds {root.name}'s window and it writes code"
+        return (
+            "rlm",
+            f"the context (~{tokens:,} tokens) exceeds {root.name}'s window and it writes code",
+        )
     if root.writes_code:
-        return fallback, (f"the context (~{tokens:,} tokens) exceeds {root.name}'s window, and "
-                          "model-written code is not run here without operating-system isolation")
-    return fallback, (f"the context (~{tokens:,} tokens) exceeds {root.name}'s window, which cannot "
-                      "drive the code-writing loop")
+        return fallback, (
+            f"the context (~{tokens:,} tokens) exceeds {root.name}'s window, and "
+            "model-written code is not run here without operating-system isolation"
+        )
+    return fallback, (
+        f"the context (~{tokens:,} tokens) exceeds {root.name}'s window, which cannot "
+        "drive the code-writing loop"
+    )
 
 
 def check_mode(mode: str, modes: tuple[str, ...]) -> str:
@@ -46,21 +54,26 @@ def check_mode(mode: str, modes: tuple[str, ...]) -> str:
     return mode
 
 
-def _mode(mode: str, modes: tuple[str, ...], chars: int, run: Run, fallback: str) -> tuple[str, str]:
+def _mode(
+    mode: str, modes: tuple[str, ...], chars: int, run: Run, fallback: str
+) -> tuple[str, str]:
     check_mode(mode, modes)
     if mode == "auto":
         return choose_mode(chars, run.root, fallback, run.options.allow_code)
     return mode, f"{mode} was asked for"
 
 
-def answer_question(question: str, context: Any, run: Run, mode: str = "auto",
-                    doc_id: str = "context") -> Answer:
+def answer_question(
+    question: str, context: Any, run: Run, mode: str = "auto", doc_id: str = "context"
+) -> Answer:
     mode, reason = _mode(mode, MODES, len(ContextSlice("c", context).text()), run, "refine")
     run.emit("mode", mode=mode, reason=reason)
     if mode == "base":
         answer = run_base(question, context, run)
     elif mode == "retrieval":
-        docs = TextDocs([TextDoc(doc_id, doc_id, ContextSlice("c", context).text())], chunk_plan(run)[0])
+        docs = TextDocs(
+            [TextDoc(doc_id, doc_id, ContextSlice("c", context).text())], chunk_plan(run)[0]
+        )
         answer = run_retrieval(question, docs.chunks, run, docs)
     elif mode == "refine":
         answer = run_refine(question, context, run, doc_id=doc_id)
@@ -77,11 +90,15 @@ def answer_document(question: str, tools: SingleDocTools, run: Run, mode: str = 
     run.emit("mode", mode=mode, reason=reason)
     if mode == "base":
         total = tools.index.total_chars
-        answer = run_base(question, tools.read_range(0, min(total, BASE_LIMIT_CHARS)), run, total_chars=total)
+        answer = run_base(
+            question, tools.read_range(0, min(total, BASE_LIMIT_CHARS)), run, total_chars=total
+        )
         answer.citations = tools.cite(answer.text, question)
     elif mode == "retrieval":
         chunk_chars, _ = chunk_plan(run)
-        answer = run_retrieval(question, search_chunks(question, tools, chunk_chars, run.options.top_k), run, tools)
+        answer = run_retrieval(
+            question, search_chunks(question, tools, chunk_chars, run.options.top_k), run, tools
+        )
     elif mode == "map":
         answer = run_map(question, tools, run)
     elif mode == "tree":
@@ -109,7 +126,9 @@ def answer_texts(question: str, docs: TextDocs, run: Run, mode: str = "auto") ->
         run.emit("phase", name="MAP", chunks=len(chosen))
         answer = map_answer(question, chosen, run, docs, "map", len(docs.chunks))
     else:
-        context = docs.docs[0].text if len(docs.docs) == 1 else {d.doc_id: d.text for d in docs.docs}
+        context = (
+            docs.docs[0].text if len(docs.docs) == 1 else {d.doc_id: d.text for d in docs.docs}
+        )
         answer = RLMLoop(run, context, doc_id=docs.docs[0].doc_id).answer(question)
         answer.citations = [docs.locate(c) for c in answer.citations]
     answer.reason = reason

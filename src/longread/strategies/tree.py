@@ -39,21 +39,29 @@ class Walk:
     chunks_total: int = 0
 
     def stats(self, tree: SummaryTree) -> dict[str, object]:
-        return {"path": self.path, "leaves_read": self.leaves_read, "backtracks": self.backtracks,
-                "tree_levels": tree.root.level + 1}
+        return {
+            "path": self.path,
+            "leaves_read": self.leaves_read,
+            "backtracks": self.backtracks,
+            "tree_levels": tree.root.level + 1,
+        }
 
 
 def run_tree(question: str, tools: SingleDocTools, run: Run) -> Answer:
     """Walk the summary tree if the document has one, else its table of contents."""
     tree = tools.summary_tree
     if tree is None:
-        run.emit("notice", text="no summary tree (build it with `longread index`): walking the table of contents")
+        run.emit(
+            "notice",
+            text="no summary tree (build it with `longread index`): walking the table of contents",
+        )
         return walk_toc(question, tools, run)
     return walk_tree(question, tools, run, tree)
 
 
-def walk_tree(question: str, tools: SingleDocTools, run: Run, tree: SummaryTree,
-              max_leaves: int | None = None) -> Answer:
+def walk_tree(
+    question: str, tools: SingleDocTools, run: Run, tree: SummaryTree, max_leaves: int | None = None
+) -> Answer:
     """Descend from the root to the leaves most likely to answer, backtracking from empty branches."""
     weak = not run.root.writes_code
     max_leaves = max_leaves or (3 if weak else 6)
@@ -95,23 +103,32 @@ def walk_tree(question: str, tools: SingleDocTools, run: Run, tree: SummaryTree,
     try:
         visit(tree.root)
     except BudgetExceededError as error:
-        error.partial = reader.answer("tree", walk.chunks_total, walk.stats(tree), stopped_by=error.limit)
+        error.partial = reader.answer(
+            "tree", walk.chunks_total, walk.stats(tree), stopped_by=error.limit
+        )
         raise
     return reader.answer("tree", walk.chunks_total, walk.stats(tree))
 
 
-def _order(question: str, children: list[NodeRow], run: Run, ranks: list[tuple[int, float]],
-           weak: bool) -> list[NodeRow]:
+def _order(
+    question: str, children: list[NodeRow], run: Run, ranks: list[tuple[int, float]], weak: bool
+) -> list[NodeRow]:
     """The children worth trying, in order: the root model's two best picks and the child search
     scores best (search leads for a weak root), then every other child search found something in.
     A child neither the model nor search points to is not entered."""
-    scored = sorted((n for n in children if span_score(n.start, n.end, ranks) > 0),
-                    key=lambda n: span_score(n.start, n.end, ranks), reverse=True)
+    scored = sorted(
+        (n for n in children if span_score(n.start, n.end, ranks) > 0),
+        key=lambda n: span_score(n.start, n.end, ranks),
+        reverse=True,
+    )
     if len(children) == 1:
         return children
-    menu = "\n".join(f"{k}. {' '.join(child.summary.split())[:300]}" for k, child in enumerate(children, 1))
-    reply = run.gateway.complete(run.root, CHOOSE.format(question=question, menu=menu),
-                                 purpose="route", max_tokens=16).text
+    menu = "\n".join(
+        f"{k}. {' '.join(child.summary.split())[:300]}" for k, child in enumerate(children, 1)
+    )
+    reply = run.gateway.complete(
+        run.root, CHOOSE.format(question=question, menu=menu), purpose="route", max_tokens=16
+    ).text
     picked = [children[int(n) - 1] for n in _NUMBER.findall(reply) if 1 <= int(n) <= len(children)]
     first = scored[:1] + picked[:1] if weak else picked[:2] + scored[:1]
     return list({node.id: node for node in first + scored}.values())

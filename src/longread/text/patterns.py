@@ -18,7 +18,9 @@ from longread import deadline
 
 FALLBACK_SECONDS = 10.0
 MAX_PATTERN_CHARS = 2_000  # compiling is not bounded by the deadline: the pattern's size is
-MAX_EXPANDED = 10_000  # the fallback engine unrolls counted repeats: (((.{100}){100}){100}) is 10**6
+MAX_EXPANDED = (
+    10_000  # the fallback engine unrolls counted repeats: (((.{100}){100}){100}) is 10**6
+)
 _ASCII_CLASSES = re.compile(r"\\[wWdDsSbB]")
 _REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT)
 
@@ -28,8 +30,10 @@ class SearchPattern:
 
     def __init__(self, pattern: str):
         if len(pattern) > MAX_PATTERN_CHARS:
-            raise ValueError(f"a pattern of {len(pattern):,} characters is over the {MAX_PATTERN_CHARS:,} "
-                             "allowed; search for fewer alternatives at a time")
+            raise ValueError(
+                f"a pattern of {len(pattern):,} characters is over the {MAX_PATTERN_CHARS:,} "
+                "allowed; search for fewer alternatives at a time"
+            )
         self.pattern = pattern
         self._re2 = _re2_or_none(pattern)
         self._ascii_classes = bool(_ASCII_CLASSES.search(pattern))
@@ -41,14 +45,20 @@ class SearchPattern:
         try:
             size = _expanded_size(_re_parser.parse(self.pattern))
         except (re.error, RecursionError, OverflowError) as error:
-            raise ValueError(f"invalid regular expression {self.pattern[:200]!r}: {error}") from None
+            raise ValueError(
+                f"invalid regular expression {self.pattern[:200]!r}: {error}"
+            ) from None
         if size > MAX_EXPANDED:
-            raise ValueError(f"the pattern {self.pattern[:100]!r} unrolls to over {MAX_EXPANDED:,} steps "
-                             "(nested counted repeats); use smaller counts")
+            raise ValueError(
+                f"the pattern {self.pattern[:100]!r} unrolls to over {MAX_EXPANDED:,} steps "
+                "(nested counted repeats); use smaller counts"
+            )
         try:
             return regex.compile(self.pattern, regex.IGNORECASE | regex.V0)
         except regex.error as error:
-            raise ValueError(f"invalid regular expression {self.pattern[:200]!r}: {error}") from None
+            raise ValueError(
+                f"invalid regular expression {self.pattern[:200]!r}: {error}"
+            ) from None
 
     def finditer(self, text: str) -> Iterator[tuple[int, int, str]]:
         if self._re2 is not None and not (self._ascii_classes and not text.isascii()):
@@ -58,12 +68,15 @@ class SearchPattern:
         self._fallback = self._fallback or self._compile_fallback()
         left = deadline.remaining()
         try:
-            for m in self._fallback.finditer(text, timeout=FALLBACK_SECONDS if left is None else left):
+            for m in self._fallback.finditer(
+                text, timeout=FALLBACK_SECONDS if left is None else left
+            ):
                 yield m.start(), m.end(), m.group(0)
         except TimeoutError:
             raise deadline.DeadlineExceeded(
                 f"the pattern {self.pattern[:100]!r} took too long (backreferences and lookaround "
-                "are not linear-time); simplify it") from None
+                "are not linear-time); simplify it"
+            ) from None
 
 
 def _re2_or_none(pattern: str) -> re2._Regexp | None:

@@ -12,12 +12,12 @@ from longread.answer import Citation, slice_citation
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
+from longread.text.patterns import compile_search
+from longread.tools.grep import hit_limit
 from longread.tools.grounding import grounded_span
 from longread.tools.hypothesis import HypothesisTracker
 from longread.tools.rank import BM25, search_words
 from longread.tools.slices import ContextSlicer
-from longread.text.patterns import compile_search
-from longread.tools.grep import hit_limit
 from longread.tools.toolset import QUERY_CHARS, Brief, Toolset, bounded_batch, short_text
 
 PASSAGE_CHARS = 600
@@ -50,13 +50,29 @@ def fit_chars(lm: LM, reserve_tokens: int = 1024) -> int:
 class ContextTools(Toolset):
     """Tools over one in-memory context (str, dict or list), cut into slices."""
 
-    TOOL_NAMES = ("llm_query", "llm_query_batched", "rlm_query", "list_slices", "get_slice_info",
-                  "read_slice", "grep", "search")
+    TOOL_NAMES = (
+        "llm_query",
+        "llm_query_batched",
+        "rlm_query",
+        "list_slices",
+        "get_slice_info",
+        "read_slice",
+        "grep",
+        "search",
+    )
     LOOKING = frozenset(TOOL_NAMES) - {"llm_query", "llm_query_batched"}
 
-    def __init__(self, slicer: ContextSlicer, sub: LM, gateway: Gateway,
-                 hypothesis: HypothesisTracker | None = None, recurse: Recurse | None = None, *,
-                 context: Any = None, doc_id: str = "context"):
+    def __init__(
+        self,
+        slicer: ContextSlicer,
+        sub: LM,
+        gateway: Gateway,
+        hypothesis: HypothesisTracker | None = None,
+        recurse: Recurse | None = None,
+        *,
+        context: Any = None,
+        doc_id: str = "context",
+    ):
         super().__init__(hypothesis)
         self.slicer = slicer
         self.sub = sub
@@ -73,9 +89,12 @@ class ContextTools(Toolset):
         if isinstance(self.context, (list, dict)):
             kind += f" of {len(self.context)} items"
         preview = text[:300].replace("```", "'''") + ("…" if len(text) > 300 else "")
-        return Brief(INTRO.format(kind=kind, size=len(text), slices=len(self.slicer)),
-                     GUIDE.format(preview=preview), FIRST_STEP.format(query=search_words(question)),
-                     context=self.context)
+        return Brief(
+            INTRO.format(kind=kind, size=len(text), slices=len(self.slicer)),
+            GUIDE.format(preview=preview),
+            FIRST_STEP.format(query=search_words(question)),
+            context=self.context,
+        )
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
         """Passages where the answer's words stand together near the question's."""
@@ -94,19 +113,24 @@ class ContextTools(Toolset):
     def _prompt(self, prompt: str, slice_id: str | None) -> str:
         if slice_id is None:
             if len(prompt) < 1_000 and len(self.slicer):
-                self.notices.append("Note: llm_query without slice_id does not see the context. Pass "
-                                    "slice_id=... (see list_slices() or grep()) or put text in the prompt.")
+                self.notices.append(
+                    "Note: llm_query without slice_id does not see the context. Pass "
+                    "slice_id=... (see list_slices() or grep()) or put text in the prompt."
+                )
             return truncate_middle(str(prompt), fit_chars(self.sub))
         self.touched = True  # the slice's text is served, through the sub-model
         text = truncate_middle(self.read_slice(slice_id), fit_chars(self.sub, 1500))
-        return f"Context ({slice_id}):\n\"\"\"\n{text}\n\"\"\"\n\n{short_text(prompt)}"
+        return f'Context ({slice_id}):\n"""\n{text}\n"""\n\n{short_text(prompt)}'
 
     def llm_query(self, prompt: str, slice_id: str | None = None) -> str:
         """Ask the sub-model; with slice_id, that slice's text is put before the prompt."""
-        return self.gateway.complete(self.sub, self._prompt(prompt, slice_id), purpose="subcall",
-                                     label=slice_id).text
+        return self.gateway.complete(
+            self.sub, self._prompt(prompt, slice_id), purpose="subcall", label=slice_id
+        ).text
 
-    def llm_query_batched(self, prompts: list[str], slice_ids: list[str | None] | None = None) -> list[str]:
+    def llm_query_batched(
+        self, prompts: list[str], slice_ids: list[str | None] | None = None
+    ) -> list[str]:
         """Run several llm_query calls concurrently; returns the answers in order."""
         prompts = bounded_batch(prompts, "prompts")
         ids = list(slice_ids) if slice_ids is not None else [None] * len(prompts)
@@ -138,15 +162,19 @@ class ContextTools(Toolset):
     def grep(self, pattern: str, context_chars: int = 80, max_hits: int = 50) -> list[dict]:
         """Regex search (case-insensitive) over every slice: slice_id, start, match, snippet."""
         regex = compile_search(pattern)
-        context_chars, max_hits = max(0, min(int(context_chars), MAX_SNIPPET_SIDE)), hit_limit(max_hits)
+        context_chars, max_hits = (
+            max(0, min(int(context_chars), MAX_SNIPPET_SIDE)),
+            hit_limit(max_hits),
+        )
         hits: list[dict] = []
         for piece in self.slicer:
             deadline.check()
             text = piece.text()
             for start, end, match in regex.finditer(text):
-                snippet = text[max(0, start - context_chars): end + context_chars]
-                hits.append({"slice_id": piece.slice_id, "start": start, "match": match,
-                             "snippet": snippet})
+                snippet = text[max(0, start - context_chars) : end + context_chars]
+                hits.append(
+                    {"slice_id": piece.slice_id, "start": start, "match": match, "snippet": snippet}
+                )
                 if len(hits) >= max_hits:
                     return hits
         return hits
@@ -158,8 +186,11 @@ class ContextTools(Toolset):
             self._passages = [
                 {"slice_id": piece.slice_id, "start": part.metadata["start"], "text": part.content}
                 for piece in self.slicer
-                for part in ContextSlicer.auto_slice_context(piece.text(), "chars", PASSAGE_CHARS).values()]
+                for part in ContextSlicer.auto_slice_context(
+                    piece.text(), "chars", PASSAGE_CHARS
+                ).values()
+            ]
             self._index = BM25([p["text"] for p in self._passages])
         scores = self._index.scores(short_text(query, QUERY_CHARS))
-        best = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)[:hit_limit(k)]
+        best = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)[: hit_limit(k)]
         return [{**self._passages[i], "score": round(scores[i], 3)} for i in best if scores[i] > 0]

@@ -73,11 +73,28 @@ Document {doc_id}:
 class CorpusTools(Toolset):
     """Seed 004's corpus functions (plus search_by_date, get_links and the hypothesis tools)."""
 
-    TOOL_NAMES = ("list_documents", "get_doc_meta", "get_doc_summary", "get_all_summaries",
-                  "search_by_keyword", "search_by_entity", "search_by_keywords", "search_by_date",
-                  "grep_corpus", "rank_documents", "get_links", "read_document", "read_document_chunk",
-                  "grep_document", "get_doc_toc", "get_doc_sections", "read_doc_section", "llm_query",
-                  "ask_about_document", "ask_across_documents")
+    TOOL_NAMES = (
+        "list_documents",
+        "get_doc_meta",
+        "get_doc_summary",
+        "get_all_summaries",
+        "search_by_keyword",
+        "search_by_entity",
+        "search_by_keywords",
+        "search_by_date",
+        "grep_corpus",
+        "rank_documents",
+        "get_links",
+        "read_document",
+        "read_document_chunk",
+        "grep_document",
+        "get_doc_toc",
+        "get_doc_sections",
+        "read_doc_section",
+        "llm_query",
+        "ask_about_document",
+        "ask_across_documents",
+    )
     LOOKING = frozenset(TOOL_NAMES) - {"llm_query"}
 
     def __init__(self, index: CorpusIndex, sub: LM, gateway: Gateway, cache_size: int = 128):
@@ -125,14 +142,29 @@ class CorpusTools(Toolset):
     def brief(self, question: str) -> Brief:
         total_docs, total_chars = self.index.totals()
         shown = self.store.docs(limit=SAMPLE_SUMMARIES)
-        listed = "\n".join(f"- {d.doc_id}: {d.meta['title']}. {d.meta['summary'][:200]}" for d in shown)
-        intro = INTRO.format(total_docs=total_docs, total_chars=total_chars, path=self.index.root,
-                             shown=len(shown), summaries=listed or "(none)")
+        listed = "\n".join(
+            f"- {d.doc_id}: {d.meta['title']}. {d.meta['summary'][:200]}" for d in shown
+        )
+        intro = INTRO.format(
+            total_docs=total_docs,
+            total_chars=total_chars,
+            path=self.index.root,
+            shown=len(shown),
+            summaries=listed or "(none)",
+        )
         query = search_words(question)
-        return Brief(intro, GUIDE.format(query=query, question=question), FIRST_STEP.format(query=query),
-                     variables={"corpus_path": str(self.index.root), "total_docs": total_docs,
-                                "total_chars": total_chars, "doc_ids": self.store.doc_ids(),
-                                "doc_summaries": {d.doc_id: d.meta["summary"] for d in shown}})
+        return Brief(
+            intro,
+            GUIDE.format(query=query, question=question),
+            FIRST_STEP.format(query=query),
+            variables={
+                "corpus_path": str(self.index.root),
+                "total_docs": total_docs,
+                "total_chars": total_chars,
+                "doc_ids": self.store.doc_ids(),
+                "doc_summaries": {d.doc_id: d.meta["summary"] for d in shown},
+            },
+        )
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
         """Sentences of the best-matching documents where the answer's words stand together near
@@ -191,14 +223,18 @@ class CorpusTools(Toolset):
         high = (end or low) + "\uffff"
         return list(self.store.lookup_range("date", low, high))
 
-    def grep_corpus(self, pattern: str, max_docs: int = 100, max_hits: int = 20) -> dict[str, list[dict]]:
+    def grep_corpus(
+        self, pattern: str, max_docs: int = 100, max_hits: int = 20
+    ) -> dict[str, list[dict]]:
         """Regex matches (case-insensitive) across all documents, streamed: {doc_id: [{match,
         start, line}]} for the first `max_docs` documents that match (up to `max_hits` each)."""
         found: dict[str, list[dict]] = {}
         per_document, documents = hit_limit(max_hits), hit_limit(max_docs)
         for doc_id, blocks in _by_document(self.store.iter_corpus_blocks()):
-            hits = [{"match": m.text, "start": m.start, "line": m.line}
-                    for m in islice(grep_blocks(pattern, blocks), per_document)]
+            hits = [
+                {"match": m.text, "start": m.start, "line": m.line}
+                for m in islice(grep_blocks(pattern, blocks), per_document)
+            ]
             if hits:
                 found[doc_id] = hits
                 if len(found) == documents:
@@ -208,8 +244,10 @@ class CorpusTools(Toolset):
     def rank_documents(self, query: str, top_k: int = 10) -> list[tuple[str, float, str]]:
         """The top_k documents most relevant to `query` (BM25 over their full text):
         [(doc_id, score, summary)], best first."""
-        return [(doc_id, round(score, 3), self.index.doc(doc_id).meta["summary"])
-                for doc_id, score in self.ranked(query, top_k)]
+        return [
+            (doc_id, round(score, 3), self.index.doc(doc_id).meta["summary"])
+            for doc_id, score in self.ranked(query, top_k)
+        ]
 
     def get_links(self, doc_id: str) -> dict[str, list[str]]:
         """{"references": documents whose file name or title it names, "referenced_by": those naming it}."""
@@ -221,23 +259,31 @@ class CorpusTools(Toolset):
         """A document's full text (the first 1,000,000 characters of a longer one)."""
         total = self.index.doc(doc_id).chars
         if total > READ_LIMIT:
-            self.notices.append(f"read_document({doc_id!r}) returned the first {READ_LIMIT:,} of {total:,} "
-                                "characters; use read_document_chunk or read_doc_section for the rest.")
+            self.notices.append(
+                f"read_document({doc_id!r}) returned the first {READ_LIMIT:,} of {total:,} "
+                "characters; use read_document_chunk or read_doc_section for the rest."
+            )
         return self._read(doc_id, 0, min(total, READ_LIMIT))
 
     def read_document_chunk(self, doc_id: str, start: int, end: int) -> str:
         """Characters [start, end) of a document (at most 1,000,000 at a time)."""
         if int(end) - int(start) > READ_LIMIT:
-            self.notices.append(f"read_document_chunk returns at most {READ_LIMIT:,} characters at a time.")
+            self.notices.append(
+                f"read_document_chunk returns at most {READ_LIMIT:,} characters at a time."
+            )
         return self._read(doc_id, start, end)
 
     def grep_document(self, doc_id: str, pattern: str) -> list[dict]:
         """Regex matches (case-insensitive) in one document: [{match, start, line}]."""
         blocks = self.store.iter_blocks(self.index.doc(doc_id).store_id)
-        hits = [{"match": m.text, "start": m.start, "line": m.line}
-                for m in islice(grep_blocks(pattern, blocks), MAX_HITS + 1)]
+        hits = [
+            {"match": m.text, "start": m.start, "line": m.line}
+            for m in islice(grep_blocks(pattern, blocks), MAX_HITS + 1)
+        ]
         if len(hits) > MAX_HITS:
-            self.notices.append(f"grep_document returned the first {MAX_HITS:,} matches; narrow the pattern.")
+            self.notices.append(
+                f"grep_document returned the first {MAX_HITS:,} matches; narrow the pattern."
+            )
         return hits[:MAX_HITS]
 
     def get_doc_toc(self, doc_id: str) -> dict:
@@ -253,7 +299,9 @@ class CorpusTools(Toolset):
         level2 = self.index.document_index(doc_id)
         spans = level2.section_map
         if section_name not in spans:
-            raise KeyError(f"no section {section_name!r} in {doc_id}; see get_doc_sections({doc_id!r})")
+            raise KeyError(
+                f"no section {section_name!r} in {doc_id}; see get_doc_sections({doc_id!r})"
+            )
         return self._read(doc_id, *spans[section_name])
 
     # -- sub-model ------------------------------------------------------------------------------
@@ -270,20 +318,30 @@ class CorpusTools(Toolset):
     def ask_across_documents(self, question: str, doc_ids: list[str]) -> dict[str, str]:
         """Ask the same question about several documents, in parallel: {doc_id: answer}."""
         ids = list(dict.fromkeys(map(short_name, bounded_batch(doc_ids, "documents"))))
-        prompts = [(d, self._document_prompt(question, d)) for d in ids]  # the store stays on this thread
+        prompts = [
+            (d, self._document_prompt(question, d)) for d in ids
+        ]  # the store stays on this thread
         return dict(zip(ids, self.gateway.map(lambda item: self._ask(*item), prompts), strict=True))
 
     def _document_prompt(self, question: str, doc_id: str) -> str:
         """The prompt about one document; reading it may index the document (a store write)."""
         room = fit_chars(self.sub, 1500)
-        content = "\n...\n".join(self._read(doc_id, s, e) for s, e in self.passages(doc_id, question, room))
-        return ASK.format(question=short_text(question), doc_id=doc_id, content=truncate_middle(content, room))
+        content = "\n...\n".join(
+            self._read(doc_id, s, e) for s, e in self.passages(doc_id, question, room)
+        )
+        return ASK.format(
+            question=short_text(question), doc_id=doc_id, content=truncate_middle(content, room)
+        )
 
     def _ask(self, doc_id: str, prompt: str) -> str:
-        return self.gateway.complete(self.sub, prompt, purpose="ask_about_document", label=doc_id).text
+        return self.gateway.complete(
+            self.sub, prompt, purpose="ask_about_document", label=doc_id
+        ).text
 
 
-def _by_document(rows: Iterable[tuple[str, int, str]]) -> Iterator[tuple[str, Iterator[tuple[int, str]]]]:
+def _by_document(
+    rows: Iterable[tuple[str, int, str]],
+) -> Iterator[tuple[str, Iterator[tuple[int, str]]]]:
     """Group (doc id, offset, block) rows, which come ordered by document, into (doc id, blocks)."""
     for doc_id, group in groupby(rows, key=lambda row: row[0]):
         yield doc_id, ((offset, body) for _, offset, body in group)

@@ -18,6 +18,8 @@ MAX_HITS = 1_000  # the most matches one search call returns (each is held on th
 def hit_limit(asked: int) -> int:
     """How many hits a search asked for `asked` may return: 1 to MAX_HITS."""
     return max(1, min(int(asked), MAX_HITS))
+
+
 _REGEX_SYNTAX = re.compile(r"[.^$*+?{}\[\]\\|()]")
 
 
@@ -31,8 +33,9 @@ class Match:
     line: int
 
 
-def grep_blocks(pattern: str, blocks: Iterable[tuple[int, str]], start: int = 0,
-                end: int | None = None) -> Iterator[Match]:
+def grep_blocks(
+    pattern: str, blocks: Iterable[tuple[int, str]], start: int = 0, end: int | None = None
+) -> Iterator[Match]:
     """Case-insensitive matches of `pattern` within [start, end) of the (offset, text) blocks,
     which come in order."""
     regex = compile_search(pattern)

@@ -8,9 +8,11 @@ import re
 from longread.tools.rank import terms
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
-_NONE = re.compile(r"^\W*(none|no answer|not (?:found|mentioned|stated))\b|\b(?:does not|doesn't|do not|"
-                   r"cannot|can't) (?:answer|say|mention|provide|contain|specify)|\bno information\b",
-                   re.IGNORECASE)
+_NONE = re.compile(
+    r"^\W*(none|no answer|not (?:found|mentioned|stated))\b|\b(?:does not|doesn't|do not|"
+    r"cannot|can't) (?:answer|say|mention|provide|contain|specify)|\bno information\b",
+    re.IGNORECASE,
+)
 
 
 def says_nothing(reply: str) -> bool:
@@ -36,15 +38,16 @@ def is_grounded(answer: str, source: str, question: str, share: float = 0.6) -> 
     return sum(t in present for t in fresh) / len(fresh) >= share
 
 
-def grounded_span(answer: str, source: str, question: str, window: int = 200,
-                  share: float = 0.6) -> tuple[int, int] | None:
+def grounded_span(
+    answer: str, source: str, question: str, window: int = 200, share: float = 0.6
+) -> tuple[int, int] | None:
     """The supporting sentence, if most of the answer's new words occur within `window` characters
     of it, and so does a word of the question: an answer assembled from words scattered over the
     text, or resting on a passage about something else, does not count."""
     span = supporting_span(answer, source, question)
     if span is None:
         return None
-    nearby = source[max(0, span[0] - window): span[1] + window]
+    nearby = source[max(0, span[0] - window) : span[1] + window]
     asked = set(terms(question))
     on_topic = not asked or bool(asked & set(terms(nearby)))
     return span if on_topic and is_grounded(answer, nearby, question, share) else None

@@ -12,7 +12,11 @@ class JoinedOffsets:
     """The start of each of texts of the given `lengths`, joined with `gap` characters between."""
 
     def __init__(self, lengths: Sequence[int], gap: int):
-        self.starts = list(accumulate((length + gap for length in lengths[:-1]), initial=0)) if lengths else []
+        self.starts = (
+            list(accumulate((length + gap for length in lengths[:-1]), initial=0))
+            if lengths
+            else []
+        )
 
     def index_at(self, offset: int) -> int:
         """The text holding a joint offset (the one before it, for a gap)."""

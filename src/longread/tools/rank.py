@@ -10,15 +10,107 @@ from longread import deadline
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 MAX_QUERY_TERMS = 64  # distinct terms of one query scored (each costs a pass over the texts)
-_STOP = frozenset(["a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "here", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "say", "says", "said", "she", "so", "some", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "up", "us", "very", "was", "we", "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your"])
+_STOP = frozenset(
+    [
+        "a",
+        "about",
+        "all",
+        "also",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "here",
+        "him",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "say",
+        "says",
+        "said",
+        "she",
+        "so",
+        "some",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "up",
+        "us",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+    ]
+)
 
 
 def stem(word: str) -> str:
     """A light suffix stripper so that `witches` matches `witch` and `ordered` matches `order`."""
     if word.endswith("'s"):
         word = word[:-2]
-    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"),
-                         ("ing", ""), ("ed", ""), ("s", "")):
+    for suffix, keep in (
+        ("ies", "y"),
+        ("sses", "ss"),
+        ("ches", "ch"),
+        ("shes", "sh"),
+        ("xes", "x"),
+        ("ing", ""),
+        ("ed", ""),
+        ("s", ""),
+    ):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
             return word[: -len(suffix)] + keep
     return word
@@ -26,7 +118,11 @@ def stem(word: str) -> str:
 
 def terms(text: str) -> list[str]:
     """Lower-cased, stemmed words of `text`, without stop words."""
-    return [stem(w) for w in _WORD.findall(text.lower()) if (len(w) > 1 or w.isdigit()) and w not in _STOP]
+    return [
+        stem(w)
+        for w in _WORD.findall(text.lower())
+        if (len(w) > 1 or w.isdigit()) and w not in _STOP
+    ]
 
 
 def keywords(text: str) -> str:
@@ -86,9 +182,14 @@ def sentences(text: str, max_chars: int = 300) -> list[str]:
     found = []
     for paragraph in _PARAGRAPH.split(text):
         lines = [line.strip() for line in paragraph.split("\n")]
-        kept = [line for n, line in enumerate(lines)
-                if line and not _UNDERLINE.match(line) and not line.startswith("#")
-                and not (n + 1 < len(lines) and _UNDERLINE.match(lines[n + 1]))]
+        kept = [
+            line
+            for n, line in enumerate(lines)
+            if line
+            and not _UNDERLINE.match(line)
+            and not line.startswith("#")
+            and not (n + 1 < len(lines) and _UNDERLINE.match(lines[n + 1]))
+        ]
         found += [s[:max_chars] for s in _SENTENCE_END.split(" ".join(kept)) if s.strip()]
     return found
 

@@ -69,10 +69,22 @@ class SingleDocTools(TreeNavigation, Toolset):
     """The seed-000 functions over one indexed document, plus search, the summary tree's tools
     (seed 003) and the hypothesis tools."""
 
-    TOOL_NAMES = ("get_toc", "get_section_names", "get_summary", "get_all_summaries", "read_section",
-                  "read_section_chunk", "read_range", "grep_section", "grep_all",
-                  "find_sections_by_keyword", "search", "llm_query", "ask_about_section",
-                  *TreeNavigation.TREE_TOOLS)
+    TOOL_NAMES = (
+        "get_toc",
+        "get_section_names",
+        "get_summary",
+        "get_all_summaries",
+        "read_section",
+        "read_section_chunk",
+        "read_range",
+        "grep_section",
+        "grep_all",
+        "find_sections_by_keyword",
+        "search",
+        "llm_query",
+        "ask_about_section",
+        *TreeNavigation.TREE_TOOLS,
+    )
     LOOKING = frozenset(TOOL_NAMES) - {"llm_query"}
 
     def __init__(self, index: SingleDocIndex, sub: LM, gateway: Gateway, cache_sections: int = 32):
@@ -97,7 +109,11 @@ class SingleDocTools(TreeNavigation, Toolset):
         section_name = short_name(section_name)
         if section_name not in self.rows:
             close = [n for n in self.names if section_name.lower() in n.lower()][:5]
-            hint = f"; did you mean {', '.join(map(repr, close))}?" if close else "; see get_section_names()"
+            hint = (
+                f"; did you mean {', '.join(map(repr, close))}?"
+                if close
+                else "; see get_section_names()"
+            )
             raise KeyError(f"no section named {section_name!r}{hint}")
         return self.rows[section_name]
 
@@ -112,8 +128,14 @@ class SingleDocTools(TreeNavigation, Toolset):
 
     def citation(self, start: int, end: int) -> Citation:
         """A citation of characters [start, end), with its section and page."""
-        return Citation(self.doc_id, start, end, self._read(start, end), self.section_at(start),
-                        self.page_at(start))
+        return Citation(
+            self.doc_id,
+            start,
+            end,
+            self._read(start, end),
+            self.section_at(start),
+            self.page_at(start),
+        )
 
     def search_ids(self, query: str, k: int) -> list[tuple[int, float]]:
         """(section id, score) of the k sections whose own text best matches `query` (BM25)."""
@@ -144,20 +166,36 @@ class SingleDocTools(TreeNavigation, Toolset):
         if not summaries:
             listed = "(none were made: build the index with summaries to have them)"
         elif len(listed) > SUMMARY_CHARS:
-            listed = f"({len(summaries):,} summaries: too many to list here; use get_summary(name).)"
-        intro = INTRO.format(path=self.doc_id, doc_type=self.index.doc_type, chars=self.index.total_chars,
-                             sections=len(self.names), toc=toc_summary(self.outline()), summaries=listed)
+            listed = (
+                f"({len(summaries):,} summaries: too many to list here; use get_summary(name).)"
+            )
+        intro = INTRO.format(
+            path=self.doc_id,
+            doc_type=self.index.doc_type,
+            chars=self.index.total_chars,
+            sections=len(self.names),
+            toc=toc_summary(self.outline()),
+            summaries=listed,
+        )
         if self.summary_tree is not None:
             root = self.summary_tree.root
             intro += TREE.format(levels=root.level + 1, summary=truncate_middle(root.summary, 800))
         query = search_words(question)
-        return Brief(intro, GUIDE.format(query=query, question=question), FIRST_STEP.format(query=query),
-                     variables=self.variables())
+        return Brief(
+            intro,
+            GUIDE.format(query=query, question=question),
+            FIRST_STEP.format(query=query),
+            variables=self.variables(),
+        )
 
     def variables(self) -> dict[str, Any]:
         """The seed's metadata variables, preset in the REPL."""
-        return {"doc_path": self.index.path, "doc_type": self.index.doc_type,
-                "total_chars": self.index.total_chars, "section_names": list(self.names)}
+        return {
+            "doc_path": self.index.path,
+            "doc_type": self.index.doc_type,
+            "total_chars": self.index.total_chars,
+            "section_names": list(self.names),
+        }
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
         """Sentences of the best-matching sections where the answer's words stand together near
@@ -196,7 +234,9 @@ class SingleDocTools(TreeNavigation, Toolset):
         row = self._row(section_name)
         return self._read(row.start, row.end)
 
-    def read_section_chunk(self, section_name: str, chunk_idx: int, chunk_size: int = 10_000) -> str:
+    def read_section_chunk(
+        self, section_name: str, chunk_idx: int, chunk_size: int = 10_000
+    ) -> str:
         """Chunk number `chunk_idx` (from 0) of a section, `chunk_size` characters each."""
         row = self._row(section_name)
         start = row.start + chunk_idx * chunk_size
@@ -224,7 +264,9 @@ class SingleDocTools(TreeNavigation, Toolset):
 
     def _capped(self, hits: list[dict], tool: str) -> list[dict]:
         if len(hits) > MAX_HITS:
-            self.notices.append(f"{tool} returned the first {MAX_HITS:,} matches; narrow the pattern.")
+            self.notices.append(
+                f"{tool} returned the first {MAX_HITS:,} matches; narrow the pattern."
+            )
         return hits[:MAX_HITS]
 
     def _grep(self, pattern: str, start: int, end: int) -> Iterator[dict]:
@@ -235,14 +277,24 @@ class SingleDocTools(TreeNavigation, Toolset):
     def find_sections_by_keyword(self, keyword: str) -> list[str]:
         """Sections whose keywords include `keyword` (case and plural insensitive)."""
         wanted = stem(keyword.lower())
-        return [name for name, words in self.index.keywords.items()
-                if any(stem(w.lower()) == wanted for w in words)]
+        return [
+            name
+            for name, words in self.index.keywords.items()
+            if any(stem(w.lower()) == wanted for w in words)
+        ]
 
     def search(self, query: str, k: int = 5) -> list[dict]:
         """The k sections most relevant to `query` (BM25 over their text): section, score, start, end."""
         hits = self.search_ids(query, k)
-        return [{"section": self._name_of[sid], "score": round(score, 3), "start": self._by_id[sid].start,
-                 "end": self._by_id[sid].end} for sid, score in hits]
+        return [
+            {
+                "section": self._name_of[sid],
+                "score": round(score, 3),
+                "start": self._by_id[sid].start,
+                "end": self._by_id[sid].end,
+            }
+            for sid, score in hits
+        ]
 
     # -- sub-model -------------------------------------------------------------------------
     def llm_query(self, prompt: str) -> str:
@@ -253,6 +305,10 @@ class SingleDocTools(TreeNavigation, Toolset):
     def ask_about_section(self, question: str, section_name: str) -> str:
         """Ask the sub-model a question about one section's text."""
         content = truncate_middle(self.read_section(section_name), fit_chars(self.sub, 1500))
-        prompt = (f"Answer this question based on the section content.\n\nQuestion: {short_text(question)}\n\n"
-                  f"Section \"{section_name}\":\n{content}")
-        return self.gateway.complete(self.sub, prompt, purpose="ask_about_section", label=section_name).text
+        prompt = (
+            f"Answer this question based on the section content.\n\nQuestion: {short_text(question)}\n\n"
+            f'Section "{section_name}":\n{content}'
+        )
+        return self.gateway.complete(
+            self.sub, prompt, purpose="ask_about_section", label=section_name
+        ).text

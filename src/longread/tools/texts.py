@@ -51,10 +51,15 @@ class TextDocs:
         ids count from 1 within each document (`doc-1-chunk-1`)."""
         found = []
         for doc, start in zip(self.docs, self.offsets.starts, strict=True):
-            spans = [(s, e) for s, e in char_spans(doc.text, 0, len(doc.text), self.chunk_chars)
-                     if doc.text[s:e].strip()]
-            found += [Chunk(f"{doc.doc_id}-chunk-{n}", doc.name, start + s, start + e, doc.text[s:e])
-                      for n, (s, e) in enumerate(spans, 1)]
+            spans = [
+                (s, e)
+                for s, e in char_spans(doc.text, 0, len(doc.text), self.chunk_chars)
+                if doc.text[s:e].strip()
+            ]
+            found += [
+                Chunk(f"{doc.doc_id}-chunk-{n}", doc.name, start + s, start + e, doc.text[s:e])
+                for n, (s, e) in enumerate(spans, 1)
+            ]
         return found
 
     def chunk_at(self, offset: int) -> Chunk:
@@ -76,8 +81,14 @@ class TextDocs:
         """A citation of joint characters [start, end), in its document's offsets, named by its chunk."""
         at, local = self.offsets.locate(start)
         doc = self.docs[at]
-        return Citation(doc.doc_id, local, local + end - start, self.text[start:end],
-                        self.chunk_at(start).chunk_id, doc.page_at(local))
+        return Citation(
+            doc.doc_id,
+            local,
+            local + end - start,
+            self.text[start:end],
+            self.chunk_at(start).chunk_id,
+            doc.page_at(local),
+        )
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
         """Sentences of the best-matching chunks where the answer's words stand together near the

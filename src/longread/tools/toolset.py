@@ -8,11 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from longread.repl.capture import truncate_middle
-
 from longread.answer import Citation
+from longread.repl.capture import truncate_middle
 from longread.tools.hypothesis import HypothesisTracker
-
 
 # What model code may pass and get back, whatever a tool's arguments say: every tool runs on the
 # host, so each bounds its own work.
@@ -79,7 +77,9 @@ class Toolset:
 
     def __init__(self, hypothesis: HypothesisTracker | None = None):
         self.hypothesis = hypothesis or HypothesisTracker()
-        self.notices: list[str] = []  # advice for the root model, shown after the cell that caused it
+        self.notices: list[
+            str
+        ] = []  # advice for the root model, shown after the cell that caused it
         self.touched = False  # has any tool served text or structure of the document?
 
     def take_notices(self) -> list[str]:
@@ -88,14 +88,19 @@ class Toolset:
 
     def functions(self) -> dict[str, Callable[..., Any]]:
         """The tools by name, as the REPL sees them."""
-        return {name: self._looking(getattr(self, name)) if name in self.LOOKING else getattr(self, name)
-                for name in self.TOOL_NAMES + self.HYPOTHESIS_NAMES}
+        return {
+            name: self._looking(getattr(self, name))
+            if name in self.LOOKING
+            else getattr(self, name)
+            for name in self.TOOL_NAMES + self.HYPOTHESIS_NAMES
+        }
 
     def _looking(self, tool: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(tool)
         def call(*args: Any, **kwargs: Any) -> Any:
             self.touched = True
             return tool(*args, **kwargs)
+
         return call
 
     def brief(self, question: str) -> Brief:

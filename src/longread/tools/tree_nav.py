@@ -14,7 +14,9 @@ from longread.store.docstore import DocStore
 from longread.store.tree_tables import NodeRow
 
 MAX_NODE_CHARS = 1_000_000  # read_node's cap: a root over a 400 MB document is read with read_range
-NO_TREE = "this document has no summary tree yet: build it with `longread index FILE` (or --smart-chunks)"
+NO_TREE = (
+    "this document has no summary tree yet: build it with `longread index FILE` (or --smart-chunks)"
+)
 
 
 class SummaryTree:
@@ -42,8 +44,14 @@ class SummaryTree:
         return self.by_id[node_id]
 
     def as_dict(self, node: NodeRow) -> dict[str, Any]:
-        return {"id": node.id, "level": node.level, "summary": node.summary, "start": node.start,
-                "end": node.end, "children": len(self.children[node.id])}
+        return {
+            "id": node.id,
+            "level": node.level,
+            "summary": node.summary,
+            "start": node.start,
+            "end": node.end,
+            "children": len(self.children[node.id]),
+        }
 
 
 class TreeNavigation:
@@ -76,6 +84,7 @@ class TreeNavigation:
             if left > 0:
                 shown["children"] = [expand(child, left - 1) for child in tree.children[node.id]]
             return shown
+
         return expand(tree.root, depth)
 
     def get_children(self, node_id: int) -> list[dict]:

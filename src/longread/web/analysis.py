@@ -69,22 +69,44 @@ class Analysis:
         self.root = services.models.get(request.model, settings.model)
         self.sub = services.models.get(request.subModel, settings.default_sub)
         self.indexed, self.texts = _documents(request.document_ids, services, request.chunkSize)
-        check_mode(request.mode, CORPUS_MODES if isinstance(self.indexed, IndexedCorpus)
-                   else DOCUMENT_MODES if self.indexed else TEXT_MODES)
+        check_mode(
+            request.mode,
+            CORPUS_MODES
+            if isinstance(self.indexed, IndexedCorpus)
+            else DOCUMENT_MODES
+            if self.indexed
+            else TEXT_MODES,
+        )
         if request.mode == "rlm" and not self.root.writes_code:
-            raise InputError(f"rlm needs a root model that writes code; {self.root.name} does not "
-                             "(choose map, or a code-writing model such as local:qwen2.5-coder-1.5b)")
+            raise InputError(
+                f"rlm needs a root model that writes code; {self.root.name} does not "
+                "(choose map, or a code-writing model such as local:qwen2.5-coder-1.5b)"
+            )
         allow_code = settings.allow_unisolated_code or is_isolated(probe())
         if request.mode == "rlm" and not allow_code:
-            raise InputError("rlm runs model-written code, and this server cannot isolate it from the "
-                             "system (see `longread doctor`); it was started without --allow-unisolated-code")
-        budget = Budget(max_subcalls=min(settings.max_subcalls, request.maxSubcalls + 8),
-                        max_cost_usd=settings.max_cost_usd, max_seconds=settings.max_seconds)
-        self.options = RunOptions(refine_slice_chars=request.chunkSize, max_slices=request.maxSubcalls,
-                                  top_k=request.topK, rewrite=request.rewrite, allow_code=allow_code)
+            raise InputError(
+                "rlm runs model-written code, and this server cannot isolate it from the "
+                "system (see `longread doctor`); it was started without --allow-unisolated-code"
+            )
+        budget = Budget(
+            max_subcalls=min(settings.max_subcalls, request.maxSubcalls + 8),
+            max_cost_usd=settings.max_cost_usd,
+            max_seconds=settings.max_seconds,
+        )
+        self.options = RunOptions(
+            refine_slice_chars=request.chunkSize,
+            max_slices=request.maxSubcalls,
+            top_k=request.topK,
+            rewrite=request.rewrite,
+            allow_code=allow_code,
+        )
         self.progress: Progress | None = None
-        self.gateway = Gateway(budget=budget, cache=services.cache, concurrency=request.concurrency,
-                               on_event=self._event)
+        self.gateway = Gateway(
+            budget=budget,
+            cache=services.cache,
+            concurrency=request.concurrency,
+            on_event=self._event,
+        )
 
     def _event(self, event: Any) -> None:
         if self.progress is not None:
@@ -98,23 +120,38 @@ class Analysis:
         progress = self.progress = Progress(send)
         run = Run(self.root, self.sub, self.gateway, self.options, progress)
         names = ", ".join(d.name for d in self.texts.docs) if self.texts else self.indexed.name
-        progress.phase("INIT", f"{self.request.mode} · {names} · root {self.root.name}, sub {self.sub.name}")
+        progress.phase(
+            "INIT", f"{self.request.mode} · {names} · root {self.root.name}, sub {self.sub.name}"
+        )
         try:
             if isinstance(self.indexed, IndexedCorpus):
                 with self.indexed.opened() as corpus:
-                    progress.phase("CHUNK", f"indexed corpus, {self.indexed.documents:,} documents, "
-                                            f"{self.indexed.chars:,} characters")
-                    answer = answer_corpus(self.request.question, CorpusTools(corpus, self.sub, self.gateway), run,
-                                           self.request.mode)
+                    progress.phase(
+                        "CHUNK",
+                        f"indexed corpus, {self.indexed.documents:,} documents, "
+                        f"{self.indexed.chars:,} characters",
+                    )
+                    answer = answer_corpus(
+                        self.request.question,
+                        CorpusTools(corpus, self.sub, self.gateway),
+                        run,
+                        self.request.mode,
+                    )
             elif self.indexed is not None:
                 with self.indexed.opened() as index:
-                    progress.phase("CHUNK", f"indexed document, {len(index.rows):,} sections, "
-                                            f"{index.total_chars:,} characters")
+                    progress.phase(
+                        "CHUNK",
+                        f"indexed document, {len(index.rows):,} sections, "
+                        f"{index.total_chars:,} characters",
+                    )
                     tools = SingleDocTools(index, self.sub, self.gateway)
                     answer = answer_document(self.request.question, tools, run, self.request.mode)
             else:
-                progress.phase("CHUNK", f"{len(self.texts.chunks)} chunk(s) of up to {self.texts.chunk_chars:,} "
-                                        f"characters from {self.texts.total_chars:,}")
+                progress.phase(
+                    "CHUNK",
+                    f"{len(self.texts.chunks)} chunk(s) of up to {self.texts.chunk_chars:,} "
+                    f"characters from {self.texts.total_chars:,}",
+                )
                 answer = answer_texts(self.request.question, self.texts, run, self.request.mode)
         except BudgetExceededError as error:
             if error.partial is None:
@@ -128,43 +165,89 @@ class Analysis:
         citations = [self._citation(c) for c in answer.citations]
         text = answer.text
         if answer.mode in ("map", "tree", "retrieval"):  # there `[n]` cites citations[n-1]
-            text = CITATION_MARK.sub(lambda m: f"[{citations[int(m[1]) - 1]['id']}]"
-                             if 0 < int(m[1]) <= len(citations) else m[0], text)
+            text = CITATION_MARK.sub(
+                lambda m: (
+                    f"[{citations[int(m[1]) - 1]['id']}]"
+                    if 0 < int(m[1]) <= len(citations)
+                    else m[0]
+                ),
+                text,
+            )
         usage = answer.usage
         total = len(self.texts.chunks) if self.texts else None
-        return {"answer": text, "mode": answer.mode, "reason": answer.reason, "stopped_by": answer.stopped_by,
-                "citations": citations,
-                "usage": {key: usage.get(key) for key in ("calls", "subcalls", "cached_calls", "input_tokens",
-                                                          "output_tokens", "cost_usd", "seconds")},
-                "chunks_total": answer.stats.get("chunks_total", total),
-                "chunks_read": answer.stats.get("chunks_read")}
+        return {
+            "answer": text,
+            "mode": answer.mode,
+            "reason": answer.reason,
+            "stopped_by": answer.stopped_by,
+            "citations": citations,
+            "usage": {
+                key: usage.get(key)
+                for key in (
+                    "calls",
+                    "subcalls",
+                    "cached_calls",
+                    "input_tokens",
+                    "output_tokens",
+                    "cost_usd",
+                    "seconds",
+                )
+            },
+            "chunks_total": answer.stats.get("chunks_total", total),
+            "chunks_read": answer.stats.get("chunks_read"),
+        }
 
     def _citation(self, citation: Citation) -> dict[str, Any]:
         """The API's citation; one into a corpus names the corpus and, as `path`, its document."""
         path = section = None
         if isinstance(self.indexed, IndexedCorpus):
-            document_id, path, cite_id = self.indexed.id, citation.doc_id, f"{citation.doc_id}@{citation.start}"
+            document_id, path, cite_id = (
+                self.indexed.id,
+                citation.doc_id,
+                f"{citation.doc_id}@{citation.start}",
+            )
         elif self.indexed is not None:
-            document_id, cite_id, section = self.indexed.id, f"{self.indexed.id}@{citation.start}", citation.span_id
+            document_id, cite_id, section = (
+                self.indexed.id,
+                f"{self.indexed.id}@{citation.start}",
+                citation.span_id,
+            )
         else:
-            document_id, cite_id = citation.doc_id, citation.span_id or f"{citation.doc_id}@{citation.start}"
-        return {"id": cite_id, "document_id": document_id, "path": path, "start": citation.start,
-                "end": citation.end, "text": citation.text, "page": citation.page, "section": section}
+            document_id, cite_id = (
+                citation.doc_id,
+                citation.span_id or f"{citation.doc_id}@{citation.start}",
+            )
+        return {
+            "id": cite_id,
+            "document_id": document_id,
+            "path": path,
+            "start": citation.start,
+            "end": citation.end,
+            "text": citation.text,
+            "page": citation.page,
+            "section": section,
+        }
 
 
-def _documents(ids: list[str], services: Services, chunk_chars: int) -> tuple[Indexed | None, TextDocs | None]:
+def _documents(
+    ids: list[str], services: Services, chunk_chars: int
+) -> tuple[Indexed | None, TextDocs | None]:
     """The uploaded documents asked for, or the one indexed document or corpus; UnknownDocumentError
     for an id the server does not hold, InputError for an indexed one asked for with others."""
     uploaded = [services.documents.get(i) for i in ids]
     missing = [i for i, doc in zip(ids, uploaded, strict=True) if doc is None]
     if not missing:
-        return None, TextDocs([doc.as_text_doc() for doc in uploaded if doc is not None], chunk_chars)
+        return None, TextDocs(
+            [doc.as_text_doc() for doc in uploaded if doc is not None], chunk_chars
+        )
     indexed = find_indexed(services.settings.index_dir, missing[0])
     if indexed is None:
         raise UnknownDocumentError(f"no document {missing[0]!r} on this server")
     if len(ids) > 1:
-        raise InputError(f"{indexed.id} is an indexed {'corpus' if isinstance(indexed, IndexedCorpus) else 'document'}: "
-                         "it is analyzed alone")
+        raise InputError(
+            f"{indexed.id} is an indexed {'corpus' if isinstance(indexed, IndexedCorpus) else 'document'}: "
+            "it is analyzed alone"
+        )
     return indexed, None
 
 

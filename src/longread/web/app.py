@@ -25,8 +25,10 @@ from longread.web.slots import Slots
 
 STATIC = Path(__file__).parent / "static"
 # The page runs only its own script and style: no inline code, nothing from elsewhere.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
 ECHO_CHARS = 200  # the most of a request a validation error echoes back, per value
 
 
@@ -34,12 +36,18 @@ def create_app(settings: Settings | None = None, model_choices: list[str] | None
     """The web app. `model_choices`: specs a client may pick besides the defaults (None: the
     local models present)."""
     settings = settings or Settings()
-    app = FastAPI(title="longread", version="0.1.0",
-                  description="Answer questions about long documents (base, retrieval, map, rlm).")
+    app = FastAPI(
+        title="longread",
+        version="0.1.0",
+        description="Answer questions about long documents (base, retrieval, map, rlm).",
+    )
     app.state.settings = settings
     app.state.services = Services(
-        settings, DocumentStore(settings.max_chars_kept), ModelPool(settings, model_choices),
-        ResponseCache(cache_dir() / "responses.sqlite") if settings.cache else None)
+        settings,
+        DocumentStore(settings.max_chars_kept),
+        ModelPool(settings, model_choices),
+        ResponseCache(cache_dir() / "responses.sqlite") if settings.cache else None,
+    )
     for router in (routes_documents.router, routes_analyze.router):
         app.include_router(router, dependencies=[Depends(require_token)])
     app.state.slots = Slots(settings.max_concurrent, settings.queue_timeout)
@@ -50,7 +58,9 @@ def create_app(settings: Settings | None = None, model_choices: list[str] | None
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
         response: Response = await call_next(request)
         response.headers["X-Content-Type-Options"] = "nosniff"
-        if request.url.path == "/" or request.url.path.startswith("/static/"):  # not /docs (Swagger UI)
+        if request.url.path == "/" or request.url.path.startswith(
+            "/static/"
+        ):  # not /docs (Swagger UI)
             response.headers["Content-Security-Policy"] = CSP
         return response
 
@@ -70,8 +80,12 @@ async def validation_error(request: Request, error: RequestValidationError) -> J
 def _bounded(error: dict[str, Any]) -> dict[str, Any]:
     """One validation error with each value that may hold the input (`input`, `msg`, the parts of
     `loc`, the `ctx` values) cut short."""
-    bounded = {**error, "input": _short(error.get("input")), "msg": _short(error.get("msg", "")),
-               "loc": [_short(part) for part in error.get("loc", ())]}
+    bounded = {
+        **error,
+        "input": _short(error.get("input")),
+        "msg": _short(error.get("msg", "")),
+        "loc": [_short(part) for part in error.get("loc", ())],
+    }
     if "ctx" in error:
         bounded["ctx"] = {key: _short(value) for key, value in error["ctx"].items()}
     return bounded

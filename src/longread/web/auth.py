@@ -13,5 +13,9 @@ def require_token(request: Request) -> None:
     if not token:
         return
     scheme, _, given = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not secrets.compare_digest(given.strip().encode(), token.encode()):
-        raise HTTPException(401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"})
+    if scheme.lower() != "bearer" or not secrets.compare_digest(
+        given.strip().encode(), token.encode()
+    ):
+        raise HTTPException(
+            401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"}
+        )

@@ -33,8 +33,14 @@ class StoredDocument:
     pages: list[tuple[int, int, int]] = field(default_factory=list)
 
     def summary(self) -> dict[str, object]:
-        return {"id": self.id, "name": self.name, "kind": self.kind, "chars": len(self.text),
-                "pages": len(self.pages) or None, "source": "upload"}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "chars": len(self.text),
+            "pages": len(self.pages) or None,
+            "source": "upload",
+        }
 
     def as_text_doc(self) -> TextDoc:
         return TextDoc(self.id, self.name, self.text, self.pages)
@@ -44,15 +50,21 @@ def parse_upload(name: str, data: bytes) -> LoadedDocument:
     """Parse an uploaded file by its content (magic bytes) and name; 415-type error for others."""
     suffix = Path(name).suffix.lower()
     if suffix not in SUFFIXES and not data.startswith(b"%PDF-"):
-        raise UnsupportedTypeError(f"{name}: unsupported file type '{suffix or 'none'}'; "
-                                   "upload PDF, DOCX, HTML, markdown or text")
+        raise UnsupportedTypeError(
+            f"{name}: unsupported file type '{suffix or 'none'}'; "
+            "upload PDF, DOCX, HTML, markdown or text"
+        )
     with tempfile.TemporaryDirectory(prefix="longread-upload-") as folder:
         path = Path(folder) / f"upload{suffix}"  # the name is the client's: never part of a path
         path.write_bytes(data)
         try:
             loaded = load_document(path)
-        except InputError as error:  # it names the server's file (or its base name): name the client's
-            raise InputError(str(error).replace(str(path), name).replace(path.name, name)) from error
+        except (
+            InputError
+        ) as error:  # it names the server's file (or its base name): name the client's
+            raise InputError(
+                str(error).replace(str(path), name).replace(path.name, name)
+            ) from error
     loaded.path = name
     return loaded
 
@@ -76,10 +88,18 @@ class DocumentStore:
 
     def add(self, name: str, loaded: LoadedDocument) -> StoredDocument:
         with self._lock:
-            doc = StoredDocument(f"doc-{next(self._ids)}", name, loaded.kind, loaded.text,
-                                 [(p.number, p.start, p.end) for p in loaded.pages])
+            doc = StoredDocument(
+                f"doc-{next(self._ids)}",
+                name,
+                loaded.kind,
+                loaded.text,
+                [(p.number, p.start, p.end) for p in loaded.pages],
+            )
             self._docs[doc.id] = doc
-            while sum(len(d.text) for d in self._docs.values()) > self.max_chars and len(self._docs) > 1:
+            while (
+                sum(len(d.text) for d in self._docs.values()) > self.max_chars
+                and len(self._docs) > 1
+            ):
                 self._docs.popitem(last=False)
             return doc
 

@@ -27,8 +27,14 @@ class IndexedDocument:
     pages: int
 
     def summary(self) -> dict[str, object]:
-        return {"id": self.id, "name": self.name, "kind": self.kind, "chars": self.chars,
-                "pages": self.pages or None, "source": "index"}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "chars": self.chars,
+            "pages": self.pages or None,
+            "source": "index",
+        }
 
     @contextmanager
     def opened(self) -> Iterator[SingleDocIndex]:
@@ -55,8 +61,15 @@ class IndexedCorpus:
         return f"{self.root.name}/"
 
     def summary(self) -> dict[str, object]:
-        return {"id": self.id, "name": self.name, "kind": "corpus", "chars": self.chars,
-                "pages": None, "documents": self.documents, "source": "index"}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": "corpus",
+            "chars": self.chars,
+            "pages": None,
+            "documents": self.documents,
+            "source": "index",
+        }
 
     @contextmanager
     def opened(self) -> Iterator[CorpusIndex]:
@@ -85,25 +98,38 @@ def list_indexed(folder: Path) -> list[Indexed]:
             finally:
                 store.close()
             if root is not None and Path(root).is_dir():
-                found.append(IndexedCorpus(f"corpus-{path.stem}", path, Path(root), documents, chars))
+                found.append(
+                    IndexedCorpus(f"corpus-{path.stem}", path, Path(root), documents, chars)
+                )
         elif kind == "document":
             store = DocStore(path)
             try:
                 for doc_id in store.document_ids():
                     meta = store.document(doc_id)
-                    found.append(IndexedDocument(f"idx-{path.stem}-{doc_id}", path, doc_id, Path(meta["path"]).name,
-                                                 meta["kind"], meta["chars"], len(meta["pages"])))
+                    found.append(
+                        IndexedDocument(
+                            f"idx-{path.stem}-{doc_id}",
+                            path,
+                            doc_id,
+                            Path(meta["path"]).name,
+                            meta["kind"],
+                            meta["chars"],
+                            len(meta["pages"]),
+                        )
+                    )
             finally:
                 store.close()
     return found
 
 
 def store_kind(path: Path) -> str | None:
-    """"corpus" or "document" for an index of this schema version (checked read-only), else None."""
+    """ "corpus" or "document" for an index of this schema version (checked read-only), else None."""
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            tables = {
+                row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
             version = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         finally:
             db.close()

@@ -15,8 +15,11 @@ def present_local_models() -> list[str]:
     """`local` (bundled) and each optional local model already downloaded (never fetched here)."""
     from longread.config import cache_dir
 
-    return ["local"] + [f"local:{key}" for key, info in LOCAL_MODELS.items()
-                        if key != DEFAULT_LOCAL and (cache_dir() / "models" / info.filename).is_file()]
+    return ["local"] + [
+        f"local:{key}"
+        for key, info in LOCAL_MODELS.items()
+        if key != DEFAULT_LOCAL and (cache_dir() / "models" / info.filename).is_file()
+    ]
 
 
 class ModelPool:
@@ -24,7 +27,9 @@ class ModelPool:
 
     def __init__(self, settings: Settings, choices: list[str] | None = None):
         self.settings = settings
-        listed = [settings.model, settings.default_sub] + (choices if choices is not None else present_local_models())
+        listed = [settings.model, settings.default_sub] + (
+            choices if choices is not None else present_local_models()
+        )
         self.choices = list(dict.fromkeys(listed))
         self._models: dict[str, LM] = {}
         self._lock = threading.Lock()
@@ -33,7 +38,9 @@ class ModelPool:
         """The model for `spec` (the default when None); InputError for one not offered."""
         spec = spec or default
         if spec not in self.choices:
-            raise InputError(f"model '{spec}' is not offered by this server; choose one of {', '.join(self.choices)}")
+            raise InputError(
+                f"model '{spec}' is not offered by this server; choose one of {', '.join(self.choices)}"
+            )
         with self._lock:
             if spec not in self._models:
                 self._models[spec] = self.settings.resolve(spec)
@@ -48,6 +55,13 @@ class ModelPool:
             except LongreadError as error:  # e.g. a hosted model without its API key
                 described.append({"spec": spec, "available": False, "error": str(error)})
                 continue
-            described.append({"spec": spec, "name": lm.name, "available": True, "writes_code": lm.writes_code,
-                              "context_window": lm.context_window})
+            described.append(
+                {
+                    "spec": spec,
+                    "name": lm.name,
+                    "available": True,
+                    "writes_code": lm.writes_code,
+                    "context_window": lm.context_window,
+                }
+            )
         return described

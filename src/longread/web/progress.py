@@ -20,7 +20,7 @@ Send = Callable[[str, dict[str, Any]], None]
 
 def _short(text: object) -> str:
     flat = " ".join(str(text).split())
-    return flat if len(flat) <= LINE_CHARS else flat[:LINE_CHARS - 1] + "…"
+    return flat if len(flat) <= LINE_CHARS else flat[: LINE_CHARS - 1] + "…"
 
 
 class Progress:
@@ -42,8 +42,14 @@ class Progress:
             while self.at < target:
                 self.at += 1
                 current = PHASES[self.at]
-                self.send("phase", {"name": current, "skipped": current != name,
-                                    "detail": detail if current == name else ""})
+                self.send(
+                    "phase",
+                    {
+                        "name": current,
+                        "skipped": current != name,
+                        "detail": detail if current == name else "",
+                    },
+                )
                 if current == name:
                     self.log(f"── {name}" + (f": {detail}" if detail else ""))
 
@@ -60,8 +66,10 @@ class Progress:
         if name == "MAP":
             self.log(f"map: reading {data['chunks']} passages chosen by relevance")
         elif name == "RETRIEVE":
-            self.log(f"retrieve: the best {len(data['chunks'])} of {data['total']} passages: "
-                     f"{_short(', '.join(data['chunks']))}")
+            self.log(
+                f"retrieve: the best {len(data['chunks'])} of {data['total']} passages: "
+                f"{_short(', '.join(data['chunks']))}"
+            )
         elif name in ("AGGREGATE", "RESPOND"):
             self.phase(name)
         elif name == "REWRITE":
@@ -80,14 +88,28 @@ class Progress:
         purpose, label = data["purpose"], data.get("label")
         cached = " (cached)" if data.get("cached") else ""
         if purpose in ROOT_CALLS:
-            self.log(f"root model replied in {data['seconds']:.1f} s{cached}: {_short(data['reply'])}")
+            self.log(
+                f"root model replied in {data['seconds']:.1f} s{cached}: {_short(data['reply'])}"
+            )
             return
-        self.send("subcall", {"status": "end", "chunk_id": label, "purpose": purpose,
-                              "seconds": data["seconds"], "reply": _short(data["reply"])})
-        self.log(f"sub-call {label or purpose} done in {data['seconds']:.1f} s{cached}: {_short(data['reply'])}")
+        self.send(
+            "subcall",
+            {
+                "status": "end",
+                "chunk_id": label,
+                "purpose": purpose,
+                "seconds": data["seconds"],
+                "reply": _short(data["reply"]),
+            },
+        )
+        self.log(
+            f"sub-call {label or purpose} done in {data['seconds']:.1f} s{cached}: {_short(data['reply'])}"
+        )
 
     def _on_llm_retry(self, data: dict[str, Any]) -> None:
-        self.log(f"retry {data['attempt']} of a {data['purpose']} call in {data['delay']} s: {_short(data['error'])}")
+        self.log(
+            f"retry {data['attempt']} of a {data['purpose']} call in {data['delay']} s: {_short(data['error'])}"
+        )
 
     def _on_root_turn(self, data: dict[str, Any]) -> None:
         self.log(f"rlm turn {data['turn']}: {_short(data['reply'])}")

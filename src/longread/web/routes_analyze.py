@@ -31,7 +31,9 @@ async def _slot(request: Request) -> Slot:
     try:
         return await request.app.state.slots.acquire()
     except ServerBusyError as busy:
-        raise HTTPException(503, str(busy), headers={"Retry-After": str(busy.retry_after)}) from busy
+        raise HTTPException(
+            503, str(busy), headers={"Retry-After": str(busy.retry_after)}
+        ) from busy
 
 
 async def _start(body: AnalyzeRequest, request: Request) -> Analysis:
@@ -49,10 +51,16 @@ def config(request: Request) -> dict[str, Any]:
     """The models on offer (and which can drive rlm), the modes, defaults and limits."""
     services = request.app.state.services
     settings = services.settings
-    return {"models": services.models.describe(), "model": settings.model, "subModel": settings.default_sub,
-            "modes": list(TEXT_MODES), "indexed_modes": list(DOCUMENT_MODES), "corpus_modes": list(CORPUS_MODES),
-            "defaults": AnalyzeRequest.model_json_schema()["properties"],
-            "max_upload_mb": settings.max_upload_mb}
+    return {
+        "models": services.models.describe(),
+        "model": settings.model,
+        "subModel": settings.default_sub,
+        "modes": list(TEXT_MODES),
+        "indexed_modes": list(DOCUMENT_MODES),
+        "corpus_modes": list(CORPUS_MODES),
+        "defaults": AnalyzeRequest.model_json_schema()["properties"],
+        "max_upload_mb": settings.max_upload_mb,
+    }
 
 
 @router.post("/api/analyze")
@@ -117,7 +125,9 @@ async def analyze_stream(body: AnalyzeRequest, request: Request) -> EventSourceR
         raise
     # The events release the slot when they end or are closed; the background task, if they never
     # started (a client gone before the first byte).
-    return EventSourceResponse(_events(analysis, slot), ping=15, background=BackgroundTask(slot.release))
+    return EventSourceResponse(
+        _events(analysis, slot), ping=15, background=BackgroundTask(slot.release)
+    )
 
 
 async def _events(analysis: Analysis, slot: Slot) -> AsyncIterator[dict[str, str]]:

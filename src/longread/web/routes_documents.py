@@ -16,11 +16,22 @@ from longread.web.indexed import IndexedCorpus, find_indexed, list_indexed
 router = APIRouter()
 CONTEXT_CHARS = 800  # shown before and after a cited span
 
-PARSE_BODY = {"requestBody": {"content": {"multipart/form-data": {"schema": {
-    "type": "object",
-    "properties": {"files": {"type": "array", "items": {"type": "string", "format": "binary"}},
-                   "text": {"type": "string", "description": "pasted text"},
-                   "name": {"type": "string", "description": "a name for the pasted text"}}}}}}}
+PARSE_BODY = {
+    "requestBody": {
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "files": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                        "text": {"type": "string", "description": "pasted text"},
+                        "name": {"type": "string", "description": "a name for the pasted text"},
+                    },
+                }
+            }
+        }
+    }
+}
 
 
 @router.post("/api/parse", openapi_extra=PARSE_BODY)
@@ -35,11 +46,18 @@ async def parse(request: Request) -> dict[str, Any]:
             if isinstance(upload, UploadFile):
                 name = upload.filename or "upload"
                 data = await upload.read()
-                parsed.append((name, await run_in_threadpool(parse_upload, name, data)))  # off the event loop
+                parsed.append(
+                    (name, await run_in_threadpool(parse_upload, name, data))
+                )  # off the event loop
         text = form.get("text")
         if isinstance(text, str) and text.strip():
             name = form.get("name")
-            parsed.append((name if isinstance(name, str) and name.strip() else "pasted text", parse_text(text)))
+            parsed.append(
+                (
+                    name if isinstance(name, str) and name.strip() else "pasted text",
+                    parse_text(text),
+                )
+            )
     except UnsupportedTypeError as error:
         raise HTTPException(415, str(error)) from error
     except InputError as error:
@@ -48,7 +66,9 @@ async def parse(request: Request) -> dict[str, Any]:
         await form.close()
     if not parsed:
         raise HTTPException(422, "send files (field `files`) or text (field `text`)")
-    return {"documents": [services.documents.add(name, loaded).summary() for name, loaded in parsed]}
+    return {
+        "documents": [services.documents.add(name, loaded).summary() for name, loaded in parsed]
+    }
 
 
 @router.get("/api/documents")
@@ -56,8 +76,10 @@ def documents(request: Request) -> dict[str, Any]:
     """Uploaded documents, then the documents and corpora indexed on the server (analyzed through
     their index; a corpus has `kind` "corpus" and its count of `documents`)."""
     services = request.app.state.services
-    return {"documents": [d.summary() for d in services.documents.all()]
-            + [d.summary() for d in list_indexed(services.settings.index_dir)]}
+    return {
+        "documents": [d.summary() for d in services.documents.all()]
+        + [d.summary() for d in list_indexed(services.settings.index_dir)]
+    }
 
 
 @router.delete("/api/documents/{doc_id}")
@@ -69,7 +91,9 @@ def forget(doc_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/documents/{doc_id}/range")
-def text_range(doc_id: str, start: int, end: int, request: Request, path: str | None = None) -> dict[str, Any]:
+def text_range(
+    doc_id: str, start: int, end: int, request: Request, path: str | None = None
+) -> dict[str, Any]:
     """Characters [start, end) of a document with up to 800 characters either side (for showing a
     citation in its place): `before`, `text`, `after`. In a corpus, `path` names the document."""
     services = request.app.state.services
@@ -86,15 +110,31 @@ def text_range(doc_id: str, start: int, end: int, request: Request, path: str | 
             doc = corpus.store.doc(path)
             if doc is None:
                 raise HTTPException(404, f"no document {path!r} in {doc_id}")
-            return {**_around(doc_id, start, end, doc.chars, lambda s, e: corpus.store.read_range(doc.store_id, s, e)),
-                    "path": path}
+            return {
+                **_around(
+                    doc_id,
+                    start,
+                    end,
+                    doc.chars,
+                    lambda s, e: corpus.store.read_range(doc.store_id, s, e),
+                ),
+                "path": path,
+            }
     with indexed.opened() as index:
         return _around(doc_id, start, end, index.total_chars, index.read_range)
 
 
-def _around(doc_id: str, start: int, end: int, total: int, read: Callable[[int, int], str]) -> dict[str, Any]:
+def _around(
+    doc_id: str, start: int, end: int, total: int, read: Callable[[int, int], str]
+) -> dict[str, Any]:
     if not 0 <= start <= end <= total:
         raise HTTPException(422, f"range [{start}, {end}) is outside the document (0 to {total})")
     lo, hi = max(0, start - CONTEXT_CHARS), min(total, end + CONTEXT_CHARS)
-    return {"document_id": doc_id, "start": start, "end": end, "before": read(lo, start),
-            "text": read(start, end), "after": read(end, hi)}
+    return {
+        "document_id": doc_id,
+        "start": start,
+        "end": end,
+        "before": read(lo, start),
+        "text": read(start, end),
+        "after": read(end, hi),
+    }

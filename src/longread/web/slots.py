@@ -17,8 +17,10 @@ class ServerBusyError(Exception):
     """No analysis slot came free in time; `retry_after` suggests when to try again (seconds)."""
 
     def __init__(self, limit: int, retry_after: int):
-        super().__init__(f"the server is busy: all {limit} analysis slots are taken; "
-                         f"try again in {retry_after} s")
+        super().__init__(
+            f"the server is busy: all {limit} analysis slots are taken; "
+            f"try again in {retry_after} s"
+        )
         self.retry_after = retry_after
 
 
