@@ -15,6 +15,14 @@ from typing import Any, Union
 Reply = Union[str, Callable[[list[dict[str, Any]]], str]]
 
 
+class Refusal(Exception):
+    """Raised by a reply function: the server answers with this HTTP status instead."""
+
+    def __init__(self, status: int = 400):
+        super().__init__(f"refused with {status}")
+        self.status = status
+
+
 @dataclass
 class FakeOpenAI:
     url: str
@@ -48,7 +56,14 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
             server.requests.append(body)
             server.headers.append({k.lower(): v for k, v in self.headers.items()})
-            text = server.answer(body)
+            try:
+                text = server.answer(body)
+            except Refusal as refusal:
+                self._send(
+                    refusal.status,
+                    {"error": {"message": str(refusal), "type": "invalid_request_error"}},
+                )
+                return
             self._send(
                 200,
                 {

@@ -41,7 +41,7 @@ def test_every_seed_function_is_exposed_with_its_name():
         "ask_about_document",
         "ask_across_documents",
     }
-    assert seed <= set(CorpusTools.TOOL_NAMES)
+    assert seed <= set(CorpusTools.TOOL_NAMES + CorpusTools.CORE_NAMES)
 
 
 def test_navigation(tools):
@@ -209,14 +209,14 @@ def test_asking_across_long_documents_indexes_them_on_one_thread(tmp_path):
 
 
 def test_short_reads_are_cached_and_long_ones_are_not(tools, monkeypatch):
-    from longread.tools import toolset
+    from longread.tools import bounds
 
     reads = []
     store_read = tools.store.read_range
     monkeypatch.setattr(
         tools.store, "read_range", lambda *args: reads.append(args) or store_read(*args)
     )
-    monkeypatch.setattr(toolset, "CACHED_READ_CHARS", 50)
+    monkeypatch.setattr(bounds, "CACHED_READ_CHARS", 50)
     first = tools.read_document_chunk("news/heron.md", 0, 40)
     assert (
         tools.read_document_chunk("news/heron.md", 0, 40) == first == ARTICLES["news/heron.md"][:40]

@@ -10,7 +10,7 @@ from conftest import make_run
 from longread.errors import BudgetExceededError
 from longread.events import JsonlTrace, fan_out
 from longread.llm.scripted import ScriptedLM
-from longread.llm.usage import Budget
+from longread.llm.usage import Budget, usage_line
 from longread.strategies.rlm import NO_CODE, RLMLoop, _fit_history, code_blocks
 
 CONTEXT = (
@@ -125,9 +125,12 @@ def test_recursion_starts_a_child_one_level_deeper_and_traces_it(tmp_path):
     events: list = []
     trace_path = tmp_path / "trace.jsonl"
     with JsonlTrace(trace_path) as trace:
-        run = make_run(root, sink=fan_out(events.append, trace))
+        run = make_run(root, sink=fan_out(events.append, trace), max_depth=2)
         answer = RLMLoop(run, CONTEXT).answer("q")
     assert answer.text == "child found 7-4-1-9"
+    assert [(row["depth"], row["calls"]) for row in answer.usage["by_depth"]] == [(0, 1), (1, 1)]
+    assert answer.usage["subcalls"] == 1  # the child's turn is its parent's sub-call
+    assert "depth 0: 1 calls, 1: 1 calls" in usage_line(answer.usage)
     lines = [json.loads(line) for line in trace_path.read_text().splitlines()]
     kinds = [(e["kind"], e["depth"]) for e in lines]
     assert ("root_turn", 0) in kinds and ("root_turn", 1) in kinds and ("final", 1) in kinds
@@ -138,7 +141,7 @@ def test_recursion_starts_a_child_one_level_deeper_and_traces_it(tmp_path):
 def test_depth_limit_turns_rlm_query_into_a_plain_sub_call():
     sub = ScriptedLM(lambda request: "plain sub answer")
     root = ScriptedLM([repl("FINAL(rlm_query('Find it'))")])
-    answer = RLMLoop(make_run(root, sub, max_depth=0), CONTEXT).answer("q")
+    answer = RLMLoop(make_run(root, sub), CONTEXT).answer("q")  # max_depth 1: one RLM level
     assert answer.text == "plain sub answer"
 
 

@@ -30,7 +30,7 @@ from longread.store.docstore import DocStore, content_hash
 from longread.strategies.common import Run, RunOptions
 from longread.strategies.corpus import CORPUS_MODES, answer_corpus
 from longread.strategies.select import DOCUMENT_MODES, answer_document, answer_question, check_mode
-from longread.tools.context_tools import fit_chars
+from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
@@ -99,9 +99,12 @@ class _Asker:
         """One question's run: a fresh gateway (so a fresh budget) and the trace, closed after."""
         trace = JsonlTrace(self.trace_path) if self.trace_path else None
         sink = fan_out(self.on_event, trace, _print_event if self.enable_logging else None)
-        gateway = Gateway(budget=self.budget, cache=self.cache, on_event=sink)
+        options = options or self.options
+        gateway = Gateway(
+            budget=self.budget, cache=self.cache, on_event=sink, concurrency=options.concurrency
+        )
         try:
-            yield Run(self.root, self.sub, gateway, options or self.options, sink)
+            yield Run(self.root, self.sub, gateway, options, sink)
         finally:
             if trace:
                 trace.close()

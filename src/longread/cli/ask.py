@@ -38,7 +38,10 @@ def ask(
         None, help="API key (default: the provider's env variable)."
     ),
     max_iterations: int = typer.Option(12, min=1, help="Root turns of the rlm loop."),
-    max_depth: int = typer.Option(1, min=0, help="How deep rlm_query may nest child RLMs."),
+    max_depth: int = typer.Option(
+        1, min=1, help="RLM levels: 1 makes rlm_query a plain sub-call, 2 lets it start child RLMs."
+    ),
+    concurrency: int = typer.Option(8, min=1, help="Model calls at once (batches, child RLMs)."),
     cell_timeout: float = typer.Option(
         120.0, min=0.1, help="Seconds one code cell may run, its tool and model calls included."
     ),
@@ -70,6 +73,7 @@ def ask(
         options=RunOptions(
             max_iterations=max_iterations,
             max_depth=max_depth,
+            concurrency=concurrency,
             cell_timeout=cell_timeout,
             focus=focus,
             top_k=top_k,

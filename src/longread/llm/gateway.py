@@ -19,7 +19,7 @@ from longread.events import Event, EventSink, ignore
 from longread.llm.base import LM, TransientModelError
 from longread.llm.pricing import cost_usd
 from longread.llm.types import Completion, Message, Request
-from longread.llm.usage import ROOT_PURPOSES, Budget, Usage
+from longread.llm.usage import Budget, Usage, counts_as_subcall, current_depth
 from longread.repl.capture import truncate_middle
 from longread.store.cache import ResponseCache, request_key
 
@@ -112,16 +112,14 @@ class Gateway:
             return self._record(lm, purpose, label, Completion(**hit, cached=True), 0.0)
         self._check_budget(purpose)
         try:
-            self.on_event(
-                Event(
-                    "llm_start",
-                    {
-                        "purpose": purpose,
-                        "model": lm.name,
-                        "label": label,
-                        "prompt": truncate_middle(request.messages[-1]["content"], 4000),
-                    },
-                )
+            self._emit(
+                "llm_start",
+                {
+                    "purpose": purpose,
+                    "model": lm.name,
+                    "label": label,
+                    "prompt": truncate_middle(request.messages[-1]["content"], 4000),
+                },
             )
             started = time.monotonic()
             with self._slots:
@@ -139,7 +137,7 @@ class Gateway:
                 )
             return self._record(lm, purpose, label, completion, time.monotonic() - started)
         finally:
-            if purpose not in ROOT_PURPOSES:
+            if counts_as_subcall(purpose, current_depth()):
                 with self._lock:
                     self._subcalls_in_flight -= 1
 
@@ -210,19 +208,17 @@ class Gateway:
                 if attempt == self.max_retries:
                     raise ModelError(f"{error} (gave up after {attempt + 1} attempts)") from error
                 with self._lock:
-                    self.usage.line(lm.name, purpose).retries += 1
+                    self.usage.line(lm.name, purpose, current_depth()).retries += 1
                 delay = error.retry_after or self.backoff * 2**attempt * (1 + random.random() / 4)
-                self.on_event(
-                    Event(
-                        "llm_retry",
-                        {
-                            "model": lm.name,
-                            "purpose": purpose,
-                            "attempt": attempt + 1,
-                            "delay": round(delay, 2),
-                            "error": str(error),
-                        },
-                    )
+                self._emit(
+                    "llm_retry",
+                    {
+                        "model": lm.name,
+                        "purpose": purpose,
+                        "attempt": attempt + 1,
+                        "delay": round(delay, 2),
+                        "error": str(error),
+                    },
                 )
                 left = deadline.remaining()
                 self._sleep(min(delay, 30.0, 30.0 if left is None else left))
@@ -240,7 +236,7 @@ class Gateway:
             else cost_usd(lm.name, completion.input_tokens, completion.output_tokens)
         )
         with self._lock:
-            line = self.usage.line(lm.name, purpose)
+            line = self.usage.line(lm.name, purpose, current_depth())
             line.calls += 1
             if completion.cached:
                 line.cached += 1
@@ -250,22 +246,23 @@ class Gateway:
             line.cost_usd += cost or 0.0
             line.cost_known = line.cost_known and cost is not None
             self.usage.seconds = self.elapsed
-        self.on_event(
-            Event(
-                "llm_end",
-                {
-                    "purpose": purpose,
-                    "model": lm.name,
-                    "label": label,
-                    "cached": completion.cached,
-                    "input_tokens": completion.input_tokens,
-                    "output_tokens": completion.output_tokens,
-                    "seconds": round(seconds, 3),
-                    "reply": truncate_middle(completion.text, 4000),
-                },
-            )
+        self._emit(
+            "llm_end",
+            {
+                "purpose": purpose,
+                "model": lm.name,
+                "label": label,
+                "cached": completion.cached,
+                "input_tokens": completion.input_tokens,
+                "output_tokens": completion.output_tokens,
+                "seconds": round(seconds, 3),
+                "reply": truncate_middle(completion.text, 4000),
+            },
         )
         return completion
+
+    def _emit(self, kind: str, data: dict[str, Any]) -> None:
+        self.on_event(Event(kind, data, depth=current_depth()))
 
     def _check_cancelled(self) -> None:
         if self._cancelled.is_set():
@@ -282,7 +279,7 @@ class Gateway:
                 )
             if b.max_cost_usd is not None and u.total("cost_usd") >= b.max_cost_usd:
                 self._exceeded("max_cost_usd", f"cost budget of ${b.max_cost_usd:g} is used up")
-            if not count_call or purpose in ROOT_PURPOSES:
+            if not count_call or not counts_as_subcall(purpose, current_depth()):
                 return
             if (
                 b.max_subcalls is not None

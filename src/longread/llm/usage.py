@@ -1,12 +1,35 @@
-"""Budgets and the usage ledger: calls, tokens and cost per model and per purpose."""
+"""Budgets and the usage ledger: calls, tokens and cost per model, purpose and RLM depth."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 ROOT_PURPOSES = frozenset({"root", "root_final"})
+_depth: ContextVar[int] = ContextVar("longread_rlm_depth", default=0)
+
+
+@contextmanager
+def at_depth(depth: int) -> Iterator[None]:
+    """Within the block, model calls are counted at RLM depth `depth` (0: the root RLM)."""
+    token = _depth.set(depth)
+    try:
+        yield
+    finally:
+        _depth.reset(token)
+
+
+def current_depth() -> int:
+    return _depth.get()
+
+
+def counts_as_subcall(purpose: str, depth: int) -> bool:
+    """A call other than the root RLM's own turns (a child RLM's turns are its parent's sub-calls)."""
+    return purpose not in ROOT_PURPOSES or depth > 0
 
 
 @dataclass(frozen=True)
@@ -32,13 +55,15 @@ class UsageLine:
 
 @dataclass
 class Usage:
-    """Totals and a breakdown by (model, purpose)."""
+    """Totals and a breakdown by (model, purpose, RLM depth)."""
 
-    lines: dict[tuple[str, str], UsageLine] = field(default_factory=lambda: defaultdict(UsageLine))
+    lines: dict[tuple[str, str, int], UsageLine] = field(
+        default_factory=lambda: defaultdict(UsageLine)
+    )
     seconds: float = 0.0
 
-    def line(self, model: str, purpose: str) -> UsageLine:
-        return self.lines[(model, purpose)]
+    def line(self, model: str, purpose: str, depth: int = 0) -> UsageLine:
+        return self.lines[(model, purpose, depth)]
 
     def total(self, attr: str) -> Any:
         return sum(getattr(line, attr) for line in self.lines.values())
@@ -49,7 +74,7 @@ class Usage:
 
     @property
     def subcalls(self) -> int:
-        return sum(line.calls for (_, p), line in self.lines.items() if p not in ROOT_PURPOSES)
+        return sum(line.calls for (_, p, d), line in self.lines.items() if counts_as_subcall(p, d))
 
     @property
     def tokens(self) -> int:
@@ -70,10 +95,23 @@ class Usage:
             "cost_usd": round(self.total("cost_usd"), 6) if self.cost_known else None,
             "seconds": round(self.seconds, 2),
             "by_model_purpose": [
-                {"model": m, "purpose": p, **asdict(line)}
-                for (m, p), line in sorted(self.lines.items())
+                {"model": m, "purpose": p, "depth": d, **asdict(line)}
+                for (m, p, d), line in sorted(self.lines.items())
             ],
+            "by_depth": self._by_depth(),
         }
+
+    def _by_depth(self) -> list[dict[str, int]]:
+        """Calls and tokens at each RLM depth (0: the root RLM, 1: its children, ...)."""
+        depths: dict[int, dict[str, int]] = {}
+        for (_, _, depth), line in self.lines.items():
+            row = depths.setdefault(
+                depth, {"depth": depth, "calls": 0, "input_tokens": 0, "output_tokens": 0}
+            )
+            row["calls"] += line.calls
+            row["input_tokens"] += line.input_tokens
+            row["output_tokens"] += line.output_tokens
+        return [depths[d] for d in sorted(depths)]
 
     def summary(self) -> str:
         """One line for people: calls, tokens, cost, seconds."""
@@ -81,10 +119,15 @@ class Usage:
 
 
 def usage_line(usage: dict[str, Any]) -> str:
-    """`N calls (S sub, C cached) · I in / O out tokens · $cost · T s` from a usage dict."""
+    """`N calls (S sub, C cached) · I in / O out tokens · $cost · T s` from a usage dict, and
+    `· depth 0: N calls, 1: M calls` when child RLMs ran."""
     cost = f"${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else "cost unknown"
-    return (
+    line = (
         f"{usage.get('calls', 0)} calls ({usage.get('subcalls', 0)} sub, "
         f"{usage.get('cached_calls', 0)} cached) · {usage.get('input_tokens', 0):,} in / "
         f"{usage.get('output_tokens', 0):,} out tokens · {cost} · {usage.get('seconds', 0):.1f} s"
     )
+    depths = usage.get("by_depth") or []
+    if len(depths) > 1:
+        line += " · depth " + ", ".join(f"{row['depth']}: {row['calls']} calls" for row in depths)
+    return line

@@ -99,7 +99,9 @@ def _last_line(path: str) -> str:
 class Sandbox:
     """A persistent Python namespace in a separate, kernel-confined process. `tools` are host
     functions the code can call (arguments and results travel as JSON); `context` is loaded into
-    the variable `context` and `variables` (JSON values) under their names. `run_deadline` (a
+    the variable `context` and `variables` (JSON values) under their names. With
+    `context_length`, `context` is instead a lazy, read-only view of that many characters, read
+    through the `context_read(start, end)` tool. `run_deadline` (a
     `time.monotonic()` value) and `cancelled` come from the run: past the one, or once the other
     is set, the worker is killed and the run's error raised."""
 
@@ -109,6 +111,7 @@ class Sandbox:
         context: Any = None,
         *,
         variables: Mapping[str, Any] | None = None,
+        context_length: int | None = None,
         cell_timeout: float = 120.0,
         memory_mb: int = 1024,
         max_output_chars: int = 20_000,
@@ -119,6 +122,7 @@ class Sandbox:
         self.tools = dict(tools)
         self.context = context
         self.variables = dict(variables or {})
+        self.context_length = context_length
         self.cell_timeout = cell_timeout
         self.limits = isolation.Limits(memory_mb=memory_mb)
         self.max_output_chars = max_output_chars
@@ -129,7 +133,14 @@ class Sandbox:
         self.layers: dict[str, dict[str, Any]] = {}
         self._process: subprocess.Popen | None = None
         self._finalizer: weakref.finalize | None = None
-        self._reserved = {*self.tools, *self.variables, "context", "FINAL", "FINAL_VAR"}
+        self._reserved = {
+            *self.tools,
+            *self.variables,
+            "context",
+            "FINAL",
+            "FINAL_VAR",
+            "SHOW_VARS",
+        }
 
     @property
     def isolated(self) -> bool:
@@ -208,6 +219,7 @@ class Sandbox:
             "tools": {n: describe(n, f) for n, f in self.tools.items()},
             "context_file": context_file,
             "context_kind": kind,
+            "context_length": self.context_length,
             "variables": self.variables,
             "policy": isolation.policy(run_dir, self.limits, extra_memory_mb=4 * size_mb),
             "libraries": isolation.libraries(),

@@ -13,11 +13,13 @@ import os
 import sys
 import threading
 import traceback
+import types
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
 from longread.repl import confine, guard, protocol
 from longread.repl.capture import CappedText, truncate_middle
+from longread.repl.lazytext import LazyText
 
 
 class ToolError(Exception):
@@ -61,8 +63,11 @@ class Worker:
             **tools,
             "FINAL": self.final,
             "FINAL_VAR": self.final_var,
+            "SHOW_VARS": self.show_vars,
         }
-        if init.get("context_file"):
+        if init.get("context_length") is not None:
+            self.reserved["context"] = LazyText(int(init["context_length"]), tools["context_read"])
+        elif init.get("context_file"):
             with open(init["context_file"], encoding="utf-8") as f:
                 self.reserved["context"] = (
                     f.read() if init["context_kind"] == "text" else json.load(f)
@@ -100,6 +105,16 @@ class Worker:
         if reply.get("op") == "return":
             return reply.get("value")
         raise ToolError(reply.get("error", f"{name} failed"))
+
+    def show_vars(self) -> dict[str, str]:
+        """The variables made so far, each with its type's name."""
+        return {
+            name: type(value).__name__
+            for name, value in self.namespace.items()
+            if not name.startswith("_")
+            and name not in self.reserved
+            and not isinstance(value, types.ModuleType)
+        }
 
     def final(self, value: Any) -> None:
         """Return `value` as the final answer and end the run."""

@@ -345,6 +345,10 @@ class CorpusStore(DocStore):
     def doc_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT doc_id FROM corpus_docs ORDER BY doc_id")]
 
+    def doc_sizes(self) -> list[tuple[str, int]]:
+        """(doc id, characters) of every document, in id order."""
+        return self.db.execute("SELECT doc_id, chars FROM corpus_docs ORDER BY doc_id").fetchall()
+
     def file_states(self) -> dict[str, tuple[int, int]]:
         """doc id -> (file size, mtime in ns) as last indexed."""
         return {

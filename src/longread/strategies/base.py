@@ -6,7 +6,7 @@ from typing import Any
 
 from longread.answer import Answer
 from longread.strategies.common import Run
-from longread.tools.context_tools import fit_chars
+from longread.tools.bounds import fit_chars
 from longread.tools.slices import ContextSlice
 
 BASE_LIMIT_CHARS = 12_000

@@ -14,7 +14,12 @@ class RunOptions:
     """Knobs shared by the strategies (each reads the ones it uses)."""
 
     max_iterations: int = 12
-    max_depth: int = 1
+    max_depth: int = (
+        1  # RLM levels: 1 = rlm_query is a plain sub-call, 2 = it starts a child RLM...
+    )
+    concurrency: int = (
+        8  # model calls at once (batched sub-calls, children; a local model runs one)
+    )
     cell_timeout: float = 120.0  # a cell's code and the tool calls it makes (model calls too)
     memory_mb: int = 1024
     slice_chars: int = 10_000

@@ -12,7 +12,7 @@ from typing import Any
 from longread.answer import Answer, Citation, slice_citation
 from longread.errors import BudgetExceededError
 from longread.strategies.common import Run
-from longread.tools.context_tools import fit_chars
+from longread.tools.bounds import fit_chars
 from longread.tools.grounding import grounded_span, is_grounded, says_nothing
 from longread.tools.hypothesis import HypothesisTracker
 from longread.tools.rank import bm25_scores, focus_lines

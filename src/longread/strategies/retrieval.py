@@ -8,7 +8,7 @@ import re
 from longread.answer import Answer, Citation
 from longread.strategies.common import Run
 from longread.strategies.mapreduce import Chunk, Cites, best_chunks
-from longread.tools.context_tools import fit_chars
+from longread.tools.bounds import fit_chars
 from longread.tools.grounding import grounded_span
 
 SYSTEM = "Answer the question using only the passages given. If they do not say, answer that they do not."

@@ -10,6 +10,7 @@ from typing import Any
 
 from longread.answer import Answer
 from longread.errors import BudgetExceededError
+from longread.llm.usage import at_depth
 from longread.repl import isolation
 from longread.repl.capture import truncate_middle
 from longread.repl.sandbox import CellResult, Sandbox, describe
@@ -65,10 +66,11 @@ SYSTEM = """{intro}
 Write Python in ```repl blocks. I run each block and show you what it printed; variables persist.
 Never print a whole document: print short pieces, counts and search results.
 
-Functions in the REPL:
+The RLM core, in every REPL:
+{core}
+
+Functions for this source:
 {tools}
-FINAL(answer)  # ends the run with your answer; call it inside a ```repl block
-FINAL_VAR(name)  # ends the run with the variable called `name`
 
 {guide}"""
 
@@ -105,10 +107,11 @@ class RLMLoop:
             slicer or _slicer_for(context, run),
             run.sub,
             run.gateway,
-            recurse=self._child if run.depth < run.options.max_depth else None,
             context=context,
             doc_id=doc_id,
         )
+        # --max-depth counts RLM levels: at the last one, rlm_query is a plain sub-call
+        self.tools.recurse = self._child if run.depth + 1 < run.options.max_depth else None
         self.feedback_chars = max(1_500, min(8_000, run.root.context_window // 3))
         self.last_output = ""
         self.looked = (
@@ -119,21 +122,29 @@ class RLMLoop:
         self.example = ""  # the first step, shown again with a refused FINAL
         self.stale_turns = 0  # turns in a row that only repeated code already run
 
-    def _child(self, prompt: str, context: Any) -> str:
+    def _child(self, prompt: str, source: Any) -> str:
+        """A child RLM, one level deeper, over `source` (in memory); its calls share our budget."""
         root = self.run.sub if self.run.sub.writes_code else self.run.root
         child_run = replace(self.run, root=root, depth=self.run.depth + 1)
-        child_context = self.context if context is None else context
-        return RLMLoop(child_run, child_context).answer(prompt).text
+        return RLMLoop(child_run, source).answer(prompt).text
 
     def answer(self, question: str) -> Answer:
+        with at_depth(self.run.depth):  # every model call made for this RLM is counted at its depth
+            return self._answer(question)
+
+    def _answer(self, question: str) -> Answer:
         o = self.run.options
         brief = self.tools.brief(question)
         self.example = brief.first_step
         functions = self.tools.functions()
+        own = [
+            name for name in functions if name not in Toolset.CORE_NAMES and name != "context_read"
+        ]
         system = SYSTEM.format(
             intro=brief.intro,
             guide=brief.guide,
-            tools="\n".join(describe(n, f) for n, f in functions.items()),
+            core=self.tools.core_doc(),
+            tools="\n".join(describe(name, functions[name]) for name in own),
         )
         turns = 0
         gateway = self.run.gateway
@@ -141,6 +152,7 @@ class RLMLoop:
             functions,
             brief.context,
             variables=brief.variables,
+            context_length=brief.context_length,
             cell_timeout=o.cell_timeout,
             memory_mb=o.memory_mb,
             run_deadline=gateway.deadline,

@@ -4,7 +4,6 @@ They run on the host: the worker only holds proxies."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from longread import deadline
@@ -13,12 +12,13 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
 from longread.text.patterns import compile_search
+from longread.tools.bounds import QUERY_CHARS, bounded_batch, fit_chars, short_text
 from longread.tools.grep import hit_limit
 from longread.tools.grounding import grounded_span
 from longread.tools.hypothesis import HypothesisTracker
 from longread.tools.rank import BM25, search_words
 from longread.tools.slices import ContextSlicer
-from longread.tools.toolset import QUERY_CHARS, Brief, Toolset, bounded_batch, short_text
+from longread.tools.toolset import Brief, Toolset
 
 PASSAGE_CHARS = 600
 MAX_SNIPPET_SIDE = 2_000  # grep's context_chars, at most
@@ -39,28 +39,21 @@ The context starts with:
 FIRST_STEP = """for hit in search({query!r}, k=3):
     print(hit["slice_id"], hit["start"], hit["text"])"""
 
-Recurse = Callable[[str, Any], str]
-
-
-def fit_chars(lm: LM, reserve_tokens: int = 1024) -> int:
-    """About how many characters of text fit in `lm`'s window, leaving room for prompt and reply."""
-    return max(2_000, (lm.context_window - reserve_tokens) * 3)
-
 
 class ContextTools(Toolset):
     """Tools over one in-memory context (str, dict or list), cut into slices."""
 
     TOOL_NAMES = (
-        "llm_query",
-        "llm_query_batched",
-        "rlm_query",
         "list_slices",
         "get_slice_info",
         "read_slice",
         "grep",
         "search",
     )
-    LOOKING = frozenset(TOOL_NAMES) - {"llm_query", "llm_query_batched"}
+    LOOKING = frozenset(TOOL_NAMES)
+    REFS = "a slice id, or by default the whole context"
+    CONTEXT_DOC = "the context itself (str, dict or list)"
+    LAZY_CONTEXT = False
 
     def __init__(
         self,
@@ -68,16 +61,12 @@ class ContextTools(Toolset):
         sub: LM,
         gateway: Gateway,
         hypothesis: HypothesisTracker | None = None,
-        recurse: Recurse | None = None,
         *,
         context: Any = None,
         doc_id: str = "context",
     ):
-        super().__init__(hypothesis)
+        super().__init__(sub, gateway, hypothesis)
         self.slicer = slicer
-        self.sub = sub
-        self.gateway = gateway
-        self.recurse = recurse
         self.context = context
         self.doc_id = doc_id
         self._passages: list[dict] | None = None
@@ -128,24 +117,24 @@ class ContextTools(Toolset):
             self.sub, self._prompt(prompt, slice_id), purpose="subcall", label=slice_id
         ).text
 
+    def resolve(self, text_or_ref: Any) -> Any:
+        """The whole context for None, a slice's text for its id, else the value itself."""
+        if text_or_ref is None:
+            return self.context
+        if isinstance(text_or_ref, str) and text_or_ref in self.slicer:
+            return self.read_slice(text_or_ref)
+        return text_or_ref
+
     def llm_query_batched(
         self, prompts: list[str], slice_ids: list[str | None] | None = None
     ) -> list[str]:
-        """Run several llm_query calls concurrently; returns the answers in order."""
+        """Several llm_query calls at once (each with its slice, if given); the answers in order,
+        a failed call's error in its place."""
         prompts = bounded_batch(prompts, "prompts")
         ids = list(slice_ids) if slice_ids is not None else [None] * len(prompts)
         if len(ids) != len(prompts):
             raise ValueError("slice_ids must have one entry per prompt")
-        texts = [self._prompt(p, s) for p, s in zip(prompts, ids, strict=True)]
-        replies = self.gateway.complete_many(self.sub, texts, purpose="subcall", labels=ids)
-        return [r.text for r in replies]
-
-    def rlm_query(self, prompt: str, context: Any = None) -> str:
-        """Start a child RLM one level deeper on `context` (default: this context); returns its answer."""
-        if self.recurse is None:
-            extra = "" if context is None else f"\n\nContext:\n{context}"
-            return self.llm_query(prompt + extra)
-        return self.recurse(prompt, context)
+        return self._each(self.llm_query, list(zip(prompts, ids, strict=True)))
 
     def list_slices(self) -> list[str]:
         """The ids of the context's slices, in order."""

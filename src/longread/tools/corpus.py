@@ -5,8 +5,9 @@ built on first use) and sub-model questions. Search results and reads are cached
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import groupby, islice
+from typing import Any
 
 from longread.answer import Citation
 from longread.index.corpus import CorpusIndex
@@ -15,20 +16,20 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
 from longread.store.docstore import own_spans
-from longread.tools.context_tools import fit_chars
-from longread.tools.grep import MAX_HITS, grep_blocks, hit_limit
-from longread.tools.grounding import grounded_span
-from longread.tools.rank import keywords, search_words
-from longread.tools.toolset import (
+from longread.tools.bounds import (
     QUERY_CHARS,
     READ_LIMIT,
-    Brief,
-    Toolset,
     bounded_batch,
     cached_reads,
+    fit_chars,
     short_name,
     short_text,
 )
+from longread.tools.grep import MAX_HITS, grep_blocks, hit_limit
+from longread.tools.grounding import grounded_span
+from longread.tools.offsets import JoinedTexts
+from longread.tools.rank import keywords, search_words
+from longread.tools.toolset import Brief, Toolset
 
 SAMPLE_SUMMARIES = 20
 
@@ -91,18 +92,20 @@ class CorpusTools(Toolset):
         "get_doc_toc",
         "get_doc_sections",
         "read_doc_section",
-        "llm_query",
         "ask_about_document",
         "ask_across_documents",
     )
-    LOOKING = frozenset(TOOL_NAMES) - {"llm_query"}
+    LOOKING = frozenset(TOOL_NAMES)
+    REFS = "a document id"
+    CONTEXT_DOC = (
+        "every document in id order, one line apart, read-only and read lazily: "
+        "len(context), context[a:b] (at most 1,000,000 characters at a time)"
+    )
 
     def __init__(self, index: CorpusIndex, sub: LM, gateway: Gateway, cache_size: int = 128):
-        super().__init__()
+        super().__init__(sub, gateway)
         self.index = index
         self.store = index.store
-        self.sub = sub
-        self.gateway = gateway
         self._read = cached_reads(self._read_range, cache_size)
         self._lookup = lru_cache(maxsize=cache_size)(self.store.lookup)
         self._rank = lru_cache(maxsize=cache_size)(self._rank_words)
@@ -164,7 +167,25 @@ class CorpusTools(Toolset):
                 "doc_ids": self.store.doc_ids(),
                 "doc_summaries": {d.doc_id: d.meta["summary"] for d in shown},
             },
+            context_length=self._joined.length,
         )
+
+    # -- the RLM core's reach into the corpus -------------------------------------------------
+    @cached_property
+    def _joined(self) -> JoinedTexts:
+        sizes = self.store.doc_sizes()
+        return JoinedTexts([doc_id for doc_id, _ in sizes], [chars for _, chars in sizes])
+
+    def resolve(self, text_or_ref: Any) -> Any:
+        """A document's text (its first 1,000,000 characters) for its id, else the value itself."""
+        if isinstance(text_or_ref, str) and text_or_ref in self._joined.names:
+            return self.read_document(text_or_ref)
+        return super().resolve(text_or_ref)
+
+    def read_context(self, start: int, end: int) -> str:
+        """Characters [start, end) of the documents joined in id order, one newline between two."""
+        start = int(start)
+        return self._joined.read(start, min(int(end), start + READ_LIMIT), self._read)
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
         """Sentences of the best-matching documents where the answer's words stand together near
@@ -305,11 +326,6 @@ class CorpusTools(Toolset):
         return self._read(doc_id, *spans[section_name])
 
     # -- sub-model ------------------------------------------------------------------------------
-    def llm_query(self, prompt: str) -> str:
-        """Ask the sub-model (it sees only the prompt)."""
-        text = truncate_middle(str(prompt), fit_chars(self.sub))
-        return self.gateway.complete(self.sub, text, purpose="subcall").text
-
     def ask_about_document(self, question: str, doc_id: str) -> str:
         """Ask the sub-model a question about one document (its passages that best match the
         question, when it is longer than the sub-model's window)."""

@@ -16,11 +16,11 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
 from longread.store.docstore import own_spans
-from longread.tools.context_tools import fit_chars
+from longread.tools.bounds import READ_LIMIT, cached_reads, fit_chars, short_name, short_text
 from longread.tools.grep import MAX_HITS, grep_blocks, hit_limit
 from longread.tools.grounding import grounded_span
 from longread.tools.rank import keywords, search_words, stem
-from longread.tools.toolset import READ_LIMIT, Brief, Toolset, cached_reads, short_name, short_text
+from longread.tools.toolset import Brief, Toolset
 from longread.tools.tree_nav import TreeNavigation
 
 SUMMARY_CHARS = 4_000  # summaries longer than this in all are left out of the system prompt
@@ -81,17 +81,19 @@ class SingleDocTools(TreeNavigation, Toolset):
         "grep_all",
         "find_sections_by_keyword",
         "search",
-        "llm_query",
         "ask_about_section",
         *TreeNavigation.TREE_TOOLS,
     )
-    LOOKING = frozenset(TOOL_NAMES) - {"llm_query"}
+    LOOKING = frozenset(TOOL_NAMES)
+    REFS = "a section name or a summary-tree node id"
+    CONTEXT_DOC = (
+        "the whole document, read-only and read lazily: len(context), context[a:b] (at most "
+        "1,000,000 characters at a time), 'word' in context"
+    )
 
     def __init__(self, index: SingleDocIndex, sub: LM, gateway: Gateway, cache_sections: int = 32):
-        super().__init__()
+        super().__init__(sub, gateway)
         self.index = index
-        self.sub = sub
-        self.gateway = gateway
         self.names = index.names
         self.rows = dict(zip(self.names, index.rows, strict=True))
         self._by_id = {row.id: row for row in index.rows}
@@ -186,6 +188,7 @@ class SingleDocTools(TreeNavigation, Toolset):
             GUIDE.format(query=query, question=question),
             FIRST_STEP.format(query=query),
             variables=self.variables(),
+            context_length=self.index.total_chars,
         )
 
     def variables(self) -> dict[str, Any]:
@@ -296,12 +299,21 @@ class SingleDocTools(TreeNavigation, Toolset):
             for sid, score in hits
         ]
 
-    # -- sub-model -------------------------------------------------------------------------
-    def llm_query(self, prompt: str) -> str:
-        """Ask the sub-model (it sees only the prompt)."""
-        text = truncate_middle(str(prompt), fit_chars(self.sub))
-        return self.gateway.complete(self.sub, text, purpose="subcall").text
+    # -- the RLM core's reach into the document ---------------------------------------------
+    def resolve(self, text_or_ref: Any) -> Any:
+        """A section's text for its name, a summary-tree node's text for its id, else the value."""
+        if isinstance(text_or_ref, str) and text_or_ref in self.rows:
+            return self.read_section(text_or_ref)
+        tree = self.summary_tree
+        if isinstance(text_or_ref, int) and tree is not None and text_or_ref in tree.by_id:
+            return self.read_node(text_or_ref)
+        return super().resolve(text_or_ref)
 
+    def read_context(self, start: int, end: int) -> str:
+        """Characters [start, end) of the document (what `context[start:end]` reads)."""
+        return self._read(max(0, int(start)), min(int(end), self.index.total_chars))
+
+    # -- sub-model -------------------------------------------------------------------------
     def ask_about_section(self, question: str, section_name: str) -> str:
         """Ask the sub-model a question about one section's text."""
         content = truncate_middle(self.read_section(section_name), fit_chars(self.sub, 1500))

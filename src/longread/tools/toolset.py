@@ -1,5 +1,6 @@
-"""What the rlm loop needs from a set of REPL tools, whatever they explore (one in-memory context or
-an indexed document): the functions, how to introduce them to the root model, and how to cite."""
+"""What every REPL offers, whatever it explores (an in-memory context, a document, a corpus): the
+RLM core (sub-model calls single and batched, child RLMs single and batched, the hypothesis), how
+the REPL's `context` is read, how the tools are introduced to the root model, and how to cite."""
 
 from __future__ import annotations
 
@@ -9,91 +10,83 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from longread.answer import Citation
+from longread.errors import BudgetExceededError, CancelledError
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway
 from longread.repl.capture import truncate_middle
+from longread.tools.bounds import READ_LIMIT, bounded_batch, fit_chars, short_text
 from longread.tools.hypothesis import HypothesisTracker
 
-# What model code may pass and get back, whatever a tool's arguments say: every tool runs on the
-# host, so each bounds its own work.
-NAME_CHARS = 300  # a section name, document id, keyword, entity or date
-QUERY_CHARS = 2_000  # a search query
-QUESTION_CHARS = 4_000  # a question or prompt put before a passage
-READ_LIMIT = 1_000_000  # characters one read returns
-CACHED_READ_CHARS = 100_000  # longer reads are not kept in a read cache
-MAX_BATCH = 256  # prompts or documents in one batched call
-
-
-def short_name(value: Any) -> str:
-    """A name from model code, as text of bounded length (longer names match nothing anyway)."""
-    return str(value)[:NAME_CHARS]
-
-
-def short_text(value: Any, limit: int = QUESTION_CHARS) -> str:
-    """A question or query from model code, its middle cut past `limit` characters."""
-    return truncate_middle(str(value), limit)
-
-
-def bounded_batch(items: Any, what: str) -> list:
-    """A list from model code of at most MAX_BATCH items."""
-    items = list(items)
-    if len(items) > MAX_BATCH:
-        raise ValueError(f"{len(items):,} {what} in one call; at most {MAX_BATCH} at a time")
-    return items
-
-
-def cached_reads(read: Callable[..., str], cache_size: int) -> Callable[..., str]:
-    """`read(*key, start, end)` at most READ_LIMIT characters long, through a cache that keeps only
-    short reads (so it holds at most ~cache_size × CACHED_READ_CHARS characters)."""
-    cached = functools.lru_cache(maxsize=cache_size)(read)
-
-    def bounded(*args: Any) -> str:
-        *key, start, end = args
-        start, end = int(start), int(end)
-        end = min(end, start + READ_LIMIT)
-        return (read if end - start > CACHED_READ_CHARS else cached)(*key, start, end)
-
-    return bounded
+Recurse = Callable[[str, Any], str]  # (prompt, text) -> a child RLM's answer
+FATAL = (BudgetExceededError, CancelledError)  # end a batch (and the run), not just one item
+CORE_DOC = """llm_query(prompt) -> str  # ask the sub-model; it sees only the prompt
+llm_query_batched(prompts) -> list[str]  # several at once, answers in order (a failed one: its error)
+rlm_query(prompt, text_or_ref) -> str  # a child RLM over a text or {refs} (a plain sub-call at the last depth)
+rlm_query_batched(prompts, texts_or_refs) -> list[str]  # several children at once
+FINAL(answer)  # ends the run with your answer; call it inside a ```repl block
+FINAL_VAR(name)  # ends the run with the variable called `name`
+SHOW_VARS()  # the names and types of the variables you made
+context  # {context}"""
 
 
 @dataclass
 class Brief:
     """How a toolset presents itself: the system prompt's opening (what is being explored) and
     closing (how to go about it), the first step (code searching for the question's key words,
-    run before the first turn), and variables preset in the REPL."""
+    run before the first turn), and variables preset in the REPL. `context` is the REPL's
+    `context` value; or, with `context_length`, it is a lazy view of that many characters that
+    `read_context` serves."""
 
     intro: str
     guide: str
     first_step: str
-    context: Any = None  # loaded into the REPL variable `context`
+    context: Any = None
     variables: dict[str, Any] = field(default_factory=dict)
+    context_length: int | None = None
 
 
 class Toolset:
-    """Base of the REPL toolsets: the shared hypothesis (seed 002), a flag telling whether any
-    tool has served the document's text, and notices for the root model."""
+    """Base of the REPL toolsets: the RLM core, the shared hypothesis, a flag telling whether any
+    tool has served the source's text, and notices for the root model. A subclass lists its own
+    tools in TOOL_NAMES, says what `rlm_query` may name (`resolve`) and reads its `context`."""
 
+    CORE_NAMES = ("llm_query", "llm_query_batched", "rlm_query", "rlm_query_batched")
     TOOL_NAMES: tuple[str, ...] = ()
-    LOOKING: frozenset[str] = frozenset()  # tools whose every call serves the document's content
+    LOOKING: frozenset[str] = frozenset()  # tools whose every call serves the source's content
     HYPOTHESIS_NAMES = ("update_hypothesis", "get_hypothesis", "get_hypothesis_history")
+    REFS = (
+        "the name of a part of the source"  # what rlm_query accepts besides a text (for the prompt)
+    )
+    CONTEXT_DOC = "the whole text, read-only: len(context), context[a:b]"
+    LAZY_CONTEXT = True  # `context` is read through `read_context` (not held in the REPL)
 
-    def __init__(self, hypothesis: HypothesisTracker | None = None):
+    def __init__(self, sub: LM, gateway: Gateway, hypothesis: HypothesisTracker | None = None):
+        self.sub = sub
+        self.gateway = gateway
         self.hypothesis = hypothesis or HypothesisTracker()
+        self.recurse: Recurse | None = None  # set by the RLM loop while children may be started
         self.notices: list[
             str
         ] = []  # advice for the root model, shown after the cell that caused it
-        self.touched = False  # has any tool served text or structure of the document?
+        self.touched = False  # has any tool served text or structure of the source?
 
     def take_notices(self) -> list[str]:
         notices, self.notices = list(dict.fromkeys(self.notices)), []
         return notices
 
     def functions(self) -> dict[str, Callable[..., Any]]:
-        """The tools by name, as the REPL sees them."""
-        return {
-            name: self._looking(getattr(self, name))
-            if name in self.LOOKING
-            else getattr(self, name)
-            for name in self.TOOL_NAMES + self.HYPOTHESIS_NAMES
-        }
+        """The functions by name, as the REPL sees them (with `context_read` behind a lazy context)."""
+        names = self.CORE_NAMES + self.TOOL_NAMES + self.HYPOTHESIS_NAMES
+        tools = {name: getattr(self, name) for name in dict.fromkeys(names)}
+        looking = self.LOOKING | {"rlm_query", "rlm_query_batched"}  # (they read the source too)
+        tools = {name: self._looking(f) if name in looking else f for name, f in tools.items()}
+        if self.LAZY_CONTEXT:
+            tools["context_read"] = self._looking(self.read_context)
+        return tools
+
+    def core_doc(self) -> str:
+        """The RLM core as the system prompt lists it (the same in every REPL)."""
+        return CORE_DOC.format(refs=self.REFS, context=self.CONTEXT_DOC)
 
     def _looking(self, tool: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(tool)
@@ -108,9 +101,59 @@ class Toolset:
         raise NotImplementedError
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
-        """Spans of the document the answer rests on (none for an answer it does not support)."""
+        """Spans of the source the answer rests on (none for an answer it does not support)."""
         raise NotImplementedError
 
+    def resolve(self, text_or_ref: Any) -> Any:
+        """What a child RLM explores for `rlm_query`: the part of the source `text_or_ref` names,
+        else the value itself."""
+        if text_or_ref is None:
+            raise ValueError(f"rlm_query needs a text, {self.REFS}")
+        return text_or_ref
+
+    def read_context(self, start: int, end: int) -> str:
+        """Characters [start, end) of the source (what `context[start:end]` reads)."""
+        raise NotImplementedError
+
+    # -- the RLM core ---------------------------------------------------------------------------
+    def llm_query(self, prompt: str) -> str:
+        """Ask the sub-model; it sees only the prompt."""
+        text = truncate_middle(str(prompt), fit_chars(self.sub))
+        return self.gateway.complete(self.sub, text, purpose="subcall").text
+
+    def llm_query_batched(self, prompts: list[str]) -> list[str]:
+        """Several llm_query calls at once; the answers in order, a failed call's error in its place."""
+        return self._each(self.llm_query, [(p,) for p in bounded_batch(prompts, "prompts")])
+
+    def rlm_query(self, prompt: str, text_or_ref: Any = None) -> str:
+        """A child RLM answers `prompt` about a text (or a part of the source named by it), one
+        level deeper; at the last level, a plain sub-call with the text in the prompt."""
+        source = self.resolve(text_or_ref)
+        if self.recurse is None:
+            return self.llm_query(
+                f"{short_text(prompt)}\n\nText:\n{truncate_middle(str(source), READ_LIMIT)}"
+            )
+        return self.recurse(str(prompt), source)
+
+    def rlm_query_batched(self, prompts: list[str], texts_or_refs: list[Any]) -> list[str]:
+        """Several rlm_query calls at once; the answers in order, a failed call's error in its place."""
+        prompts, sources = bounded_batch(prompts, "prompts"), bounded_batch(texts_or_refs, "texts")
+        if len(prompts) != len(sources):
+            raise ValueError("give one text or reference per prompt")
+        return self._each(self.rlm_query, list(zip(prompts, sources, strict=True)))
+
+    def _each(self, call: Callable[..., str], argument_lists: list[tuple]) -> list[str]:
+        def one(arguments: tuple) -> str:
+            try:
+                return call(*arguments)
+            except FATAL:
+                raise
+            except Exception as error:  # noqa: BLE001 - one failed item does not fail the batch
+                return f"error: {type(error).__name__}: {error}"
+
+        return self.gateway.map(one, argument_lists)
+
+    # -- the hypothesis -------------------------------------------------------------------------
     def update_hypothesis(self, new_hypothesis: str) -> str:
         """Replace the current hypothesis (the old one goes to the history)."""
         return self.hypothesis.update(new_hypothesis)
