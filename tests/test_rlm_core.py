@@ -5,18 +5,15 @@ parent's usage, per depth), and `context` reads an indexed source lazily."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from cli import longread, scripted_rlm
 from fake_openai import Refusal, fake_openai
 
-LONGREAD = str(Path(sys.executable).with_name("longread"))
 DOCUMENT = "# Harbour notes\n\nThe harbour master keeps the tide tables.\n\n# Ships\n\nThe Silver Heron sails at dawn.\n"
 ROOT_CODE = """```repl
 import json
@@ -51,27 +48,15 @@ class Responder:
 
 
 def ask(tmp_path: Path, target: Path, url: str, *extra: str) -> dict:
-    env = {**os.environ, "OPENAI_API_KEY": "sk-test", "LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
-    done = subprocess.run(
-        [
-            LONGREAD,
-            "ask",
-            str(target),
-            "q",
-            "--mode",
-            "rlm",
-            "--model",
-            "openai:scripted",
-            "--base-url",
-            url,
-            "--no-cache",
-            "--json",
-            *extra,
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
+    done = longread(
+        "ask",
+        str(target),
+        "q",
+        *scripted_rlm(url),
+        "--no-cache",
+        "--json",
+        *extra,
+        cache=tmp_path / "cache",
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

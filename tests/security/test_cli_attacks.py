@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from cli import LONGREAD, longread, scripted_rlm
 from fake_openai import fake_openai
 from security.harness import GUARD_OFF, attempt
 
-LONGREAD = str(Path(sys.executable).with_name("longread"))
 API_KEY = "sk-e2e-secret-7d1e0b"
 DOCUMENT = "# Harbour notes\n\nThe harbour master keeps the tide tables.\n\n# Ships\n\nThe Silver Heron sails at dawn.\n"
 
@@ -27,34 +27,25 @@ def repl(code: str) -> str:
     return f"```repl\n{code}\n```"
 
 
-def ask(tmp_path: Path, url: str, *extra: str, timeout: float = 120) -> subprocess.CompletedProcess:
+def ask(tmp_path: Path, url: str, *extra: str) -> subprocess.CompletedProcess:
     """`longread ask notes.md` in rlm mode on the scripted server, with the key in its environment."""
     (tmp_path / "notes.md").write_text(DOCUMENT, encoding="utf-8")
-    env = {**os.environ, "OPENAI_API_KEY": API_KEY, "LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
-    return subprocess.run(
-        [
-            LONGREAD,
-            "ask",
-            "notes.md",
-            "When does the Silver Heron sail?",
-            "--mode",
-            "rlm",
-            "--model",
-            "openai:scripted",
-            "--base-url",
-            url,
-            "--cell-timeout",
-            "10",
-            "--max-iterations",
-            "3",
-            "--trace",
-            "trace.jsonl",
-            *extra,
-        ],
+    return longread(
+        "ask",
+        "notes.md",
+        "When does the Silver Heron sail?",
+        *scripted_rlm(url),
+        "--cell-timeout",
+        "10",
+        "--max-iterations",
+        "3",
+        "--trace",
+        "trace.jsonl",
+        *extra,
+        cache=tmp_path / "cache",
         cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        timeout=timeout,
+        text=False,
+        OPENAI_API_KEY=API_KEY,
     )
 
 

@@ -7,22 +7,20 @@ import logging
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli import LONGREAD
 from longread.errors import InputError
 from longread.ingest.document import load_document
 from test_ingest_documents import write_pdf
-
-LONGREAD = Path(sys.executable).with_name("longread")  # the console script of this environment
 
 
 def longread(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("LONGREAD_MODEL", "LONGREAD_SUB_MODEL")}
     return subprocess.run(
-        [str(LONGREAD), *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
+        [LONGREAD, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
     )
 
 

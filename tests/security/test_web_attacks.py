@@ -8,18 +8,17 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from cli import LONGREAD
 from fake_openai import fake_openai
 from security.harness import GUARD_OFF, attempt
 from security.test_cli_attacks import worker_pids
 
-LONGREAD = str(Path(sys.executable).with_name("longread"))
 TOKEN = "web-token-93b1f0e2"
 API_KEY = "sk-web-secret-5c8a21"
 TEXT = "The harbour master keeps the tide tables. " * 3000  # too long for `base`
