@@ -17,9 +17,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from longread.index.enrich.smart_chunks import SmartChunker
+from longread.index.enrich.summary_tree import build_tree
 from longread.index.single import SingleDocIndex
-from longread.ingest.chunker import SmartChunker
-from longread.ingest.summary_tree import build_tree
 from longread.llm.gateway import Gateway
 from longread.llm.specs import resolve_model
 from longread.store.docstore import DocStore

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from corpus_fixtures import ARTICLES, built, write_corpus
-from longread.ingest.metadata import find_dates, llm_meta, rule_meta
+from longread.index.enrich.llm_metadata import llm_meta
+from longread.ingest.metadata import find_dates, rule_meta
 from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
 from longread.tools.corpus import CorpusTools

@@ -15,8 +15,8 @@ from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget
 from longread.store.docstore import DocStore
+from longread.strategies import modes
 from longread.strategies.common import Run, RunOptions
-from longread.strategies.select import answer_document
 from longread.tools.single_doc import SingleDocTools
 from test_ingest_documents import write_pdf
 
@@ -67,7 +67,7 @@ def cites_the_fact(answer, path):
 def test_map_reads_the_best_passages_and_cites_the_sentence(contract, tmp_path):
     sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
     tools = tools_for(contract, tmp_path, sub)
-    answer = answer_document("How long is the cure period after notice?", tools, run_with(sub, sub))
+    answer = modes.answer("How long is the cure period after notice?", tools, run_with(sub, sub))
     assert answer.mode == "map" and "thirty days" in answer.text
     cites_the_fact(answer, contract)
     assert answer.stats["findings"] == 1 and 1 <= answer.stats["chunks_read"] <= 8
@@ -80,9 +80,7 @@ def test_map_drops_a_finding_the_passage_does_not_support(contract, tmp_path):
         context_window=2048,
     )
     tools = tools_for(contract, tmp_path, sub)
-    answer = answer_document(
-        "How long is the cure period?", tools, run_with(sub, sub, max_slices=3)
-    )
+    answer = modes.answer("How long is the cure period?", tools, run_with(sub, sub, max_slices=3))
     assert answer.text.startswith("Not found") and answer.citations == []
     assert answer.stats["ungrounded"] == answer.stats["chunks_read"] > 0
 
@@ -105,7 +103,7 @@ def test_map_with_a_capable_model_uses_json_and_verifies_the_quote(contract, tmp
     sub = ScriptedLM(snippet)
     root = ScriptedLM(lambda r: "The cure period is thirty days after notice [1].")
     tools = tools_for(contract, tmp_path, sub)
-    answer = answer_document(
+    answer = modes.answer(
         "How long is the cure period?", tools, run_with(root, sub, max_slices=4), mode="map"
     )
     assert answer.text == "The cure period is thirty days after notice [1]."
@@ -119,7 +117,7 @@ def test_map_budget_stop_keeps_what_was_found(contract, tmp_path):
     sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
     tools = tools_for(contract, tmp_path, sub)
     with pytest.raises(BudgetExceededError) as stop:
-        answer_document(
+        modes.answer(
             "Where are the records of meetings filed?",
             tools,
             run_with(sub, sub, budget=Budget(max_subcalls=1)),
@@ -135,7 +133,7 @@ def test_tree_follows_the_root_models_pick_and_adds_searchs_best(contract, tmp_p
 
     sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
     tools = tools_for(contract, tmp_path, sub)
-    answer = answer_document(
+    answer = modes.answer(
         "How long is the cure period after notice?",
         tools,
         run_with(ScriptedLM(root, writes_code=False), sub),
@@ -151,7 +149,7 @@ def test_tree_survives_a_root_model_that_names_no_section(contract, tmp_path):
     sub = ScriptedLM(reads_the_fact, writes_code=False, context_window=2048)
     tools = tools_for(contract, tmp_path, sub)
     root = ScriptedLM(lambda r: "I think the answer is in the middle somewhere.", writes_code=False)
-    answer = answer_document(
+    answer = modes.answer(
         "How long is the cure period after notice?", tools, run_with(root, sub), mode="tree"
     )
     assert "3 Termination" in answer.stats["sections_chosen"]
@@ -168,7 +166,7 @@ def test_rlm_over_the_index_sees_the_toc_and_the_seed_functions(contract, tmp_pa
     root = ScriptedLM(lambda r: next(steps))
     sub = ScriptedLM(lambda r: "The cure period is thirty days after notice.")
     tools = tools_for(contract, tmp_path, sub)
-    answer = answer_document("How long is the cure period?", tools, run_with(root, sub), mode="rlm")
+    answer = modes.answer("How long is the cure period?", tools, run_with(root, sub), mode="rlm")
     system = root.requests[0].messages[0]["content"]
     assert "TABLE OF CONTENTS:\nService Agreement\n  1 Definitions" in system
     assert "read_section_chunk(section_name" in system and "Path: contract.md" in system
@@ -193,16 +191,16 @@ def test_the_system_prompt_stays_small_for_a_huge_toc(tmp_path):
 def test_auto_mode_picks_base_map_or_rlm(contract, tmp_path):
     small = ScriptedLM(lambda r: "NONE", writes_code=False, context_window=2048)
     tools = tools_for(contract, tmp_path, small)
-    assert answer_document("q?", tools, run_with(small, small)).mode == "map"
+    assert modes.answer("q?", tools, run_with(small, small)).mode == "map"
     big = ScriptedLM(
         lambda r: "The agreement names four sections.", writes_code=False, context_window=200_000
     )
-    assert answer_document("q?", tools, run_with(big, big)).mode == "base"
+    assert modes.answer("q?", tools, run_with(big, big)).mode == "base"
     coder = ScriptedLM(["```repl\nprint(search('cure'))\nFINAL('done')\n```"], context_window=2048)
-    answer = answer_document("q?", tools, run_with(coder, coder))
+    answer = modes.answer("q?", tools, run_with(coder, coder))
     assert answer.mode == "rlm" and "writes code" in answer.reason
     with pytest.raises(InputError, match="unknown mode 'magic'"):
-        answer_document("q?", tools, run_with(small, small), mode="magic")
+        modes.answer("q?", tools, run_with(small, small), mode="magic")
 
 
 def test_pdf_citations_carry_their_page(tmp_path):
@@ -278,9 +276,7 @@ def test_drop_index_forgets_the_stored_index(contract, tmp_path):
 def test_rlm_shows_a_runnable_first_search_and_repeats_it_when_refusing_a_guess(contract, tmp_path):
     root = ScriptedLM(["```repl\nFINAL('a guess')\n```"] * 2)
     tools = tools_for(contract, tmp_path, ScriptedLM([]))
-    answer = answer_document(
-        "How long is the cure period?", tools, run_with(root, root), mode="rlm"
-    )
+    answer = modes.answer("How long is the cure period?", tools, run_with(root, root), mode="rlm")
     first = root.requests[0].messages[-1]["content"]
     assert (
         "for hit in search('long cure period', k=3):" in first and "Output:\n3 Termination" in first

@@ -16,8 +16,8 @@ from longread.llm.scripted import ScriptedLM
 from longread.llm.specs import ClientOptions, resolve_model
 from longread.llm.usage import Budget
 from longread.store.cache import ResponseCache
+from longread.text.slices import ContextSlicer
 from longread.tools.context_tools import ContextTools
-from longread.tools.slices import ContextSlicer
 
 
 def test_usage_is_counted_per_model_and_purpose():

@@ -12,9 +12,10 @@ from pypdf import PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
 from longread.errors import InputError
-from longread.ingest.document import LoadedDocument, PageSpan, load_document
+from longread.ingest.document import load_document
 from longread.ingest.docx import load_docx
 from longread.ingest.html import load_html
+from longread.ingest.loaded import LoadedDocument, PageSpan
 from longread.ingest.pdf import load_pdf
 
 PAGES = [

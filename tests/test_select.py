@@ -1,4 +1,4 @@
-"""The decision gate: which strategy answers, and why."""
+"""The decision gate and the mode registry: which strategy answers, and why."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pytest
 from conftest import make_run
 from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
-from longread.strategies.select import answer_question, choose_mode
+from longread.strategies.modes import MODES, answer, choose_mode, modes_for
+from longread.strategies.texts import InMemory
 
 
 def test_gate_by_size_and_ability_to_write_code():
@@ -23,12 +24,32 @@ def test_gate_by_size_and_ability_to_write_code():
 def test_answer_records_the_mode_and_reason():
     events: list = []
     root = ScriptedLM(["It says hello."], writes_code=False)
-    answer = answer_question("What does it say?", "hello world", make_run(root, events=events))
-    assert answer.mode == "base" and "fits" in answer.reason and answer.text == "It says hello."
+    result = answer("What does it say?", InMemory("hello world"), make_run(root, events=events))
+    assert result.mode == "base" and "fits" in result.reason and result.text == "It says hello."
     assert events[0].kind == "mode" and events[0].data["mode"] == "base"
     assert "hello world" in root.requests[0].messages[-1]["content"]
 
 
 def test_unknown_mode():
     with pytest.raises(InputError, match="unknown mode"):
-        answer_question("q", "text", make_run(ScriptedLM([])), mode="magic")
+        answer("q", InMemory("text"), make_run(ScriptedLM([])), mode="magic")
+
+
+def test_one_registry_names_the_modes_of_every_source():
+    assert modes_for("context") == ("auto", "base", "retrieval", "refine", "rlm")
+    assert modes_for("texts") == ("auto", "base", "retrieval", "map", "rlm")
+    assert modes_for("document") == ("auto", "base", "retrieval", "map", "tree", "rlm")
+    assert modes_for("corpus") == ("auto", "retrieval", "map", "rlm")
+    assert all(mode.summary and mode.runs for mode in MODES.values())
+
+
+def test_a_budget_stop_keeps_the_mode_and_its_reason():
+    from longread.errors import BudgetExceededError
+    from longread.llm.usage import Budget
+
+    sub = ScriptedLM(lambda request: "a finding", writes_code=False)
+    root = ScriptedLM([], writes_code=False, context_window=2_000)
+    run = make_run(root, sub, budget=Budget(max_subcalls=1))
+    with pytest.raises(BudgetExceededError) as stopped:
+        answer("q", InMemory("word " * 50_000), run)
+    assert stopped.value.partial.mode == "refine" and "cannot drive" in stopped.value.partial.reason

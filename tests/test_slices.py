@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from longread.errors import LongreadError, UnknownSliceError
-from longread.tools.slices import ContextSlice, ContextSlicer
+from longread.text.slices import ContextSlice, ContextSlicer
 
 auto_slice = ContextSlicer.auto_slice_context
 

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from longread.ingest.chunker import SmartChunker, boundaries, check_cut, rule_cut, snap
-from longread.ingest.summary_tree import build_tree, tree_calls
+from longread.index.enrich.smart_chunks import SmartChunker, boundaries, check_cut, rule_cut, snap
+from longread.index.enrich.summary_tree import build_tree, tree_calls
 from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
 from longread.llm.types import Request
@@ -211,7 +211,7 @@ def test_input_tokens_stay_near_the_documents_own(tmp_path):
 
 KILLED_RUN = """
 import sys, time
-from longread.ingest.chunker import SmartChunker
+from longread.index.enrich.smart_chunks import SmartChunker
 from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
 from longread.store.docstore import DocStore

@@ -9,13 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from longread.ingest.doctype import DOC_TYPES, detect_doc_type
-from longread.ingest.structure import (
-    Section,
-    build_toc,
-    detect_headings,
-    flatten,
-    toc_summary,
-)
+from longread.ingest.headings import detect_headings
+from longread.ingest.toc import Section, build_toc, flatten, toc_summary
 
 MARKDOWN_PAPER = """\
 # Sparse Attention for Long Documents

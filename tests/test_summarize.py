@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from longread.index.enrich.summaries import clean_summary, section_keywords, summarize_sections
 from longread.index.single import SingleDocIndex
-from longread.ingest.summarize import clean_summary, section_keywords, summarize_sections
 from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
 from longread.store.docstore import DocStore

@@ -12,12 +12,12 @@ import pytest
 
 from longread.api import SingleDocRLM
 from longread.errors import LongreadError
+from longread.index.enrich.summary_tree import build_tree
 from longread.index.tree import TreeOptions
-from longread.ingest.summary_tree import build_tree
 from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
+from longread.strategies import modes
 from longread.strategies.common import Run, RunOptions
-from longread.strategies.select import answer_document
 
 FACT = "The lighthouse keeper was paid in salted herring every second Tuesday."
 QUESTION = "How was the lighthouse keeper paid?"
@@ -127,7 +127,7 @@ def test_the_walk_backtracks_from_an_empty_branch_and_cites_the_fact(unstructure
         return "1" if "Which part" in prompt else "He was paid in salted herring [1]."
 
     sub = ScriptedLM(reads_the_fact, writes_code=False)
-    answer = answer_document(
+    answer = modes.answer(
         QUESTION,
         rlm.tools(run_of(rlm, sub=sub)),
         run_of(rlm, ScriptedLM(root, writes_code=True), sub),
@@ -143,7 +143,7 @@ def test_a_weak_root_follows_search_first_and_reads_one_leaf(unstructured, tmp_p
     rlm = built(unstructured, tmp_path)
     sub = ScriptedLM(reads_the_fact, writes_code=False)
     weak_root = ScriptedLM(lambda request: "3", writes_code=False)
-    answer = answer_document(
+    answer = modes.answer(
         QUESTION, rlm.tools(run_of(rlm, sub=sub)), run_of(rlm, weak_root, sub), mode="tree"
     )
     assert answer.stats["leaves_read"] == 1 and answer.stats["backtracks"] == 0

@@ -1,5 +1,5 @@
 """Documents held in memory (TextDocs) and the `retrieval` strategy, on in-memory documents, in-memory
-contexts and indexed documents; `answer_texts` (the web app's dispatch) and the map rewrite pass."""
+contexts and indexed documents through the one dispatch (`modes.answer`), and the map rewrite pass."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from conftest import make_run
 from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
-from longread.strategies.select import answer_document, answer_question, answer_texts
-from longread.tools.texts import TextDoc, TextDocs
+from longread.strategies import modes
+from longread.strategies.texts import InMemory, TextDoc, TextDocs
 from test_document_strategies import FACT, contract, reads_the_fact, run_with, tools_for  # noqa: F401
 
 FILLER = "The committee meets on Mondays to review the turbine maintenance figures.\n\n"
@@ -68,7 +68,7 @@ def test_retrieval_answers_from_top_k_and_renumbers_its_marks():
         lambda r: f"Spare turbine blades are stored in Tromsø [{needle_passage(r)}] [99]."
     )
     run = make_run(root, top_k=3)
-    answer = answer_texts("Where are the spare turbine blades stored?", docs, run, mode="retrieval")
+    answer = modes.answer("Where are the spare turbine blades stored?", docs, run, mode="retrieval")
     prompt = root.requests[0].messages[-1]["content"]
     assert len(re.findall(r"^\[\d\] \(", prompt, re.MULTILINE)) == 3 and NEEDLE in prompt
     assert answer.mode == "retrieval" and answer.text.startswith(
@@ -82,14 +82,14 @@ def test_retrieval_answers_from_top_k_and_renumbers_its_marks():
 
 def test_retrieval_without_marks_cites_the_supporting_sentence_or_nothing():
     docs = two_docs()
-    grounded = answer_texts(
+    grounded = modes.answer(
         "Where are the spare turbine blades stored?",
         docs,
         make_run(ScriptedLM(["The warehouse in Tromsø stores them."])),
         mode="retrieval",
     )
     assert [c.text for c in grounded.citations] == [NEEDLE]
-    invented = answer_texts(
+    invented = modes.answer(
         "Where are the spare turbine blades stored?",
         docs,
         make_run(ScriptedLM(["In a castle on the moon."])),
@@ -110,7 +110,7 @@ def test_map_over_texts_reads_at_most_max_slices_chunks_and_says_how_many_were_l
     )
     events: list = []
     run = make_run(sub, events=events, max_slices=2)
-    answer = answer_texts("Which warehouse stores the spare turbine blades?", docs, run, mode="map")
+    answer = modes.answer("Which warehouse stores the spare turbine blades?", docs, run, mode="map")
     labels = [e.data["label"] for e in events if e.kind == "llm_start"]
     assert len(labels) == 2 and all(re.fullmatch(r"doc-\d-chunk-\d+", label) for label in labels)
     assert f"(Read 2 of {len(docs.chunks)} candidate passages" in answer.text
@@ -122,7 +122,7 @@ def test_rlm_over_texts_needs_no_index_and_cites_documents():
     root = ScriptedLM(
         ['```repl\nprint(grep("Tromsø"))\n```', "```repl\nFINAL('Tromsø warehouse')\n```"]
     )
-    answer = answer_texts(
+    answer = modes.answer(
         "Which warehouse stores the spare turbine blades?", docs, make_run(root), mode="rlm"
     )
     assert answer.mode == "rlm" and answer.text == "Tromsø warehouse"
@@ -135,18 +135,17 @@ def test_rlm_over_texts_needs_no_index_and_cites_documents():
 
 def test_unknown_mode_for_texts_is_an_input_error():
     with pytest.raises(InputError, match="unknown mode 'tree'"):
-        answer_texts("q", two_docs(), make_run(ScriptedLM([])), mode="tree")
+        modes.answer("q", two_docs(), make_run(ScriptedLM([])), mode="tree")
 
 
 def test_retrieval_over_an_in_memory_context():
     context = FILLER * 30 + NEEDLE + "\n\n" + FILLER * 30
     root = ScriptedLM(lambda r: f"The warehouse in Tromsø [{needle_passage(r)}].")
-    answer = answer_question(
+    answer = modes.answer(
         "Which warehouse stores the spare turbine blades?",
-        context,
+        InMemory(context, "notes"),
         make_run(root),
         mode="retrieval",
-        doc_id="notes",
     )
     assert answer.mode == "retrieval" and answer.citations[0].doc_id == "notes"
     cited = answer.citations[0]
@@ -156,7 +155,7 @@ def test_retrieval_over_an_in_memory_context():
 def test_retrieval_over_an_indexed_document(contract, tmp_path):  # noqa: F811
     root = ScriptedLM(lambda r: "Thirty days after notice [1].")
     tools = tools_for(contract, tmp_path, root)
-    answer = answer_document(
+    answer = modes.answer(
         "How long is the cure period after notice?", tools, run_with(root, root), mode="retrieval"
     )
     assert answer.mode == "retrieval" and FACT in root.requests[0].messages[-1]["content"]
@@ -180,7 +179,7 @@ def test_map_rewrite_pass_keeps_marks_or_falls_back_to_the_draft():
     ):
         root = ScriptedLM(["They are in Tromsø [1].", rewritten])
         run = make_run(root, ScriptedLM(snippet), max_slices=4, rewrite=True)
-        answer = answer_texts("Where are the turbine blades?", docs, run, mode="map")
+        answer = modes.answer("Where are the turbine blades?", docs, run, mode="map")
         assert answer.text.startswith(expected)
         assert [r.messages[-1]["content"].startswith("Question") for r in root.requests] == [
             True,
@@ -191,19 +190,19 @@ def test_map_rewrite_pass_keeps_marks_or_falls_back_to_the_draft():
 def test_retrieval_drops_a_small_models_marks_and_cites_only_what_is_grounded():
     docs = two_docs()
     weak = ScriptedLM(lambda r: "The passage number is [1].", writes_code=False)
-    answer = answer_texts(
+    answer = modes.answer(
         "Where are the spare turbine blades stored?", docs, make_run(weak), mode="retrieval"
     )
     assert answer.text.startswith("The passage number is.") and answer.citations == []
     grounded = ScriptedLM(lambda r: "The warehouse in Tromsø stores them [1].", writes_code=False)
-    answer = answer_texts(
+    answer = modes.answer(
         "Where are the spare turbine blades stored?", docs, make_run(grounded), mode="retrieval"
     )
     assert "[1]" not in answer.text and [c.text for c in answer.citations] == [NEEDLE]
 
 
 def test_joined_offsets_locate_each_text_and_its_gap():
-    from longread.tools.offsets import JoinedOffsets
+    from longread.text.offsets import JoinedOffsets
 
     joined = JoinedOffsets([5, 0, 3], gap=2)  # "aaaaa··" + "" + "··" + "bbb"
     assert joined.starts == [0, 7, 9]

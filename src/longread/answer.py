@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from longread.tools.slices import ContextSlice
+    from longread.text.slices import ContextSlice
 
 
 @dataclass

@@ -15,11 +15,13 @@ from longread.config import cache_dir, default_model, default_sub_model, index_p
 from longread.errors import InputError
 from longread.events import Event, EventSink, JsonlTrace, fan_out, ignore
 from longread.index.corpus import BATCH_SIZE, CorpusIndex, MetaReader, UpdateReport
+from longread.index.enrich.doc_type import UNSURE, ask_doc_type
+from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS, llm_meta
 from longread.index.single import SingleDocIndex
 from longread.index.tree import TreeOptions, build_summaries
-from longread.ingest.doctype import UNSURE, ask_doc_type, detect_doc_type
+from longread.ingest.doctype import detect_doc_type
 from longread.ingest.document import load_document
-from longread.ingest.metadata import MODEL_SAMPLE_CHARS, ContentMeta, headings_in, llm_meta
+from longread.ingest.metadata import ContentMeta, headings_in
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.specs import ClientOptions, resolve_model
@@ -28,8 +30,8 @@ from longread.store.cache import ResponseCache
 from longread.store.corpus_store import CorpusStore, StoredDoc
 from longread.store.docstore import DocStore, content_hash
 from longread.strategies.common import Run, RunOptions
-from longread.strategies.corpus import CORPUS_MODES, answer_corpus
-from longread.strategies.select import DOCUMENT_MODES, answer_document, answer_question, check_mode
+from longread.strategies.modes import answer, check_mode
+from longread.strategies.texts import InMemory
 from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
@@ -149,7 +151,7 @@ class RLM_REPL(_Asker):  # noqa: N801 - the seed's name, which users expect
     ) -> Answer:
         """The full `Answer` (text, citations, usage, mode and why it was chosen)."""
         with self._run(replace(self.options, enable_slicing=enable_slicing)) as run:
-            self.last_answer = answer_question(query, context, run, self.mode, doc_id=doc_id)
+            self.last_answer = answer(query, InMemory(context, doc_id), run, self.mode)
         return self.last_answer
 
     def completion(self, context: Any, query: str, enable_slicing: bool = True) -> str:
@@ -194,7 +196,7 @@ class SingleDocRLM(_Asker):
             on_event=on_event,
             client_options=client_options,
         )
-        check_mode(mode, DOCUMENT_MODES)
+        check_mode(mode, "document")
         self.doc_path = Path(doc_path)
         self.store = DocStore(store_path or index_path(self.doc_path))
         self._index: SingleDocIndex | None = None
@@ -265,7 +267,7 @@ class SingleDocRLM(_Asker):
     def query(self, question: str, mode: str | None = None) -> Answer:
         """The answer with its citations (section, offsets, page where known), usage and mode."""
         with self._run() as run:
-            self.last_answer = answer_document(question, self.tools(run), run, mode or self.mode)
+            self.last_answer = answer(question, self.tools(run), run, mode or self.mode)
         return self.last_answer
 
     def repl(self) -> None:
@@ -306,7 +308,7 @@ class MultiDocRLM(_Asker):
         """`settings` are SingleDocRLM's: mode (auto, retrieval, map or rlm), budget, options,
         trace_path, cache, on_event, enable_logging, client_options."""
         super().__init__(root_model, sub_model, **settings)
-        check_mode(self.mode, CORPUS_MODES)
+        check_mode(self.mode, "corpus")
         self.corpus_path = Path(corpus_path)
         if not self.corpus_path.is_dir():
             raise InputError(f"{corpus_path} is not a folder")
@@ -402,7 +404,7 @@ class MultiDocRLM(_Asker):
         if self.index.totals()[0] == 0:
             self.build_index(llm_meta=False)
         with self._run() as run:
-            self.last_answer = answer_corpus(question, self.tools(run), run, mode or self.mode)
+            self.last_answer = answer(question, self.tools(run), run, mode or self.mode)
         return self.last_answer
 
     def repl(self) -> None:

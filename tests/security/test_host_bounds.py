@@ -101,8 +101,8 @@ def test_a_lone_surrogate_in_the_output_does_not_break_the_run(mode):
 
 def test_tool_arguments_cannot_make_a_huge_reply(mode):
     """grep's context and hit counts are clamped; any tool's reply is capped."""
+    from longread.text.slices import ContextSlicer
     from longread.tools.context_tools import ContextTools
-    from longread.tools.slices import ContextSlicer
 
     text = "lorem ipsum dolor sit amet. " * 4_000
     tools = ContextTools(

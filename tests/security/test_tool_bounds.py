@@ -19,10 +19,10 @@ from longread.llm.scripted import ScriptedLM
 from longread.repl.sandbox import RESTART_NOTE, Sandbox
 from longread.store.docstore import DocStore
 from longread.strategies.rlm import RLMLoop
+from longread.text.slices import ContextSlicer
 from longread.tools.context_tools import ContextTools
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
-from longread.tools.slices import ContextSlicer
 from security.harness import GUARD_OFF
 
 MACBETH = Path(__file__).resolve().parents[2] / "examples" / "macbeth.md"

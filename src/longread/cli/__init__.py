@@ -12,22 +12,11 @@ from rich.markup import escape
 from longread.cli.display import err_console
 from longread.errors import BudgetExceededError, LongreadError
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    help="Answer questions about documents far larger than a context window.",
-)
-
-
-@app.callback()
-def _root() -> None:
-    """longread: answer questions about documents far larger than a context window."""
-
 
 def main() -> None:
     """Entry point: runs the app; errors a user can cause become one line and a non-zero exit."""
     from longread.cli import ask, corpus, doctor, index, repl, serve  # noqa: F401 - registers the commands
+    from longread.cli.app import app
 
     for stop in (
         signal.SIGTERM,

@@ -7,14 +7,13 @@ from pathlib import Path
 import typer
 
 from longread.api import SingleDocRLM
-from longread.cli import app
+from longread.cli.app import app
 from longread.cli.corpus import ask_corpus
 from longread.cli.display import ProgressLine, print_answer
 from longread.llm.specs import ClientOptions
 from longread.llm.usage import Budget
 from longread.strategies.common import RunOptions
-from longread.strategies.corpus import CORPUS_MODES
-from longread.strategies.select import DOCUMENT_MODES
+from longread.strategies.modes import modes_for
 
 
 @app.command()
@@ -25,8 +24,8 @@ def ask(
     question: str = typer.Argument(..., help="The question to answer."),
     mode: str = typer.Option(
         "auto",
-        help=f"Strategy: {', '.join(DOCUMENT_MODES)}; for a folder "
-        f"{', '.join(CORPUS_MODES)} (auto: base if the document fits the "
+        help=f"Strategy: {', '.join(modes_for('document'))}; for a folder "
+        f"{', '.join(modes_for('corpus'))} (auto: base if the document fits the "
         "root model, rlm if it writes code, else map).",
     ),
     model: str | None = typer.Option(

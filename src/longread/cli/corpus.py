@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 
 from longread.api import MultiDocRLM
-from longread.cli import app
+from longread.cli.app import app
 from longread.cli.display import ProgressLine, console, print_answer, progress_bars
 from longread.errors import InputError
 from longread.index.corpus import UpdateReport

@@ -12,7 +12,7 @@ from functools import partial
 from rich.markup import escape
 
 from longread import __version__
-from longread.cli import app
+from longread.cli.app import app
 from longread.cli.display import console
 
 say = partial(console.print, highlight=False, soft_wrap=True)

@@ -8,13 +8,14 @@ import typer
 from rich.markup import escape
 
 from longread.api import SingleDocRLM
-from longread.cli import app
+from longread.cli.app import app
 from longread.cli.corpus import LLM_META, update_corpus
 from longread.cli.display import console, progress_bars
 from longread.errors import InputError
+from longread.index.summary_tree import SummaryTree
 from longread.index.tree import TreeOptions
 from longread.llm.gateway import Gateway
-from longread.tools.tree_nav import NO_TREE, SummaryTree
+from longread.tools.tree_nav import NO_TREE
 
 
 @app.command()

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from longread.api import MultiDocRLM, SingleDocRLM
-from longread.cli import app
+from longread.cli.app import app
 
 
 @app.command()

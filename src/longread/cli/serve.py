@@ -5,7 +5,8 @@ from __future__ import annotations
 import typer
 from rich.markup import escape
 
-from longread.cli import app, err_console
+from longread.cli.app import app
+from longread.cli.display import err_console
 
 
 @app.command()

@@ -19,10 +19,11 @@ from typing import Any
 
 from longread.errors import InputError
 from longread.events import Event, EventSink, ignore
+from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS
 from longread.index.single import SingleDocIndex
-from longread.ingest.document import load_document, short_reason
+from longread.ingest.document import load_document
+from longread.ingest.loaded import short_reason
 from longread.ingest.metadata import (
-    MODEL_SAMPLE_CHARS,
     SAMPLE_CHARS,
     ContentMeta,
     entity_key,

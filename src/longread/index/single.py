@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from longread.ingest.doctype import detect_doc_type
-from longread.ingest.document import LoadedDocument, load_document
-from longread.ingest.structure import Section, build_toc, detect_headings
+from longread.ingest.document import load_document
+from longread.ingest.headings import detect_headings
+from longread.ingest.loaded import LoadedDocument
+from longread.ingest.toc import Section, build_toc
 from longread.store.docstore import DocStore, SectionRow, content_hash
 
 

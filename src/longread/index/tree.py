@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from longread.events import EventSink, ignore
+from longread.index.enrich.smart_chunks import ChunkingReport, SmartChunker
+from longread.index.enrich.summaries import section_keywords, summarize_sections
+from longread.index.enrich.summary_tree import build_tree, leaves_from_sections
 from longread.index.single import SingleDocIndex
-from longread.ingest.chunker import ChunkingReport, SmartChunker
-from longread.ingest.summarize import section_keywords, summarize_sections
-from longread.ingest.summary_tree import build_tree, leaves_from_sections
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.store.tree_tables import NodeRow

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import re
 
-from longread.llm.base import LM
-from longread.llm.gateway import Gateway
-
 DOC_TYPES = ("research_paper", "legal", "manual", "book", "report", "markdown", "other")
 
 _IM = re.IGNORECASE | re.MULTILINE
@@ -117,24 +114,3 @@ def detect_doc_type(text: str) -> tuple[str, float]:
     if best < _MIN_EVIDENCE:
         return "other", round(0.6 - best / 5, 2)
     return kind, round(best / (best + second + 1), 2)
-
-
-UNSURE = 0.5  # below this confidence the rules' guess is checked with the sub-model
-ASK_TYPE = """Here is the beginning of a document:
-\"\"\"
-{head}
-\"\"\"
-Which kind of document is it? Reply with one of: {kinds}."""
-
-
-def ask_doc_type(text: str, guess: str, lm: LM, gateway: Gateway) -> str:
-    """The document type as the model reads the opening of the text; `guess` (the rules' answer)
-    if the reply names none of DOC_TYPES."""
-    kinds = ", ".join(k.replace("_", " ") for k in DOC_TYPES)
-    reply = gateway.complete(
-        lm, ASK_TYPE.format(head=text[:1_500], kinds=kinds), purpose="doc_type", max_tokens=12
-    ).text.lower()
-    named = [
-        (reply.find(k.replace("_", " ")), k) for k in DOC_TYPES if k.replace("_", " ") in reply
-    ]
-    return min(named)[1] if named else guess

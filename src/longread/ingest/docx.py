@@ -15,7 +15,7 @@ from docx.text.paragraph import Paragraph
 from lxml.etree import LxmlError
 
 from longread.errors import InputError
-from longread.ingest.document import LoadedDocument, TextBuilder, short_reason
+from longread.ingest.loaded import LoadedDocument, TextBuilder, short_reason
 from longread.ingest.text import check_file
 
 _HEADING_STYLE = re.compile(r"heading ([1-9])", re.IGNORECASE)

@@ -16,7 +16,7 @@ from bs4 import (
 )
 
 from longread.errors import InputError
-from longread.ingest.document import LoadedDocument, TextBuilder
+from longread.ingest.loaded import LoadedDocument, TextBuilder
 from longread.ingest.text import check_file, decode
 
 _DROPPED = {"script", "style", "noscript", "template", "head", "title"}

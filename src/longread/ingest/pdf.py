@@ -14,7 +14,7 @@ from pypdf import PasswordType, PdfReader
 from pypdf.errors import PyPdfError
 
 from longread.errors import InputError
-from longread.ingest.document import Heading, LoadedDocument, PageSpan, TextBuilder, short_reason
+from longread.ingest.loaded import Heading, LoadedDocument, PageSpan, TextBuilder, short_reason
 from longread.ingest.text import check_file
 
 # What pypdf may raise on a damaged file: its own errors, and plain ones from deep inside.
@@ -125,7 +125,7 @@ def _outline_headings(reader: PdfReader, text: str, pages: list[PageSpan]) -> li
         title = " ".join(str(getattr(entry, "title", None) or "").split())
         index = _page_index(reader, entry)
         if title and index is not None and 0 <= index < len(pages):
-            headings.append(Heading(title, level, _title_offset(text, title, pages[index])))
+            headings.append(Heading(_title_offset(text, title, pages[index]), level, title))
     headings.sort(key=lambda heading: heading.start)
     return headings
 

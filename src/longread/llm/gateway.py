@@ -20,8 +20,8 @@ from longread.llm.base import LM, TransientModelError
 from longread.llm.pricing import cost_usd
 from longread.llm.types import Completion, Message, Request
 from longread.llm.usage import Budget, Usage, counts_as_subcall, current_depth
-from longread.repl.capture import truncate_middle
 from longread.store.cache import ResponseCache, request_key
+from longread.text.cut import truncate_middle
 
 Prompt = str | Sequence[Message]
 T = TypeVar("T")

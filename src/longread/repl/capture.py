@@ -5,18 +5,7 @@ from __future__ import annotations
 import io
 from collections import deque
 
-
-def cut_note(cut: int) -> str:
-    return f"\n[... {cut:,} characters cut from the middle of this output ...]\n"
-
-
-def truncate_middle(text: str, limit: int) -> str:
-    """`text` if it fits in `limit` characters, else its head and tail with a note of what was cut."""
-    if len(text) <= limit:
-        return text
-    head = limit // 2
-    tail = limit - head
-    return text[:head] + cut_note(len(text) - head - tail) + text[-tail:]
+from longread.text.cut import cut_note
 
 
 class CappedText(io.TextIOBase):

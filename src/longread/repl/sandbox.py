@@ -24,7 +24,7 @@ from typing import Any
 from longread import deadline
 from longread.errors import BudgetExceededError, CancelledError, LongreadError
 from longread.repl import isolation, protocol, rundirs
-from longread.repl.capture import truncate_middle
+from longread.text.cut import truncate_middle
 
 FATAL = (BudgetExceededError, CancelledError)
 RESTART_NOTE = (

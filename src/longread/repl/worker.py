@@ -18,8 +18,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
 from longread.repl import confine, guard, protocol
-from longread.repl.capture import CappedText, truncate_middle
+from longread.repl.capture import CappedText
 from longread.repl.lazytext import LazyText
+from longread.text.cut import truncate_middle
 
 
 class ToolError(Exception):

@@ -6,8 +6,8 @@ from typing import Any
 
 from longread.answer import Answer
 from longread.strategies.common import Run
+from longread.text.slices import ContextSlice
 from longread.tools.bounds import fit_chars
-from longread.tools.slices import ContextSlice
 
 BASE_LIMIT_CHARS = 12_000
 SYSTEM = "Answer the question using only the document. If the document does not say, answer that it does not."

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from longread.answer import Answer
+from longread.errors import BudgetExceededError
 from longread.events import Event, EventSink, ignore
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
@@ -46,3 +50,14 @@ class Run:
 
     def emit(self, kind: str, **data: object) -> None:
         self.on_event(Event(kind, dict(data), depth=self.depth))
+
+
+@contextmanager
+def partial_on_budget(partial: Callable[[str], Answer]) -> Iterator[None]:
+    """Within the block, a budget stop carries the answer reached so far: `partial(limit)`, the
+    limit being the budget that ran out (it becomes the answer's `stopped_by`)."""
+    try:
+        yield
+    except BudgetExceededError as error:
+        error.partial = partial(error.limit)
+        raise

@@ -5,18 +5,16 @@ models answer them in a second, where JSON-constrained decoding takes tens of se
 
 from __future__ import annotations
 
-import itertools
-import re
 from typing import Any
 
 from longread.answer import Answer, Citation, slice_citation
 from longread.errors import BudgetExceededError
 from longread.strategies.common import Run
+from longread.text.grounding import clean_finding, grounded_span, is_grounded, says_nothing
+from longread.text.rank import bm25_scores, focus_lines
+from longread.text.slices import ContextSlice, ContextSlicer
 from longread.tools.bounds import fit_chars
-from longread.tools.grounding import grounded_span, is_grounded, says_nothing
 from longread.tools.hypothesis import HypothesisTracker
-from longread.tools.rank import bm25_scores, focus_lines
-from longread.tools.slices import ContextSlice, ContextSlicer
 
 FIND = """Text:
 \"\"\"
@@ -29,19 +27,6 @@ REFINE = """Question: {question}
 Answer so far: {current}
 New information: {finding}
 Write the improved answer in one or two sentences, keeping every correct detail."""
-
-_PREAMBLE = re.compile(
-    r"^(the answer (to (this|the) question )?is|answer|question)\s*[:\-]\s*", re.IGNORECASE
-)
-
-
-def clean_finding(reply: str) -> str:
-    """The answer without a leading "The answer is:", cut before a later line that says nothing
-    (small models often add "The answer is: NONE" after a real answer)."""
-    lines = [_PREAMBLE.sub("", line.strip()) for line in reply.strip().splitlines() if line.strip()]
-    return "\n".join(
-        lines[:1] + list(itertools.takewhile(lambda line: not says_nothing(line), lines[1:]))
-    )
 
 
 def choose_slices(question: str, pieces: list[ContextSlice], limit: int) -> list[ContextSlice]:

@@ -1,5 +1,7 @@
-"""The `retrieval` strategy (classic RAG, seed 001): paragraph-bounded chunks ranked by BM25, the
-best `top_k` given to the root model in one prompt, numbered so that its answer can cite them."""
+"""The `retrieval` strategy (classic RAG): paragraph-bounded chunks ranked by BM25, the best
+`top_k` given to the root model in one prompt, numbered so that its answer can cite them. The
+chunks come from full-text search for an indexed document, from the best-ranked documents for a
+corpus, and from every chunk for documents in memory."""
 
 from __future__ import annotations
 
@@ -7,9 +9,13 @@ import re
 
 from longread.answer import Answer, Citation
 from longread.strategies.common import Run
-from longread.strategies.mapreduce import Chunk, Cites, best_chunks
+from longread.strategies.corpus_view import candidates
+from longread.strategies.reading import Chunk, Readable, best_chunks, chunk_plan, search_chunks
+from longread.strategies.texts import InMemory, TextDocs
+from longread.text.grounding import grounded_span
 from longread.tools.bounds import fit_chars
-from longread.tools.grounding import grounded_span
+from longread.tools.corpus import CorpusTools
+from longread.tools.single_doc import SingleDocTools
 
 SYSTEM = "Answer the question using only the passages given. If they do not say, answer that they do not."
 PROMPT = """Passages, each with its number:
@@ -21,7 +27,7 @@ _MARKER = re.compile(r"(\s*)\[(\d+)\]")
 
 
 def run_retrieval(
-    question: str, chunks: list[Chunk], run: Run, tools: Cites, total_chunks: int | None = None
+    question: str, chunks: list[Chunk], run: Run, tools: Readable, total_chunks: int | None = None
 ) -> Answer:
     """Answer from the `run.options.top_k` chunks that match the question best (as many as fit
     the root model's window). A capable root model's `[n]` marks are renumbered in order of use,
@@ -90,11 +96,36 @@ def _renumber(reply: str, count: int) -> tuple[str, list[int]]:
     return _MARKER.sub(swap, reply).strip(), order
 
 
-def _grounded(answer: str, chunk: Chunk, question: str, tools: Cites) -> Citation | None:
+def _grounded(answer: str, chunk: Chunk, question: str, tools: Readable) -> Citation | None:
     span = grounded_span(answer, chunk.text, question)
     return None if span is None else tools.citation(chunk.start + span[0], chunk.start + span[1])
 
 
-def _cite(answer: str, chunk: Chunk, question: str, tools: Cites) -> Citation:
+def _cite(answer: str, chunk: Chunk, question: str, tools: Readable) -> Citation:
     """The sentence of a cited chunk the answer rests on, else the whole chunk."""
     return _grounded(answer, chunk, question, tools) or tools.citation(chunk.start, chunk.end)
+
+
+def retrieve_document(question: str, tools: SingleDocTools, run: Run) -> Answer:
+    """From the passages of the sections full-text search ranks best."""
+    chunk_chars, _ = chunk_plan(run)
+    return run_retrieval(
+        question, search_chunks(question, tools, chunk_chars, run.options.top_k), run, tools
+    )
+
+
+def retrieve_corpus(question: str, tools: CorpusTools, run: Run) -> Answer:
+    """From the best passages of the documents full-text search ranks best."""
+    chunk_chars, _ = chunk_plan(run)
+    _, view, chunks = candidates(tools, question, run.options.top_k, chunk_chars)
+    return run_retrieval(question, chunks, run, view)
+
+
+def retrieve_texts(question: str, docs: TextDocs, run: Run) -> Answer:
+    """From every chunk of the documents held in memory."""
+    return run_retrieval(question, docs.chunks, run, docs)
+
+
+def retrieve_context(question: str, context: InMemory, run: Run) -> Answer:
+    """From the chunks of an in-memory context."""
+    return retrieve_texts(question, context.as_texts(chunk_plan(run)[0]), run)

@@ -12,11 +12,11 @@ from longread.answer import Answer
 from longread.errors import BudgetExceededError
 from longread.llm.usage import at_depth
 from longread.repl import isolation
-from longread.repl.capture import truncate_middle
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run
+from longread.text.cut import truncate_middle
+from longread.text.slices import ContextSlicer
 from longread.tools.context_tools import ContextTools
-from longread.tools.slices import ContextSlicer
 from longread.tools.toolset import Toolset
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)

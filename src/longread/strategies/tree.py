@@ -4,7 +4,8 @@ is put first for a model too small to weigh summaries); at a leaf the sub-model 
 best passages; a branch whose leaves say nothing is abandoned for the next child that the model or
 search points to (backtracking).
 The walk stops at the first leaf that answers, or after `max_leaves`. A document without a tree
-is walked through its table of contents instead (sections.walk_toc)."""
+is walked through its table of contents instead: at each level the root model picks sections
+from their titles and summaries (`walk_toc`)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,12 @@ import re
 from dataclasses import dataclass, field
 
 from longread.answer import Answer
-from longread.errors import BudgetExceededError
+from longread.index.summary_tree import SummaryTree
+from longread.ingest.toc import Section
 from longread.store.tree_tables import NodeRow
-from longread.strategies.common import Run
-from longread.strategies.mapreduce import ChunkReader, best_chunks, cut_chunks
-from longread.strategies.sections import chunk_plan, search_ranks, span_score, walk_toc
+from longread.strategies.common import Run, partial_on_budget
+from longread.strategies.reading import ChunkReader, best_chunks, chunk_plan, cut_chunks, map_answer
 from longread.tools.single_doc import SingleDocTools
-from longread.tools.tree_nav import SummaryTree
 
 CHOOSE = """Question: {question}
 
@@ -27,6 +27,14 @@ The document's parts, in order, each with a summary:
 
 Which part most likely contains the answer? Reply with part numbers, best first, for example: 2, 1"""
 _NUMBER = re.compile(r"\d+")
+ROUTE = """Question: {question}
+
+Sections of the document:
+{menu}
+
+Which sections most likely contain the answer? Reply with up to {width} section numbers from the
+list, best first, for example: 3, 1"""
+MENU_SIZE = 40  # a longer list of sibling sections is cut to the ones search ranks best
 
 
 @dataclass
@@ -100,13 +108,10 @@ def walk_tree(
         reader.read_all(best_chunks(question, chunks, per_leaf))
         return len(reader.findings) > before
 
-    try:
+    with partial_on_budget(
+        lambda limit: reader.answer("tree", walk.chunks_total, walk.stats(tree), stopped_by=limit)
+    ):
         visit(tree.root)
-    except BudgetExceededError as error:
-        error.partial = reader.answer(
-            "tree", walk.chunks_total, walk.stats(tree), stopped_by=error.limit
-        )
-        raise
     return reader.answer("tree", walk.chunks_total, walk.stats(tree))
 
 
@@ -132,3 +137,72 @@ def _order(
     picked = [children[int(n) - 1] for n in _NUMBER.findall(reply) if 1 <= int(n) <= len(children)]
     first = scored[:1] + picked[:1] if weak else picked[:2] + scored[:1]
     return list({node.id: node for node in first + scored}.values())
+
+
+def walk_toc(
+    question: str, tools: SingleDocTools, run: Run, width: int = 2, max_sections: int = 6
+) -> Answer:
+    """Walk the TOC from the top: at each level the root model picks up to `width` sections from
+    their titles and summaries (search's best pick is always added); their subsections form the
+    next menu. The chosen sections' own text is then read like `map` reads."""
+    chunk_chars, limit = chunk_plan(run)
+    ranks = search_ranks(question, tools)
+    chosen: list[Section] = []
+    menu = tools.outline()
+    while menu and len(chosen) < max_sections:
+        picked = _pick(question, menu, tools, run, ranks, width)
+        run.emit("route", picked=[s.title for s in picked])
+        chosen += picked
+        menu = [child for section in picked for child in section.children]
+    chunks = cut_chunks(tools, [tools.own_span(s.title) for s in chosen], chunk_chars)
+    return map_answer(
+        question,
+        best_chunks(question, chunks, limit),
+        run,
+        tools,
+        "tree",
+        len(chunks),
+        {"sections_chosen": [s.title for s in chosen]},
+    )
+
+
+def search_ranks(question: str, tools: SingleDocTools) -> list[tuple[int, float]]:
+    """(offset, score) of the sections full-text search ranks best for the question."""
+    return [
+        (tools.section_start(section_id), score)
+        for section_id, score in tools.search_ids(question, 50)
+    ]
+
+
+def span_score(start: int, end: int, ranks: list[tuple[int, float]]) -> float:
+    """How much of what search found for the question lies in [start, end)."""
+    return sum(score for offset, score in ranks if start <= offset < end)
+
+
+def _pick(
+    question: str,
+    menu: list[Section],
+    tools: SingleDocTools,
+    run: Run,
+    ranks: list[tuple[int, float]],
+    width: int,
+) -> list[Section]:
+    by_search = sorted(
+        menu, key=lambda s: span_score(s.start_char, s.end_char, ranks), reverse=True
+    )
+    kept = {s.title for s in by_search[:MENU_SIZE]}
+    shown = [s for s in menu if s.title in kept]
+    summaries = tools.index.summaries
+    lines = [
+        f"{n}. {s.title}" + (f" — {summaries[s.title][:160]}" if s.title in summaries else "")
+        for n, s in enumerate(shown, 1)
+    ]
+    reply = run.gateway.complete(
+        run.root,
+        ROUTE.format(question=question, menu="\n".join(lines), width=width),
+        purpose="route",
+        max_tokens=24,
+    ).text
+    picked = [shown[int(n) - 1] for n in _NUMBER.findall(reply) if 1 <= int(n) <= len(shown)]
+    best = [s for s in by_search[:1] if span_score(s.start_char, s.end_char, ranks) > 0]
+    return list({s.title: s for s in picked[:width] + best}.values())

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from longread.llm.base import LM
-from longread.repl.capture import truncate_middle
+from longread.text.cut import truncate_middle
 
 NAME_CHARS = 300  # a section name, document id, keyword, entity or date
 QUERY_CHARS = 2_000  # a search query

@@ -10,14 +10,14 @@ from longread import deadline
 from longread.answer import Citation, slice_citation
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.repl.capture import truncate_middle
+from longread.text.cut import truncate_middle
+from longread.text.grep import hit_limit
+from longread.text.grounding import grounded_span
 from longread.text.patterns import compile_search
+from longread.text.rank import BM25, search_words
+from longread.text.slices import ContextSlicer
 from longread.tools.bounds import QUERY_CHARS, bounded_batch, fit_chars, short_text
-from longread.tools.grep import hit_limit
-from longread.tools.grounding import grounded_span
 from longread.tools.hypothesis import HypothesisTracker
-from longread.tools.rank import BM25, search_words
-from longread.tools.slices import ContextSlicer
 from longread.tools.toolset import Brief, Toolset
 
 PASSAGE_CHARS = 600

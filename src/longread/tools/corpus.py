@@ -14,8 +14,12 @@ from longread.index.corpus import CorpusIndex
 from longread.ingest.metadata import entity_key, find_dates, keyword_key, tokens
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.repl.capture import truncate_middle
 from longread.store.docstore import own_spans
+from longread.text.cut import truncate_middle
+from longread.text.grep import MAX_HITS, grep_blocks, hit_limit
+from longread.text.grounding import grounded_span
+from longread.text.offsets import JoinedTexts
+from longread.text.rank import keywords, search_words
 from longread.tools.bounds import (
     QUERY_CHARS,
     READ_LIMIT,
@@ -25,10 +29,6 @@ from longread.tools.bounds import (
     short_name,
     short_text,
 )
-from longread.tools.grep import MAX_HITS, grep_blocks, hit_limit
-from longread.tools.grounding import grounded_span
-from longread.tools.offsets import JoinedTexts
-from longread.tools.rank import keywords, search_words
 from longread.tools.toolset import Brief, Toolset
 
 SAMPLE_SUMMARIES = 20

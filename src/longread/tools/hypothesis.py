@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from longread.repl.capture import truncate_middle
+from longread.text.cut import truncate_middle
 
 MAX_HYPOTHESIS_CHARS = 20_000
 MAX_HISTORY = 50

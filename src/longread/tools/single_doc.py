@@ -11,15 +11,15 @@ from typing import Any
 
 from longread.answer import Citation
 from longread.index.single import SingleDocIndex
-from longread.ingest.structure import Section, toc_summary
+from longread.ingest.toc import Section, toc_summary
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.repl.capture import truncate_middle
 from longread.store.docstore import own_spans
+from longread.text.cut import truncate_middle
+from longread.text.grep import MAX_HITS, grep_blocks, hit_limit
+from longread.text.grounding import grounded_span
+from longread.text.rank import keywords, search_words, stem
 from longread.tools.bounds import READ_LIMIT, cached_reads, fit_chars, short_name, short_text
-from longread.tools.grep import MAX_HITS, grep_blocks, hit_limit
-from longread.tools.grounding import grounded_span
-from longread.tools.rank import keywords, search_words, stem
 from longread.tools.toolset import Brief, Toolset
 from longread.tools.tree_nav import TreeNavigation
 

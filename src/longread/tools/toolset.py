@@ -13,7 +13,7 @@ from longread.answer import Citation
 from longread.errors import BudgetExceededError, CancelledError
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.repl.capture import truncate_middle
+from longread.text.cut import truncate_middle
 from longread.tools.bounds import READ_LIMIT, bounded_batch, fit_chars, short_text
 from longread.tools.hypothesis import HypothesisTracker
 

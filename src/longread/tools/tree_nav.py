@@ -1,57 +1,21 @@
-"""The summary tree as the REPL sees it (seed 003): get_root_summary, get_tree, get_children,
-get_node and read_node. A node is a dict with id, level, summary, start, end and its number of
-children; read_node gives the raw text it spans."""
+"""The summary tree as the REPL sees it: get_root_summary, get_tree, get_children, get_node and
+read_node. A node is a dict with id, level, summary, start, end and its number of children;
+read_node gives the raw text it spans."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
 from longread.errors import LongreadError
-from longread.store.docstore import DocStore
+from longread.index.summary_tree import SummaryTree
 from longread.store.tree_tables import NodeRow
 
 MAX_NODE_CHARS = 1_000_000  # read_node's cap: a root over a 400 MB document is read with read_range
 NO_TREE = (
     "this document has no summary tree yet: build it with `longread index FILE` (or --smart-chunks)"
 )
-
-
-class SummaryTree:
-    """A document's finished summary tree: nodes by id, each node's children in document order."""
-
-    def __init__(self, nodes: list[NodeRow], total_chars: int):
-        self.by_id = {node.id: node for node in nodes}
-        self.children: dict[int, list[NodeRow]] = defaultdict(list)
-        for node in nodes:  # by level, then in document order
-            if node.parent_id is not None:
-                self.children[node.parent_id].append(node)
-        tops = [node for node in nodes if node.parent_id is None]
-        whole = len(tops) == 1 and (tops[0].start, tops[0].end) == (0, total_chars)
-        self.root = tops[0] if whole else None  # else the build did not finish
-
-    @classmethod
-    def load(cls, store: DocStore, doc_id: int) -> SummaryTree | None:
-        """The document's tree, or None if it has none or its build did not finish."""
-        tree = cls(store.nodes(doc_id), store.document(doc_id)["chars"])
-        return tree if tree.root is not None else None
-
-    def node(self, node_id: int) -> NodeRow:
-        if node_id not in self.by_id:
-            raise KeyError(f"no node {node_id!r}; node ids come from get_tree() or get_children()")
-        return self.by_id[node_id]
-
-    def as_dict(self, node: NodeRow) -> dict[str, Any]:
-        return {
-            "id": node.id,
-            "level": node.level,
-            "summary": node.summary,
-            "start": node.start,
-            "end": node.end,
-            "children": len(self.children[node.id]),
-        }
 
 
 class TreeNavigation:

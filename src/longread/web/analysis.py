@@ -16,17 +16,10 @@ from longread.repl.isolation import is_isolated
 from longread.repl.sandbox import probe
 from longread.store.cache import ResponseCache
 from longread.strategies.common import Run, RunOptions
-from longread.strategies.corpus import CORPUS_MODES, answer_corpus
-from longread.strategies.select import (
-    DOCUMENT_MODES,
-    TEXT_MODES,
-    answer_document,
-    answer_texts,
-    check_mode,
-)
+from longread.strategies.modes import answer, check_mode
+from longread.strategies.texts import TextDocs
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
-from longread.tools.texts import TextDocs
 from longread.web.documents import DocumentStore
 from longread.web.indexed import Indexed, IndexedCorpus, find_indexed
 from longread.web.models import ModelPool
@@ -69,14 +62,14 @@ class Analysis:
         self.root = services.models.get(request.model, settings.model)
         self.sub = services.models.get(request.subModel, settings.default_sub)
         self.indexed, self.texts = _documents(request.document_ids, services, request.chunkSize)
-        check_mode(
-            request.mode,
-            CORPUS_MODES
+        kind = (
+            "corpus"
             if isinstance(self.indexed, IndexedCorpus)
-            else DOCUMENT_MODES
+            else "document"
             if self.indexed
-            else TEXT_MODES,
+            else "texts"
         )
+        check_mode(request.mode, kind)
         if request.mode == "rlm" and not self.root.writes_code:
             raise InputError(
                 f"rlm needs a root model that writes code; {self.root.name} does not "
@@ -131,7 +124,7 @@ class Analysis:
                         f"indexed corpus, {self.indexed.documents:,} documents, "
                         f"{self.indexed.chars:,} characters",
                     )
-                    answer = answer_corpus(
+                    result = answer(
                         self.request.question,
                         CorpusTools(corpus, self.sub, self.gateway),
                         run,
@@ -145,21 +138,21 @@ class Analysis:
                         f"{index.total_chars:,} characters",
                     )
                     tools = SingleDocTools(index, self.sub, self.gateway)
-                    answer = answer_document(self.request.question, tools, run, self.request.mode)
+                    result = answer(self.request.question, tools, run, self.request.mode)
             else:
                 progress.phase(
                     "CHUNK",
                     f"{len(self.texts.chunks)} chunk(s) of up to {self.texts.chunk_chars:,} "
                     f"characters from {self.texts.total_chars:,}",
                 )
-                answer = answer_texts(self.request.question, self.texts, run, self.request.mode)
+                result = answer(self.request.question, self.texts, run, self.request.mode)
         except BudgetExceededError as error:
             if error.partial is None:
                 raise
-            answer = error.partial
+            result = error.partial
             progress.log(f"stopped: {error}")
         progress.phase("RESPOND")
-        return self._result(answer)
+        return self._result(result)
 
     def _result(self, answer: Answer) -> dict[str, Any]:
         citations = [self._citation(c) for c in answer.citations]

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from longread.errors import InputError
-from longread.ingest.document import LoadedDocument, load_document
+from longread.ingest.document import load_document
+from longread.ingest.loaded import LoadedDocument
 from longread.ingest.text import decode
-from longread.tools.texts import TextDoc
+from longread.strategies.texts import TextDoc
 
 SUFFIXES = frozenset({".pdf", ".docx", ".txt", ".text", ".md", ".markdown", ".html", ".htm"})
 

@@ -16,8 +16,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from longread.errors import CancelledError, LongreadError, ModelError
-from longread.strategies.corpus import CORPUS_MODES
-from longread.strategies.select import DOCUMENT_MODES, TEXT_MODES
+from longread.strategies.modes import modes_for
 from longread.web.analysis import Analysis, AnalyzeRequest, UnknownDocumentError
 from longread.web.slots import ServerBusyError, Slot
 
@@ -55,9 +54,9 @@ def config(request: Request) -> dict[str, Any]:
         "models": services.models.describe(),
         "model": settings.model,
         "subModel": settings.default_sub,
-        "modes": list(TEXT_MODES),
-        "indexed_modes": list(DOCUMENT_MODES),
-        "corpus_modes": list(CORPUS_MODES),
+        "modes": list(modes_for("texts")),
+        "indexed_modes": list(modes_for("document")),
+        "corpus_modes": list(modes_for("corpus")),
         "defaults": AnalyzeRequest.model_json_schema()["properties"],
         "max_upload_mb": settings.max_upload_mb,
     }

@@ -1,18 +1,20 @@
-"""Documents held in memory (pasted, or parsed by the web app): one offset space over all of them,
-cut into paragraph-bounded chunks named `doc-1-chunk-7`, cited in each document's own offsets."""
+"""Sources held in memory: documents pasted or parsed by the web app (one offset space over all of
+them, cut into paragraph-bounded chunks named `doc-1-chunk-7`, cited in each document's own
+offsets), and the context a caller of RLM_REPL passes (a str, dict or list)."""
 
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from longread.answer import Citation
-from longread.strategies.mapreduce import Chunk
-from longread.tools.grounding import grounded_span
-from longread.tools.offsets import JoinedOffsets
-from longread.tools.rank import bm25_scores
-from longread.tools.slices import char_spans
+from longread.strategies.reading import Chunk
+from longread.text.grounding import grounded_span
+from longread.text.offsets import JoinedOffsets
+from longread.text.rank import bm25_scores
+from longread.text.slices import ContextSlice, char_spans
 
 SEPARATOR = "\n\n"  # between documents in the joint offset space (no chunk spans it)
 
@@ -114,3 +116,19 @@ class TextDocs:
                 return self.citation(base + citation.start, base + citation.end)
         at = self.text.find(citation.text) if citation.text else -1
         return citation if at < 0 else self.citation(at, at + len(citation.text))
+
+
+@dataclass
+class InMemory:
+    """A context handed over in memory (RLM_REPL): a str, a dict or a list, named `doc_id`."""
+
+    value: Any
+    doc_id: str = "context"
+
+    @cached_property
+    def text(self) -> str:
+        """The context as one text (a dict or list rendered item by item)."""
+        return ContextSlice("c", self.value).text()
+
+    def as_texts(self, chunk_chars: int) -> TextDocs:
+        return TextDocs([TextDoc(self.doc_id, self.doc_id, self.text)], chunk_chars)

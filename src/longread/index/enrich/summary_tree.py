@@ -9,8 +9,8 @@ import math
 from functools import partial
 
 from longread.events import Event, EventSink, ignore
+from longread.index.enrich.summaries import clean_summary
 from longread.ingest.doctype import doc_noun
-from longread.ingest.summarize import clean_summary
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.store.docstore import DocStore, own_spans

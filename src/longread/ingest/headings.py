@@ -1,47 +1,17 @@
-"""Rule-based table of contents: guess the document type, find heading lines, build a section tree.
-
-Offsets are character offsets into the text, half-open [start, end). Heading detection is one
-compiled regex pass over line starts, so it stays fast on texts of hundreds of megabytes.
-"""
+"""Heading lines found by rules: markdown and setext, LaTeX, numbered `1.2.3`, legal
+`Article`/`Section`/`§`, `Part`/`Chapter`/`Act`/`Scene`, `Step N`. One compiled regular
+expression runs over line starts, so it stays fast on texts of hundreds of megabytes. Offsets
+are character offsets into the text."""
 
 from __future__ import annotations
 
-import math
 import re
-from bisect import bisect_right
-from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from itertools import pairwise
-from typing import Any
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
 
-Heading = tuple[int, int, str]  # (start_char, level, title)
+from longread.ingest.loaded import Heading
 
 MAX_TITLE_CHARS = 120
-
-
-@dataclass
-class Section:
-    """A titled span [start_char, end_char) of the text; its children lie inside it."""
-
-    title: str
-    level: int
-    start_char: int
-    end_char: int
-    children: list[Section] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form: title, level, start_char, end_char and children."""
-        return {
-            "title": self.title,
-            "level": self.level,
-            "start_char": self.start_char,
-            "end_char": self.end_char,
-            "children": [c.to_dict() for c in self.children],
-        }
-
-
-# ---------------------------------------------------------------- heading lines
 
 _NUMBER_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
@@ -320,12 +290,12 @@ def _drop_contents_lists(text: str, cands: list[_Candidate]) -> list[_Candidate]
 def _ranked(headings: Iterable[Heading]) -> list[Heading]:
     """The same headings with levels renumbered 1, 2, 3 … by rank, keeping their order."""
     headings = list(headings)
-    rank = {level: i for i, level in enumerate(sorted({h[1] for h in headings}), 1)}
-    return [(start, rank[level], title) for start, level, title in headings]
+    rank = {level: i for i, level in enumerate(sorted({h.level for h in headings}), 1)}
+    return [Heading(start, rank[level], title) for start, level, title in headings]
 
 
 def detect_headings(text: str, doc_type: str | None = None) -> list[Heading]:
-    """(start_char, level, title) for each heading line, in order; the top level present is 1.
+    """A Heading (start, level, title) for each heading line, in order; the top level present is 1.
 
     `doc_type` narrows which plain-text families are trusted (a book ignores `1.2 …` lines and
     Steps; a legal text ignores Steps). Markdown, LaTeX and plain-text families are not mixed.
@@ -337,188 +307,4 @@ def detect_headings(text: str, doc_type: str | None = None) -> list[Heading]:
         chosen = _drop_contents_lists(text, chosen)
     chosen.sort(key=lambda c: c.start)
     unique = [c for i, c in enumerate(chosen) if i == 0 or c.start != chosen[i - 1].start]
-    return _ranked((c.start, c.level, c.title) for c in unique)
-
-
-# ---------------------------------------------------------------- section tree
-
-
-def _cut_points(text: str, start: int, end: int, size: int) -> list[int]:
-    """Boundaries start < … < end with gaps of at most `size`, cut after a blank line,
-    else after a newline, else after a space, else anywhere."""
-    bounds, pos = [start], start
-    while end - pos > size:
-        low, high = pos + max(1, size // 2), pos + size
-        cut = high
-        for sep in ("\n\n", "\n", " "):
-            found = text.rfind(sep, low, high)
-            if found >= 0:
-                cut = found + len(sep)
-                break
-        bounds.append(cut)
-        pos = cut
-    bounds.append(end)
-    return bounds
-
-
-def _pieces(
-    text: str, start: int, end: int, size: int, name: Callable[[int], str], level: int
-) -> list[Section]:
-    """Paragraph-bounded sections over [start, end), titled name(1), name(2) …"""
-    bounds = _cut_points(text, start, end, size)
-    return [Section(name(k), level, a, b) for k, (a, b) in enumerate(pairwise(bounds), 1)]
-
-
-def _as_heading(item: Any) -> Heading:
-    """A (start, level, title) tuple, also from objects with .start, .level and .title."""
-    if hasattr(item, "start") and hasattr(item, "title"):
-        return int(item.start), int(item.level), str(item.title)
-    start, level, title = item
-    return int(start), int(level), str(title)
-
-
-def _clean(headings: Iterable[Any], size: int) -> list[Heading]:
-    """Headings inside the text, sorted by start; the first one wins where starts coincide."""
-    ordered = sorted((_as_heading(h) for h in headings), key=lambda h: h[0])
-    seen: set[int] = set()
-    kept = []
-    for start, level, title in ordered:
-        if 0 <= start < size and start not in seen:
-            seen.add(start)
-            kept.append((start, level, " ".join(title.split()) or "Untitled"))
-    return kept
-
-
-def _title_key(title: str) -> str:
-    """Case-folded words of a title, for spotting the same heading written twice."""
-    return " ".join(re.findall(r"\w+", title.casefold()))
-
-
-def _same_heading(text: str, a: Heading, b: Heading) -> bool:
-    """True if two headings sit on the same line, or nearby with matching titles."""
-    low, high = sorted((a[0], b[0]))
-    if high - low > 2000:
-        return False
-    if "\n" not in text[low:high]:
-        return True
-    ka, kb = _title_key(a[2]), _title_key(b[2])
-    return bool(ka and kb) and (ka == kb or ka.endswith(" " + kb) or kb.endswith(" " + ka))
-
-
-def _merge(text: str, extra: list[Heading], found: list[Heading]) -> list[Heading]:
-    """File-format headings first; detected ones that repeat them are dropped, the rest are
-    nested below the deepest file-format level."""
-    starts = [h[0] for h in extra]
-    shift = max(h[1] for h in extra) + 1 - min((h[1] for h in found), default=1)
-    kept = []
-    for h in found:
-        i = bisect_right(starts, h[0])
-        near = [extra[j] for j in (i - 1, i) if 0 <= j < len(extra)]
-        if not any(_same_heading(text, h, e) for e in near):
-            kept.append((h[0], h[1] + shift, h[2]))
-    return _clean(extra + kept, len(text))
-
-
-def _tree(text: str, headings: list[Heading]) -> list[Section]:
-    """Nest headings: each section runs to the next heading of the same or a higher level."""
-    roots: list[Section] = []
-    stack: list[tuple[int, Section]] = []
-    for start, level, title in headings:
-        while stack and stack[-1][0] >= level:
-            stack.pop()[1].end_char = start
-        section = Section(title, len(stack) + 1, start, len(text))
-        (stack[-1][1].children if stack else roots).append(section)
-        stack.append((level, section))
-    first = roots[0].start_char
-    if first > 0:
-        if _NONSPACE.search(text, 0, first):
-            roots.insert(0, Section("Preamble", 1, 0, first))
-        else:
-            roots[0].start_char = 0
-    return roots
-
-
-def _split_long_leaves(text: str, roots: list[Section], limit: int) -> None:
-    """Give every leaf longer than `limit` paragraph-bounded children "<title> (part k)"."""
-    for section in flatten(roots):
-        length = section.end_char - section.start_char
-        if section.children or length <= limit:
-            continue
-        size = math.ceil(length / math.ceil(length / limit))
-        section.children = _pieces(
-            text,
-            section.start_char,
-            section.end_char,
-            size,
-            lambda k, t=section.title: f"{t} (part {k})",
-            section.level + 1,
-        )
-
-
-def build_toc(
-    text: str,
-    headings: Iterable[Any] | None = None,
-    *,
-    max_section_chars: int = 50_000,
-    chunk_chars: int = 8_000,
-    extra_headings: Iterable[Any] | None = None,
-) -> list[Section]:
-    """Top-level sections (with children) covering [0, len(text)) exactly and contiguously.
-
-    `headings` defaults to detect_headings(text); `extra_headings` (from the file format, e.g.
-    a PDF outline) take precedence. Text before the first heading becomes "Preamble"; a text
-    without headings becomes "Part 1", "Part 2" … of about `chunk_chars`; leaves longer than
-    `max_section_chars` get "<title> (part k)" children. Levels equal depth in the tree.
-    """
-    if max_section_chars < 1 or chunk_chars < 1:
-        raise ValueError("max_section_chars and chunk_chars must be positive")
-    if not text:
-        return []
-    found = _clean(detect_headings(text) if headings is None else headings, len(text))
-    extra = _clean(extra_headings or (), len(text))
-    if extra:
-        found = _merge(text, extra, found)
-    if found:
-        roots = _tree(text, found)
-    else:
-        roots = _pieces(text, 0, len(text), chunk_chars, lambda k: f"Part {k}", 1)
-    _split_long_leaves(text, roots, max_section_chars)
-    return roots
-
-
-# ---------------------------------------------------------------- reading the tree
-
-
-def _walk(sections: Sequence[Section]) -> Iterator[tuple[int, Section]]:
-    """(depth, section) in document order, depth-first, without recursion."""
-    stack = [(1, s) for s in reversed(sections)]
-    while stack:
-        depth, section = stack.pop()
-        yield depth, section
-        stack.extend((depth + 1, c) for c in reversed(section.children))
-
-
-def flatten(sections: Sequence[Section]) -> list[Section]:
-    """Every section in document order, parents before their children."""
-    return [section for _, section in _walk(sections)]
-
-
-def toc_summary(sections: Sequence[Section], max_lines: int = 60) -> str:
-    """An indented outline of at most `max_lines` lines: the shallowest levels in full, then
-    a "… N more sections" line for whatever did not fit."""
-    if max_lines < 1:
-        raise ValueError("max_lines must be positive")
-    rows = list(_walk(sections))
-    shown = rows
-    if len(rows) > max_lines:
-        per_depth = Counter(depth for depth, _ in rows)
-        deepest, used = 0, 0
-        for depth in sorted(per_depth):
-            if used + per_depth[depth] > max_lines - 1:
-                break
-            deepest, used = depth, used + per_depth[depth]
-        shown = [r for r in rows if r[0] <= max(deepest, 1)][: max_lines - 1]
-    lines = ["  " * (depth - 1) + section.title for depth, section in shown]
-    if len(rows) > len(shown):
-        lines.append(f"… {len(rows) - len(shown)} more sections")
-    return "\n".join(lines)
+    return _ranked(Heading(c.start, c.level, c.title) for c in unique)

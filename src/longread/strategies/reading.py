@@ -1,6 +1,8 @@
-"""Reading chosen chunks of an indexed document with the sub-model in parallel, and joining what
-they say into one cited answer (seed 001's RLM mode). Every finding must rest on a sentence of
-its chunk, which becomes its citation; a finding that does not is dropped and counted."""
+"""What the fixed strategies (map, tree, retrieval) share: a source they can read (`Readable`),
+its passages cut into chunks and the ones chosen for a question, and the reading itself: the
+sub-model reads chosen chunks in parallel and the root model joins what they say into one cited
+answer. Every finding must rest on a sentence of its chunk, which becomes its citation; a finding
+that does not is dropped and counted."""
 
 from __future__ import annotations
 
@@ -10,14 +12,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from longread.answer import CITATION_MARK, Answer, Citation
-from longread.errors import BudgetExceededError
 from longread.llm.jsonio import MalformedJSONError, complete_json
-from longread.strategies.common import Run
-from longread.strategies.refine import clean_finding
-from longread.tools.grounding import grounded_span, says_nothing
-from longread.tools.rank import bm25_scores, focus_lines
+from longread.strategies.common import Run, partial_on_budget
+from longread.text.grounding import clean_finding, grounded_span, says_nothing
+from longread.text.rank import bm25_scores, focus_lines
+from longread.text.slices import char_spans
 from longread.tools.single_doc import SingleDocTools
-from longread.tools.slices import char_spans
 
 FOCUSED = """Question: {question}
 Text: {text}
@@ -57,8 +57,15 @@ Answer the question using only these findings. Put the citation number, e.g. [2]
 it supports. If the findings do not fully answer the question, say what is missing."""
 
 
-class Cites(Protocol):
-    """What reading chunks needs from the text they come from: a citation of a span of it."""
+class Readable(Protocol):
+    """A source the fixed strategies read: an indexed document, documents in memory, chosen
+    documents of a corpus. Offsets run over the whole source."""
+
+    def read_range(self, start: int, end: int) -> str: ...
+
+    def section_at(self, offset: int) -> str:
+        """What a passage at `offset` is named by (its section, its document)."""
+        ...
 
     def citation(self, start: int, end: int) -> Citation: ...
 
@@ -81,25 +88,40 @@ class Finding:
     citation: Citation
 
 
-def cut_chunks(
-    tools: SingleDocTools, spans: list[tuple[int, int]], chunk_chars: int
-) -> list[Chunk]:
-    """Paragraph-bounded chunks of at most `chunk_chars` covering each span, in document order."""
+def chunk_plan(run: Run) -> tuple[int, int]:
+    """(characters per chunk, chunks to read): few chunks for a weak sub-model."""
+    weak = not run.sub.writes_code
+    chunk_chars = run.options.refine_slice_chars or 1_800
+    return chunk_chars, run.options.max_slices or (8 if weak else 24)
+
+
+def cut_chunks(source: Readable, spans: list[tuple[int, int]], chunk_chars: int) -> list[Chunk]:
+    """Paragraph-bounded chunks of at most `chunk_chars` covering each span, in order."""
     chunks = []
     for start, end in sorted(set(spans)):
-        text = tools.read_range(start, end)
+        text = source.read_range(start, end)
         for s, e in char_spans(text, 0, len(text), chunk_chars):
             if text[s:e].strip():
                 chunks.append(
                     Chunk(
                         f"chunk-{len(chunks) + 1}",
-                        tools.section_at(start + s),
+                        source.section_at(start + s),
                         start + s,
                         start + e,
                         text[s:e],
                     )
                 )
     return chunks
+
+
+def search_chunks(
+    question: str, tools: SingleDocTools, chunk_chars: int, sections: int
+) -> list[Chunk]:
+    """The passages of an indexed document's `sections` sections whose own text matches the
+    question best (full-text search)."""
+    hits = tools.search_ids(question, sections)
+    spans = [tools.own_span(tools.section_name(section_id)) for section_id, _ in hits]
+    return cut_chunks(tools, spans, chunk_chars)
 
 
 def best_chunks(question: str, chunks: list[Chunk], limit: int) -> list[Chunk]:
@@ -116,10 +138,10 @@ class ChunkReader:
     sentences (`focus`, the default for models that cannot write code), else JSON
     `{relevant, summary, quote, citations}` about the whole chunk."""
 
-    def __init__(self, question: str, run: Run, tools: Cites):
+    def __init__(self, question: str, run: Run, source: Readable | None):
         self.question = question
         self.run = run
-        self.tools = tools
+        self.source = source  # (a corpus reader reads a view of other documents each round)
         self.focus = not run.sub.writes_code if run.options.focus is None else run.options.focus
         self.stats = {"chunks_read": 0, "findings": 0, "ungrounded": 0, "malformed": 0}
         self.findings: list[Finding] = []
@@ -144,7 +166,8 @@ class ChunkReader:
             self._count("ungrounded")
             return
         self._count("findings")
-        citation = self.tools.citation(chunk.start + span[0], chunk.start + span[1])
+        assert self.source is not None
+        citation = self.source.citation(chunk.start + span[0], chunk.start + span[1])
         self.findings.append(Finding(chunk, claim, citation))
 
     def answer(
@@ -256,17 +279,16 @@ def map_answer(
     question: str,
     chunks: list[Chunk],
     run: Run,
-    tools: Cites,
+    source: Readable,
     mode: str,
     total_chunks: int,
     stats: dict[str, Any] | None = None,
 ) -> Answer:
     """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was found)."""
-    reader = ChunkReader(question, run, tools)
+    reader = ChunkReader(question, run, source)
     stats = stats or {}
-    try:
+    with partial_on_budget(
+        lambda limit: reader.answer(mode, total_chunks, stats, stopped_by=limit)
+    ):
         reader.read_all(chunks)
-    except BudgetExceededError as error:
-        error.partial = reader.answer(mode, total_chunks, stats, stopped_by=error.limit)
-        raise
     return reader.answer(mode, total_chunks, stats)

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from longread.events import Event, EventSink, ignore
+from longread.index.enrich.summaries import clean_summary, derailed
 from longread.ingest.doctype import doc_noun
-from longread.ingest.summarize import clean_summary, derailed
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.jsonio import extract_json

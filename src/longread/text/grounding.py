@@ -3,9 +3,10 @@ model honest: a finding whose words are not in the text it read is dropped."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
-from longread.tools.rank import terms
+from longread.text.rank import terms
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
 _NONE = re.compile(
@@ -66,3 +67,17 @@ def supporting_span(answer: str, source: str, question: str) -> tuple[int, int] 
     text = best.group(0)
     start = best.start() + len(text) - len(text.lstrip())
     return start, best.start() + len(text.rstrip())
+
+
+_PREAMBLE = re.compile(
+    r"^(the answer (to (this|the) question )?is|answer|question)\s*[:\-]\s*", re.IGNORECASE
+)
+
+
+def clean_finding(reply: str) -> str:
+    """The answer without a leading "The answer is:", cut before a later line that says nothing
+    (small models often add "The answer is: NONE" after a real answer)."""
+    lines = [_PREAMBLE.sub("", line.strip()) for line in reply.strip().splitlines() if line.strip()]
+    return "\n".join(
+        lines[:1] + list(itertools.takewhile(lambda line: not says_nothing(line), lines[1:]))
+    )

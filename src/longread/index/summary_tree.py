@@ -1,0 +1,45 @@
+"""A document's summary tree as it is read back from the store: nodes by id, each node's children
+in document order, and its root once the build has finished."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from longread.store.docstore import DocStore
+from longread.store.tree_tables import NodeRow
+
+
+class SummaryTree:
+    """A document's finished summary tree: nodes by id, each node's children in document order."""
+
+    def __init__(self, nodes: list[NodeRow], total_chars: int):
+        self.by_id = {node.id: node for node in nodes}
+        self.children: dict[int, list[NodeRow]] = defaultdict(list)
+        for node in nodes:  # by level, then in document order
+            if node.parent_id is not None:
+                self.children[node.parent_id].append(node)
+        tops = [node for node in nodes if node.parent_id is None]
+        whole = len(tops) == 1 and (tops[0].start, tops[0].end) == (0, total_chars)
+        self.root = tops[0] if whole else None  # else the build did not finish
+
+    @classmethod
+    def load(cls, store: DocStore, doc_id: int) -> SummaryTree | None:
+        """The document's tree, or None if it has none or its build did not finish."""
+        tree = cls(store.nodes(doc_id), store.document(doc_id)["chars"])
+        return tree if tree.root is not None else None
+
+    def node(self, node_id: int) -> NodeRow:
+        if node_id not in self.by_id:
+            raise KeyError(f"no node {node_id!r}; node ids come from get_tree() or get_children()")
+        return self.by_id[node_id]
+
+    def as_dict(self, node: NodeRow) -> dict[str, Any]:
+        return {
+            "id": node.id,
+            "level": node.level,
+            "summary": node.summary,
+            "start": node.start,
+            "end": node.end,
+            "children": len(self.children[node.id]),
+        }

@@ -1,0 +1,194 @@
+"""One registry of modes, for the CLI, the API and the web app alike: each mode's name, what it
+does, and how it runs on each kind of source it answers about. `answer` is the decision gate
+(`auto`) and the one dispatch: a document that fits the root model's window goes to `base`;
+otherwise `rlm` for a root model that writes code (where its code may run), else the fixed
+strategy for that source (`refine` for an in-memory context, `map` for the rest)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from longread.answer import Answer
+from longread.errors import BudgetExceededError, InputError
+from longread.llm.base import LM
+from longread.strategies.base import BASE_LIMIT_CHARS, run_base
+from longread.strategies.common import Run
+from longread.strategies.map import map_texts, run_corpus_map, run_map
+from longread.strategies.refine import run_refine
+from longread.strategies.retrieval import (
+    retrieve_context,
+    retrieve_corpus,
+    retrieve_document,
+    retrieve_texts,
+)
+from longread.strategies.rlm import RLMLoop
+from longread.strategies.texts import InMemory, TextDocs
+from longread.strategies.tree import run_tree
+from longread.tools.corpus import CorpusTools
+from longread.tools.single_doc import SingleDocTools
+
+Source = InMemory | TextDocs | SingleDocTools | CorpusTools
+Runner = Callable[[str, Any, Run], Answer]
+KINDS: dict[type, str] = {
+    InMemory: "context",
+    TextDocs: "texts",
+    SingleDocTools: "document",
+    CorpusTools: "corpus",
+}
+FALLBACK = {"context": "refine", "texts": "map", "document": "map", "corpus": "map"}
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A strategy: what it does (shown to users) and its runner for each kind of source."""
+
+    summary: str
+    runs: dict[str, Runner]
+
+
+def _base_document(question: str, tools: SingleDocTools, run: Run) -> Answer:
+    total = tools.index.total_chars
+    answer = run_base(
+        question, tools.read_range(0, min(total, BASE_LIMIT_CHARS)), run, total_chars=total
+    )
+    answer.citations = tools.cite(answer.text, question)
+    return answer
+
+
+def _base_texts(question: str, docs: TextDocs, run: Run) -> Answer:
+    answer = run_base(question, docs.text[:BASE_LIMIT_CHARS], run, total_chars=docs.total_chars)
+    answer.citations = docs.cite(answer.text, question)
+    return answer
+
+
+def _rlm_texts(question: str, docs: TextDocs, run: Run) -> Answer:
+    context = docs.docs[0].text if len(docs.docs) == 1 else {d.doc_id: d.text for d in docs.docs}
+    answer = RLMLoop(run, context, doc_id=docs.docs[0].doc_id).answer(question)
+    answer.citations = [docs.locate(c) for c in answer.citations]
+    return answer
+
+
+MODES: dict[str, Mode] = {
+    "base": Mode(
+        "the start of the text in one prompt",
+        {
+            "context": lambda q, c, run: run_base(q, c.value, run),
+            "texts": _base_texts,
+            "document": _base_document,
+        },
+    ),
+    "retrieval": Mode(
+        "the passages BM25 ranks best, in one prompt",
+        {
+            "context": retrieve_context,
+            "texts": retrieve_texts,
+            "document": retrieve_document,
+            "corpus": retrieve_corpus,
+        },
+    ),
+    "map": Mode(
+        "the sub-model reads the best passages in parallel; the root joins the findings",
+        {
+            "texts": map_texts,
+            "document": run_map,
+            "corpus": run_corpus_map,
+        },
+    ),
+    "tree": Mode("a walk down the summary tree (or the table of contents)", {"document": run_tree}),
+    "refine": Mode(
+        "slice-by-slice hypothesis refinement",
+        {
+            "context": lambda q, c, run: run_refine(q, c.value, run, doc_id=c.doc_id),
+        },
+    ),
+    "rlm": Mode(
+        "the root model writes Python in a sandboxed REPL over the source",
+        {
+            "context": lambda q, c, run: RLMLoop(run, c.value, doc_id=c.doc_id).answer(q),
+            "texts": _rlm_texts,
+            "document": lambda q, tools, run: RLMLoop(run, tools=tools).answer(q),
+            "corpus": lambda q, tools, run: RLMLoop(run, tools=tools).answer(q),
+        },
+    ),
+}
+
+
+def modes_for(kind: str) -> tuple[str, ...]:
+    """`auto` and every mode that answers about this kind of source, in the registry's order."""
+    return ("auto", *(name for name, mode in MODES.items() if kind in mode.runs))
+
+
+def check_mode(mode: str, kind: str) -> str:
+    allowed = modes_for(kind)
+    if mode not in allowed:
+        raise InputError(
+            f"unknown mode '{mode}' for {_NOUNS[kind]}; choose one of {', '.join(allowed)}"
+        )
+    return mode
+
+
+_NOUNS = {
+    "context": "a context",
+    "texts": "documents in memory",
+    "document": "a document",
+    "corpus": "a corpus",
+}
+
+
+def choose_mode(
+    context_chars: int | None, root: LM, fallback: str = "refine", allow_code: bool = True
+) -> tuple[str, str]:
+    """`base` when the context fits the root model's window (a corpus never does: `None`), else
+    `rlm` for a root model that writes code where its code may run, else `fallback`. Returns
+    (mode, reason)."""
+    what = (
+        "the corpus" if context_chars is None else f"the context (~{context_chars // 3:,} tokens)"
+    )
+    if context_chars is not None and context_chars // 3 + 1_500 <= root.context_window:
+        return "base", f"{what} fits in {root.name}'s window"
+    if root.writes_code and allow_code:
+        return "rlm", f"{what} exceeds {root.name}'s window and it writes code"
+    if root.writes_code:
+        return fallback, (
+            f"{what} exceeds {root.name}'s window, and model-written code is not run "
+            "here without operating-system isolation"
+        )
+    return (
+        fallback,
+        f"{what} exceeds {root.name}'s window, which cannot drive the code-writing loop",
+    )
+
+
+def answer(question: str, source: Source, run: Run, mode: str = "auto") -> Answer:
+    """Answer about `source` with `mode` (`auto`: the decision gate); the answer says which mode
+    answered and why."""
+    kind = KINDS[type(source)]
+    check_mode(mode, kind)
+    if kind == "corpus" and source.index.totals()[0] == 0:
+        raise InputError(f"{source.index.root} has no readable documents")
+    if mode == "auto":
+        mode, reason = choose_mode(_size(source), run.root, FALLBACK[kind], run.options.allow_code)
+    else:
+        reason = f"{mode} was asked for"
+    run.emit("mode", mode=mode, reason=reason)
+    try:
+        result = MODES[mode].runs[kind](question, source, run)
+    except BudgetExceededError as error:
+        if error.partial is not None:
+            error.partial.reason = reason
+        raise
+    result.reason = reason
+    return result
+
+
+def _size(source: Source) -> int | None:
+    """The source's length in characters (None for a corpus, which is never read whole)."""
+    if isinstance(source, InMemory):
+        return len(source.text)
+    if isinstance(source, TextDocs):
+        return source.total_chars
+    if isinstance(source, SingleDocTools):
+        return source.index.total_chars
+    return None
