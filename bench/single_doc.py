@@ -109,7 +109,7 @@ def main() -> None:
     with get_context("spawn").Pool(1) as pool:
         try:
             build, index = timed(SingleDocIndex.build, doc, DocStore(db))
-            build_peak, sections, doc_id = peak_mb(), len(index.rows), index.doc_id
+            build_peak, sections, doc_id = peak_mb(), len(index.rows), index.store_id
             index.store.close()
             q = pool.apply(query_process, (db, doc_id))
         finally:

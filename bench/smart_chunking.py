@@ -39,7 +39,7 @@ def measure(
         started = time.perf_counter()
         report = SmartChunker(
             index.store,
-            index.doc_id,
+            index.store_id,
             lm,
             chunking,
             doc_type=index.doc_type,
@@ -48,7 +48,7 @@ def measure(
         chunk_seconds = time.perf_counter() - started
         started = time.perf_counter()
         root = build_tree(
-            index.store, index.doc_id, lm, tree, doc_type=index.doc_type, group_size=group_size
+            index.store, index.store_id, lm, tree, doc_type=index.doc_type, group_size=group_size
         )
         tree_seconds = time.perf_counter() - started
     megabytes = len(text.encode("utf-8")) / 1e6

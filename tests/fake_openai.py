@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Union
+from typing import Any
 
-Reply = Union[str, Callable[[list[dict[str, Any]]], str]]
+Reply = str | Callable[[list[dict[str, Any]]], str]
 
 
 class Refusal(Exception):

@@ -267,10 +267,10 @@ def test_the_sub_model_settles_the_document_type_when_the_rules_are_unsure(tmp_p
 
 def test_drop_index_forgets_the_stored_index(contract, tmp_path):
     rlm = SingleDocRLM(contract, ScriptedLM([]), cache=False, store_path=tmp_path / "i.sqlite")
-    digest = rlm.store.document(rlm.index.doc_id)["content_hash"]
+    digest = rlm.store.document(rlm.index.store_id)["content_hash"]
     rlm.drop_index()
     assert rlm.store.find(digest) is None
-    assert rlm.index.names[1] == "1 Definitions" and rlm.store.find(digest) == rlm.index.doc_id
+    assert rlm.index.names[1] == "1 Definitions" and rlm.store.find(digest) == rlm.index.store_id
 
 
 def test_rlm_shows_a_runnable_first_search_and_repeats_it_when_refusing_a_guess(contract, tmp_path):

@@ -35,10 +35,12 @@ def test_unchanged_file_is_reused_and_a_changed_one_rebuilt(store, tmp_path):
     doc = tmp_path / "notes.md"
     doc.write_text("# One\n\nfirst text\n\n# Two\n\nsecond text\n", encoding="utf-8")
     first = SingleDocIndex.build(doc, store)
-    assert SingleDocIndex.build(doc, store).doc_id == first.doc_id
+    assert SingleDocIndex.build(doc, store).store_id == first.store_id
     doc.write_text("# One\n\nfirst text, edited\n\n# Two\n\nsecond text\n", encoding="utf-8")
     changed = SingleDocIndex.build(doc, store)
-    assert changed.doc_id != first.doc_id and "edited" in changed.read_range(0, changed.total_chars)
+    assert changed.store_id != first.store_id and "edited" in changed.read_range(
+        0, changed.total_chars
+    )
 
 
 def test_json_form_round_trips_summaries(store, tmp_path):
@@ -68,10 +70,10 @@ def test_json_form_round_trips_summaries(store, tmp_path):
 
 def test_build_stores_the_rows_it_returns_and_leaves_full_text_to_the_first_search(store):
     index = SingleDocIndex.build(MACBETH, store)
-    assert index.rows == SingleDocIndex.open(store, index.doc_id).rows
+    assert index.rows == SingleDocIndex.open(store, index.store_id).rows
     assert store.db.execute("SELECT fts_complete FROM documents").fetchone() == (0,)
     names = dict(zip((row.id for row in index.rows), index.names, strict=True))
-    best = store.search_sections(index.doc_id, "dagger", k=2)
+    best = store.search_sections(index.store_id, "dagger", k=2)
     assert names[best[0][0]] == "SCENE I. Court of Macbeth's castle."
     assert index.names.index(names[best[0][0]]) > index.names.index("ACT II")
     assert store.db.execute("SELECT fts_complete FROM documents").fetchone() == (1,)
@@ -79,8 +81,8 @@ def test_build_stores_the_rows_it_returns_and_leaves_full_text_to_the_first_sear
 
 def test_rebuilding_a_removed_document_indexes_it_again(store):
     first = SingleDocIndex.build(MACBETH, store)
-    assert store.search_sections(first.doc_id, "Birnam", k=1)
-    store.remove_document(first.doc_id)
+    assert store.search_sections(first.store_id, "Birnam", k=1)
+    store.remove_document(first.store_id)
     again = SingleDocIndex.build(MACBETH, store)
     assert [r.title for r in again.rows] == [r.title for r in first.rows]
-    assert store.search_sections(again.doc_id, "Birnam", k=1)
+    assert store.search_sections(again.store_id, "Birnam", k=1)

@@ -50,7 +50,7 @@ def test_a_killed_build_resumes_without_paying_twice(index, tmp_path):
         summarize_sections(index, ScriptedLM(dies_after_three), Gateway(concurrency=1))
     saved = len(index.summaries)
     assert saved == 3
-    reopened = SingleDocIndex.open(DocStore(tmp_path / "i.sqlite"), index.doc_id)
+    reopened = SingleDocIndex.open(DocStore(tmp_path / "i.sqlite"), index.store_id)
     again = ScriptedLM(summary_of)
     summarize_sections(reopened, again, Gateway(concurrency=2))
     assert len(again.requests) == len(index.rows) - saved

@@ -228,13 +228,15 @@ class SingleDocRLM(_Asker):
             head = index.read_range(0, DOC_TYPE_SAMPLE)
             guess, confidence = detect_doc_type(head)
             if confidence < UNSURE:
-                index.store.set_doc_type(index.doc_id, ask_doc_type(head, guess, self.sub, gateway))
-                index = SingleDocIndex.open(self.store, index.doc_id)
+                index.store.set_doc_type(
+                    index.store_id, ask_doc_type(head, guess, self.sub, gateway)
+                )
+                index = SingleDocIndex.open(self.store, index.store_id)
             index = self._index = build_summaries(
                 index, self.sub, gateway, tree or TreeOptions(), sink
             ).index
         index.store.ensure_fts(
-            index.doc_id,
+            index.store_id,
             lambda done, total: sink(
                 Event("progress", {"task": "search", "done": done, "total": total})
             ),

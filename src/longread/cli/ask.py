@@ -91,7 +91,7 @@ def ask(
             f"{len(rlm.index.rows):,} sections"
         )
         rlm.index.store.ensure_fts(
-            rlm.index.doc_id,
+            rlm.index.store_id,
             lambda done, total: progress.update(
                 f"building full-text search: {done:,} of {total:,} sections…"
             ),

@@ -60,8 +60,8 @@ def index(
         highlight=False,
     )
     if summaries:
-        nodes = built.store.nodes(built.doc_id)
-        chunks = built.store.chunks(built.doc_id)
+        nodes = built.store.nodes(built.store_id)
+        chunks = built.store.chunks(built.store_id)
         console.print(
             f"summaries: {len(built.summaries)} of {len(built.rows)} sections"
             + (
@@ -94,7 +94,7 @@ def tree(
 ) -> None:
     """Print FILE's summary tree, root first, each node indented under its parent."""
     built = SingleDocRLM(file).index
-    summary_tree = SummaryTree.load(built.store, built.doc_id)
+    summary_tree = SummaryTree.load(built.store, built.store_id)
     if summary_tree is None:
         raise InputError(NO_TREE.replace("FILE", str(file)))
     stack = [(summary_tree.root, 0)]

@@ -413,7 +413,7 @@ class CorpusIndex:
                     f"{doc_id} changed since it was indexed; run `longread corpus update`"
                 )
             index = SingleDocIndex.build(path, self.store)
-            if index.doc_id != doc.store_id:
+            if index.store_id != doc.store_id:
                 raise InputError(
                     f"{doc_id} changed since it was indexed; run `longread corpus update`"
                 )

@@ -39,7 +39,7 @@ class SingleDocIndex:
     (titles made unique with ` (2)`, ` (3)`…)."""
 
     store: DocStore
-    doc_id: int
+    store_id: int
     path: str
     doc_type: str
     total_chars: int
@@ -60,7 +60,7 @@ class SingleDocIndex:
                 return stored
         doc_type, _ = detect_doc_type(document.text)
         headings, extra = detect_headings(document.text), _format_headings(document)
-        doc_id = store.add_document(
+        store_id = store.add_document(
             str(path),
             document.kind,
             document.text,
@@ -71,23 +71,23 @@ class SingleDocIndex:
         )
         toc = build_toc(document.text, headings, extra_headings=extra or None)
         entries = _entries(toc)
-        rows = _rows(store.save_sections(doc_id, entries), entries)
-        return cls.open(store, doc_id, rows)
+        rows = _rows(store.save_sections(store_id, entries), entries)
+        return cls.open(store, store_id, rows)
 
     @classmethod
     @_gc_paused()
     def open(
-        cls, store: DocStore, doc_id: int, rows: list[SectionRow] | None = None
+        cls, store: DocStore, store_id: int, rows: list[SectionRow] | None = None
     ) -> SingleDocIndex:
         """The stored index of document `doc_id` (`rows`: its sections, if the caller has them)."""
-        meta = store.document(doc_id)
+        meta = store.document(store_id)
         return cls(
             store,
-            doc_id,
+            store_id,
             meta["path"],
             meta["doc_type"],
             meta["chars"],
-            store.sections(doc_id) if rows is None else rows,
+            store.sections(store_id) if rows is None else rows,
             meta["structured"],
         )
 
@@ -108,14 +108,14 @@ class SingleDocIndex:
 
     @property
     def summaries(self) -> dict[str, str]:
-        stored = self.store.summaries(self.doc_id)
+        stored = self.store.summaries(self.store_id)
         return {
             n: stored[r.id][0] for n, r in zip(self.names, self.rows, strict=True) if r.id in stored
         }
 
     @property
     def keywords(self) -> dict[str, list[str]]:
-        stored = self.store.summaries(self.doc_id)
+        stored = self.store.summaries(self.store_id)
         return {
             n: stored[r.id][1] for n, r in zip(self.names, self.rows, strict=True) if r.id in stored
         }
@@ -138,7 +138,7 @@ class SingleDocIndex:
         return {"sections": top}
 
     def read_range(self, start: int, end: int) -> str:
-        return self.store.read_range(self.doc_id, start, end)
+        return self.store.read_range(self.store_id, start, end)
 
     # -- the seed's JSON form ------------------------------------------------------------
     def save(self, index_path: str | Path) -> None:
@@ -147,7 +147,7 @@ class SingleDocIndex:
             "path": self.path,
             "doc_type": self.doc_type,
             "total_chars": self.total_chars,
-            "content_hash": self.store.document(self.doc_id)["content_hash"],
+            "content_hash": self.store.document(self.store_id)["content_hash"],
             "toc": self.toc,
             "section_map": self.section_map,
             "summaries": self.summaries,
@@ -163,7 +163,7 @@ class SingleDocIndex:
         have the same content hash; a changed document is rebuilt instead)."""
         data = json.loads(Path(index_path).read_text(encoding="utf-8"))
         index = cls.build(data["path"], store)
-        if store.document(index.doc_id)["content_hash"] != data.get("content_hash"):
+        if store.document(index.store_id)["content_hash"] != data.get("content_hash"):
             return index
         by_name = dict(zip(index.names, index.rows, strict=True))
         for name, summary in data.get("summaries", {}).items():

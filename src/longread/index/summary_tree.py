@@ -24,9 +24,9 @@ class SummaryTree:
         self.root = tops[0] if whole else None  # else the build did not finish
 
     @classmethod
-    def load(cls, store: DocStore, doc_id: int) -> SummaryTree | None:
+    def load(cls, store: DocStore, store_id: int) -> SummaryTree | None:
         """The document's tree, or None if it has none or its build did not finish."""
-        tree = cls(store.nodes(doc_id), store.document(doc_id)["chars"])
+        tree = cls(store.nodes(store_id), store.document(store_id)["chars"])
         return tree if tree.root is not None else None
 
     def node(self, node_id: int) -> NodeRow:

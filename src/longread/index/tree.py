@@ -16,7 +16,7 @@ from longread.llm.gateway import Gateway
 from longread.store.tree_tables import NodeRow
 
 
-@dataclass
+@dataclass(frozen=True)
 class TreeOptions:
     """How to build the tree: smart chunks even where there are headings, the chunker's buffer
     (None: chosen by the model's strength) and how many nodes each summary groups."""
@@ -43,16 +43,16 @@ def build_summaries(
     """Summaries for `index` and the tree over them. A document without headings, any document
     with `smart_chunks`, and one whose smart chunking has begun, is cut by the smart chunker (whose
     summaries are level 0); otherwise each section is summarized and the sections are level 0."""
-    store, doc_id = index.store, index.doc_id
+    store, store_id = index.store, index.store_id
     chunking = None
     if (
-        options.smart_chunks or not index.structured or store.chunks(doc_id)
+        options.smart_chunks or not index.structured or store.chunks(store_id)
     ):  # a started cut goes on
-        if any(n.level == 0 and n.chunk_id is None for n in store.nodes(doc_id)):
-            store.drop_tree(doc_id)  # a tree over sections gives way to one over chunks
+        if any(n.level == 0 and n.chunk_id is None for n in store.nodes(store_id)):
+            store.drop_tree(store_id)  # a tree over sections gives way to one over chunks
         chunking = SmartChunker(
             store,
-            doc_id,
+            store_id,
             sub,
             gateway,
             doc_type=index.doc_type,
@@ -63,10 +63,10 @@ def build_summaries(
             index = adopt_chunks(index)
     else:
         summarize_sections(index, sub, gateway, on_event=on_event)
-        leaves_from_sections(store, doc_id, sub.name)
+        leaves_from_sections(store, store_id, sub.name)
     root = build_tree(
         store,
-        doc_id,
+        store_id,
         sub,
         gateway,
         doc_type=index.doc_type,
@@ -79,18 +79,18 @@ def build_summaries(
 def adopt_chunks(index: SingleDocIndex) -> SingleDocIndex:
     """Make a document's chunks its sections ("Part k", each up to where the next chunk starts,
     so they do not overlap), with the chunks' summaries; unchanged if they are already."""
-    store, doc_id = index.store, index.doc_id
-    chunks = store.chunks(doc_id)
+    store, store_id = index.store, index.store_id
+    chunks = store.chunks(store_id)
     starts = [chunk.start for chunk in chunks]
     spans = list(zip(starts, [*starts[1:], index.total_chars], strict=True))
     if [(row.start, row.end) for row in index.rows] == spans:
         return index
     entries = [(None, f"Part {k}", 1, start, end) for k, (start, end) in enumerate(spans, 1)]
-    ids = store.save_sections(doc_id, entries)
-    level0 = {node.chunk_id: node.summary for node in store.nodes(doc_id) if node.level == 0}
+    ids = store.save_sections(store_id, entries)
+    level0 = {node.chunk_id: node.summary for node in store.nodes(store_id) if node.level == 0}
     keywords = section_keywords(
-        [store.read_range(doc_id, start, min(end, start + 50_000)) for start, end in spans]
+        [store.read_range(store_id, start, min(end, start + 50_000)) for start, end in spans]
     )
     for section_id, chunk, words in zip(ids, chunks, keywords, strict=True):
         store.put_summary(section_id, level0[chunk.id], words, "chunker")
-    return SingleDocIndex.open(store, doc_id)
+    return SingleDocIndex.open(store, store_id)

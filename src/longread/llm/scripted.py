@@ -5,12 +5,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Union
 
 from longread.llm.base import LM
 from longread.llm.types import Completion, Request
 
-Reply = Union[str, Exception, Callable[[Request], str]]
+Reply = str | Exception | Callable[[Request], str]
 
 
 class ScriptedLM(LM):

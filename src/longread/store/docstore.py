@@ -243,29 +243,29 @@ class DocStore(TreeTables):
         )
         return ids
 
-    def remove_document(self, doc_id: int) -> None:
+    def remove_document(self, store_id: int) -> None:
         with self._bulk():
-            self._drop_fts(doc_id)
-            self._drop_tree(doc_id)
+            self._drop_fts(store_id)
+            self._drop_tree(store_id)
             self.db.execute(
                 "DELETE FROM section_summaries WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
-                (doc_id,),
+                (store_id,),
             )
-            self.db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
-            self.db.execute("DELETE FROM text_blocks WHERE doc_id = ?", (doc_id,))
-            self.db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+            self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
+            self.db.execute("DELETE FROM text_blocks WHERE doc_id = ?", (store_id,))
+            self.db.execute("DELETE FROM documents WHERE id = ?", (store_id,))
 
-    def set_doc_type(self, doc_id: int, doc_type: str) -> None:
+    def set_doc_type(self, store_id: int, doc_type: str) -> None:
         with self.db:
-            self.db.execute("UPDATE documents SET doc_type = ? WHERE id = ?", (doc_type, doc_id))
+            self.db.execute("UPDATE documents SET doc_type = ? WHERE id = ?", (doc_type, store_id))
 
-    def document(self, doc_id: int) -> dict[str, Any]:
+    def document(self, store_id: int) -> dict[str, Any]:
         keys = ("id", "path", "content_hash", "kind", "doc_type", "chars", "pages", "structured")
         row = self.db.execute(
-            f"SELECT {', '.join(keys)} FROM documents WHERE id = ?", (doc_id,)
+            f"SELECT {', '.join(keys)} FROM documents WHERE id = ?", (store_id,)
         ).fetchone()
         if row is None:
-            raise KeyError(f"no document {doc_id}")
+            raise KeyError(f"no document {store_id}")
         return {
             **dict(zip(keys, row, strict=True)),
             "pages": json.loads(row[6]),
@@ -276,7 +276,7 @@ class DocStore(TreeTables):
         """The ids of every stored document."""
         return [row[0] for row in self.db.execute("SELECT id FROM documents ORDER BY id")]
 
-    def read_range(self, doc_id: int, start: int, end: int) -> str:
+    def read_range(self, store_id: int, start: int, end: int) -> str:
         """Characters [start, end) of the document, reading only the blocks that hold them."""
         start, end = max(0, start), max(0, end)
         if end <= start:
@@ -285,17 +285,17 @@ class DocStore(TreeTables):
         rows = self.db.execute(
             "SELECT start, body FROM text_blocks WHERE doc_id = ? AND start >= ? "
             "AND start < ? ORDER BY start",
-            (doc_id, first, end),
+            (store_id, first, end),
         ).fetchall()
         return "".join(rows_text(rows, start, end))
 
     def iter_blocks(
-        self, doc_id: int, start: int = 0, end: int | None = None
+        self, store_id: int, start: int = 0, end: int | None = None
     ) -> Iterator[tuple[int, str]]:
         """(offset, text) blocks in order, for streaming searches over huge documents."""
         first = start - start % self.block_chars
         query = "SELECT start, body FROM text_blocks WHERE doc_id = ? AND start >= ?"
-        args: list[Any] = [doc_id, first]
+        args: list[Any] = [store_id, first]
         if end is not None:
             query += " AND start < ?"
             args.append(end)
@@ -304,7 +304,7 @@ class DocStore(TreeTables):
     # -- sections and summaries -------------------------------------------------------------
     def save_sections(
         self,
-        doc_id: int,
+        store_id: int,
         sections: Iterable[tuple[int | None, str, int, int, int]],
         bodies: Iterable[str] | None = None,
     ) -> list[int]:
@@ -314,8 +314,8 @@ class DocStore(TreeTables):
         on first search."""
         entries = list(sections)
         with self._bulk():
-            self._drop_fts(doc_id)
-            self.db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
+            self._drop_fts(store_id)
+            self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
             first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM sections").fetchone()[0]
             ids = list(range(first, first + len(entries)))
             self.db.executemany(
@@ -323,7 +323,7 @@ class DocStore(TreeTables):
                 (
                     (
                         ids[i],
-                        doc_id,
+                        store_id,
                         None if parent is None else ids[parent],
                         i,
                         title,
@@ -336,14 +336,14 @@ class DocStore(TreeTables):
             )
             if bodies is not None:
                 rows = zip(ids, (e[1] for e in entries), bodies, strict=True)
-                self._index_sections(doc_id, rows, len(entries), complete=True)
+                self._index_sections(store_id, rows, len(entries), complete=True)
         return ids
 
-    def sections(self, doc_id: int) -> list[SectionRow]:
+    def sections(self, store_id: int) -> list[SectionRow]:
         rows = self.db.execute(
             "SELECT id, parent_id, ord, title, level, start, end FROM sections "
             "WHERE doc_id = ? ORDER BY ord",
-            (doc_id,),
+            (store_id,),
         ).fetchall()
         return list(map(SectionRow._make, rows))
 
@@ -355,28 +355,28 @@ class DocStore(TreeTables):
                 (section_id, summary, json.dumps(keywords, ensure_ascii=False), model),
             )
 
-    def summaries(self, doc_id: int) -> dict[int, tuple[str, list[str]]]:
+    def summaries(self, store_id: int) -> dict[int, tuple[str, list[str]]]:
         rows = self.db.execute(
             "SELECT s.id, m.summary, m.keywords FROM section_summaries m JOIN sections s "
             "ON s.id = m.section_id WHERE s.doc_id = ?",
-            (doc_id,),
+            (store_id,),
         ).fetchall()
         return {sid: (summary, json.loads(keywords)) for sid, summary, keywords in rows}
 
-    def unsummarized(self, doc_id: int) -> list[SectionRow]:
+    def unsummarized(self, store_id: int) -> list[SectionRow]:
         """Sections that still need a summary (what a resumed build has left to do)."""
-        done = set(self.summaries(doc_id))
-        return [s for s in self.sections(doc_id) if s.id not in done]
+        done = set(self.summaries(store_id))
+        return [s for s in self.sections(store_id) if s.id not in done]
 
     # -- full-text search -------------------------------------------------------------------
-    def search_sections(self, doc_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
+    def search_sections(self, store_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
         """(section id, BM25 score; lower is better in SQLite, so it is negated) for the best k.
         The first search of a document builds its full-text index."""
         match = fts_query(query.split())
         if not match:
             return []
-        self.ensure_fts(doc_id)
-        table = _fts_table(doc_id)
+        self.ensure_fts(store_id)
+        table = _fts_table(store_id)
         rows = self.db.execute(
             f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
             "ORDER BY score LIMIT ?",
@@ -385,74 +385,74 @@ class DocStore(TreeTables):
         return [(sid, -score) for sid, score in rows]
 
     def ensure_fts(
-        self, doc_id: int, on_progress: Callable[[int, int], None] | None = None
+        self, store_id: int, on_progress: Callable[[int, int], None] | None = None
     ) -> None:
         """Build the document's full-text index unless it is complete. Each step indexes about
         `fts_batch_chars` of section text and commits, so an interrupted build resumes where it
         stopped; on_progress(sections indexed, sections) is called after each step."""
-        if self._fts_state(doc_id)[1]:
+        if self._fts_state(store_id)[1]:
             return
-        rows = self.sections(doc_id)
+        rows = self.sections(store_id)
         spans = own_spans(rows)
         indexed = -1
         while indexed < len(rows):
-            indexed = self._index_step(doc_id, rows, spans)
+            indexed = self._index_step(store_id, rows, spans)
             if on_progress is not None:
                 on_progress(indexed, len(rows))
 
-    def _fts_state(self, doc_id: int) -> tuple[int, bool]:
+    def _fts_state(self, store_id: int) -> tuple[int, bool]:
         """(how many sections, in document order, are indexed; whether the index is complete)."""
         row = self.db.execute(
-            "SELECT fts_next, fts_complete FROM documents WHERE id = ?", (doc_id,)
+            "SELECT fts_next, fts_complete FROM documents WHERE id = ?", (store_id,)
         ).fetchone()
         if row is None:
-            raise KeyError(f"no document {doc_id}")
+            raise KeyError(f"no document {store_id}")
         return row[0], bool(row[1])
 
     def _index_step(
-        self, doc_id: int, rows: Sequence[SectionRow], spans: Sequence[tuple[int, int]]
+        self, store_id: int, rows: Sequence[SectionRow], spans: Sequence[tuple[int, int]]
     ) -> int:
         """Index the next sections not yet indexed, in one transaction (so two processes never
         index a section twice); returns how many sections are indexed now. A build that starts at
         the first section starts from an empty table."""
         with self._bulk():
-            first, complete = self._fts_state(doc_id)
+            first, complete = self._fts_state(store_id)
             if complete:
                 return len(rows)
             if first == 0:
-                self._drop_fts(doc_id)
+                self._drop_fts(store_id)
             stop = _step_end(spans, first, self.fts_batch_chars)
-            texts = self._span_texts(doc_id, spans[first:stop])
+            texts = self._span_texts(store_id, spans[first:stop])
             step = (
                 (row.id, row.title, text) for row, text in zip(rows[first:stop], texts, strict=True)
             )
-            self._index_sections(doc_id, step, stop, complete=stop == len(rows))
+            self._index_sections(store_id, step, stop, complete=stop == len(rows))
         return stop
 
     def _index_sections(
-        self, doc_id: int, rows: Iterable[tuple[int, str, str]], indexed: int, complete: bool
+        self, store_id: int, rows: Iterable[tuple[int, str, str]], indexed: int, complete: bool
     ) -> None:
         """Add (section id, title, own text) rows to the document's index and record the progress."""
-        table = _fts_table(doc_id)
+        table = _fts_table(store_id)
         self.db.execute(_FTS_TABLE.format(table=table))
         self.db.executemany(f"INSERT INTO {table} (rowid, title, body) VALUES (?, ?, ?)", rows)
         self.db.execute(
             "UPDATE documents SET fts_next = ?, fts_complete = ? WHERE id = ?",
-            (indexed, complete, doc_id),
+            (indexed, complete, store_id),
         )
 
-    def _drop_fts(self, doc_id: int) -> None:
-        self.db.execute(f"DROP TABLE IF EXISTS {_fts_table(doc_id)}")
+    def _drop_fts(self, store_id: int) -> None:
+        self.db.execute(f"DROP TABLE IF EXISTS {_fts_table(store_id)}")
         self.db.execute(
-            "UPDATE documents SET fts_next = 0, fts_complete = 0 WHERE id = ?", (doc_id,)
+            "UPDATE documents SET fts_next = 0, fts_complete = 0 WHERE id = ?", (store_id,)
         )
 
-    def _span_texts(self, doc_id: int, spans: Sequence[tuple[int, int]]) -> Iterator[str]:
+    def _span_texts(self, store_id: int, spans: Sequence[tuple[int, int]]) -> Iterator[str]:
         """The text of each span, from one forward pass over the stored blocks; only the blocks
         under the current span are held. The spans ascend and do not overlap."""
         if not spans:
             return
-        blocks = self.iter_blocks(doc_id, spans[0][0], spans[-1][1])
+        blocks = self.iter_blocks(store_id, spans[0][0], spans[-1][1])
         held: list[tuple[int, str]] = []
         try:
             for start, end in spans:
@@ -489,8 +489,8 @@ def _step_end(spans: Sequence[tuple[int, int]], first: int, chars: int) -> int:
     return stop
 
 
-def _fts_table(doc_id: int) -> str:
-    return f"section_fts_{int(doc_id)}"
+def _fts_table(store_id: int) -> str:
+    return f"section_fts_{int(store_id)}"
 
 
 def rows_text(rows: Iterable[tuple[int, str]], start: int, end: int) -> Iterator[str]:

@@ -63,7 +63,7 @@ class TreeTables:
 
     def add_chunk(
         self,
-        doc_id: int,
+        store_id: int,
         span: tuple[int, int],
         next_start: int,
         cut_by: str,
@@ -73,48 +73,54 @@ class TreeTables:
         """Append the document's next chunk and its level-0 summary, together."""
         with self.db:
             ord_ = self.db.execute(
-                "SELECT count(*) FROM chunks WHERE doc_id = ?", (doc_id,)
+                "SELECT count(*) FROM chunks WHERE doc_id = ?", (store_id,)
             ).fetchone()[0]
             chunk_id = self.db.execute(
                 "INSERT INTO chunks (doc_id, ord, start, end, next_start, cut_by) VALUES (?,?,?,?,?,?)",
-                (doc_id, ord_, *span, next_start, cut_by),
+                (store_id, ord_, *span, next_start, cut_by),
             ).lastrowid
             self.db.execute(
                 "INSERT INTO summaries (doc_id, level, ord, start, end, summary, chunk_id, model) "
                 "VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
-                (doc_id, ord_, *span, summary, chunk_id, model),
+                (store_id, ord_, *span, summary, chunk_id, model),
             )
         return ChunkRow(chunk_id, ord_, *span, next_start, cut_by)
 
-    def chunks(self, doc_id: int) -> list[ChunkRow]:
+    def chunks(self, store_id: int) -> list[ChunkRow]:
         rows = self.db.execute(
             "SELECT id, ord, start, end, next_start, cut_by FROM chunks WHERE doc_id = ? "
             "ORDER BY ord",
-            (doc_id,),
+            (store_id,),
         ).fetchall()
         return list(map(ChunkRow._make, rows))
 
-    def add_leaves(self, doc_id: int, leaves: Iterable[tuple[int, int, str]], model: str) -> None:
+    def add_leaves(self, store_id: int, leaves: Iterable[tuple[int, int, str]], model: str) -> None:
         """Level 0 of a tree over existing spans (a structured document's sections)."""
         with self.db:
             self.db.executemany(
                 "INSERT INTO summaries (doc_id, level, ord, start, end, summary, model) "
                 "VALUES (?, 0, ?, ?, ?, ?, ?)",
                 (
-                    (doc_id, n, start, end, summary, model)
+                    (store_id, n, start, end, summary, model)
                     for n, (start, end, summary) in enumerate(leaves)
                 ),
             )
 
     def add_node(
-        self, doc_id: int, level: int, ord_: int, children: list[NodeRow], summary: str, model: str
+        self,
+        store_id: int,
+        level: int,
+        ord_: int,
+        children: list[NodeRow],
+        summary: str,
+        model: str,
     ) -> int:
         """Save a node over `children` (consecutive nodes of the level below) and link them to it."""
         with self.db:
             node_id = self.db.execute(
                 "INSERT INTO summaries (doc_id, level, ord, start, end, summary, model) VALUES (?,?,?,?,?,?,?)",
                 (
-                    doc_id,
+                    store_id,
                     level,
                     ord_,
                     children[0].start,
@@ -129,26 +135,26 @@ class TreeTables:
             )
         return node_id
 
-    def nodes(self, doc_id: int) -> list[NodeRow]:
+    def nodes(self, store_id: int) -> list[NodeRow]:
         """Every node of the document's summary tree, by level, then in document order."""
         rows = self.db.execute(
             "SELECT id, level, ord, start, end, summary, parent_id, chunk_id FROM summaries "
             "WHERE doc_id = ? ORDER BY level, ord",
-            (doc_id,),
+            (store_id,),
         ).fetchall()
         return list(map(NodeRow._make, rows))
 
-    def drop_upper_levels(self, doc_id: int) -> None:
+    def drop_upper_levels(self, store_id: int) -> None:
         """Forget every tree node above level 0 (to regroup the leaves)."""
         with self.db:
-            self.db.execute("DELETE FROM summaries WHERE doc_id = ? AND level > 0", (doc_id,))
-            self.db.execute("UPDATE summaries SET parent_id = NULL WHERE doc_id = ?", (doc_id,))
+            self.db.execute("DELETE FROM summaries WHERE doc_id = ? AND level > 0", (store_id,))
+            self.db.execute("UPDATE summaries SET parent_id = NULL WHERE doc_id = ?", (store_id,))
 
-    def drop_tree(self, doc_id: int) -> None:
+    def drop_tree(self, store_id: int) -> None:
         """Forget the document's chunks and summary tree."""
         with self.db:
-            self._drop_tree(doc_id)
+            self._drop_tree(store_id)
 
-    def _drop_tree(self, doc_id: int) -> None:
-        self.db.execute("DELETE FROM summaries WHERE doc_id = ?", (doc_id,))
-        self.db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+    def _drop_tree(self, store_id: int) -> None:
+        self.db.execute("DELETE FROM summaries WHERE doc_id = ?", (store_id,))
+        self.db.execute("DELETE FROM chunks WHERE doc_id = ?", (store_id,))

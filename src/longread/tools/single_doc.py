@@ -104,7 +104,7 @@ class SingleDocTools(TreeNavigation, Toolset):
         leaves = [(row.start, name) for name, row in self.rows.items() if row.id not in parents]
         self._leaf_starts = [start for start, _ in leaves]
         self._leaf_names = [name for _, name in leaves]
-        self._pages = index.store.document(index.doc_id)["pages"]  # [number, start, end] in order
+        self._pages = index.store.document(index.store_id)["pages"]  # [number, start, end] in order
         self._read = cached_reads(index.read_range, cache_sections)
 
     def _row(self, section_name: str) -> Any:
@@ -141,7 +141,7 @@ class SingleDocTools(TreeNavigation, Toolset):
 
     def search_ids(self, query: str, k: int) -> list[tuple[int, float]]:
         """(section id, score) of the k sections whose own text best matches `query` (BM25)."""
-        return self.index.store.search_sections(self.index.doc_id, keywords(query), k)
+        return self.index.store.search_sections(self.index.store_id, keywords(query), k)
 
     def section_name(self, section_id: int) -> str:
         return self._name_of[section_id]
@@ -273,7 +273,7 @@ class SingleDocTools(TreeNavigation, Toolset):
         return hits[:MAX_HITS]
 
     def _grep(self, pattern: str, start: int, end: int) -> Iterator[dict]:
-        blocks = self.index.store.iter_blocks(self.index.doc_id, start, end)
+        blocks = self.index.store.iter_blocks(self.index.store_id, start, end)
         for m in grep_blocks(pattern, blocks, start, end):
             yield {"match": m.text, "start": m.start, "end": m.end}
 

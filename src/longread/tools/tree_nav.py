@@ -27,7 +27,7 @@ class TreeNavigation:
 
     @cached_property
     def summary_tree(self) -> SummaryTree | None:
-        return SummaryTree.load(self.index.store, self.index.doc_id)
+        return SummaryTree.load(self.index.store, self.index.store_id)
 
     def _tree(self) -> SummaryTree:
         if self.summary_tree is None:

@@ -20,7 +20,7 @@ from longread.store.docstore import SCHEMA_VERSION, DocStore
 class IndexedDocument:
     id: str
     store_path: Path
-    doc_id: int
+    store_id: int
     name: str
     kind: str
     chars: int
@@ -41,7 +41,7 @@ class IndexedDocument:
         """The document's index, its store closed afterwards."""
         store = DocStore(self.store_path)
         try:
-            yield SingleDocIndex.open(store, self.doc_id)
+            yield SingleDocIndex.open(store, self.store_id)
         finally:
             store.close()
 

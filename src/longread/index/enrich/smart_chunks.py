@@ -144,7 +144,7 @@ class SmartChunker:
     def __init__(
         self,
         store: DocStore,
-        doc_id: int,
+        store_id: int,
         lm: LM,
         gateway: Gateway,
         *,
@@ -153,8 +153,8 @@ class SmartChunker:
         on_event: EventSink = ignore,
     ):
         self.store = store
-        self.doc_id = doc_id
-        self.total = store.document(doc_id)["chars"]
+        self.store_id = store_id
+        self.total = store.document(store_id)["chars"]
         self.lm = lm
         self.gateway = gateway
         self.doc_type = doc_noun(doc_type)
@@ -167,15 +167,15 @@ class SmartChunker:
 
     def run(self) -> ChunkingReport:
         """Chunk from the last saved chunk (or the start) to the end of the text."""
-        chunks = self.store.chunks(self.doc_id)
+        chunks = self.store.chunks(self.store_id)
         cursor = chunks[-1].next_start if chunks else 0
         if chunks and chunks[-1].end >= self.total:
             return self.report
         while True:
-            buffer = self.store.read_range(self.doc_id, cursor, cursor + self.buffer_chars)
+            buffer = self.store.read_range(self.store_id, cursor, cursor + self.buffer_chars)
             cut, next_start, summary, cut_by = self._step(buffer)
             self.store.add_chunk(
-                self.doc_id,
+                self.store_id,
                 (cursor, cursor + cut),
                 cursor + next_start,
                 cut_by,

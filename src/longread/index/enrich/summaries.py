@@ -67,7 +67,7 @@ def summarize_sections(
     index: SingleDocIndex, sub: LM, gateway: Gateway, *, on_event: EventSink = ignore
 ) -> int:
     """Summarize every section that has no summary yet; returns how many were made now."""
-    todo = index.store.unsummarized(index.doc_id)
+    todo = index.store.unsummarized(index.store_id)
     if not todo:
         return 0
     excerpt = (

@@ -22,17 +22,17 @@ summary of them together in 2-4 sentences, keeping the names, events and terms t
 {listed}"""
 
 
-def leaves_from_sections(store: DocStore, doc_id: int, model: str) -> bool:
+def leaves_from_sections(store: DocStore, store_id: int, model: str) -> bool:
     """Level 0 over a structured document's sections (each section's own text with its summary);
     False if a level 0 exists already or a section has no summary yet."""
-    if store.nodes(doc_id):
+    if store.nodes(store_id):
         return False
-    rows = store.sections(doc_id)
-    summaries = store.summaries(doc_id)
+    rows = store.sections(store_id)
+    summaries = store.summaries(store_id)
     if not rows or any(row.id not in summaries for row in rows):
         return False
     store.add_leaves(
-        doc_id,
+        store_id,
         [
             (start, end, f"{row.title}: {summaries[row.id][0]}")
             for row, (start, end) in zip(rows, own_spans(rows), strict=True)
@@ -53,7 +53,7 @@ def tree_calls(leaves: int, group_size: int) -> int:
 
 def build_tree(
     store: DocStore,
-    doc_id: int,
+    store_id: int,
     lm: LM,
     gateway: Gateway,
     *,
@@ -64,10 +64,10 @@ def build_tree(
     """Build the levels above level 0 that are missing; returns the root (None without level 0)."""
     if group_size < 2:
         raise ValueError("group_size must be at least 2")
-    nodes = store.nodes(doc_id)
+    nodes = store.nodes(store_id)
     if not _grouped_by(nodes, group_size):  # built with another group size: regroup from level 0
-        store.drop_upper_levels(doc_id)
-        nodes = store.nodes(doc_id)
+        store.drop_upper_levels(store_id)
+        nodes = store.nodes(store_id)
     total = tree_calls(sum(n.level == 0 for n in nodes), group_size)
     level, done = 0, 0
     while len(current := [n for n in nodes if n.level == level]) > 1:
@@ -80,10 +80,10 @@ def build_tree(
         for (k, group), summary in gateway.as_done(
             partial(_group_summary, lm=lm, gateway=gateway, doc_type=doc_type), groups
         ):  # each saved at once
-            store.add_node(doc_id, level + 1, k, group, summary, lm.name)
+            store.add_node(store_id, level + 1, k, group, summary, lm.name)
             done += 1
             on_event(Event("progress", {"task": "tree", "done": done, "total": max(total, done)}))
-        nodes = store.nodes(doc_id)
+        nodes = store.nodes(store_id)
         level += 1
     return current[0] if current else None
 
