@@ -12,27 +12,23 @@ import os
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Any
 
 from longread.errors import InputError
 from longread.events import Event, EventSink, ignore
+from longread.index.corpus_files import Skipped, file_state, index_terms, prepare, prepare_all, scan
+from longread.index.corpus_json import content_meta, corpus_dict, saved_meta
 from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS
 from longread.index.single import SingleDocIndex
-from longread.ingest.document import load_document
-from longread.ingest.loaded import short_reason
 from longread.ingest.metadata import (
-    SAMPLE_CHARS,
     ContentMeta,
-    entity_key,
     keyword_key,
-    rule_meta,
     tokens,
 )
 from longread.store.corpus_store import CorpusStore, DocRecord, StoredDoc
-from longread.store.docstore import content_hash
 
 MetaReader = Callable[[list[tuple[StoredDoc, str, ContentMeta]]], list[ContentMeta]]
 """Reads documents (each with its opening and its rules' metadata) and returns better metadata."""
@@ -74,14 +70,6 @@ class DocumentMeta:
 
 
 @dataclass
-class Skipped:
-    """A file that could not be read, and why."""
-
-    doc_id: str
-    reason: str
-
-
-@dataclass
 class UpdateReport:
     """What an update did, by document id."""
 
@@ -96,95 +84,6 @@ class UpdateReport:
             f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
             f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
         )
-
-
-def link_names(doc_id: str, title: str) -> list[str]:
-    """How other documents may name this one: its file name, and its title if that is distinctive
-    (two words or more, ten characters or more); as index words."""
-    names = [" ".join(tokens(doc_id.rpartition("/")[2]))]
-    if len(title) >= 10 and len(tokens(title)) >= 2:
-        names.append(" ".join(tokens(title)))
-    return list(dict.fromkeys(n for n in names if n))
-
-
-def index_terms(doc_id: str, meta: ContentMeta) -> dict[str, list[str]]:
-    """The document's keys in the inverted indexes."""
-    return {
-        "keyword": [k for k in map(keyword_key, meta.keywords) if k],
-        "entity": [e for e in map(entity_key, meta.entities) if e],
-        "date": list(meta.dates),
-        "name": link_names(doc_id, meta.title),
-    }
-
-
-def prepare(root: str, doc_id: str) -> DocRecord | Skipped:
-    """Read one file and find its metadata by rules (runs in a worker process)."""
-    path = Path(root, doc_id)
-    try:
-        stat = path.stat()
-        document = load_document(path)
-    except Exception as error:  # any unreadable file is skipped and reported, never fatal
-        return Skipped(doc_id, short_reason(error))
-    text = document.text
-    meta = rule_meta(
-        text[:SAMPLE_CHARS], [h.title for h in document.headings[:50]], path.stem, document.kind
-    )
-    return DocRecord(
-        doc_id,
-        str(path),
-        document.kind,
-        text,
-        content_hash(text),
-        stat.st_size,
-        stat.st_mtime_ns,
-        json.dumps(meta.to_dict(), ensure_ascii=False),
-        meta.doc_type,
-        index_terms(doc_id, meta),
-        [(p.number, p.start, p.end) for p in document.pages],
-    )
-
-
-def _prepare_all(root: str, doc_ids: list[str]) -> list[DocRecord | Skipped]:
-    return [prepare(root, doc_id) for doc_id in doc_ids]
-
-
-def scan(root: Path, leave_out: Path | None = None) -> dict[str, tuple[int, int] | None]:
-    """Files under `root` by document id (path relative to the root, with `/`), each with its
-    (size, mtime in ns) or None if it cannot be read (it is then read to report why), leaving out
-    hidden files and folders, folders linked to, and the database `leave_out` (the index itself,
-    if it is kept there)."""
-    own = (
-        {f"{leave_out}{suffix}" for suffix in ("", "-wal", "-shm", "-journal")}
-        if leave_out
-        else set()
-    )
-    found: dict[str, tuple[int, int] | None] = {}
-    folders = [(str(root), "")]
-    while folders:
-        folder, prefix = folders.pop()
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.name.startswith(".") or entry.path in own:
-                    continue
-                if _is_folder(entry):
-                    if not entry.is_symlink():
-                        folders.append((entry.path, f"{prefix}{entry.name}/"))
-                    continue
-                try:
-                    stat = entry.stat()
-                    found[prefix + entry.name] = stat.st_size, stat.st_mtime_ns
-                except OSError:
-                    found[prefix + entry.name] = None
-    return dict(sorted(found.items()))
-
-
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    """Whether the entry is a folder (or links to one); a link that cannot be followed (a loop) is
-    not: it is listed as a file, and reading it reports why it is skipped."""
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
 
 
 class CorpusIndex:
@@ -216,7 +115,7 @@ class CorpusIndex:
         files = (
             scan(self.root, self.store.path.resolve())
             if only is None
-            else {d: _state(self.root / d) for d in only if (self.root / d).is_file()}
+            else {d: file_state(self.root / d) for d in only if (self.root / d).is_file()}
         )
         states = self.store.file_states()
         considered = states if only is None else {d: states[d] for d in only if d in states}
@@ -262,7 +161,7 @@ class CorpusIndex:
             docs = self.store.docs(todo[start : start + batch_size])
             samples = [self.store.read_range(d.store_id, 0, MODEL_SAMPLE_CHARS) for d in docs]
             metas = meta_reader(
-                [(d, sample, _content(d.meta)) for d, sample in zip(docs, samples, strict=True)]
+                [(d, sample, content_meta(d.meta)) for d, sample in zip(docs, samples, strict=True)]
             )
             self.store.replace_meta(
                 [
@@ -333,7 +232,7 @@ class CorpusIndex:
                     job = files[start : start + _JOB_FILES]
                     ahead.append(
                         (
-                            pool.submit(_prepare_all, root, [d for d, _ in job]),
+                            pool.submit(prepare_all, root, [d for d, _ in job]),
                             len(job),
                             sum(s for _, s in job),
                         )
@@ -408,7 +307,7 @@ class CorpusIndex:
         if doc_id not in self._levels:
             doc = self.doc(doc_id)
             path = Path(doc.path)
-            if _state(path) != (doc.file_size, doc.mtime_ns):
+            if file_state(path) != (doc.file_size, doc.mtime_ns):
                 raise InputError(
                     f"{doc_id} changed since it was indexed; run `longread corpus update`"
                 )
@@ -480,33 +379,10 @@ class CorpusIndex:
         ids = {d.row: d.doc_id for d in self.store.docs()} if usable else {}
         return {t: [ids[r] for r in rows] for t, rows in usable.items()}
 
-    # -- the seed's JSON form ------------------------------------------------------------
+    # -- the JSON form ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """Seed 004's CorpusIndex fields: documents, inverted indexes, clusters, topics and links."""
-        total_docs, total_chars = self.totals()
-        documents = {d: asdict(self.meta(d)) for d in self.store.doc_ids()}
-        inverted: dict[str, dict[str, list[str]]] = {
-            kind: defaultdict(list) for kind in ("keyword", "entity", "date")
-        }
-        for doc_id, meta in documents.items():
-            for kind, keys in index_terms(doc_id, _content(meta)).items():
-                for key in keys if kind in inverted else ():
-                    inverted[kind][key].append(doc_id)
-        links: dict[str, list[str]] = defaultdict(list)
-        for src, dst in self.all_links():
-            links[src].append(dst)
-        return {
-            "corpus_path": str(self.root),
-            "total_docs": total_docs,
-            "total_chars": total_chars,
-            "documents": documents,
-            "keyword_index": inverted["keyword"],
-            "entity_index": inverted["entity"],
-            "date_index": inverted["date"],
-            "clusters": self.clusters(),
-            "topics": self.topics(),
-            "links": dict(links),
-        }
+        """Documents, inverted indexes, clusters, topics and links (see corpus_json)."""
+        return corpus_dict(self)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(
@@ -516,27 +392,4 @@ class CorpusIndex:
     @staticmethod
     def saved_meta(path: str | Path) -> dict[str, ContentMeta]:
         """The metadata of a saved index by content hash, to reuse instead of asking a model again."""
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return {m["content_hash"]: _content(m) for m in data.get("documents", {}).values()}
-
-
-def _content(meta: dict[str, Any]) -> ContentMeta:
-    return ContentMeta(
-        meta["title"],
-        meta["summary"],
-        meta["keywords"],
-        meta["entities"],
-        meta["dates"],
-        meta["doc_type"],
-        meta["author"],
-        meta.get("meta_source") or meta["source"],
-    )
-
-
-def _state(path: Path) -> tuple[int, int] | None:
-    """(size, mtime in ns) of a file; None if it cannot be read (it is then read to report why)."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_size, stat.st_mtime_ns
+        return saved_meta(path)

@@ -17,7 +17,8 @@ from longread.ingest.document import load_document
 from longread.ingest.headings import detect_headings
 from longread.ingest.loaded import LoadedDocument
 from longread.ingest.toc import Section, build_toc
-from longread.store.docstore import DocStore, SectionRow, content_hash
+from longread.store.docstore import DocStore, content_hash
+from longread.store.rows import SectionRow
 
 
 @contextmanager

@@ -1,7 +1,8 @@
 """The SQLite store of indexed documents: text in fixed-size blocks (so a range read touches one or
 two rows, never the whole document), sections, per-section summaries, a full-text index over
 each document's sections that is built on first search, and the smart chunks and summary tree
-(tables `chunks` and `summaries`, see tree_tables). One database file per index; it is a
+(tables `chunks` and `summaries`, see tree_tables; the full-text index, see section_search).
+One database file per index; it is a
 cache, so a file written by another schema version is deleted and started afresh. Every SQL
 statement for documents lives here."""
 
@@ -10,22 +11,22 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from longread import deadline
+from longread.store.rows import SectionRow, rows_text
+from longread.store.section_search import FTS_BATCH_CHARS, SectionSearch
 from longread.store.tree_tables import TREE_SCHEMA, TreeTables
 
 BLOCK_CHARS = 65_536
-FTS_BATCH_CHARS = 16_000_000  # section text indexed per committed step of a full-text build
 SCHEMA_VERSION = 4  # 4: corpus postings hold the document's id
 PAGE_BYTES = (
     65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
 )
-MAX_QUERY_WORDS = 64  # distinct words of one full-text query
 _HASH_CHARS = 1 << 20
 
 _SCHEMA = (
@@ -71,10 +72,6 @@ CREATE TABLE IF NOT EXISTS section_summaries (
 )
 # One table per document, so removing a document drops it whole. Contentless, since the text is in
 # text_blocks already; full detail, since BM25 over a contentless table needs the term positions.
-_FTS_TABLE = (
-    "CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(title, body, content='', "
-    "tokenize='unicode61 remove_diacritics 2')"
-)
 
 
 def content_hash(text: str) -> str:
@@ -105,26 +102,7 @@ class NewText(NamedTuple):
     structured: bool = True
 
 
-class SectionRow(NamedTuple):
-    id: int
-    parent_id: int | None
-    ord: int
-    title: str
-    level: int
-    start: int
-    end: int
-
-
-def own_spans(rows: Sequence[SectionRow]) -> list[tuple[int, int]]:
-    """Each section's own text, [start, first subsection's start or end): the spans ascend, do not
-    overlap, and hold every character of the sections once. `rows` are in document order."""
-    return [
-        (row.start, after.start if after is not None and after.parent_id == row.id else row.end)
-        for row, after in zip(rows, [*rows[1:], None], strict=True)
-    ]
-
-
-class DocStore(TreeTables):
+class DocStore(TreeTables, SectionSearch):
     """Documents, their text, sections and summaries in one SQLite file (WAL mode)."""
 
     def __init__(
@@ -368,134 +346,7 @@ class DocStore(TreeTables):
         done = set(self.summaries(store_id))
         return [s for s in self.sections(store_id) if s.id not in done]
 
-    # -- full-text search -------------------------------------------------------------------
-    def search_sections(self, store_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
-        """(section id, BM25 score; lower is better in SQLite, so it is negated) for the best k.
-        The first search of a document builds its full-text index."""
-        match = fts_query(query.split())
-        if not match:
-            return []
-        self.ensure_fts(store_id)
-        table = _fts_table(store_id)
-        rows = self.db.execute(
-            f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
-            "ORDER BY score LIMIT ?",
-            (match, k),
-        ).fetchall()
-        return [(sid, -score) for sid, score in rows]
-
-    def ensure_fts(
-        self, store_id: int, on_progress: Callable[[int, int], None] | None = None
-    ) -> None:
-        """Build the document's full-text index unless it is complete. Each step indexes about
-        `fts_batch_chars` of section text and commits, so an interrupted build resumes where it
-        stopped; on_progress(sections indexed, sections) is called after each step."""
-        if self._fts_state(store_id)[1]:
-            return
-        rows = self.sections(store_id)
-        spans = own_spans(rows)
-        indexed = -1
-        while indexed < len(rows):
-            indexed = self._index_step(store_id, rows, spans)
-            if on_progress is not None:
-                on_progress(indexed, len(rows))
-
-    def _fts_state(self, store_id: int) -> tuple[int, bool]:
-        """(how many sections, in document order, are indexed; whether the index is complete)."""
-        row = self.db.execute(
-            "SELECT fts_next, fts_complete FROM documents WHERE id = ?", (store_id,)
-        ).fetchone()
-        if row is None:
-            raise KeyError(f"no document {store_id}")
-        return row[0], bool(row[1])
-
-    def _index_step(
-        self, store_id: int, rows: Sequence[SectionRow], spans: Sequence[tuple[int, int]]
-    ) -> int:
-        """Index the next sections not yet indexed, in one transaction (so two processes never
-        index a section twice); returns how many sections are indexed now. A build that starts at
-        the first section starts from an empty table."""
-        with self._bulk():
-            first, complete = self._fts_state(store_id)
-            if complete:
-                return len(rows)
-            if first == 0:
-                self._drop_fts(store_id)
-            stop = _step_end(spans, first, self.fts_batch_chars)
-            texts = self._span_texts(store_id, spans[first:stop])
-            step = (
-                (row.id, row.title, text) for row, text in zip(rows[first:stop], texts, strict=True)
-            )
-            self._index_sections(store_id, step, stop, complete=stop == len(rows))
-        return stop
-
-    def _index_sections(
-        self, store_id: int, rows: Iterable[tuple[int, str, str]], indexed: int, complete: bool
-    ) -> None:
-        """Add (section id, title, own text) rows to the document's index and record the progress."""
-        table = _fts_table(store_id)
-        self.db.execute(_FTS_TABLE.format(table=table))
-        self.db.executemany(f"INSERT INTO {table} (rowid, title, body) VALUES (?, ?, ?)", rows)
-        self.db.execute(
-            "UPDATE documents SET fts_next = ?, fts_complete = ? WHERE id = ?",
-            (indexed, complete, store_id),
-        )
-
-    def _drop_fts(self, store_id: int) -> None:
-        self.db.execute(f"DROP TABLE IF EXISTS {_fts_table(store_id)}")
-        self.db.execute(
-            "UPDATE documents SET fts_next = 0, fts_complete = 0 WHERE id = ?", (store_id,)
-        )
-
-    def _span_texts(self, store_id: int, spans: Sequence[tuple[int, int]]) -> Iterator[str]:
-        """The text of each span, from one forward pass over the stored blocks; only the blocks
-        under the current span are held. The spans ascend and do not overlap."""
-        if not spans:
-            return
-        blocks = self.iter_blocks(store_id, spans[0][0], spans[-1][1])
-        held: list[tuple[int, str]] = []
-        try:
-            for start, end in spans:
-                held = [block for block in held if block[0] + len(block[1]) > start]
-                while not held or held[-1][0] + len(held[-1][1]) < end:
-                    block = next(blocks, None)
-                    if block is None:
-                        break
-                    held.append(block)
-                yield "".join(rows_text(held, start, end))
-        finally:
-            blocks.close()
-
-
-def fts_query(words: Iterable[str]) -> str:
-    """An FTS5 query matching any of `words` (each quoted, so no word is read as an operator): the
-    first MAX_QUERY_WORDS distinct ones (an FTS5 query costs about the square of its words)."""
-    distinct = dict.fromkeys(w for w in (w.replace('"', " ").strip() for w in words) if w)
-    return " OR ".join(f'"{w}"' for w in list(distinct)[:MAX_QUERY_WORDS])
-
 
 def _past_deadline() -> bool:
     """SQLite's progress handler: stop the statement once the current deadline has passed."""
     return deadline.remaining() == 0.0
-
-
-def _step_end(spans: Sequence[tuple[int, int]], first: int, chars: int) -> int:
-    """Where a step of the full-text build that starts at span `first` ends: after about `chars`
-    characters of text, and after one span at least."""
-    stop, size = first, 0
-    while stop < len(spans) and (stop == first or size < chars):
-        size += spans[stop][1] - spans[stop][0]
-        stop += 1
-    return stop
-
-
-def _fts_table(store_id: int) -> str:
-    return f"section_fts_{int(store_id)}"
-
-
-def rows_text(rows: Iterable[tuple[int, str]], start: int, end: int) -> Iterator[str]:
-    """The parts of consecutive (offset, text) blocks that fall inside [start, end)."""
-    for offset, body in rows:
-        lo, hi = max(start - offset, 0), min(end - offset, len(body))
-        if lo < hi:
-            yield body[lo:hi]

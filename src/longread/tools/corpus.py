@@ -14,7 +14,7 @@ from longread.index.corpus import CorpusIndex
 from longread.ingest.metadata import entity_key, find_dates, keyword_key, tokens
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.store.docstore import own_spans
+from longread.store.rows import own_spans
 from longread.text.cut import truncate_middle
 from longread.text.grep import MAX_HITS, grep_blocks, hit_limit
 from longread.text.grounding import grounded_span

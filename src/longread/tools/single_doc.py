@@ -14,7 +14,7 @@ from longread.index.single import SingleDocIndex
 from longread.ingest.toc import Section, toc_summary
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.store.docstore import own_spans
+from longread.store.rows import own_spans
 from longread.text.cut import truncate_middle
 from longread.text.grep import MAX_HITS, grep_blocks, hit_limit
 from longread.text.grounding import grounded_span

@@ -13,7 +13,7 @@ from longread.index.single import SingleDocIndex
 from longread.ingest.doctype import doc_noun
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.store.docstore import SectionRow
+from longread.store.rows import SectionRow
 from longread.text.rank import terms
 
 PROMPT = """Summarize this section of a {doc_type} in 2-3 sentences: its main topic, key points and

@@ -13,7 +13,8 @@ from longread.index.enrich.summaries import clean_summary
 from longread.ingest.doctype import doc_noun
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.store.docstore import DocStore, own_spans
+from longread.store.docstore import DocStore
+from longread.store.rows import own_spans
 from longread.store.tree_tables import NodeRow
 
 GROUP_PROMPT = """Below are summaries of {n} consecutive parts of a {doc_type}, in order. Write one

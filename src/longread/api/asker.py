@@ -1,0 +1,95 @@
+"""What the public entry points share: the models (resolved on first use), budget, options, the
+response cache and the event sinks, and one question's run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cached_property
+from typing import Any, Self
+
+from longread.answer import Answer
+from longread.config import cache_dir, default_model, default_sub_model
+from longread.events import EventSink, JsonlTrace, fan_out
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway
+from longread.llm.specs import ClientOptions, resolve_model
+from longread.llm.usage import Budget
+from longread.store.cache import ResponseCache
+from longread.strategies.common import Run, RunOptions
+
+
+def as_lm(model: str | LM | None, fallback: str, options: ClientOptions = ClientOptions()) -> LM:
+    if isinstance(model, LM):
+        return model
+    return resolve_model(model or fallback, options)
+
+
+class Asker:
+    """What both entry points share: the models, budget, options, response cache and event sinks."""
+
+    def __init__(
+        self,
+        model: str | LM | None,
+        sub_model: str | LM | None,
+        *,
+        mode: str = "auto",
+        enable_logging: bool = False,
+        trace_path: str | None = None,
+        budget: Budget = Budget(),
+        options: RunOptions | None = None,
+        cache: bool = True,
+        on_event: EventSink | None = None,
+        client_options: ClientOptions = ClientOptions(),
+    ):
+        self._specs = (model, sub_model, client_options)
+        self.mode = mode
+        self.enable_logging = enable_logging
+        self.trace_path = trace_path
+        self.budget = budget
+        self.options = options or RunOptions()
+        self.cache = ResponseCache(cache_dir() / "responses.sqlite") if cache else None
+        self.on_event = on_event
+        self.last_answer: Answer | None = None
+
+    @cached_property
+    def root(self) -> LM:
+        """The root model (resolved on first use, so indexing alone needs no model or key)."""
+        model, _, client_options = self._specs
+        return as_lm(model, default_model(), client_options)
+
+    @cached_property
+    def sub(self) -> LM:
+        _, sub_model, client_options = self._specs
+        spec = sub_model if sub_model is not None else default_sub_model(self.root.name)
+        return self.root if spec == self.root.name else as_lm(spec, "", client_options)
+
+    def close(self) -> None:
+        """Close the response cache and any index store (the object is done with after this)."""
+        if self.cache is not None:
+            self.cache.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _run(self, options: RunOptions | None = None) -> Iterator[Run]:
+        """One question's run: a fresh gateway (so a fresh budget) and the trace, closed after."""
+        trace = JsonlTrace(self.trace_path) if self.trace_path else None
+        sink = fan_out(self.on_event, trace, print_event if self.enable_logging else None)
+        options = options or self.options
+        gateway = Gateway(
+            budget=self.budget, cache=self.cache, on_event=sink, concurrency=options.concurrency
+        )
+        try:
+            yield Run(self.root, self.sub, gateway, options, sink)
+        finally:
+            if trace:
+                trace.close()
+
+
+def print_event(event: Any) -> None:
+    print(f"[{event.kind}] " + ", ".join(f"{k}={str(v)[:120]!r}" for k, v in event.data.items()))

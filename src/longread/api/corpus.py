@@ -1,0 +1,157 @@
+"""`MultiDocRLM`: questions about a folder of documents, its two-level index built and kept up to
+date (metadata by rules, or read by a capable sub-model)."""
+
+from __future__ import annotations
+
+import code
+from pathlib import Path
+from typing import Any
+
+from longread.answer import Answer
+from longread.api.asker import Asker
+from longread.config import index_path
+from longread.errors import InputError
+from longread.events import EventSink, ignore
+from longread.index.corpus import BATCH_SIZE, CorpusIndex, MetaReader, UpdateReport
+from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS, llm_meta
+from longread.ingest.metadata import ContentMeta, headings_in
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway
+from longread.store.corpus_store import CorpusStore, StoredDoc
+from longread.strategies.common import Run
+from longread.strategies.modes import answer, check_mode
+from longread.tools.bounds import fit_chars
+from longread.tools.corpus import CorpusTools
+
+
+class MultiDocRLM(Asker):
+    """Answer questions about a folder of documents through its two-level index (seed 004).
+
+    >>> rlm = MultiDocRLM("/path/to/documents/", root_model="openai:gpt-4o", sub_model="openai:gpt-4o-mini")
+    >>> rlm.build_index(parallel=True, batch_size=100, save_path="corpus.index.json")
+    >>> rlm.query("Find all merger announcements from 2024").citations
+    """
+
+    def __init__(
+        self,
+        corpus_path: str | Path,
+        root_model: str | LM | None = None,
+        sub_model: str | LM | None = None,
+        *,
+        store_path: str | Path | None = None,
+        **settings: Any,
+    ):
+        """`settings` are SingleDocRLM's: mode (auto, retrieval, map or rlm), budget, options,
+        trace_path, cache, on_event, enable_logging, client_options."""
+        super().__init__(root_model, sub_model, **settings)
+        check_mode(self.mode, "corpus")
+        self.corpus_path = Path(corpus_path)
+        if not self.corpus_path.is_dir():
+            raise InputError(f"{corpus_path} is not a folder")
+        self.index = CorpusIndex(
+            self.corpus_path, CorpusStore(store_path or index_path(self.corpus_path))
+        )
+        self._saved: dict[str, ContentMeta] = {}
+        self._save_path: Path | None = None
+
+    def build_index(
+        self,
+        parallel: bool = True,
+        batch_size: int = BATCH_SIZE,
+        save_path: str | Path | None = None,
+        *,
+        llm_meta: bool | None = None,
+        on_event: EventSink | None = None,
+        gateway: Gateway | None = None,
+    ) -> UpdateReport:
+        """Index the folder, or bring its index up to date: new files are read (in parallel worker
+        processes), changed ones re-read, deleted ones dropped; untouched ones cost nothing. With
+        `llm_meta` (by default: when the sub-model writes code, as capable models do), the
+        sub-model reads each new document's opening for its metadata (checked against the text;
+        the rules fill in). Then the full-text index takes in the new documents. `on_event`
+        receives `progress` events (task "documents", "metadata" or "full text")."""
+        reader = self._meta_reader(gateway or Gateway(cache=self.cache), llm_meta)
+        report = self.index.update(
+            parallel=parallel,
+            batch_size=batch_size,
+            meta_reader=reader,
+            on_event=on_event or ignore,
+        )
+        self.index.index_full_text(on_event or ignore)
+        if save_path is not None:
+            self.save_index(save_path)
+        return report
+
+    def _meta_reader(self, gateway: Gateway, llm: bool | None) -> MetaReader | None:
+        """Metadata for new documents: a saved index's (same content), else the sub-model's, else the rules'."""
+        if llm is None:
+            llm = self.sub.writes_code
+        if not (llm or self._saved):
+            return None
+
+        def one(item: tuple[StoredDoc, str, ContentMeta]) -> ContentMeta:
+            doc, sample, rules = item
+            if doc.content_hash in self._saved:
+                return self._saved[doc.content_hash]
+            if not llm:
+                return rules
+            chars = min(
+                fit_chars(self.sub, 1_200), MODEL_SAMPLE_CHARS if self.sub.writes_code else 1_500
+            )
+            return llm_meta(
+                sample, headings_in(sample), doc.doc_id, rules, self.sub, gateway, chars
+            )
+
+        return lambda batch: gateway.map(one, batch)
+
+    def load_index(self, path: str | Path) -> UpdateReport:
+        """Read an index saved by `save_index`: documents whose text is unchanged take their saved
+        metadata (no model call); the rest is indexed as by `build_index(llm_meta=False)`."""
+        self._saved = CorpusIndex.saved_meta(path)
+        self._save_path = Path(path)
+        return self.build_index(llm_meta=False)
+
+    def save_index(self, path: str | Path | None = None) -> None:
+        """Write the index in seed 004's JSON form (to the path last loaded or saved if none is given)."""
+        target = Path(path) if path is not None else self._save_path
+        if target is None:
+            raise InputError("save_index needs a path (none was loaded or saved before)")
+        self.index.save(target)
+        self._save_path = target
+
+    def add_document(self, path: str | Path, llm_meta: bool | None = None) -> str:
+        """Index one file of the corpus folder (again, if it changed); returns its id."""
+        return self.index.add_document(path, self._meta_reader(Gateway(cache=self.cache), llm_meta))
+
+    def remove_document(self, doc_id: str) -> bool:
+        """Forget one document; False if it was not indexed."""
+        return self.index.remove_document(doc_id)
+
+    def tools(self, run: Run) -> CorpusTools:
+        return CorpusTools(self.index, run.sub, run.gateway)
+
+    def close(self) -> None:
+        self.index.store.close()
+        super().close()
+
+    def query(self, question: str, mode: str | None = None) -> Answer:
+        """The answer with its citations (each names its document), usage and mode. The folder
+        is indexed first if it never was."""
+        if self.index.totals()[0] == 0:
+            self.build_index(llm_meta=False)
+        with self._run() as run:
+            self.last_answer = answer(question, self.tools(run), run, mode or self.mode)
+        return self.last_answer
+
+    def repl(self) -> None:
+        """An interactive Python prompt with the corpus functions bound (for a person)."""
+        with self._run() as run:
+            tools = self.tools(run)
+            total_docs, total_chars = self.index.totals()
+            banner = (
+                f"{self.corpus_path}: {total_docs:,} documents, {total_chars:,} characters.\n"
+                f"Functions: {', '.join(tools.functions())}"
+            )
+            code.interact(
+                banner=banner, local={**tools.brief("").variables, **tools.functions()}, exitmsg=""
+            )

@@ -1,0 +1,154 @@
+"""`SingleDocRLM`: questions about one file, indexed on first use (structure, full-text search,
+summaries and the summary tree, all resumable)."""
+
+from __future__ import annotations
+
+import code
+from pathlib import Path
+
+from longread.answer import Answer
+from longread.api.asker import Asker
+from longread.config import index_path
+from longread.events import Event, EventSink, ignore
+from longread.index.enrich.doc_type import UNSURE, ask_doc_type
+from longread.index.single import SingleDocIndex
+from longread.index.tree import TreeOptions, build_summaries
+from longread.ingest.doctype import detect_doc_type
+from longread.ingest.document import load_document
+from longread.llm.base import LM
+from longread.llm.gateway import Gateway
+from longread.llm.specs import ClientOptions
+from longread.llm.usage import Budget
+from longread.store.docstore import DocStore, content_hash
+from longread.strategies.common import Run, RunOptions
+from longread.strategies.modes import answer, check_mode
+from longread.tools.single_doc import SingleDocTools
+
+DOC_TYPE_SAMPLE = 200_000  # characters from the start that the document type is judged on
+
+
+class SingleDocRLM(Asker):
+    """Answer questions about one long document (PDF, DOCX, HTML, markdown or text) through its
+    index: table of contents, sections, full-text search and section summaries (seed 000).
+
+    >>> rlm = SingleDocRLM("contract.pdf", root_model="openai:gpt-4o", sub_model="openai:gpt-4o-mini")
+    >>> rlm.build_index()
+    >>> rlm.query("What are the termination clauses?").citations
+    """
+
+    def __init__(
+        self,
+        doc_path: str | Path,
+        root_model: str | LM | None = None,
+        sub_model: str | LM | None = None,
+        *,
+        mode: str = "auto",
+        enable_logging: bool = False,
+        trace_path: str | None = None,
+        budget: Budget = Budget(),
+        options: RunOptions | None = None,
+        cache: bool = True,
+        on_event: EventSink | None = None,
+        client_options: ClientOptions = ClientOptions(),
+        store_path: str | Path | None = None,
+    ):
+        super().__init__(
+            root_model,
+            sub_model,
+            mode=mode,
+            enable_logging=enable_logging,
+            trace_path=trace_path,
+            budget=budget,
+            options=options,
+            cache=cache,
+            on_event=on_event,
+            client_options=client_options,
+        )
+        check_mode(mode, "document")
+        self.doc_path = Path(doc_path)
+        self.store = DocStore(store_path or index_path(self.doc_path))
+        self._index: SingleDocIndex | None = None
+
+    @property
+    def index(self) -> SingleDocIndex:
+        """The document's index: built (without summaries) on first use, reused while unchanged."""
+        if self._index is None:
+            self._index = SingleDocIndex.build(self.doc_path, self.store)
+        return self._index
+
+    def build_index(
+        self,
+        summaries: bool = True,
+        on_event: EventSink | None = None,
+        gateway: Gateway | None = None,
+        tree: TreeOptions | None = None,
+    ) -> SingleDocIndex:
+        """Index the document: structure, full-text search and, with `summaries`, the sub-model's
+        reading of the document type when the rules are unsure, summaries and the summary tree
+        (seed 003; `tree` says how: smart chunks, chunk size, group size). A document without
+        headings is cut into sections by the smart chunker. Resumable: a stopped build keeps what
+        it paid for. `on_event` receives `progress` events (task `search`, `summaries`, `chunks`
+        or `tree`; done, total)."""
+        sink = on_event or ignore
+        index = self._index = SingleDocIndex.build(self.doc_path, self.store)
+        if summaries:
+            gateway = gateway or Gateway(cache=self.cache)
+            head = index.read_range(0, DOC_TYPE_SAMPLE)
+            guess, confidence = detect_doc_type(head)
+            if confidence < UNSURE:
+                index.store.set_doc_type(
+                    index.store_id, ask_doc_type(head, guess, self.sub, gateway)
+                )
+                index = SingleDocIndex.open(self.store, index.store_id)
+            index = self._index = build_summaries(
+                index, self.sub, gateway, tree or TreeOptions(), sink
+            ).index
+        index.store.ensure_fts(
+            index.store_id,
+            lambda done, total: sink(
+                Event("progress", {"task": "search", "done": done, "total": total})
+            ),
+        )
+        return index
+
+    def drop_index(self) -> None:
+        """Forget the stored index of the document's current content (the next use rebuilds it)."""
+        existing = self.store.find(content_hash(load_document(self.doc_path).text))
+        if existing is not None:
+            self.store.remove_document(existing)
+        self._index = None
+
+    def save_index(self, path: str | Path) -> None:
+        """Write the index in the seed's JSON form."""
+        self.index.save(path)
+
+    def load_index(self, path: str | Path) -> SingleDocIndex:
+        """Read an index saved by `save_index` (a changed document is re-indexed instead)."""
+        self._index = SingleDocIndex.load(path, self.store)
+        return self._index
+
+    def tools(self, run: Run) -> SingleDocTools:
+        return SingleDocTools(self.index, run.sub, run.gateway)
+
+    def close(self) -> None:
+        self.store.close()
+        super().close()
+
+    def query(self, question: str, mode: str | None = None) -> Answer:
+        """The answer with its citations (section, offsets, page where known), usage and mode."""
+        with self._run() as run:
+            self.last_answer = answer(question, self.tools(run), run, mode or self.mode)
+        return self.last_answer
+
+    def repl(self) -> None:
+        """An interactive Python prompt with the document's functions bound (for a person)."""
+        with self._run() as run:
+            tools = self.tools(run)
+            names = ", ".join(tools.functions())
+            banner = (
+                f"{self.doc_path.name}: {self.index.doc_type}, {self.index.total_chars:,} characters, "
+                f"{len(self.index.rows)} sections.\nFunctions: {names}"
+            )
+            code.interact(
+                banner=banner, local={**tools.variables(), **tools.functions()}, exitmsg=""
+            )

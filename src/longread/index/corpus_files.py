@@ -1,0 +1,129 @@
+"""A corpus's files: finding them under its folder (`scan`), and reading one into what the store
+keeps (`prepare`: its text, rule metadata and index terms), in a worker process for big folders.
+A file that cannot be read is skipped, with its reason, never fatal."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from longread.ingest.document import load_document
+from longread.ingest.loaded import short_reason
+from longread.ingest.metadata import (
+    SAMPLE_CHARS,
+    ContentMeta,
+    entity_key,
+    keyword_key,
+    rule_meta,
+    tokens,
+)
+from longread.store.corpus_store import DocRecord
+from longread.store.docstore import content_hash
+
+
+@dataclass
+class Skipped:
+    """A file that could not be read, and why."""
+
+    doc_id: str
+    reason: str
+
+
+def link_names(doc_id: str, title: str) -> list[str]:
+    """How other documents may name this one: its file name, and its title if that is distinctive
+    (two words or more, ten characters or more); as index words."""
+    names = [" ".join(tokens(doc_id.rpartition("/")[2]))]
+    if len(title) >= 10 and len(tokens(title)) >= 2:
+        names.append(" ".join(tokens(title)))
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def index_terms(doc_id: str, meta: ContentMeta) -> dict[str, list[str]]:
+    """The document's keys in the inverted indexes."""
+    return {
+        "keyword": [k for k in map(keyword_key, meta.keywords) if k],
+        "entity": [e for e in map(entity_key, meta.entities) if e],
+        "date": list(meta.dates),
+        "name": link_names(doc_id, meta.title),
+    }
+
+
+def prepare(root: str, doc_id: str) -> DocRecord | Skipped:
+    """Read one file and find its metadata by rules (runs in a worker process)."""
+    path = Path(root, doc_id)
+    try:
+        stat = path.stat()
+        document = load_document(path)
+    except Exception as error:  # any unreadable file is skipped and reported, never fatal
+        return Skipped(doc_id, short_reason(error))
+    text = document.text
+    meta = rule_meta(
+        text[:SAMPLE_CHARS], [h.title for h in document.headings[:50]], path.stem, document.kind
+    )
+    return DocRecord(
+        doc_id,
+        str(path),
+        document.kind,
+        text,
+        content_hash(text),
+        stat.st_size,
+        stat.st_mtime_ns,
+        json.dumps(meta.to_dict(), ensure_ascii=False),
+        meta.doc_type,
+        index_terms(doc_id, meta),
+        [(p.number, p.start, p.end) for p in document.pages],
+    )
+
+
+def prepare_all(root: str, doc_ids: list[str]) -> list[DocRecord | Skipped]:
+    return [prepare(root, doc_id) for doc_id in doc_ids]
+
+
+def scan(root: Path, leave_out: Path | None = None) -> dict[str, tuple[int, int] | None]:
+    """Files under `root` by document id (path relative to the root, with `/`), each with its
+    (size, mtime in ns) or None if it cannot be read (it is then read to report why), leaving out
+    hidden files and folders, folders linked to, and the database `leave_out` (the index itself,
+    if it is kept there)."""
+    own = (
+        {f"{leave_out}{suffix}" for suffix in ("", "-wal", "-shm", "-journal")}
+        if leave_out
+        else set()
+    )
+    found: dict[str, tuple[int, int] | None] = {}
+    folders = [(str(root), "")]
+    while folders:
+        folder, prefix = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith(".") or entry.path in own:
+                    continue
+                if _is_folder(entry):
+                    if not entry.is_symlink():
+                        folders.append((entry.path, f"{prefix}{entry.name}/"))
+                    continue
+                try:
+                    stat = entry.stat()
+                    found[prefix + entry.name] = stat.st_size, stat.st_mtime_ns
+                except OSError:
+                    found[prefix + entry.name] = None
+    return dict(sorted(found.items()))
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether the entry is a folder (or links to one); a link that cannot be followed (a loop) is
+    not: it is listed as a file, and reading it reports why it is skipped."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def file_state(path: Path) -> tuple[int, int] | None:
+    """(size, mtime in ns) of a file; None if it cannot be read (it is then read to report why)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns

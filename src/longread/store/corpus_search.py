@@ -1,0 +1,169 @@
+"""A corpus's searches: the full-text index over every document (built in resumable steps, BM25
+ranking that leaves out words most documents hold, phrase search) and lookups in the inverted
+keyword / entity / date / name indexes. A mixin of CorpusStore, which owns the connection."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+
+from longread.store.section_search import fts_query
+
+RANK_POSTINGS = (
+    10_000  # documents a ranked search scores at most (more only if its rarest word is in more)
+)
+
+
+class CorpusSearch:
+    """Full-text and inverted-index searches over a corpus."""
+
+    db: sqlite3.Connection
+    fts_batch_chars: int
+    small_corpus: int
+    _count: int | None
+    _bulk: Callable[[], AbstractContextManager[None]]
+    read_range: Callable[[int, int, int], str]
+    totals: Callable[[], tuple[int, int]]
+
+    def ensure_fts_corpus(self, on_progress: Callable[[int, int], None] | None = None) -> None:
+        """Index the full text of the documents not yet indexed. Each step indexes about
+        `fts_batch_chars` of text and commits, so an interrupted build resumes where it stopped;
+        on_progress(documents indexed, documents to index) is called after each step."""
+        todo = self.db.execute("SELECT count(*) FROM fts_pending").fetchone()[0]
+        done = 0
+        while done < todo and (step := self._fts_step()):
+            done += step
+            if on_progress is not None:
+                on_progress(min(done, todo), todo)
+
+    def _fts_step(self) -> int:
+        """Index the next pending documents, in one transaction; returns how many."""
+        with self._bulk():
+            pending = self.db.execute(
+                "SELECT c.id, json_extract(c.meta, '$.title'), c.store_id, c.chars "
+                "FROM fts_pending p JOIN corpus_docs c ON c.id = p.row ORDER BY p.row"
+            )
+            step, size = [], 0
+            for row, title, store_id, chars in pending:  # (read only as far as the step goes)
+                if step and size + chars > self.fts_batch_chars:
+                    break
+                step.append((row, title, store_id, chars))
+                size += chars
+            pending.close()
+            self.db.executemany(
+                "INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
+                (
+                    (row, title, self.read_range(store_id, 0, chars))
+                    for row, title, store_id, chars in step
+                ),
+            )
+            self.db.executemany(
+                "DELETE FROM fts_pending WHERE row = ?", ((row,) for row, *_ in step)
+            )
+        return len(step)
+
+    def _indexed(self, row: int) -> bool:
+        """Whether the document's full text is in corpus_fts."""
+        return not self.db.execute("SELECT 1 FROM fts_pending WHERE row = ?", (row,)).fetchone()
+
+    def _fts_delete(self, row: int, title: str, text: str) -> None:
+        """Take a document out of the contentless full-text index (given what it was indexed with)."""
+        self.db.execute(
+            "INSERT INTO corpus_fts (corpus_fts, rowid, title, body) VALUES ('delete', ?, ?, ?)",
+            (row, title, text),
+        )
+
+    def lookup(self, kind: str, term: str) -> list[str]:
+        """Ids of the documents indexed under `term` (an exact key) of `kind`."""
+        return [
+            r[0]
+            for r in self.db.execute(
+                "SELECT doc_id FROM doc_terms WHERE kind = ? AND term = ? ORDER BY doc_id",
+                (kind, term),
+            )
+        ]
+
+    def lookup_range(self, kind: str, low: str, high: str) -> list[str]:
+        """Ids of the documents with a term of `kind` in [low, high)."""
+        return [
+            r[0]
+            for r in self.db.execute(
+                "SELECT DISTINCT doc_id FROM doc_terms WHERE kind = ? AND term >= ? AND term < ? ORDER BY doc_id",
+                (kind, low, high),
+            )
+        ]
+
+    def term_postings(self, kind: str) -> Iterator[tuple[str, int]]:
+        """(term, document row) for every term of `kind`, grouped by term."""
+        yield from self.db.execute(
+            "SELECT term, doc FROM doc_terms WHERE kind = ? ORDER BY term", (kind,)
+        )
+
+    def rank(self, words: Iterable[str], k: int) -> list[tuple[str, float]]:
+        """(doc id, BM25 score, higher is better) of the k documents best matching any of the
+        words (as the index spells them: lower case, no diacritics); a title match weighs more
+        than one in the body. Words most documents hold are left out of a search for several."""
+        self.ensure_fts_corpus()
+        match = fts_query(self._distinctive(list(dict.fromkeys(words))))
+        if not match:
+            return []
+        rows = self.db.execute(
+            "SELECT c.doc_id, f.score FROM (SELECT rowid, bm25(corpus_fts, 4.0, 1.0) AS score FROM corpus_fts "
+            "WHERE corpus_fts MATCH ? ORDER BY score LIMIT ?) f JOIN corpus_docs c ON c.id = f.rowid "
+            "ORDER BY f.score, c.doc_id LIMIT ?",
+            (match, 2 * k + 10, k),
+        ).fetchall()  # ties by id
+        return [(doc_id, -score) for doc_id, score in rows]
+
+    def _distinctive(
+        self, words: list[str], common: float = 0.1, postings: int = RANK_POSTINGS
+    ) -> list[str]:
+        """The words that at most `common` of the documents hold (BM25 weighs the others near zero,
+        and each makes a search of a large corpus read a long list); the two rarest if all are
+        that common. Of those, the rarest while the documents holding them number at most
+        `postings` in all (BM25 scores each one), and the rarest one always. All of the words in
+        a corpus of under `small_corpus` documents."""
+        if self._count is None:
+            self._count = self.totals()[0]
+        total = self._count
+        if len(words) < 2 or total < self.small_corpus:
+            return words
+        held = dict(
+            self.db.execute(
+                f"SELECT term, doc FROM corpus_vocab WHERE term IN ({','.join('?' * len(words))})",
+                words,
+            )
+        )
+        limit = common * total
+        kept = [w for w in words if held.get(w, 0) <= limit] or sorted(
+            words, key=lambda w: held.get(w, 0)
+        )[:2]
+        chosen, total = set(), 0
+        for word in sorted(kept, key=lambda w: held.get(w, 0)):
+            total += held.get(word, 0)
+            if chosen and total > postings:
+                break
+            chosen.add(word)
+        return [w for w in kept if w in chosen]
+
+    def phrase_rows(self, phrase: str, rows: Sequence[int] | None = None) -> list[int]:
+        """Rows of the documents whose title or text holds the words of `phrase` in a row (all
+        documents, or only `rows`)."""
+        self.ensure_fts_corpus()
+        query = f'"{phrase}"'
+        if rows is None:
+            return [
+                r[0]
+                for r in self.db.execute(
+                    "SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ?", (query,)
+                )
+            ]
+        marks = ",".join("?" * len(rows))
+        return [
+            r[0]
+            for r in self.db.execute(
+                f"SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ? AND rowid IN ({marks})",
+                (query, *rows),
+            )
+        ]

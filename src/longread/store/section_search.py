@@ -1,0 +1,146 @@
+"""Each document's full-text index over its sections (SQLite FTS5, BM25 ranking): built on the
+first search, in resumable steps of about `fts_batch_chars` of text, each committed; a mixin of
+DocStore, which owns the connection."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+
+from longread.store.rows import SectionRow, own_spans, rows_text
+
+FTS_BATCH_CHARS = 16_000_000  # section text indexed per committed step of a full-text build
+MAX_QUERY_WORDS = 64  # distinct words of one full-text query
+_FTS_TABLE = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(title, body, content='', "
+    "tokenize='unicode61 remove_diacritics 2')"
+)
+
+
+class SectionSearch:
+    """Search and the resumable build of a document's section index."""
+
+    db: sqlite3.Connection
+    fts_batch_chars: int
+    _bulk: Callable[[], AbstractContextManager[None]]
+    sections: Callable[[int], list[SectionRow]]
+    iter_blocks: Callable[..., Iterator[tuple[int, str]]]
+
+    def search_sections(self, store_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
+        """(section id, BM25 score; lower is better in SQLite, so it is negated) for the best k.
+        The first search of a document builds its full-text index."""
+        match = fts_query(query.split())
+        if not match:
+            return []
+        self.ensure_fts(store_id)
+        table = _fts_table(store_id)
+        rows = self.db.execute(
+            f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
+            "ORDER BY score LIMIT ?",
+            (match, k),
+        ).fetchall()
+        return [(sid, -score) for sid, score in rows]
+
+    def ensure_fts(
+        self, store_id: int, on_progress: Callable[[int, int], None] | None = None
+    ) -> None:
+        """Build the document's full-text index unless it is complete. Each step indexes about
+        `fts_batch_chars` of section text and commits, so an interrupted build resumes where it
+        stopped; on_progress(sections indexed, sections) is called after each step."""
+        if self._fts_state(store_id)[1]:
+            return
+        rows = self.sections(store_id)
+        spans = own_spans(rows)
+        indexed = -1
+        while indexed < len(rows):
+            indexed = self._index_step(store_id, rows, spans)
+            if on_progress is not None:
+                on_progress(indexed, len(rows))
+
+    def _fts_state(self, store_id: int) -> tuple[int, bool]:
+        """(how many sections, in document order, are indexed; whether the index is complete)."""
+        row = self.db.execute(
+            "SELECT fts_next, fts_complete FROM documents WHERE id = ?", (store_id,)
+        ).fetchone()
+        if row is None:
+            raise KeyError(f"no document {store_id}")
+        return row[0], bool(row[1])
+
+    def _index_step(
+        self, store_id: int, rows: Sequence[SectionRow], spans: Sequence[tuple[int, int]]
+    ) -> int:
+        """Index the next sections not yet indexed, in one transaction (so two processes never
+        index a section twice); returns how many sections are indexed now. A build that starts at
+        the first section starts from an empty table."""
+        with self._bulk():
+            first, complete = self._fts_state(store_id)
+            if complete:
+                return len(rows)
+            if first == 0:
+                self._drop_fts(store_id)
+            stop = _step_end(spans, first, self.fts_batch_chars)
+            texts = self._span_texts(store_id, spans[first:stop])
+            step = (
+                (row.id, row.title, text) for row, text in zip(rows[first:stop], texts, strict=True)
+            )
+            self._index_sections(store_id, step, stop, complete=stop == len(rows))
+        return stop
+
+    def _index_sections(
+        self, store_id: int, rows: Iterable[tuple[int, str, str]], indexed: int, complete: bool
+    ) -> None:
+        """Add (section id, title, own text) rows to the document's index and record the progress."""
+        table = _fts_table(store_id)
+        self.db.execute(_FTS_TABLE.format(table=table))
+        self.db.executemany(f"INSERT INTO {table} (rowid, title, body) VALUES (?, ?, ?)", rows)
+        self.db.execute(
+            "UPDATE documents SET fts_next = ?, fts_complete = ? WHERE id = ?",
+            (indexed, complete, store_id),
+        )
+
+    def _drop_fts(self, store_id: int) -> None:
+        self.db.execute(f"DROP TABLE IF EXISTS {_fts_table(store_id)}")
+        self.db.execute(
+            "UPDATE documents SET fts_next = 0, fts_complete = 0 WHERE id = ?", (store_id,)
+        )
+
+    def _span_texts(self, store_id: int, spans: Sequence[tuple[int, int]]) -> Iterator[str]:
+        """The text of each span, from one forward pass over the stored blocks; only the blocks
+        under the current span are held. The spans ascend and do not overlap."""
+        if not spans:
+            return
+        blocks = self.iter_blocks(store_id, spans[0][0], spans[-1][1])
+        held: list[tuple[int, str]] = []
+        try:
+            for start, end in spans:
+                held = [block for block in held if block[0] + len(block[1]) > start]
+                while not held or held[-1][0] + len(held[-1][1]) < end:
+                    block = next(blocks, None)
+                    if block is None:
+                        break
+                    held.append(block)
+                yield "".join(rows_text(held, start, end))
+        finally:
+            blocks.close()
+
+
+def fts_query(words: Iterable[str]) -> str:
+    """An FTS5 query matching any of `words` (each quoted, so no word is read as an operator): the
+    first MAX_QUERY_WORDS distinct ones (an FTS5 query costs about the square of its words)."""
+    distinct = dict.fromkeys(w for w in (w.replace('"', " ").strip() for w in words) if w)
+    return " OR ".join(f'"{w}"' for w in list(distinct)[:MAX_QUERY_WORDS])
+
+
+def _step_end(spans: Sequence[tuple[int, int]], first: int, chars: int) -> int:
+    """Where a step of the full-text build that starts at span `first` ends: after about `chars`
+    characters of text, and after one span at least."""
+    stop, size = first, 0
+    while stop < len(spans) and (stop == first or size < chars):
+        size += spans[stop][1] - spans[stop][0]
+        stop += 1
+    return stop
+
+
+def _fts_table(store_id: int) -> str:
+    return f"section_fts_{int(store_id)}"
