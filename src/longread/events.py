@@ -7,15 +7,38 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, TextIO
+
+
+class EventKind(StrEnum):
+    """What an event reports (the trace's `kind`; the CLI's progress and the web's stream read them)."""
+
+    MODE = "mode"  # the mode chosen, and why
+    PHASE = "phase"  # a step of a fixed strategy (MAP, AGGREGATE, RESPOND...)
+    PROGRESS = "progress"  # a long task: task, done, total
+    LLM_START = "llm_start"
+    LLM_END = "llm_end"
+    LLM_RETRY = "llm_retry"
+    ROOT_TURN = "root_turn"  # the rlm loop: the root model's reply
+    CODE = "code"  # a code block about to run
+    OUTPUT = "output"  # what it printed
+    SANDBOX = "sandbox"  # the REPL worker's isolation layers
+    WARNING = "warning"  # shown even when quiet (model code without OS isolation)
+    NOTICE = "notice"
+    CHUNK = "chunk"  # a passage given to the sub-model
+    SLICE = "slice"
+    ROUTE = "route"  # the tree walk's choice
+    HYPOTHESIS = "hypothesis"
+    FINAL = "final"
 
 
 @dataclass
 class Event:
     """One step of a run: `kind` says what happened, `data` the details, `depth` the RLM nesting level."""
 
-    kind: str
+    kind: EventKind
     data: dict[str, Any] = field(default_factory=dict)
     depth: int = 0
     t: float = field(default_factory=time.time)

@@ -9,7 +9,7 @@ from pathlib import Path
 from longread.answer import Answer
 from longread.api.asker import Asker
 from longread.config import index_path
-from longread.events import Event, EventSink, ignore
+from longread.events import Event, EventKind, EventSink, ignore
 from longread.index.enrich.doc_type import UNSURE, ask_doc_type
 from longread.index.single import SingleDocIndex
 from longread.index.tree import TreeOptions, build_summaries
@@ -106,7 +106,7 @@ class SingleDocRLM(Asker):
         index.store.ensure_fts(
             index.store_id,
             lambda done, total: sink(
-                Event("progress", {"task": "search", "done": done, "total": total})
+                Event(EventKind.PROGRESS, {"task": "search", "done": done, "total": total})
             ),
         )
         return index

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from longread.errors import InputError
-from longread.events import Event, EventSink, ignore
+from longread.events import Event, EventKind, EventSink, ignore
 from longread.index.corpus_files import Skipped, file_state, index_terms, prepare, prepare_all, scan
 from longread.index.corpus_json import content_meta, corpus_dict, saved_meta
 from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS
@@ -136,7 +136,11 @@ class CorpusIndex:
                 self.store.add_records(pending)
                 pending, chars = [], 0
             if done % PROGRESS_EVERY == 0 or done == len(todo):
-                on_event(Event("progress", {"task": "documents", "done": done, "total": len(todo)}))
+                on_event(
+                    Event(
+                        EventKind.PROGRESS, {"task": "documents", "done": done, "total": len(todo)}
+                    )
+                )
         if meta_reader is not None:
             self.improve_meta(meta_reader, batch_size, on_event)
         self._levels.clear()
@@ -147,7 +151,7 @@ class CorpusIndex:
         with `progress` events."""
         self.store.ensure_fts_corpus(
             lambda done, total: on_event(
-                Event("progress", {"task": "full text", "done": done, "total": total})
+                Event(EventKind.PROGRESS, {"task": "full text", "done": done, "total": total})
             )
         )
 
@@ -171,7 +175,7 @@ class CorpusIndex:
             )
             on_event(
                 Event(
-                    "progress",
+                    EventKind.PROGRESS,
                     {
                         "task": "metadata",
                         "done": min(start + batch_size, len(todo)),

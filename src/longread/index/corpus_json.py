@@ -8,16 +8,31 @@ import json
 from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from longread.index.corpus_files import index_terms
 from longread.ingest.metadata import ContentMeta
-
-if TYPE_CHECKING:
-    from longread.index.corpus import CorpusIndex
+from longread.store.corpus_store import CorpusStore
 
 
-def corpus_dict(index: CorpusIndex) -> dict[str, Any]:
+class Indexed(Protocol):
+    """What the JSON form reads from a corpus index."""
+
+    root: Path
+    store: CorpusStore
+
+    def totals(self) -> tuple[int, int]: ...
+
+    def meta(self, doc_id: str) -> Any: ...
+
+    def all_links(self) -> list[tuple[str, str]]: ...
+
+    def clusters(self) -> dict[str, list[str]]: ...
+
+    def topics(self) -> dict[str, list[str]]: ...
+
+
+def corpus_dict(index: Indexed) -> dict[str, Any]:
     """Documents, inverted indexes, clusters, topics and links."""
     total_docs, total_chars = index.totals()
     documents = {d: asdict(index.meta(d)) for d in index.store.doc_ids()}

@@ -15,11 +15,11 @@ from typing import Any, TypeVar
 
 from longread import deadline
 from longread.errors import BudgetExceededError, CancelledError, ModelError
-from longread.events import Event, EventSink, ignore
+from longread.events import Event, EventKind, EventSink, ignore
 from longread.llm.base import LM, TransientModelError
 from longread.llm.pricing import cost_usd
 from longread.llm.types import Completion, Message, Request
-from longread.llm.usage import Budget, Usage, counts_as_subcall, current_depth
+from longread.llm.usage import Budget, Purpose, Usage, counts_as_subcall, current_depth
 from longread.store.cache import ResponseCache, request_key
 from longread.text.cut import truncate_middle
 
@@ -93,7 +93,7 @@ class Gateway:
         lm: LM,
         prompt: Prompt,
         *,
-        purpose: str,
+        purpose: Purpose,
         system: str | None = None,
         max_tokens: int = 1024,
         temperature: float = 0.0,
@@ -113,7 +113,7 @@ class Gateway:
         self._check_budget(purpose)
         try:
             self._emit(
-                "llm_start",
+                EventKind.LLM_START,
                 {
                     "purpose": purpose,
                     "model": lm.name,
@@ -146,7 +146,7 @@ class Gateway:
         lm: LM,
         prompts: Sequence[Prompt],
         *,
-        purpose: str,
+        purpose: Purpose,
         labels: Sequence[str | None] | None = None,
         **kwargs: Any,
     ) -> list[Completion]:
@@ -200,7 +200,7 @@ class Gateway:
         """Async form of `complete`."""
         return await asyncio.to_thread(self.complete, lm, prompt, **kwargs)
 
-    def _call_with_retries(self, lm: LM, request: Request, purpose: str) -> Completion:
+    def _call_with_retries(self, lm: LM, request: Request, purpose: Purpose) -> Completion:
         for attempt in range(self.max_retries + 1):
             try:
                 return lm.complete(replace(request, timeout=deadline.remaining()))
@@ -211,7 +211,7 @@ class Gateway:
                     self.usage.line(lm.name, purpose, current_depth()).retries += 1
                 delay = error.retry_after or self.backoff * 2**attempt * (1 + random.random() / 4)
                 self._emit(
-                    "llm_retry",
+                    EventKind.LLM_RETRY,
                     {
                         "model": lm.name,
                         "purpose": purpose,
@@ -228,7 +228,7 @@ class Gateway:
         raise AssertionError("unreachable")
 
     def _record(
-        self, lm: LM, purpose: str, label: str | None, completion: Completion, seconds: float
+        self, lm: LM, purpose: Purpose, label: str | None, completion: Completion, seconds: float
     ) -> Completion:
         cost = (
             0.0
@@ -247,7 +247,7 @@ class Gateway:
             line.cost_known = line.cost_known and cost is not None
             self.usage.seconds = self.elapsed
         self._emit(
-            "llm_end",
+            EventKind.LLM_END,
             {
                 "purpose": purpose,
                 "model": lm.name,
@@ -261,14 +261,14 @@ class Gateway:
         )
         return completion
 
-    def _emit(self, kind: str, data: dict[str, Any]) -> None:
+    def _emit(self, kind: EventKind, data: dict[str, Any]) -> None:
         self.on_event(Event(kind, data, depth=current_depth()))
 
     def _check_cancelled(self) -> None:
         if self._cancelled.is_set():
             raise CancelledError("the run was cancelled")
 
-    def _check_budget(self, purpose: str, count_call: bool = True) -> None:
+    def _check_budget(self, purpose: Purpose, count_call: bool = True) -> None:
         b, u = self.budget, self.usage
         with self._lock:
             if b.max_seconds is not None and self.elapsed >= b.max_seconds:

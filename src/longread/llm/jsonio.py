@@ -11,6 +11,7 @@ import jsonschema
 from longread.errors import ModelError
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway, Prompt, as_messages
+from longread.llm.usage import Purpose
 
 _FENCE = re.compile(r"```(?:json)?\s*\n(.*?)```", re.DOTALL)
 
@@ -49,7 +50,7 @@ def complete_json(
     prompt: Prompt,
     schema: dict[str, Any],
     *,
-    purpose: str,
+    purpose: Purpose,
     system: str | None = None,
     max_tokens: int = 512,
     label: str | None = None,

@@ -7,9 +7,34 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
-ROOT_PURPOSES = frozenset({"root", "root_final"})
+
+class Purpose(StrEnum):
+    """Why a model call was made: the usage ledger and the trace count calls by it."""
+
+    ROOT = "root"  # a turn of the rlm loop's root model
+    ROOT_FINAL = "root_final"  # its last word, after its turns ran out
+    SUBCALL = "subcall"  # llm_query and its batches
+    BASE = "base"
+    RETRIEVAL = "retrieval"
+    MAP_CHUNK = "map_chunk"  # the sub-model reading one passage
+    AGGREGATE = "aggregate"  # the root model joining the findings
+    REWRITE = "rewrite"
+    ROUTE = "route"  # choosing a branch of the tree or the table of contents
+    REFINE_SLICE = "refine_slice"
+    REFINE_MERGE = "refine_merge"
+    ASK_ABOUT_SECTION = "ask_about_section"
+    ASK_ABOUT_DOCUMENT = "ask_about_document"
+    SUMMARIZE_SECTION = "summarize_section"
+    SUMMARIZE_TREE = "summarize_tree"
+    SMART_CHUNK = "smart_chunk"
+    DOC_TYPE = "doc_type"
+    DOCUMENT_META = "document_meta"
+
+
+ROOT_PURPOSES = frozenset({Purpose.ROOT, Purpose.ROOT_FINAL})
 _depth: ContextVar[int] = ContextVar("longread_rlm_depth", default=0)
 
 
@@ -27,7 +52,7 @@ def current_depth() -> int:
     return _depth.get()
 
 
-def counts_as_subcall(purpose: str, depth: int) -> bool:
+def counts_as_subcall(purpose: Purpose, depth: int) -> bool:
     """A call other than the root RLM's own turns (a child RLM's turns are its parent's sub-calls)."""
     return purpose not in ROOT_PURPOSES or depth > 0
 
@@ -62,7 +87,7 @@ class Usage:
     )
     seconds: float = 0.0
 
-    def line(self, model: str, purpose: str, depth: int = 0) -> UsageLine:
+    def line(self, model: str, purpose: Purpose, depth: int = 0) -> UsageLine:
         return self.lines[(model, purpose, depth)]
 
     def total(self, attr: str) -> Any:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from longread.answer import Answer
+from longread.events import EventKind
+from longread.llm.usage import Purpose
 from longread.strategies.common import Run
 from longread.text.slices import ContextSlice
 from longread.tools.bounds import fit_chars
@@ -31,12 +33,14 @@ def run_base(
         else ""
     )
     prompt = f'Document:\n"""\n{shown}{note}\n"""\n\nQuestion: {question}'
-    run.emit("phase", name="RESPOND")
-    reply = run.gateway.complete(run.root, prompt, system=SYSTEM, purpose="base", max_tokens=512)
+    run.emit(EventKind.PHASE, name="RESPOND")
+    reply = run.gateway.complete(
+        run.root, prompt, system=SYSTEM, purpose=Purpose.BASE, max_tokens=512
+    )
     answer_text = reply.text.strip()
     if note:
         answer_text += f"\n\n(Only the first {limit:,} of {total:,} characters were read.)"
-    run.emit("final", answer=answer_text)
+    run.emit(EventKind.FINAL, answer=answer_text)
     return Answer(
         text=answer_text,
         mode="base",

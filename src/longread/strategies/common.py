@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from longread.answer import Answer
 from longread.errors import BudgetExceededError
-from longread.events import Event, EventSink, ignore
+from longread.events import Event, EventKind, EventSink, ignore
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 
@@ -48,7 +48,7 @@ class Run:
     on_event: EventSink = ignore
     depth: int = 0
 
-    def emit(self, kind: str, **data: object) -> None:
+    def emit(self, kind: EventKind, **data: object) -> None:
         self.on_event(Event(kind, dict(data), depth=self.depth))
 
 

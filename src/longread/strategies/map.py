@@ -7,6 +7,7 @@ answer needs two documents is answered in two hops."""
 from __future__ import annotations
 
 from longread.answer import Answer
+from longread.events import EventKind
 from longread.ingest.metadata import rule_entities, tokens
 from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.corpus_view import candidates
@@ -29,7 +30,7 @@ def run_map(question: str, tools: SingleDocTools, run: Run) -> Answer:
     chunk_chars, limit = chunk_plan(run)
     chunks = search_chunks(question, tools, chunk_chars, limit)
     chosen = best_chunks(question, chunks, limit)
-    run.emit("phase", name="MAP", chunks=len(chosen))
+    run.emit(EventKind.PHASE, name="MAP", chunks=len(chosen))
     return map_answer(question, chosen, run, tools, "map", len(chunks))
 
 
@@ -37,7 +38,7 @@ def map_texts(question: str, docs: TextDocs, run: Run) -> Answer:
     """Read up to `max_slices` of the documents' chunks (chosen by BM25 when there are more)."""
     _, limit = chunk_plan(run)
     chosen = best_chunks(question, docs.chunks, limit)
-    run.emit("phase", name="MAP", chunks=len(chosen))
+    run.emit(EventKind.PHASE, name="MAP", chunks=len(chosen))
     return map_answer(question, chosen, run, docs, "map", len(docs.chunks))
 
 
@@ -128,7 +129,7 @@ def _read_round(
     ranked_so_far += [d for d in ranked if d not in ranked_so_far]
     chunks = [c for c in found if (c.section, c.text) not in seen]
     chosen = spread_best(query, chunks, limit)
-    reader.run.emit("phase", name="MAP", documents=len(ranked), chunks=len(chosen))
+    reader.run.emit(EventKind.PHASE, name="MAP", documents=len(ranked), chunks=len(chosen))
     reader.source = view
     reader.candidates += len(chunks)
     reader.read_all(chosen)

@@ -12,6 +12,7 @@ from typing import Any
 
 from longread.answer import Answer
 from longread.errors import BudgetExceededError, InputError
+from longread.events import EventKind
 from longread.llm.base import LM
 from longread.strategies.base import BASE_LIMIT_CHARS, run_base
 from longread.strategies.common import Run
@@ -172,7 +173,7 @@ def answer(question: str, source: Source, run: Run, mode: str = "auto") -> Answe
         mode, reason = choose_mode(_size(source), run.root, FALLBACK[kind], run.options.allow_code)
     else:
         reason = f"{mode} was asked for"
-    run.emit("mode", mode=mode, reason=reason)
+    run.emit(EventKind.MODE, mode=mode, reason=reason)
     try:
         result = MODES[mode].runs[kind](question, source, run)
     except BudgetExceededError as error:

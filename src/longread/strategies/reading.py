@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from longread.answer import CITATION_MARK, Answer, Citation
+from longread.events import EventKind
 from longread.llm.jsonio import MalformedJSONError, complete_json
+from longread.llm.usage import Purpose
 from longread.strategies.common import Run, partial_on_budget
 from longread.text.grounding import clean_finding, grounded_span, says_nothing
 from longread.text.rank import bm25_scores, focus_lines
@@ -156,7 +158,7 @@ class ChunkReader:
 
     def read(self, chunk: Chunk) -> None:
         """Ask about one chunk; keep the finding if a sentence of the chunk supports it."""
-        self.run.emit("chunk", chunk_id=chunk.chunk_id, section=chunk.section)
+        self.run.emit(EventKind.CHUNK, chunk_id=chunk.chunk_id, section=chunk.section)
         claim, quote = self._ask_focused(chunk) if self.focus else self._ask(chunk)
         self._count("chunks_read")
         if not claim or says_nothing(claim):
@@ -188,7 +190,7 @@ class ChunkReader:
             text = f"Not found: none of the {read} passages read answers the question."
         if read < total_chunks:
             text += f"\n\n(Read {read} of {total_chunks} candidate passages, chosen by relevance.)"
-        self.run.emit("final", answer=text)
+        self.run.emit(EventKind.FINAL, answer=text)
         return Answer(
             text=text,
             mode=mode,
@@ -207,7 +209,7 @@ class ChunkReader:
         reply = self.run.gateway.complete(
             self.run.sub,
             FOCUSED.format(text=shown, question=self.question),
-            purpose="map_chunk",
+            purpose=Purpose.MAP_CHUNK,
             label=chunk.chunk_id,
             max_tokens=96,
         )
@@ -223,7 +225,7 @@ class ChunkReader:
                 self.run.sub,
                 prompt,
                 SNIPPET_SCHEMA,
-                purpose="map_chunk",
+                purpose=Purpose.MAP_CHUNK,
                 label=chunk.chunk_id,
             )
         except MalformedJSONError:
@@ -249,11 +251,11 @@ def aggregate(question: str, findings: list[Finding], run: Run) -> str:
     listed = "\n".join(f"[{n}] ({f.chunk.section}) {f.text}" for n, f in enumerate(findings, 1))
     if not run.root.writes_code:
         return listed
-    run.emit("phase", name="AGGREGATE")
+    run.emit(EventKind.PHASE, name="AGGREGATE")
     reply = run.gateway.complete(
         run.root,
         AGGREGATE.format(question=question, findings=listed),
-        purpose="aggregate",
+        purpose=Purpose.AGGREGATE,
         max_tokens=700,
     ).text.strip()
     cited = {int(n) for n in CITATION_MARK.findall(reply)}
@@ -264,9 +266,12 @@ def aggregate(question: str, findings: list[Finding], run: Run) -> str:
 def rewrite(question: str, draft: str, run: Run) -> str:
     """The optional rewrite pass: the root model restates the answer more clearly; the draft is
     kept if the rewrite loses its citation marks."""
-    run.emit("phase", name="REWRITE")
+    run.emit(EventKind.PHASE, name="REWRITE")
     reply = run.gateway.complete(
-        run.root, REWRITE.format(question=question, draft=draft), purpose="rewrite", max_tokens=700
+        run.root,
+        REWRITE.format(question=question, draft=draft),
+        purpose=Purpose.REWRITE,
+        max_tokens=700,
     ).text.strip()
     return (
         reply

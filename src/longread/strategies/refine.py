@@ -9,6 +9,8 @@ from typing import Any
 
 from longread.answer import Answer, Citation, slice_citation
 from longread.errors import BudgetExceededError
+from longread.events import EventKind
+from longread.llm.usage import Purpose
 from longread.strategies.common import Run
 from longread.text.grounding import clean_finding, grounded_span, is_grounded, says_nothing
 from longread.text.rank import bm25_scores, focus_lines
@@ -56,7 +58,7 @@ class Refiner:
         reply = self.run.gateway.complete(
             self.run.sub,
             FIND.format(text=shown, question=self.question),
-            purpose="refine_slice",
+            purpose=Purpose.REFINE_SLICE,
             label=piece.slice_id,
             max_tokens=96,
         )
@@ -71,7 +73,9 @@ class Refiner:
         self.stats["findings"] += 1
         self.citations.append(slice_citation(piece, span[0], span[1], self.doc_id))
         self.tracker.update(self._merge(finding))
-        self.run.emit("hypothesis", slice_id=piece.slice_id, hypothesis=self.tracker.current)
+        self.run.emit(
+            EventKind.HYPOTHESIS, slice_id=piece.slice_id, hypothesis=self.tracker.current
+        )
 
     def _merge(self, finding: str) -> str:
         """The refined hypothesis: the sub-model merges old and new, unless that adds unsupported words."""
@@ -81,7 +85,7 @@ class Refiner:
         merged = self.run.gateway.complete(
             self.run.sub,
             REFINE.format(question=self.question, current=current, finding=finding),
-            purpose="refine_merge",
+            purpose=Purpose.REFINE_MERGE,
             max_tokens=160,
         ).text
         merged = clean_finding(merged)
@@ -103,7 +107,7 @@ class Refiner:
         )
         if read < total:
             text += f"\n\n(Read {read} of {total} slices, chosen by relevance; {total - read} were not read.)"
-        self.run.emit("final", answer=text)
+        self.run.emit(EventKind.FINAL, answer=text)
         return Answer(
             text=text,
             mode="refine",
@@ -149,7 +153,7 @@ def run_refine(question: str, context: Any, run: Run, doc_id: str = "context") -
     refiner.stats["slices_total"] = len(pieces)
     try:
         for number, piece in enumerate(chosen, 1):
-            run.emit("slice", index=number, total=len(chosen), slice_id=piece.slice_id)
+            run.emit(EventKind.SLICE, index=number, total=len(chosen), slice_id=piece.slice_id)
             refiner.read(piece)
     except BudgetExceededError as error:
         error.partial = refiner.answer(stopped_by=error.limit)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 from longread.answer import Answer, Citation
+from longread.events import EventKind
+from longread.llm.usage import Purpose
 from longread.strategies.common import Run
 from longread.strategies.corpus_view import candidates
 from longread.strategies.reading import Chunk, Readable, best_chunks, chunk_plan, search_chunks
@@ -35,16 +37,16 @@ def run_retrieval(
     write code, whose marks are dropped) cites the sentences it rests on, if any."""
     chosen = _fitting(best_chunks(question, chunks, run.options.top_k), fit_chars(run.root, 700))
     total = total_chunks if total_chunks is not None else len(chunks)
-    run.emit("phase", name="RETRIEVE", chunks=[c.chunk_id for c in chosen], total=total)
+    run.emit(EventKind.PHASE, name="RETRIEVE", chunks=[c.chunk_id for c in chosen], total=total)
     passages = "\n\n".join(
         f"[{n}] ({c.section})\n{c.text.strip()}" for n, c in enumerate(chosen, 1)
     )
-    run.emit("phase", name="RESPOND")
+    run.emit(EventKind.PHASE, name="RESPOND")
     reply = run.gateway.complete(
         run.root,
         PROMPT.format(passages=passages, question=question),
         system=SYSTEM,
-        purpose="retrieval",
+        purpose=Purpose.RETRIEVAL,
         max_tokens=512,
     ).text.strip()
     if run.root.writes_code:
@@ -59,7 +61,7 @@ def run_retrieval(
         ][:3]
     if len(chosen) < total:
         text += f"\n\n(Answered from {len(chosen)} of {total} passages, chosen by relevance.)"
-    run.emit("final", answer=text)
+    run.emit(EventKind.FINAL, answer=text)
     return Answer(
         text=text,
         mode="retrieval",

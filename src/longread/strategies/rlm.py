@@ -10,7 +10,8 @@ from typing import Any
 
 from longread.answer import Answer
 from longread.errors import BudgetExceededError
-from longread.llm.usage import at_depth
+from longread.events import EventKind
+from longread.llm.usage import Purpose, at_depth
 from longread.repl import isolation
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run
@@ -159,9 +160,9 @@ class RLMLoop:
             cancelled=gateway.cancelled,
         ) as sandbox:
             self.sandbox = sandbox
-            self.run.emit("sandbox", isolated=sandbox.isolated, layers=sandbox.layers)
+            self.run.emit(EventKind.SANDBOX, isolated=sandbox.isolated, layers=sandbox.layers)
             if not sandbox.isolated and self.run.depth == 0:
-                self.run.emit("warning", text=isolation.warning(sandbox.layers))
+                self.run.emit(EventKind.WARNING, text=isolation.warning(sandbox.layers))
             messages = [
                 {"role": "system", "content": system},
                 {"role": "user", "content": self._first_step(sandbox, question)},
@@ -200,8 +201,8 @@ class RLMLoop:
         return FIRST_STEP.format(question=question, example=self.example, output=output)
 
     def _turn(self, sandbox: Sandbox, messages: list[dict[str, str]], turn: int) -> str | None:
-        reply = self._ask_root(messages, purpose="root")
-        self.run.emit("root_turn", turn=turn, reply=reply)
+        reply = self._ask_root(messages, purpose=Purpose.ROOT)
+        self.run.emit(EventKind.ROOT_TURN, turn=turn, reply=reply)
         messages.append({"role": "assistant", "content": reply})
         blocks = code_blocks(reply)
         if not blocks:
@@ -246,14 +247,14 @@ class RLMLoop:
         return None
 
     def _execute(self, sandbox: Sandbox, code: str, turn: int, block: int) -> CellResult:
-        self.run.emit("code", turn=turn, block=block, code=code)
+        self.run.emit(EventKind.CODE, turn=turn, block=block, code=code)
         self.looked = self.looked or bool(_NAMES_CONTEXT.search(code))
         result = sandbox.run(code)
         result.notices += self.tools.take_notices()
         if result.output.strip():
             self.last_output = result.output.strip()
         self.run.emit(
-            "output",
+            EventKind.OUTPUT,
             turn=turn,
             block=block,
             output=result.render(),
@@ -265,14 +266,14 @@ class RLMLoop:
     def _last_word(self, sandbox: Sandbox, messages: list[dict[str, str]]) -> str:
         """After the last turn: one more call for the best answer so far, as text."""
         messages.append({"role": "user", "content": OUT_OF_TURNS})
-        reply = self._ask_root(messages, purpose="root_final")
+        reply = self._ask_root(messages, purpose=Purpose.ROOT_FINAL)
         for code in code_blocks(reply):
             result = self._execute(sandbox, code, 0, 1)
             if result.final is not None:
                 return result.final
         return _FENCE.sub(lambda m: m.group(2), reply).strip()
 
-    def _ask_root(self, messages: list[dict[str, str]], purpose: str) -> str:
+    def _ask_root(self, messages: list[dict[str, str]], purpose: Purpose) -> str:
         root = self.run.root
         max_tokens = min(1024, root.context_window // 4)
         fitted = _fit_history(messages, root.context_window - max_tokens, root.count_tokens)
@@ -280,7 +281,7 @@ class RLMLoop:
 
     def _done(self, text: str, turns: int, question: str, stopped_by: str | None = None) -> Answer:
         text = text.strip() or "No answer was reached."
-        self.run.emit("final", answer=text, turns=turns)
+        self.run.emit(EventKind.FINAL, answer=text, turns=turns)
         return Answer(
             text=text,
             mode="rlm",

@@ -13,8 +13,10 @@ import re
 from dataclasses import dataclass, field
 
 from longread.answer import Answer
+from longread.events import EventKind
 from longread.index.summary_tree import SummaryTree
 from longread.ingest.toc import Section
+from longread.llm.usage import Purpose
 from longread.store.tree_tables import NodeRow
 from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.reading import ChunkReader, best_chunks, chunk_plan, cut_chunks, map_answer
@@ -60,7 +62,7 @@ def run_tree(question: str, tools: SingleDocTools, run: Run) -> Answer:
     tree = tools.summary_tree
     if tree is None:
         run.emit(
-            "notice",
+            EventKind.NOTICE,
             text="no summary tree (build it with `longread index`): walking the table of contents",
         )
         return walk_toc(question, tools, run)
@@ -93,9 +95,9 @@ def walk_tree(
                 return False
             if number:
                 walk.backtracks += 1
-                run.emit("route", picked=[label(child)], backtrack=True)
+                run.emit(EventKind.ROUTE, picked=[label(child)], backtrack=True)
             else:
-                run.emit("route", picked=[label(child)])
+                run.emit(EventKind.ROUTE, picked=[label(child)])
             if visit(child):
                 return True
         return False
@@ -132,7 +134,7 @@ def _order(
         f"{k}. {' '.join(child.summary.split())[:300]}" for k, child in enumerate(children, 1)
     )
     reply = run.gateway.complete(
-        run.root, CHOOSE.format(question=question, menu=menu), purpose="route", max_tokens=16
+        run.root, CHOOSE.format(question=question, menu=menu), purpose=Purpose.ROUTE, max_tokens=16
     ).text
     picked = [children[int(n) - 1] for n in _NUMBER.findall(reply) if 1 <= int(n) <= len(children)]
     first = scored[:1] + picked[:1] if weak else picked[:2] + scored[:1]
@@ -151,7 +153,7 @@ def walk_toc(
     menu = tools.outline()
     while menu and len(chosen) < max_sections:
         picked = _pick(question, menu, tools, run, ranks, width)
-        run.emit("route", picked=[s.title for s in picked])
+        run.emit(EventKind.ROUTE, picked=[s.title for s in picked])
         chosen += picked
         menu = [child for section in picked for child in section.children]
     chunks = cut_chunks(tools, [tools.own_span(s.title) for s in chosen], chunk_chars)
@@ -200,7 +202,7 @@ def _pick(
     reply = run.gateway.complete(
         run.root,
         ROUTE.format(question=question, menu="\n".join(lines), width=width),
-        purpose="route",
+        purpose=Purpose.ROUTE,
         max_tokens=24,
     ).text
     picked = [shown[int(n) - 1] for n in _NUMBER.findall(reply) if 1 <= int(n) <= len(shown)]

@@ -10,6 +10,7 @@ from longread import deadline
 from longread.answer import Citation, slice_citation
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
+from longread.llm.usage import Purpose
 from longread.text.cut import truncate_middle
 from longread.text.grep import hit_limit
 from longread.text.grounding import grounded_span
@@ -114,7 +115,7 @@ class ContextTools(Toolset):
     def llm_query(self, prompt: str, slice_id: str | None = None) -> str:
         """Ask the sub-model; with slice_id, that slice's text is put before the prompt."""
         return self.gateway.complete(
-            self.sub, self._prompt(prompt, slice_id), purpose="subcall", label=slice_id
+            self.sub, self._prompt(prompt, slice_id), purpose=Purpose.SUBCALL, label=slice_id
         ).text
 
     def resolve(self, text_or_ref: Any) -> Any:

@@ -14,6 +14,7 @@ from longread.index.corpus import CorpusIndex
 from longread.ingest.metadata import entity_key, find_dates, keyword_key, tokens
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
+from longread.llm.usage import Purpose
 from longread.store.rows import own_spans
 from longread.text.cut import truncate_middle
 from longread.text.grep import MAX_HITS, grep_blocks, hit_limit
@@ -351,7 +352,7 @@ class CorpusTools(Toolset):
 
     def _ask(self, doc_id: str, prompt: str) -> str:
         return self.gateway.complete(
-            self.sub, prompt, purpose="ask_about_document", label=doc_id
+            self.sub, prompt, purpose=Purpose.ASK_ABOUT_DOCUMENT, label=doc_id
         ).text
 
 

@@ -14,6 +14,7 @@ from longread.index.single import SingleDocIndex
 from longread.ingest.toc import Section, toc_summary
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
+from longread.llm.usage import Purpose
 from longread.store.rows import own_spans
 from longread.text.cut import truncate_middle
 from longread.text.grep import MAX_HITS, grep_blocks, hit_limit
@@ -322,5 +323,5 @@ class SingleDocTools(TreeNavigation, Toolset):
             f'Section "{section_name}":\n{content}'
         )
         return self.gateway.complete(
-            self.sub, prompt, purpose="ask_about_section", label=section_name
+            self.sub, prompt, purpose=Purpose.ASK_ABOUT_SECTION, label=section_name
         ).text

@@ -13,6 +13,7 @@ from longread.answer import Citation
 from longread.errors import BudgetExceededError, CancelledError
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
+from longread.llm.usage import Purpose
 from longread.text.cut import truncate_middle
 from longread.tools.bounds import READ_LIMIT, bounded_batch, fit_chars, short_text
 from longread.tools.hypothesis import HypothesisTracker
@@ -119,7 +120,7 @@ class Toolset:
     def llm_query(self, prompt: str) -> str:
         """Ask the sub-model; it sees only the prompt."""
         text = truncate_middle(str(prompt), fit_chars(self.sub))
-        return self.gateway.complete(self.sub, text, purpose="subcall").text
+        return self.gateway.complete(self.sub, text, purpose=Purpose.SUBCALL).text
 
     def llm_query_batched(self, prompts: list[str]) -> list[str]:
         """Several llm_query calls at once; the answers in order, a failed call's error in its place."""

@@ -10,9 +10,20 @@ from collections.abc import Callable
 from typing import Any
 
 from longread.events import Event
+from longread.llm.usage import Purpose
 
 PHASES = ("INIT", "CHUNK", "SUBCALL", "AGGREGATE", "RESPOND")
-ROOT_CALLS = frozenset({"root", "root_final", "base", "retrieval", "aggregate", "rewrite", "route"})
+ROOT_CALLS = frozenset(
+    {
+        Purpose.ROOT,
+        Purpose.ROOT_FINAL,
+        Purpose.BASE,
+        Purpose.RETRIEVAL,
+        Purpose.AGGREGATE,
+        Purpose.REWRITE,
+        Purpose.ROUTE,
+    }
+)
 LINE_CHARS = 160  # a log line's longest shown detail
 
 Send = Callable[[str, dict[str, Any]], None]

@@ -21,6 +21,7 @@ from longread.ingest.metadata import (
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.jsonio import MalformedJSONError, complete_json
+from longread.llm.usage import Purpose
 from longread.text.grounding import is_grounded
 
 MODEL_SAMPLE_CHARS = 8_000  # the opening a capable sub-model reads
@@ -67,7 +68,9 @@ def llm_meta(
         name=name, headings="; ".join(headings[:20]) or "(none)", sample=sample[:sample_chars]
     )
     try:
-        reply = complete_json(gateway, lm, prompt, SCHEMA, purpose="document_meta", label=name)
+        reply = complete_json(
+            gateway, lm, prompt, SCHEMA, purpose=Purpose.DOCUMENT_META, label=name
+        )
     except MalformedJSONError:
         return replace(rules, source=lm.name)
     folded = fold(sample)

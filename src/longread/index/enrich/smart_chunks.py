@@ -14,12 +14,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from longread.events import Event, EventSink, ignore
+from longread.events import Event, EventKind, EventSink, ignore
 from longread.index.enrich.summaries import clean_summary, derailed
 from longread.ingest.doctype import doc_noun
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.jsonio import extract_json
+from longread.llm.usage import Purpose
 from longread.store.docstore import DocStore
 
 CHARS_PER_TOKEN = 4
@@ -184,7 +185,10 @@ class SmartChunker:
             )
             self.report.chunks += 1
             self.on_event(
-                Event("progress", {"task": "chunks", "done": cursor + cut, "total": self.total})
+                Event(
+                    EventKind.PROGRESS,
+                    {"task": "chunks", "done": cursor + cut, "total": self.total},
+                )
             )
             if cursor + cut >= self.total:
                 return self.report
@@ -215,7 +219,7 @@ class SmartChunker:
     def _ask_cut(self, buffer: str, marks: list[tuple[int, int]]) -> tuple[int, int | None, str]:
         prompt = CUT_PROMPT.format(doc_type=self.doc_type, text=marked(buffer, marks))
         reply = self.gateway.complete(
-            self.lm, prompt, purpose="smart_chunk", max_tokens=300, json_schema=CUT_SCHEMA
+            self.lm, prompt, purpose=Purpose.SMART_CHUNK, max_tokens=300, json_schema=CUT_SCHEMA
         ).text
         return check_cut(extract_json(reply), buffer, marks)
 
@@ -225,7 +229,7 @@ class SmartChunker:
         reply = self.gateway.complete(
             self.lm,
             SUMMARY_PROMPT.format(doc_type=self.doc_type, text=text),
-            purpose="smart_chunk",
+            purpose=Purpose.SMART_CHUNK,
             max_tokens=120,
         ).text
         return clean_summary(reply, text, SUMMARY_CHARS)

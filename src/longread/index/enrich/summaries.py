@@ -8,11 +8,12 @@ import re
 from collections import Counter
 from functools import partial
 
-from longread.events import Event, EventSink, ignore
+from longread.events import Event, EventKind, EventSink, ignore
 from longread.index.single import SingleDocIndex
 from longread.ingest.doctype import doc_noun
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
+from longread.llm.usage import Purpose
 from longread.store.rows import SectionRow
 from longread.text.rank import terms
 
@@ -85,7 +86,7 @@ def summarize_sections(
         done += 1
         on_event(
             Event(
-                "progress",
+                EventKind.PROGRESS,
                 {"task": "summaries", "done": done, "total": len(todo), "section": row.title},
             )
         )
@@ -98,6 +99,6 @@ def _summarize(
     row, text, _ = item
     prompt = PROMPT.format(doc_type=doc_noun(doc_type), title=row.title, text=text)
     reply = gateway.complete(
-        sub, prompt, purpose="summarize_section", max_tokens=100, label=row.title
+        sub, prompt, purpose=Purpose.SUMMARIZE_SECTION, max_tokens=100, label=row.title
     )
     return clean_summary(reply.text, text)

@@ -8,11 +8,12 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from longread.events import Event, EventSink, ignore
+from longread.events import Event, EventKind, EventSink, ignore
 from longread.index.enrich.summaries import clean_summary
 from longread.ingest.doctype import doc_noun
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
+from longread.llm.usage import Purpose
 from longread.store.docstore import DocStore
 from longread.store.rows import own_spans
 from longread.store.tree_tables import NodeRow
@@ -83,7 +84,9 @@ def build_tree(
         ):  # each saved at once
             store.add_node(store_id, level + 1, k, group, summary, lm.name)
             done += 1
-            on_event(Event("progress", {"task": "tree", "done": done, "total": max(total, done)}))
+            on_event(
+                Event(EventKind.PROGRESS, {"task": "tree", "done": done, "total": max(total, done)})
+            )
         nodes = store.nodes(store_id)
         level += 1
     return current[0] if current else None
@@ -113,7 +116,7 @@ def _group_summary(item: tuple[int, list[NodeRow]], lm: LM, gateway: Gateway, do
     reply = gateway.complete(
         lm,
         prompt,
-        purpose="summarize_tree",
+        purpose=Purpose.SUMMARIZE_TREE,
         max_tokens=160,
         label=f"{group[0].start}-{group[-1].end}",
     ).text
