@@ -87,7 +87,8 @@ def write_corpus(folder: Path, docs: int) -> int:
         parts = [
             f"# Article {n}: {title}",
             f"By {chance.choice(authors)}",
-            f"{chance.randrange(2000, 2025)}-{chance.randrange(1, 13):02d}-{chance.randrange(1, 29):02d}",
+            f"{chance.randrange(2000, 2025)}-{chance.randrange(1, 13):02d}-"
+            f"{chance.randrange(1, 29):02d}",
         ]
         if n % 10 == 0:
             parts.append(f"See article-{chance.randrange(docs):06d}.txt for background.")
@@ -187,7 +188,8 @@ def main() -> None:
     total = time.perf_counter() - started
     print(
         f"\n{docs:,} documents, {size / 1e6:,.0f} MB; database "
-        f"{sum(p.stat().st_size for p in db.parent.glob(db.name + '*')) / 1e6:,.0f} MB; the query process "
+        f"{sum(p.stat().st_size for p in db.parent.glob(db.name + '*')) / 1e6:,.0f} MB; "
+        "the query process "
         f"opened the index in {q['open']:.2f} s; all of it took {total:.0f} s\n"
     )
     print("| measure | result | target |")
@@ -198,11 +200,13 @@ def main() -> None:
         else f"{docs / build:,.0f} docs/s ({build:.0f} s, {size / 1e6 / build:.0f} MB/s)"
     )
     print(
-        f"| build: read files, rule metadata, store text and inverted indexes | {built} | ≥ 2,000 docs/s |"
+        "| build: read files, rule metadata, store text and inverted indexes | "
+        f"{built} | ≥ 2,000 docs/s |"
     )
     if not args.queries_only:
         print(
-            f"| then the full-text index (build_index builds it next) | {full_text:.0f} s ({docs / full_text:,.0f} docs/s); "
+            f"| then the full-text index (build_index builds it next) | {full_text:.0f} s "
+            f"({docs / full_text:,.0f} docs/s); "
             f"with the build {docs / (build + full_text):,.0f} docs/s | — |"
         )
     print(
@@ -211,16 +215,19 @@ def main() -> None:
     )
     print(
         f"| search_by_keyword, median of 50 keywords (slowest) | {q['lookup'] * 1e3:.2f} ms "
-        f"({q['lookup_max'] * 1e3:.2f} ms; median {q['lookup_docs']:.0f}, most {q['lookup_docs_max']:,} docs) | ≤ 5 ms |"
+        f"({q['lookup_max'] * 1e3:.2f} ms; median {q['lookup_docs']:.0f}, "
+        f"most {q['lookup_docs_max']:,} docs) | ≤ 5 ms |"
     )
     print(f"| grep_corpus, rare literal ({q['grep_docs']} document) | {q['grep']:.1f} s | ≤ 10 s |")
     print(f"| get_links of a document, median of 5 | {q['links']:.2f} s | — |")
     print(
-        f"| update after changing 10 files: documents re-indexed, sub-model calls | {changed}, {calls} "
+        "| update after changing 10 files: documents re-indexed, sub-model calls | "
+        f"{changed}, {calls} "
         f"({update:.1f} s) | 10, 10 |"
     )
     print(
-        f"| peak memory: build process, query process | {build_peak:,.0f} MB, {q['peak_mb']:,.0f} MB | — |"
+        "| peak memory: build process, query process | "
+        f"{build_peak:,.0f} MB, {q['peak_mb']:,.0f} MB | — |"
     )
 
 

@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 MANUAL = ROOT / "examples" / "gnu-coding-standards.txt"
 QUESTIONS = [  # (question, gold phrase, section holding it)
     (
-        "Every how many columns are tab stops assumed when calculating column numbers in error messages?",
+        "Every how many columns are tab stops assumed when calculating column numbers "
+        "in error messages?",
         "8 columns",
         "4.4 Formatting Error Messages",
     ),
@@ -95,7 +96,8 @@ def main() -> None:
             totals[0] += in_answer
             totals[1] += cited
             print(
-                f"| {question[:60]}… | `{gold}` | {'yes' if in_answer else 'no'} | {'yes' if cited else 'no'} "
+                f"| {question[:60]}… | `{gold}` | {'yes' if in_answer else 'no'} | "
+                f"{'yes' if cited else 'no'} "
                 f"| {answer.usage.get('subcalls', 0)} | {seconds:.1f} |"
             )
         print(

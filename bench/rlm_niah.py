@@ -72,12 +72,14 @@ def main() -> None:
 
     print(f"\nmodel {args.model} · {platform.machine()} · {_cpu()} · {len(rows)} runs\n")
     print(
-        "| depth | context chars | found | root turns | sub-calls | input tokens | output tokens | seconds | answer |"
+        "| depth | context chars | found | root turns | sub-calls | input tokens | output tokens "
+        "| seconds | answer |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
-            f"| {r['depth']:.2f} | {r['chars']:,} | {'yes' if r['found'] else 'no'} | {r['turns']} | "
+            f"| {r['depth']:.2f} | {r['chars']:,} | {'yes' if r['found'] else 'no'} | "
+            f"{r['turns']} | "
             f"{r['subcalls']} | {r['in']:,} | {r['out']:,} | {r['seconds']:.0f} | {r['answer']} |"
         )
 
@@ -86,7 +88,8 @@ def _cpu() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
-                return f"{line.split(':', 1)[1].strip()} ({len(list(Path('/sys/devices/system/cpu').glob('cpu[0-9]*')))} cores)"
+                cores = len(list(Path("/sys/devices/system/cpu").glob("cpu[0-9]*")))
+                return f"{line.split(':', 1)[1].strip()} ({cores} cores)"
     except OSError:
         pass
     return platform.processor() or "unknown CPU"

@@ -75,7 +75,8 @@ def main() -> None:
     args = parser.parse_args()
     rows = measure(args.starts, args.cells)
     print(
-        "| set-up | worker start, median (p90) | cell round trip, median (p90) | cell with one tool call, median |"
+        "| set-up | worker start, median (p90) | cell round trip, median (p90) "
+        "| cell with one tool call, median |"
     )
     print("|---|---|---|---|")
     for name, start, start_p90, cell, cell_p90, tool in rows:

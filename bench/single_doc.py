@@ -105,7 +105,8 @@ def main() -> None:
     doc, db = args.dir / f"macbeth-x{args.mb}MB.md", args.dir / f"index-{args.mb}.sqlite"
     remove(db)
     size = write_document(doc, args.mb)
-    # The query process starts before the build: a child's peak memory counts the parent's at the fork.
+    # The query process starts before the build: a child's peak memory counts the parent's at the
+    # fork.
     with get_context("spawn").Pool(1) as pool:
         try:
             build, index = timed(SingleDocIndex.build, doc, DocStore(db))
@@ -117,19 +118,22 @@ def main() -> None:
                 remove(doc, db)
 
     print(
-        f"\n{size / 1e6:,.0f} MB document, {sections:,} sections; the query process opened the index "
+        f"\n{size / 1e6:,.0f} MB document, {sections:,} sections; "
+        "the query process opened the index "
         f"in {q['open']:.2f} s\n"
     )
     print("| measure | result | target |")
     print("|---|---|---|")
     print(
-        f"| structure + index build, no summaries | {size / 1e6 / build:,.0f} MB/s ({build:.1f} s) | ≥ 50 MB/s |"
+        "| structure + index build, no summaries | "
+        f"{size / 1e6 / build:,.0f} MB/s ({build:.1f} s) | ≥ 50 MB/s |"
     )
     print(f"| full-text index built on first search | {q['first_search']:.1f} s | — |")
     print(f"| grep_all, rare literal ({q['hits']} hit) | {q['grep']:.2f} s | ≤ 2 s |")
     print(f"| read_range 10 KB, median of 200 | {q['read'] * 1e3:.2f} ms | ≤ 5 ms |")
     print(
-        f"| search() top 5 after that, median of {len(SEARCHES)} (slowest) | {q['search'] * 1e3:.0f} ms "
+        f"| search() top 5 after that, median of {len(SEARCHES)} (slowest) | "
+        f"{q['search'] * 1e3:.0f} ms "
         f"({q['search_max'] * 1e3:.0f} ms) | — |"
     )
     print(f"| peak memory of the query process | {q['peak_mb']:,.0f} MB | ≤ 1.5 GB |")

@@ -10,15 +10,21 @@ from longread.index.corpus import CorpusIndex
 from longread.store.corpus_store import CorpusStore
 
 ARTICLES = {
-    "news/heron.md": "# The Silver Heron\n\nBy Ingrid Vale\n\nMarch 3, 2024. The ship that carried the royal "
-    "letters to Norway was the Silver Heron. It left Leith Harbour at dawn with a cargo of wool.\n",
-    "news/log.txt": "Harbour Log\n\nThe Silver Heron was captained by Ingrid Vale, who sailed from Leith Harbour "
+    "news/heron.md": "# The Silver Heron\n\nBy Ingrid Vale\n\n"
+    "March 3, 2024. The ship that carried the royal "
+    "letters to Norway was the Silver Heron. "
+    "It left Leith Harbour at dawn with a cargo of wool.\n",
+    "news/log.txt": "Harbour Log\n\n"
+    "The Silver Heron was captained by Ingrid Vale, who sailed from Leith Harbour "
     "on 2024-03-03. See heron.md for the ship and its letters.\n",
-    "reports/layoffs.md": "# Quarterly Workforce Report\n\nOn 2024-11-14 Acme Corp announced layoffs of 300 "
+    "reports/layoffs.md": "# Quarterly Workforce Report\n\n"
+    "On 2024-11-14 Acme Corp announced layoffs of 300 "
     "workers. Acme Corp said the layoffs follow weak demand. Layoffs hit the Oslo plant.\n",
-    "reports/merger.md": "# Merger Announcement\n\nOn 12 October 2024 Globex Industries agreed a merger with "
+    "reports/merger.md": "# Merger Announcement\n\n"
+    "On 12 October 2024 Globex Industries agreed a merger with "
     "Initech Systems. The merger creates the largest widget maker in Bergen.\n",
-    "notes/garden.txt": "Garden notes\n\nTomatoes need sun and water. The compost heap by the shed is ready "
+    "notes/garden.txt": "Garden notes\n\n"
+    "Tomatoes need sun and water. The compost heap by the shed is ready "
     "in spring. Water the tomatoes each morning in July.\n",
 }
 

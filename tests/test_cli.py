@@ -124,7 +124,10 @@ def test_repl_binds_the_document_functions_for_a_person(tmp_path):
         **{k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"},
         "LONGREAD_CACHE_DIR": str(tmp_path),
     }
-    code = "print(len(get_section_names()), doc_type)\nprint(search('Birnam forest', k=1)[0]['section'])\n"
+    code = (
+        "print(len(get_section_names()), doc_type)\n"
+        "print(search('Birnam forest', k=1)[0]['section'])\n"
+    )
     result = subprocess.run(
         [sys.executable, "-m", "longread.cli", "repl", str(EXAMPLES / "macbeth.md")],
         input=code,

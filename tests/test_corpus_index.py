@@ -198,7 +198,8 @@ def test_a_parallel_build_equals_a_serial_one(tmp_path, monkeypatch):
 
 
 def _comparable(index: CorpusIndex) -> dict:
-    """Everything the index holds, by document id, without where level 2 lives (for comparing two)."""
+    """Everything the index holds, by document id, without where level 2 lives (for comparing
+    two)."""
     snapshot = index.to_dict()
     for meta in snapshot["documents"].values():
         meta.pop("has_detailed_index")

@@ -140,7 +140,8 @@ def test_cite_finds_the_sentence_in_the_right_document(tools):
 
 def test_rules_metadata():
     sample = (
-        "Minutes\n=======\n\nAuthor: Jo Park\n\nOn 5 May 2023 the Harbour Board met. The Harbour Board "
+        "Minutes\n=======\n\nAuthor: Jo Park\n\n"
+        "On 5 May 2023 the Harbour Board met. The Harbour Board "
         "approved the Dock Plan. Dock repairs start in June 2023 at the North Pier.\n"
     )
     meta = rule_meta(sample, [], "fallback")

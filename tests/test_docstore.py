@@ -102,7 +102,8 @@ def _fts_tables(store: DocStore) -> list[str]:
     return [
         name
         for (name,) in store.db.execute(
-            "SELECT name FROM sqlite_master WHERE name LIKE 'section_fts%' AND sql LIKE 'CREATE VIRTUAL%'"
+            "SELECT name FROM sqlite_master "
+            "WHERE name LIKE 'section_fts%' AND sql LIKE 'CREATE VIRTUAL%'"
         )
     ]
 

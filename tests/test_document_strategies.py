@@ -24,7 +24,9 @@ FILLER = "The parties keep records of meetings and file them in the archive each
 SECTIONS = {
     "1 Definitions": "A business day is any day banks in Oslo are open.",
     "2 Payment": "Invoices are payable within 45 days of receipt.",
-    "3 Termination": "Either party may end the agreement with a cure period of thirty days after notice.",
+    "3 Termination": (
+        "Either party may end the agreement with a cure period of thirty days after notice."
+    ),
     "4 Liability": "Liability is capped at the fees paid in the previous year.",
 }
 FACT = SECTIONS["3 Termination"]
@@ -159,8 +161,14 @@ def test_tree_survives_a_root_model_that_names_no_section(contract, tmp_path):
 def test_rlm_over_the_index_sees_the_toc_and_the_seed_functions(contract, tmp_path):
     steps = iter(
         [
-            "```repl\nprint(doc_type, total_chars, section_names[:2])\nhits = search('cure period', k=2)\nprint(hits)\n```",
-            "```repl\nFINAL(ask_about_section('How long is the cure period?', hits[0]['section']))\n```",
+            (
+                "```repl\nprint(doc_type, total_chars, section_names[:2])\n"
+                "hits = search('cure period', k=2)\nprint(hits)\n```"
+            ),
+            (
+                "```repl\n"
+                "FINAL(ask_about_section('How long is the cure period?', hits[0]['section']))\n```"
+            ),
         ]
     )
     root = ScriptedLM(lambda r: next(steps))

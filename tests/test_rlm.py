@@ -105,7 +105,8 @@ def test_llm_query_with_a_slice_and_hypothesis_tools():
                 "sid = grep('launch')[0]['slice_id']\n"
                 "update_hypothesis('unknown')\n"
                 "update_hypothesis(llm_query('What is the code?', slice_id=sid))\n"
-                "FINAL(get_hypothesis() + ' | ' + str(get_hypothesis_history()) + ' | ' + str(len(list_slices())))"
+                "FINAL(get_hypothesis() + ' | ' + str(get_hypothesis_history()) + ' | ' "
+                "+ str(len(list_slices())))"
             )
         ]
     )

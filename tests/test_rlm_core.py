@@ -14,12 +14,16 @@ import pytest
 from cli import longread, scripted_rlm
 from fake_openai import Refusal, fake_openai
 
-DOCUMENT = "# Harbour notes\n\nThe harbour master keeps the tide tables.\n\n# Ships\n\nThe Silver Heron sails at dawn.\n"
+DOCUMENT = (
+    "# Harbour notes\n\nThe harbour master keeps the tide tables.\n\n"
+    "# Ships\n\nThe Silver Heron sails at dawn.\n"
+)
 ROOT_CODE = """```repl
 import json
 answers = llm_query_batched([f"Q{i}" for i in range(8)])
 child = rlm_query("What does this text say first?", context[0:200])
-FINAL(json.dumps({"answers": answers, "length": len(context), "head": context[0:9], "child": child}))
+FINAL(json.dumps({"answers": answers, "length": len(context), "head": context[0:9], \
+"child": child}))
 ```"""
 CHILD_CODE = "```repl\nFINAL('child saw ' + context[:12])\n```"
 
@@ -97,7 +101,10 @@ def test_the_core_in_a_file_and_a_folder_repl(tmp_path, source):
 
 def test_a_failed_item_gives_its_error_in_its_place(tmp_path, source):
     target, _ = source
-    code = "```repl\nimport json\nFINAL(json.dumps(llm_query_batched(['fine', 'x' * 10, 'fine again'])))\n```"
+    code = (
+        "```repl\nimport json\n"
+        "FINAL(json.dumps(llm_query_batched(['fine', 'x' * 10, 'fine again'])))\n```"
+    )
 
     def respond(messages: list[dict]) -> str:
         if messages[0]["role"] == "system" and "The RLM core" in messages[0]["content"]:

@@ -75,7 +75,8 @@ def test_exit_calls_end_neither_run_nor_host(sandbox):
 
 
 def test_refusals_are_explained(sandbox):
-    """The audit hook only explains; what it names is also refused by the kernel (tests/security)."""
+    """The audit hook only explains; what it names is also refused by the kernel
+    (tests/security)."""
     assert "starting a process" in sandbox.run("import subprocess\nsubprocess.run(['true'])").error
     assert (
         "network"

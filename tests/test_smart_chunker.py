@@ -223,7 +223,8 @@ def respond(request):
     return "A summary."
 
 store = DocStore(sys.argv[1])
-SmartChunker(store, 1, ScriptedLM(respond, writes_code=False), Gateway(), target_chunk_tokens=60).run()
+SmartChunker(store, 1, ScriptedLM(respond, writes_code=False), Gateway(), \
+target_chunk_tokens=60).run()
 """
 
 

@@ -273,7 +273,10 @@ def check_tree(text: str, roots: list[Section], max_chars: int | None = None) ->
         (MANUAL, "manual"),
         (REPORT, "report"),
         (
-            "# Notes\n\n## Setup\n\nRun `make`.\n\n```sh\nmake\n```\n\n## Use\n\nSee [docs](x.md).\n",
+            (
+                "# Notes\n\n## Setup\n\nRun `make`.\n\n```sh\nmake\n```\n\n"
+                "## Use\n\nSee [docs](x.md).\n"
+            ),
             "markdown",
         ),
         ("just a few words with no telling features at all\n", "other"),

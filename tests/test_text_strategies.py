@@ -1,5 +1,6 @@
-"""Documents held in memory (TextDocs) and the `retrieval` strategy, on in-memory documents, in-memory
-contexts and indexed documents through the one dispatch (`modes.answer`), and the map rewrite pass."""
+"""Documents held in memory (TextDocs) and the `retrieval` strategy, on in-memory documents,
+in-memory contexts and indexed documents through the one dispatch (`modes.answer`), and the map
+rewrite pass."""
 
 from __future__ import annotations
 

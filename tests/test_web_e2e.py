@@ -100,7 +100,8 @@ def watch_order(tab) -> None:
     """Record when the first terminal line and the answer appear (checked by `order_seen`)."""
     tab.evaluate("""() => {
         const seen = window.seen = {};
-        const terminal = document.querySelector('#terminal'), answer = document.querySelector('#answer');
+        const terminal = document.querySelector('#terminal'), \
+answer = document.querySelector('#answer');
         new MutationObserver(() => {
             const now = performance.now();
             if (!seen.armed) {  // from when the new run has cleared the panel
@@ -114,7 +115,8 @@ def watch_order(tab) -> None:
 
 
 def open_citation(tab, buttons: str) -> tuple[str, str]:
-    """Click the first of the citation `buttons`: (the highlighted text, where the viewer says it is)."""
+    """Click the first of the citation `buttons`: (the highlighted text, where the viewer says it
+    is)."""
     tab.locator(buttons).first.click()
     tab.wait_for_selector("#viewer:not([hidden])")
     return tab.locator("#viewer mark").inner_text(), tab.locator(

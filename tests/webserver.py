@@ -19,7 +19,8 @@ from longread.web.settings import Settings
 
 
 def scripted_app(tmp_path, root: ScriptedLM, sub: ScriptedLM | None = None, **settings):
-    """The app with `root` (and `sub`) as its only models, no response cache, its own index folder."""
+    """The app with `root` (and `sub`) as its only models, no response cache, its own index
+    folder."""
     models = {"scripted:root": root, "scripted:sub": sub or root}
     config = Settings(
         model="scripted:root",

@@ -1,5 +1,6 @@
-"""Shared pieces of the attack tests (fixtures are in conftest.py): the two isolation set-ups every attack runs under (the
-kernel's layers alone, then with bubblewrap's namespaces where bwrap is found), the prelude that
+"""Shared pieces of the attack tests (fixtures are in conftest.py): the two isolation set-ups every
+attack runs under (the kernel's layers alone, then with bubblewrap's namespaces where bwrap is
+found), the prelude that
 switches off the worker's audit hook (so that only the kernel stands in the way), and a victim
 process holding a secret."""
 
@@ -36,11 +37,12 @@ IMPORTS = "import ctypes, multiprocessing, os, resource, signal, socket, sqlite3
 
 
 def attempt(action: str, report: str = "print") -> str:
-    """Code that runs `action` and reports (calls `report` with) ESCAPED if it completes, BLOCKED and
-    why if it raises."""
+    """Code that runs `action` and reports (calls `report` with) ESCAPED if it completes, BLOCKED
+    and why if it raises."""
     return (
         IMPORTS + "try:\n" + textwrap.indent(action, "    ") + f"\n    {report}('ESCAPED')\n"
-        f"except BaseException as error:\n    {report}(f'BLOCKED {{type(error).__name__}} {{error}}')\n"
+        "except BaseException as error:\n"
+        f"    {report}(f'BLOCKED {{type(error).__name__}} {{error}}')\n"
     )
 
 

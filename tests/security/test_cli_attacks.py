@@ -20,7 +20,10 @@ from fake_openai import fake_openai
 from security.harness import GUARD_OFF, attempt
 
 API_KEY = "sk-e2e-secret-7d1e0b"
-DOCUMENT = "# Harbour notes\n\nThe harbour master keeps the tide tables.\n\n# Ships\n\nThe Silver Heron sails at dawn.\n"
+DOCUMENT = (
+    "# Harbour notes\n\nThe harbour master keeps the tide tables.\n\n"
+    "# Ships\n\nThe Silver Heron sails at dawn.\n"
+)
 
 
 def repl(code: str) -> str:
@@ -28,7 +31,8 @@ def repl(code: str) -> str:
 
 
 def ask(tmp_path: Path, url: str, *extra: str) -> subprocess.CompletedProcess:
-    """`longread ask notes.md` in rlm mode on the scripted server, with the key in its environment."""
+    """`longread ask notes.md` in rlm mode on the scripted server, with the key in its
+    environment."""
     (tmp_path / "notes.md").write_text(DOCUMENT, encoding="utf-8")
     return longread(
         "ask",
@@ -70,14 +74,27 @@ ATTACK = (
         attempt(action, report="findings.append")
         for action in (
             "findings.append(open(f'/proc/{os.getppid()}/environ', 'rb').read())",
-            "fd = os.open('/', os.O_PATH)\nfindings.append(os.read(os.open(f'proc/{os.getppid()}/environ', 0, dir_fd=fd), 9999))",
+            (
+                "fd = os.open('/', os.O_PATH)\n"
+                "findings.append(os.read(os.open(f'proc/{os.getppid()}/environ', 0, dir_fd=fd), "
+                "9999))"
+            ),
             "findings.append(os.popen('env').read())",
-            "findings.append(subprocess.run(['cat', f'/proc/{os.getppid()}/environ'], capture_output=True).stdout)",
-            "import glob\nread = [open(p, 'rb').read() for p in glob.glob('/proc/*/environ')]\nassert read\nfindings += read",
+            (
+                "findings.append(subprocess.run(['cat', f'/proc/{os.getppid()}/environ'], "
+                "capture_output=True).stdout)"
+            ),
+            (
+                "import glob\nread = [open(p, 'rb').read() for p in glob.glob('/proc/*/environ')]\n"
+                "assert read\nfindings += read"
+            ),
             "findings.append(open('{cache}/responses.sqlite', 'rb').read())",
             "db = sqlite3.connect('{cache}/responses.sqlite')\n"
             "db.execute('UPDATE responses SET value = ?', ('POIS' + 'ON',))\ndb.commit()",
-            "import urllib.request\nfindings.append(urllib.request.urlopen('{url}/models', timeout=3).read())",
+            (
+                "import urllib.request\n"
+                "findings.append(urllib.request.urlopen('{url}/models', timeout=3).read())"
+            ),
             "os.kill(-1, signal.SIGKILL)",
             "signal.pidfd_send_signal(os.pidfd_open(os.getppid()), signal.SIGKILL)",
         )

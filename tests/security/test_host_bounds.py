@@ -79,7 +79,8 @@ def test_a_worker_that_stops_reading_cannot_hold_the_host(mode):
     flood = (
         REPLY_FD
         + "import json\nframe = json.dumps({'op': 'call', 'name': 'echo', 'args': ['x' * 1000]})"
-        ".encode()\nos.write(reply, (len(frame).to_bytes(4, 'big') + frame) * 3000)\ntime.sleep(1e6)"
+        ".encode()\nos.write(reply, (len(frame).to_bytes(4, 'big') + frame) * 3000)\n"
+        "time.sleep(1e6)"
     )
     with Sandbox({"echo": lambda text: text}, cell_timeout=3) as sandbox:
         started = time.monotonic()
@@ -132,7 +133,8 @@ def test_a_huge_pattern_is_refused_before_it_is_compiled(mode, big_document_tool
 
 
 def test_model_calls_made_for_a_cell_stop_at_its_deadline(mode):
-    """20 sub-calls of 1 s each, 4 at a time, in a cell of 2 s: the batch does not run on for 5 s."""
+    """20 sub-calls of 1 s each, 4 at a time, in a cell of 2 s: the batch does not run on for
+    5 s."""
     gateway = Gateway(concurrency=4)
     slow = ScriptedLM(lambda request: "answer", latency=1.0)
 

@@ -104,7 +104,8 @@ def targets(tmp_path_factory, victim) -> Iterator[Targets]:
 
 @pytest.fixture(scope="module", params=MODES)
 def confined(request) -> Iterator[Sandbox]:
-    """One worker per isolation set-up for the whole module (an attack that kills it is recovered)."""
+    """One worker per isolation set-up for the whole module (an attack that kills it is
+    recovered)."""
     with isolation_mode(request.param), Sandbox({}, cell_timeout=20) as sandbox:
         assert sandbox.isolated, sandbox.layers
         yield sandbox
@@ -112,39 +113,52 @@ def confined(request) -> Iterator[Sandbox]:
 
 ESCAPES = {
     "shell via os.system": "assert os.system('echo pwned > {outside}/shell') == 0",
-    "shell via subprocess": "subprocess.run(['sh', '-c', 'echo pwned > {outside}/sub'], check=True)",
+    "shell via subprocess": (
+        "subprocess.run(['sh', '-c', 'echo pwned > {outside}/sub'], check=True)"
+    ),
     "multiprocessing spawn": (
-        "p = multiprocessing.get_context('spawn').Process(target=os.system, args=('echo x > {outside}/mp',))\n"
+        "p = multiprocessing.get_context('spawn')"
+        ".Process(target=os.system, args=('echo x > {outside}/mp',))\n"
         "p.start(); p.join(30); assert p.exitcode == 0"
     ),
     "multiprocessing.util.spawnv_passfds": (
         "import multiprocessing.util as u\n"
-        "os.waitpid(u.spawnv_passfds(b'/bin/sh', [b'sh', b'-c', b'echo x > {outside}/spawnv'], ()), 0)"
+        "os.waitpid(u.spawnv_passfds(b'/bin/sh', [b'sh', b'-c', b'echo x > {outside}/spawnv'], ()"
+        "), 0)"
     ),
     "fork": "pid = os.fork()\nif pid == 0: os._exit(0)\nos.waitpid(pid, 0)",
-    "another process's environment": "assert b'{secret}' in open('/proc/{victim}/environ', 'rb').read()",
+    "another process's environment": (
+        "assert b'{secret}' in open('/proc/{victim}/environ', 'rb').read()"
+    ),
     "environment through a dir_fd": (
         "fd = os.open('/', os.O_PATH)\n"
-        "assert b'{secret}' in os.read(os.open('proc/{victim}/environ', os.O_RDONLY, dir_fd=fd), 65536)"
+        "assert b'{secret}' in "
+        "os.read(os.open('proc/{victim}/environ', os.O_RDONLY, dir_fd=fd), 65536)"
     ),
     "command line through a dir_fd": (
         "fd = os.open('/proc', os.O_PATH)\n"
         "assert b'sleep' in os.read(os.open('{victim}/cmdline', os.O_RDONLY, dir_fd=fd), 4096)"
     ),
     "/etc/shadow through a dir_fd": (
-        "fd = os.open('/etc', os.O_PATH)\nassert b'root:' in os.read(os.open('shadow', os.O_RDONLY, dir_fd=fd), 4096)"
+        "fd = os.open('/etc', os.O_PATH)\n"
+        "assert b'root:' in os.read(os.open('shadow', os.O_RDONLY, dir_fd=fd), 4096)"
     ),
     "/etc through a dir_fd": (
-        "fd = os.open('/etc', os.O_PATH)\nassert b'root' in os.read(os.open('passwd', os.O_RDONLY, dir_fd=fd), 4096)"
+        "fd = os.open('/etc', os.O_PATH)\n"
+        "assert b'root' in os.read(os.open('passwd', os.O_RDONLY, dir_fd=fd), 4096)"
     ),
     "write outside through a dir_fd": (
-        "fd = os.open('{outside}', os.O_PATH)\nos.close(os.open('dirfd', os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=fd))"
+        "fd = os.open('{outside}', os.O_PATH)\n"
+        "os.close(os.open('dirfd', os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=fd))"
     ),
     "write outside": "open('{outside}/plain', 'w').write('x')",
     "list the cache folder": "print(os.listdir('{cache}'))",
-    "sqlite3 creates a file outside": "sqlite3.connect('{outside}/evil.db').execute('CREATE TABLE t (x)')",
+    "sqlite3 creates a file outside": (
+        "sqlite3.connect('{outside}/evil.db').execute('CREATE TABLE t (x)')"
+    ),
     "ATTACH DATABASE outside": (
-        "db = sqlite3.connect(':memory:')\ndb.execute(\"ATTACH DATABASE '{outside}/attached.db' AS a\")\n"
+        "db = sqlite3.connect(':memory:')\n"
+        "db.execute(\"ATTACH DATABASE '{outside}/attached.db' AS a\")\n"
         "db.execute('CREATE TABLE a.t (x)')"
     ),
     "read the response cache": (
@@ -152,7 +166,8 @@ ESCAPES = {
         "print(db.execute('SELECT value FROM responses').fetchall())"
     ),
     "poison the response cache": (
-        "db = sqlite3.connect('{cache_db}')\ndb.execute(\"UPDATE responses SET value = 'POISON'\")\ndb.commit()"
+        "db = sqlite3.connect('{cache_db}')\n"
+        "db.execute(\"UPDATE responses SET value = 'POISON'\")\ndb.commit()"
     ),
     "kill another process": "os.kill({victim}, signal.SIGKILL)",
     "kill another process group": "os.killpg(os.getpgid({victim}), signal.SIGKILL)",
@@ -164,16 +179,19 @@ ESCAPES = {
     ),
     "TCP to the model server": "socket.create_connection(('127.0.0.1', {port}), timeout=3).close()",
     "HTTP to the model server": (
-        "import http.client\nhttp.client.HTTPConnection('127.0.0.1', {port}, timeout=3).request('GET', '/v1/models')"
+        "import http.client\n"
+        "http.client.HTTPConnection('127.0.0.1', {port}, timeout=3).request('GET', '/v1/models')"
     ),
     "UDP": "socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('127.0.0.1', {port}))",
     "a Unix socket outside": "s = socket.socket(socket.AF_UNIX); s.connect('{unix_path}')",
     "an abstract Unix socket": "s = socket.socket(socket.AF_UNIX); s.connect('\\0{abstract}')",
     "a datagram to a Unix socket path": (
-        "a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)\na.sendto(b'x', '{datagram_path}')"
+        "a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)\n"
+        "a.sendto(b'x', '{datagram_path}')"
     ),
     "chmod, utime and xattrs outside": (
-        "os.utime('{outside}')\nos.chmod('{outside}', 0o777)\nos.setxattr('{outside}', 'user.k', b'v')"
+        "os.utime('{outside}')\nos.chmod('{outside}', 0o777)\n"
+        "os.setxattr('{outside}', 'user.k', b'v')"
     ),
     "a file in the work folder": "open('notes.txt', 'w').write('x')",
     "extended attributes in the work folder": "os.setxattr('.', 'user.k', b'v' * 60000)",
@@ -197,20 +215,33 @@ ESCAPES = {
         "import fcntl\nr, w = os.pipe()\nfcntl.fcntl(r, fcntl.F_SETOWN, {victim})"
     ),
     "a signal through a file's owner (FIOSETOWN)": (
-        "import fcntl, struct\na, b = socket.socketpair()\nfcntl.ioctl(a, 0x8901, struct.pack('i', {victim}))"
+        "import fcntl, struct\na, b = socket.socketpair()\n"
+        "fcntl.ioctl(a, 0x8901, struct.pack('i', {victim}))"
     ),
     "asynchronous I/O signals (O_ASYNC)": (
         "import fcntl\nr, w = os.pipe()\nfcntl.fcntl(r, fcntl.F_SETFL, os.O_ASYNC)"
     ),
-    "system-wide writeback (sync)": "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.syscall(162) == 0",
+    "system-wide writeback (sync)": (
+        "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.syscall(162) == 0"
+    ),
     "memfd (memory outside RLIMIT_AS)": (
         "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.memfd_create(b'x', 0) >= 0"
     ),
-    "a user namespace": "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.unshare(0x10000000) == 0",
-    "io_uring": "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.syscall(425, 4, ctypes.create_string_buffer(120)) >= 0",
-    "bpf": "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.syscall(321, 0, ctypes.create_string_buffer(128), 128) >= 0",
+    "a user namespace": (
+        "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.unshare(0x10000000) == 0"
+    ),
+    "io_uring": (
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "assert libc.syscall(425, 4, ctypes.create_string_buffer(120)) >= 0"
+    ),
+    "bpf": (
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "assert libc.syscall(321, 0, ctypes.create_string_buffer(128), 128) >= 0"
+    ),
     "keyctl": "libc = ctypes.CDLL(None, use_errno=True)\nassert libc.syscall(250, 0, -3, 0) >= 0",
-    "raise the memory limit": "resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))",
+    "raise the memory limit": (
+        "resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))"
+    ),
     "the terminal": "open('/dev/tty', 'w').write('x')",
 }
 # Attacks whose unconfined control needs root (or would harm the machine): no control for them.
@@ -282,7 +313,8 @@ def test_the_guard_prelude_really_switches_the_audit_hook_off(confined, targets)
 
 
 def test_files_outside_cannot_even_be_looked_at(confined, targets):
-    """stat() needs no Landlock right; the unprivileged uid (or bwrap's mount namespace) stops it."""
+    """stat() needs no Landlock right; the unprivileged uid (or bwrap's mount namespace) stops
+    it."""
     if os.geteuid() != 0 and not confined.layers["namespaces"]["active"]:
         pytest.skip(
             "a non-root host without bubblewrap: model code may stat (not read) the user's files"
@@ -330,7 +362,8 @@ def test_one_worker_cannot_starve_another_of_threads(confined):
     """Thread limits count per uid: each worker started by root has a uid of its own."""
     hog = (
         "import threading, time\nthreading.stack_size(65536)\nn = 0\n"
-        "try:\n    while True:\n        threading.Thread(target=time.sleep, args=(60,), daemon=True).start(); n += 1\n"
+        "try:\n    while True:\n"
+        "        threading.Thread(target=time.sleep, args=(60,), daemon=True).start(); n += 1\n"
         "except RuntimeError:\n    print('threads', n)"
     )
     with Sandbox({}) as other:

@@ -101,8 +101,14 @@ STEAL = (
         attempt(action, report="found.append")
         for action in (
             "found.append(open(f'/proc/{os.getppid()}/cmdline', 'rb').read())",
-            "fd = os.open('/proc', os.O_PATH)\nfound.append(os.read(os.open(f'{os.getppid()}/cmdline', 0, dir_fd=fd), 9999))",
-            "import glob\nread = [open(p, 'rb').read() for p in glob.glob('/proc/*/cmdline')]\nassert read\nfound += read",
+            (
+                "fd = os.open('/proc', os.O_PATH)\n"
+                "found.append(os.read(os.open(f'{os.getppid()}/cmdline', 0, dir_fd=fd), 9999))"
+            ),
+            (
+                "import glob\nread = [open(p, 'rb').read() for p in glob.glob('/proc/*/cmdline')]\n"
+                "assert read\nfound += read"
+            ),
             "found.append(open(f'/proc/{os.getppid()}/environ', 'rb').read())",
             "found.append(subprocess.run(['ps', 'aux'], capture_output=True).stdout)",
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn, cast
 
 import typer
 from rich.markup import escape
@@ -45,7 +45,8 @@ def main() -> None:
             type(error).__name__ == "NoArgsIsHelpError"
         ):  # `longread` or `longread corpus` alone: typer
             sys.exit(0)  # has printed the help (through rich, as for --help), which is no error
-        _fail(error.format_message(), error.exit_code)  # a usage error: exit code 2
+        usage = cast(Any, error)  # click's (or typer's) ClickException
+        _fail(usage.format_message(), usage.exit_code)  # a usage error: exit code 2
 
 
 def _terminated(signum: int, frame: object) -> NoReturn:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -65,7 +66,7 @@ def ask(
     """Answer QUESTION about FILE (or a folder of documents), citing the passages the answer rests
     on (indexed on first use; `longread index` adds section summaries or document metadata)."""
     progress = ProgressLine(enabled=not (quiet or json_out))
-    settings = dict(
+    settings: dict[str, Any] = dict(
         mode=mode,
         trace_path=str(trace) if trace else None,
         budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),

@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -30,8 +31,8 @@ class SafeConsole(Console):
     """A console that removes escape sequences and other control characters from every string it
     is given (model output, document text, file names), before markup is read."""
 
-    def render_str(self, text: str, **kwargs: object) -> Text:  # type: ignore[override]
-        return super().render_str(for_terminal(text), **kwargs)  # type: ignore[arg-type]
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        return super().render_str(for_terminal(text), **kwargs)
 
 
 console = SafeConsole()
@@ -141,7 +142,7 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
         where = f"{c.doc_id} [{c.start}:{c.end})" + (f" § {c.span_id}" if c.span_id else "")
         where += f" p. {c.page}" if c.page is not None else ""
         console.print(f"[dim][{number}] {escape(where)}[/] {escape(snippet)}", highlight=False)
-    line = f"{answer.mode} · {usage_line(answer.usage)}"
+    summary = f"{answer.mode} · {usage_line(answer.usage)}"
     if answer.stopped_by:
-        line += f" · stopped by {answer.stopped_by}"
-    console.print(f"[dim]{line}[/]", highlight=False)
+        summary += f" · stopped by {answer.stopped_by}"
+    console.print(f"[dim]{summary}[/]", highlight=False)

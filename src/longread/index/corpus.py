@@ -123,7 +123,9 @@ class CorpusIndex:
         todo = [d for d, state in files.items() if state is None or states.get(d) != state]
         report.unchanged = len(files) - len(todo)
         self.store.remove_docs(report.removed)
-        sizes = [(d, files[d][0] if files[d] else 0) for d in todo]  # (what the read-ahead counts)
+        sizes = [
+            (d, state[0] if (state := files[d]) else 0) for d in todo
+        ]  # (what the read-ahead counts)
         pending: list[DocRecord] = []
         chars = 0
         for done, item in enumerate(self._prepared(sizes, parallel), 1):

@@ -13,21 +13,25 @@ from longread.store.tree_tables import NodeRow
 class SummaryTree:
     """A document's finished summary tree: nodes by id, each node's children in document order."""
 
-    def __init__(self, nodes: list[NodeRow], total_chars: int):
+    def __init__(self, nodes: list[NodeRow], root: NodeRow):
+        self.root = root
         self.by_id = {node.id: node for node in nodes}
         self.children: dict[int, list[NodeRow]] = defaultdict(list)
         for node in nodes:  # by level, then in document order
             if node.parent_id is not None:
                 self.children[node.parent_id].append(node)
-        tops = [node for node in nodes if node.parent_id is None]
-        whole = len(tops) == 1 and (tops[0].start, tops[0].end) == (0, total_chars)
-        self.root = tops[0] if whole else None  # else the build did not finish
 
     @classmethod
     def load(cls, store: DocStore, store_id: int) -> SummaryTree | None:
-        """The document's tree, or None if it has none or its build did not finish."""
-        tree = cls(store.nodes(store_id), store.document(store_id)["chars"])
-        return tree if tree.root is not None else None
+        """The document's tree, or None if it has none or its build did not finish (then the
+        nodes without a parent are not one root over the whole text)."""
+        nodes = store.nodes(store_id)
+        tops = [node for node in nodes if node.parent_id is None]
+        whole = len(tops) == 1 and (tops[0].start, tops[0].end) == (
+            0,
+            store.document(store_id)["chars"],
+        )
+        return cls(nodes, tops[0]) if whole else None
 
     def node(self, node_id: int) -> NodeRow:
         if node_id not in self.by_id:

@@ -129,6 +129,10 @@ def _tree(text: str, headings: list[Heading]) -> list[Section]:
     return roots
 
 
+def _part_names(title: str) -> Callable[[int], str]:
+    return lambda k: f"{title} (part {k})"
+
+
 def _split_long_leaves(text: str, roots: list[Section], limit: int) -> None:
     """Give every leaf longer than `limit` paragraph-bounded children "<title> (part k)"."""
     for section in flatten(roots):
@@ -141,7 +145,7 @@ def _split_long_leaves(text: str, roots: list[Section], limit: int) -> None:
             section.start_char,
             section.end_char,
             size,
-            lambda k, t=section.title: f"{t} (part {k})",
+            _part_names(section.title),
             section.level + 1,
         )
 

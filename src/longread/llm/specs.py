@@ -88,7 +88,7 @@ def _azure(deployment: str, options: ClientOptions) -> LM:
         )
         if not v
     ]
-    if missing:
+    if missing or endpoint is None:
         raise MissingAPIKeyError(f"azure:{deployment} needs {', '.join(missing)}")
     client = openai.AzureOpenAI(
         api_key=api_key,

@@ -52,7 +52,7 @@ def current_depth() -> int:
     return _depth.get()
 
 
-def counts_as_subcall(purpose: Purpose, depth: int) -> bool:
+def counts_as_subcall(purpose: str, depth: int) -> bool:
     """A call other than the root RLM's own turns (a child RLM's turns are its parent's sub-calls)."""
     return purpose not in ROOT_PURPOSES or depth > 0
 
@@ -87,7 +87,7 @@ class Usage:
     )
     seconds: float = 0.0
 
-    def line(self, model: str, purpose: Purpose, depth: int = 0) -> UsageLine:
+    def line(self, model: str, purpose: str, depth: int = 0) -> UsageLine:
         return self.lines[(model, purpose, depth)]
 
     def total(self, attr: str) -> Any:

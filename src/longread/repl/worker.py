@@ -159,7 +159,11 @@ class Worker:
 
     def _execute(self, code: str, filename: str) -> None:
         tree = ast.parse(code, filename)
-        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        last = tree.body[-1] if tree.body else None
+        if isinstance(last, ast.Expr):
+            tree.body.pop()  # (its value is shown, as at an interactive prompt)
+        else:
+            last = None
         exec(compile(tree, filename, "exec"), self.namespace)
         if last is not None:
             value = eval(compile(ast.Expression(last.value), filename, "eval"), self.namespace)

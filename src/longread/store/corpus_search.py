@@ -44,7 +44,8 @@ class CorpusSearch:
                 "SELECT c.id, json_extract(c.meta, '$.title'), c.store_id, c.chars "
                 "FROM fts_pending p JOIN corpus_docs c ON c.id = p.row ORDER BY p.row"
             )
-            step, size = [], 0
+            step: list[tuple[int, str, int, int]] = []
+            size = 0
             for row, title, store_id, chars in pending:  # (read only as far as the step goes)
                 if step and size + chars > self.fts_batch_chars:
                     break
@@ -139,7 +140,8 @@ class CorpusSearch:
         kept = [w for w in words if held.get(w, 0) <= limit] or sorted(
             words, key=lambda w: held.get(w, 0)
         )[:2]
-        chosen, total = set(), 0
+        chosen: set[str] = set()
+        total = 0
         for word in sorted(kept, key=lambda w: held.get(w, 0)):
             total += held.get(word, 0)
             if chosen and total > postings:

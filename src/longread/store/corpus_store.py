@@ -91,7 +91,10 @@ _DOC_COLUMNS = "id, doc_id, store_id, path, kind, file_size, mtime_ns, content_h
 
 
 def _stored(row: Sequence[Any]) -> StoredDoc:
-    return StoredDoc(*row[:-1], json.loads(row[-1]))
+    row_id, doc_id, store_id, path, kind, size, mtime_ns, digest, chars, meta = row
+    return StoredDoc(
+        row_id, doc_id, store_id, path, kind, size, mtime_ns, digest, chars, json.loads(meta)
+    )
 
 
 class CorpusStore(DocStore, CorpusSearch):

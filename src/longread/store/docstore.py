@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -269,7 +269,7 @@ class DocStore(TreeTables, SectionSearch):
 
     def iter_blocks(
         self, store_id: int, start: int = 0, end: int | None = None
-    ) -> Iterator[tuple[int, str]]:
+    ) -> Generator[tuple[int, str], None, None]:
         """(offset, text) blocks in order, for streaming searches over huge documents."""
         first = start - start % self.block_chars
         query = "SELECT start, body FROM text_blocks WHERE doc_id = ? AND start >= ?"

@@ -5,7 +5,7 @@ DocStore, which owns the connection."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 
 from longread.store.rows import SectionRow, own_spans, rows_text
@@ -25,7 +25,7 @@ class SectionSearch:
     fts_batch_chars: int
     _bulk: Callable[[], AbstractContextManager[None]]
     sections: Callable[[int], list[SectionRow]]
-    iter_blocks: Callable[..., Iterator[tuple[int, str]]]
+    iter_blocks: Callable[..., Generator[tuple[int, str], None, None]]
 
     def search_sections(self, store_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
         """(section id, BM25 score; lower is better in SQLite, so it is negated) for the best k.

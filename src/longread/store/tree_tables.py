@@ -75,10 +75,12 @@ class TreeTables:
             ord_ = self.db.execute(
                 "SELECT count(*) FROM chunks WHERE doc_id = ?", (store_id,)
             ).fetchone()[0]
-            chunk_id = self.db.execute(
-                "INSERT INTO chunks (doc_id, ord, start, end, next_start, cut_by) VALUES (?,?,?,?,?,?)",
-                (store_id, ord_, *span, next_start, cut_by),
-            ).lastrowid
+            chunk_id = _row_id(
+                self.db.execute(
+                    "INSERT INTO chunks (doc_id, ord, start, end, next_start, cut_by) VALUES (?,?,?,?,?,?)",
+                    (store_id, ord_, *span, next_start, cut_by),
+                )
+            )
             self.db.execute(
                 "INSERT INTO summaries (doc_id, level, ord, start, end, summary, chunk_id, model) "
                 "VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
@@ -117,18 +119,20 @@ class TreeTables:
     ) -> int:
         """Save a node over `children` (consecutive nodes of the level below) and link them to it."""
         with self.db:
-            node_id = self.db.execute(
-                "INSERT INTO summaries (doc_id, level, ord, start, end, summary, model) VALUES (?,?,?,?,?,?,?)",
-                (
-                    store_id,
-                    level,
-                    ord_,
-                    children[0].start,
-                    max(c.end for c in children),
-                    summary,
-                    model,
-                ),
-            ).lastrowid
+            node_id = _row_id(
+                self.db.execute(
+                    "INSERT INTO summaries (doc_id, level, ord, start, end, summary, model) VALUES (?,?,?,?,?,?,?)",
+                    (
+                        store_id,
+                        level,
+                        ord_,
+                        children[0].start,
+                        max(c.end for c in children),
+                        summary,
+                        model,
+                    ),
+                )
+            )
             self.db.executemany(
                 "UPDATE summaries SET parent_id = ? WHERE id = ?",
                 ((node_id, child.id) for child in children),
@@ -158,3 +162,10 @@ class TreeTables:
     def _drop_tree(self, store_id: int) -> None:
         self.db.execute("DELETE FROM summaries WHERE doc_id = ?", (store_id,))
         self.db.execute("DELETE FROM chunks WHERE doc_id = ?", (store_id,))
+
+
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT made."""
+    if cursor.lastrowid is None:
+        raise sqlite3.DatabaseError("the insert made no row")
+    return cursor.lastrowid

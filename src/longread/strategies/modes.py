@@ -167,7 +167,7 @@ def answer(question: str, source: Source, run: Run, mode: str = "auto") -> Answe
     answered and why."""
     kind = KINDS[type(source)]
     check_mode(mode, kind)
-    if kind == "corpus" and source.index.totals()[0] == 0:
+    if isinstance(source, CorpusTools) and source.index.totals()[0] == 0:
         raise InputError(f"{source.index.root} has no readable documents")
     if mode == "auto":
         mode, reason = choose_mode(_size(source), run.root, FALLBACK[kind], run.options.allow_code)

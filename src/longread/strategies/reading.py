@@ -99,7 +99,7 @@ def chunk_plan(run: Run) -> tuple[int, int]:
 
 def cut_chunks(source: Readable, spans: list[tuple[int, int]], chunk_chars: int) -> list[Chunk]:
     """Paragraph-bounded chunks of at most `chunk_chars` covering each span, in order."""
-    chunks = []
+    chunks: list[Chunk] = []
     for start, end in sorted(set(spans)):
         text = source.read_range(start, end)
         for s, e in char_spans(text, 0, len(text), chunk_chars):

@@ -73,7 +73,8 @@ def run_retrieval(
 
 def _fitting(chunks: list[Chunk], budget_chars: int) -> list[Chunk]:
     """The leading chunks whose text fits in `budget_chars` (at least one)."""
-    kept, used = [], 0
+    kept: list[Chunk] = []
+    used = 0
     for chunk in chunks:
         used += len(chunk.text)
         if kept and used > budget_chars:

@@ -138,18 +138,15 @@ class ContextSlicer:
                 strategy = "markdown"
             else:
                 context, strategy = str(context), "chars"
-        expected = {"dict": dict, "list": (list, tuple), "markdown": str, "chars": str}[strategy]
-        if not isinstance(context, expected):  # a bad strategy choice, so ValueError
-            raise ValueError(  # noqa: TRY004
-                f"strategy {strategy!r} does not fit a {type(context).__name__} context"
-            )
-        if strategy == "dict":
+        if strategy == "dict" and isinstance(context, dict):
             return _slice_dict(context)
-        if strategy == "list":
+        if strategy == "list" and isinstance(context, (list, tuple)):
             return _slice_list(context, list_chunk_size, small_list_max)
-        if strategy == "markdown":
+        if strategy == "markdown" and isinstance(context, str):
             return _slice_markdown(context, chunk_chars)
-        return _slice_chars(context, chunk_chars)
+        if strategy == "chars" and isinstance(context, str):
+            return _slice_chars(context, chunk_chars)
+        raise ValueError(f"strategy {strategy!r} does not fit a {type(context).__name__} context")
 
 
 class _UniqueIds:

@@ -172,7 +172,7 @@ class ContextTools(Toolset):
     def search(self, query: str, k: int = 5) -> list[dict]:
         """The k passages (about 600 characters) most relevant to `query` by BM25, best first:
         slice_id, start (offset in the slice), score, text."""
-        if self._index is None:
+        if self._passages is None or self._index is None:
             self._passages = [
                 {"slice_id": piece.slice_id, "start": part.metadata["start"], "text": part.content}
                 for piece in self.slicer

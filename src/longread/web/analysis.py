@@ -21,14 +21,14 @@ from longread.strategies.texts import TextDocs
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 from longread.web.documents import DocumentStore
-from longread.web.indexed import Indexed, IndexedCorpus, find_indexed
+from longread.web.indexed import Indexed, IndexedCorpus, IndexedDocument, find_indexed
 from longread.web.models import ModelPool
 from longread.web.progress import Progress, Send
 from longread.web.settings import Settings
 
 
 class AnalyzeRequest(BaseModel):
-    """The body of /api/analyze and /api/analyze-stream (names as in seed 001)."""
+    """The body of /api/analyze and /api/analyze-stream (camelCase names, as the web page sends)."""
 
     question: str = Field(min_length=1, max_length=4_000)
     mode: str = Field("auto", max_length=40)
@@ -61,15 +61,8 @@ class Analysis:
         settings = services.settings
         self.root = services.models.get(request.model, settings.model)
         self.sub = services.models.get(request.subModel, settings.default_sub)
-        self.indexed, self.texts = _documents(request.document_ids, services, request.chunkSize)
-        kind = (
-            "corpus"
-            if isinstance(self.indexed, IndexedCorpus)
-            else "document"
-            if self.indexed
-            else "texts"
-        )
-        check_mode(request.mode, kind)
+        self.target = _documents(request.document_ids, services, request.chunkSize)
+        check_mode(request.mode, _kind(self.target))
         if request.mode == "rlm" and not self.root.writes_code:
             raise InputError(
                 f"rlm needs a root model that writes code; {self.root.name} does not "
@@ -112,17 +105,20 @@ class Analysis:
         """Answer the question, sending progress through `send`; returns the API's answer JSON."""
         progress = self.progress = Progress(send)
         run = Run(self.root, self.sub, self.gateway, self.options, progress)
-        names = ", ".join(d.name for d in self.texts.docs) if self.texts else self.indexed.name
+        target = self.target
+        names = (
+            ", ".join(d.name for d in target.docs) if isinstance(target, TextDocs) else target.name
+        )
         progress.phase(
             "INIT", f"{self.request.mode} · {names} · root {self.root.name}, sub {self.sub.name}"
         )
         try:
-            if isinstance(self.indexed, IndexedCorpus):
-                with self.indexed.opened() as corpus:
+            if isinstance(target, IndexedCorpus):
+                with target.opened() as corpus:
                     progress.phase(
                         "CHUNK",
-                        f"indexed corpus, {self.indexed.documents:,} documents, "
-                        f"{self.indexed.chars:,} characters",
+                        f"indexed corpus, {target.documents:,} documents, "
+                        f"{target.chars:,} characters",
                     )
                     result = answer(
                         self.request.question,
@@ -130,8 +126,8 @@ class Analysis:
                         run,
                         self.request.mode,
                     )
-            elif self.indexed is not None:
-                with self.indexed.opened() as index:
+            elif isinstance(target, IndexedDocument):
+                with target.opened() as index:
                     progress.phase(
                         "CHUNK",
                         f"indexed document, {len(index.rows):,} sections, "
@@ -142,10 +138,10 @@ class Analysis:
             else:
                 progress.phase(
                     "CHUNK",
-                    f"{len(self.texts.chunks)} chunk(s) of up to {self.texts.chunk_chars:,} "
-                    f"characters from {self.texts.total_chars:,}",
+                    f"{len(target.chunks)} chunk(s) of up to {target.chunk_chars:,} "
+                    f"characters from {target.total_chars:,}",
                 )
-                result = answer(self.request.question, self.texts, run, self.request.mode)
+                result = answer(self.request.question, target, run, self.request.mode)
         except BudgetExceededError as error:
             if error.partial is None:
                 raise
@@ -167,7 +163,7 @@ class Analysis:
                 text,
             )
         usage = answer.usage
-        total = len(self.texts.chunks) if self.texts else None
+        total = len(self.target.chunks) if isinstance(self.target, TextDocs) else None
         return {
             "answer": text,
             "mode": answer.mode,
@@ -193,16 +189,17 @@ class Analysis:
     def _citation(self, citation: Citation) -> dict[str, Any]:
         """The API's citation; one into a corpus names the corpus and, as `path`, its document."""
         path = section = None
-        if isinstance(self.indexed, IndexedCorpus):
+        target = self.target
+        if isinstance(target, IndexedCorpus):
             document_id, path, cite_id = (
-                self.indexed.id,
+                target.id,
                 citation.doc_id,
                 f"{citation.doc_id}@{citation.start}",
             )
-        elif self.indexed is not None:
+        elif isinstance(target, IndexedDocument):
             document_id, cite_id, section = (
-                self.indexed.id,
-                f"{self.indexed.id}@{citation.start}",
+                target.id,
+                f"{target.id}@{citation.start}",
                 citation.span_id,
             )
         else:
@@ -222,26 +219,26 @@ class Analysis:
         }
 
 
-def _documents(
-    ids: list[str], services: Services, chunk_chars: int
-) -> tuple[Indexed | None, TextDocs | None]:
+def _kind(target: Indexed | TextDocs) -> str:
+    """What the modes registry calls this kind of source."""
+    if isinstance(target, IndexedCorpus):
+        return "corpus"
+    return "document" if isinstance(target, IndexedDocument) else "texts"
+
+
+def _documents(ids: list[str], services: Services, chunk_chars: int) -> Indexed | TextDocs:
     """The uploaded documents asked for, or the one indexed document or corpus; UnknownDocumentError
     for an id the server does not hold, InputError for an indexed one asked for with others."""
     uploaded = [services.documents.get(i) for i in ids]
     missing = [i for i, doc in zip(ids, uploaded, strict=True) if doc is None]
     if not missing:
-        return None, TextDocs(
-            [doc.as_text_doc() for doc in uploaded if doc is not None], chunk_chars
-        )
+        return TextDocs([doc.as_text_doc() for doc in uploaded if doc is not None], chunk_chars)
     indexed = find_indexed(services.settings.index_dir, missing[0])
     if indexed is None:
         raise UnknownDocumentError(f"no document {missing[0]!r} on this server")
     if len(ids) > 1:
-        raise InputError(
-            f"{indexed.id} is an indexed {'corpus' if isinstance(indexed, IndexedCorpus) else 'document'}: "
-            "it is analyzed alone"
-        )
-    return indexed, None
+        raise InputError(f"{indexed.id} is an indexed {_kind(indexed)}: it is analyzed alone")
+    return indexed
 
 
 class UnknownDocumentError(InputError):

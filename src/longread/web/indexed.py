@@ -92,11 +92,11 @@ def list_indexed(folder: Path) -> list[Indexed]:
     for path in sorted(folder.glob("*.sqlite")) if folder.is_dir() else []:
         kind = store_kind(path)
         if kind == "corpus":
-            store = CorpusStore(path)
+            corpus_store = CorpusStore(path)
             try:
-                root, (documents, chars) = store.root(), store.totals()
+                root, (documents, chars) = corpus_store.root(), corpus_store.totals()
             finally:
-                store.close()
+                corpus_store.close()
             if root is not None and Path(root).is_dir():
                 found.append(
                     IndexedCorpus(f"corpus-{path.stem}", path, Path(root), documents, chars)

@@ -70,7 +70,8 @@ async def analyze(body: AnalyzeRequest, request: Request) -> dict[str, Any]:
         analysis = await _start(body, request)
         running, left = in_thread(analysis.run), asyncio.ensure_future(_disconnect(request))
         try:
-            await asyncio.wait({running, left}, return_when=asyncio.FIRST_COMPLETED)
+            either: set[asyncio.Future[Any]] = {running, left}
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
             if not running.done():
                 running.cancel()  # (its outcome is no one's now)
                 return {}

@@ -51,10 +51,10 @@ async def parse(request: Request) -> dict[str, Any]:
                 )  # off the event loop
         text = form.get("text")
         if isinstance(text, str) and text.strip():
-            name = form.get("name")
+            given = form.get("name")
             parsed.append(
                 (
-                    name if isinstance(name, str) and name.strip() else "pasted text",
+                    given if isinstance(given, str) and given.strip() else "pasted text",
                     parse_text(text),
                 )
             )
