@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 QUESTION ?= What is Birnam wood doing?
 
-.PHONY: install demo test bench clean
+.PHONY: install demo test lint bench clean
 
 install: $(VENV)/.installed
 
@@ -22,6 +22,13 @@ demo: install
 test: install
 	@$(BIN)/python -m pytest; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "error: no tests were collected"; fi; exit $$status
+
+# ruff (rules E, F, I, B, UP, SIM), ruff format, mypy on src/, and the import-layer contract
+lint: install
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: install
 	$(BIN)/python bench/rlm_niah.py

@@ -1,4 +1,4 @@
-"""Answering about an indexed document: map, tree, rlm over the seed-000 tools, base, the mode gate,
+"""Answering about an indexed document: map, tree, rlm over the document tools, base, the mode gate,
 page numbers in citations, and the SingleDocRLM API (all with scripted models)."""
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def test_tree_survives_a_root_model_that_names_no_section(contract, tmp_path):
     assert "thirty days" in answer.text
 
 
-def test_rlm_over_the_index_sees_the_toc_and_the_seed_functions(contract, tmp_path):
+def test_rlm_over_the_index_sees_the_toc_and_the_document_functions(contract, tmp_path):
     steps = iter(
         [
             (

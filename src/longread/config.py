@@ -30,7 +30,8 @@ def index_path(document: Path) -> Path:
 
 
 def default_model() -> str:
-    """The root model spec used when none is given: `$LONGREAD_MODEL`, else the embedded local model."""
+    """The root model spec used when none is given: `$LONGREAD_MODEL`, else the embedded local
+    model."""
     return os.environ.get("LONGREAD_MODEL", "local")
 
 

@@ -1,4 +1,5 @@
-"""Errors a user can cause or meet. Each carries a one-line message; the CLI prints it without a traceback."""
+"""Errors a user can cause or meet. Each carries a one-line message; the CLI prints it without a
+traceback."""
 
 from __future__ import annotations
 

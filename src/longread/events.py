@@ -13,7 +13,8 @@ from typing import Any, TextIO
 
 
 class EventKind(StrEnum):
-    """What an event reports (the trace's `kind`; the CLI's progress and the web's stream read them)."""
+    """What an event reports (the trace's `kind`; the CLI's progress and the web's stream read
+    them)."""
 
     MODE = "mode"  # the mode chosen, and why
     PHASE = "phase"  # a step of a fixed strategy (MAP, AGGREGATE, RESPOND...)
@@ -36,7 +37,8 @@ class EventKind(StrEnum):
 
 @dataclass
 class Event:
-    """One step of a run: `kind` says what happened, `data` the details, `depth` the RLM nesting level."""
+    """One step of a run: `kind` says what happened, `data` the details, `depth` the RLM nesting
+    level."""
 
     kind: EventKind
     data: dict[str, Any] = field(default_factory=dict)

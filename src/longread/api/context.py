@@ -17,7 +17,7 @@ from longread.strategies.modes import answer
 from longread.strategies.texts import InMemory
 
 
-class RLM_REPL(Asker):  # noqa: N801 - the seed's name, which users expect
+class RLM_REPL(Asker):  # noqa: N801 - the name users of RLM code expect
     """Answer questions about a `str`, `dict` or `list` context with a Recursive Language Model.
 
     >>> rlm = RLM_REPL(model="openai:gpt-4o", recursive_model="openai:gpt-4o-mini")
@@ -60,5 +60,6 @@ class RLM_REPL(Asker):  # noqa: N801 - the seed's name, which users expect
         return self.last_answer
 
     def completion(self, context: Any, query: str, enable_slicing: bool = True) -> str:
-        """The answer text (seed 002's call shape); the whole Answer is kept in `last_answer`."""
+        """The answer text (the call shape users of RLM code expect); the whole Answer is kept in
+        `last_answer`."""
         return self.answer(context, query, enable_slicing=enable_slicing).text

@@ -25,9 +25,12 @@ from longread.tools.corpus import CorpusTools
 
 
 class MultiDocRLM(Asker):
-    """Answer questions about a folder of documents through its two-level index (seed 004).
+    """Answer questions about a folder of documents through its two-level index
+    (document metadata, then per-document detail on demand).
 
-    >>> rlm = MultiDocRLM("/path/to/documents/", root_model="openai:gpt-4o", sub_model="openai:gpt-4o-mini")
+    >>> rlm = MultiDocRLM(
+    ...     "/path/to/documents/", root_model="openai:gpt-4o", sub_model="openai:gpt-4o-mini"
+    ... )
     >>> rlm.build_index(parallel=True, batch_size=100, save_path="corpus.index.json")
     >>> rlm.query("Find all merger announcements from 2024").citations
     """
@@ -83,7 +86,8 @@ class MultiDocRLM(Asker):
         return report
 
     def _meta_reader(self, gateway: Gateway, llm: bool | None) -> MetaReader | None:
-        """Metadata for new documents: a saved index's (same content), else the sub-model's, else the rules'."""
+        """Metadata for new documents: a saved index's (same content), else the sub-model's, else
+        the rules'."""
         if llm is None:
             llm = self.sub.writes_code
         if not (llm or self._saved):
@@ -112,7 +116,8 @@ class MultiDocRLM(Asker):
         return self.build_index(llm_meta=False)
 
     def save_index(self, path: str | Path | None = None) -> None:
-        """Write the index in seed 004's JSON form (to the path last loaded or saved if none is given)."""
+        """Write the index in its portable JSON form (to the path last loaded or saved if none is
+        given)."""
         target = Path(path) if path is not None else self._save_path
         if target is None:
             raise InputError("save_index needs a path (none was loaded or saved before)")

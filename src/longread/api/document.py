@@ -29,9 +29,11 @@ DOC_TYPE_SAMPLE = 200_000  # characters from the start that the document type is
 
 class SingleDocRLM(Asker):
     """Answer questions about one long document (PDF, DOCX, HTML, markdown or text) through its
-    index: table of contents, sections, full-text search and section summaries (seed 000).
+    index: table of contents, sections, full-text search and section summaries.
 
-    >>> rlm = SingleDocRLM("contract.pdf", root_model="openai:gpt-4o", sub_model="openai:gpt-4o-mini")
+    >>> rlm = SingleDocRLM(
+    ...     "contract.pdf", root_model="openai:gpt-4o", sub_model="openai:gpt-4o-mini"
+    ... )
     >>> rlm.build_index()
     >>> rlm.query("What are the termination clauses?").citations
     """
@@ -85,10 +87,10 @@ class SingleDocRLM(Asker):
     ) -> SingleDocIndex:
         """Index the document: structure, full-text search and, with `summaries`, the sub-model's
         reading of the document type when the rules are unsure, summaries and the summary tree
-        (seed 003; `tree` says how: smart chunks, chunk size, group size). A document without
-        headings is cut into sections by the smart chunker. Resumable: a stopped build keeps what
-        it paid for. `on_event` receives `progress` events (task `search`, `summaries`, `chunks`
-        or `tree`; done, total)."""
+        (`tree` says how: smart chunks, chunk size, group size). A document without headings is cut
+        into sections by the smart chunker. Resumable: a stopped build keeps what it paid for.
+        `on_event` receives `progress` events (task `search`, `summaries`, `chunks` or `tree`; done,
+        total)."""
         sink = on_event or ignore
         index = self._index = SingleDocIndex.build(self.doc_path, self.store)
         if summaries:
@@ -119,7 +121,7 @@ class SingleDocRLM(Asker):
         self._index = None
 
     def save_index(self, path: str | Path) -> None:
-        """Write the index in the seed's JSON form."""
+        """Write the index in its portable JSON form."""
         self.index.save(path)
 
     def load_index(self, path: str | Path) -> SingleDocIndex:
@@ -146,7 +148,8 @@ class SingleDocRLM(Asker):
             tools = self.tools(run)
             names = ", ".join(tools.functions())
             banner = (
-                f"{self.doc_path.name}: {self.index.doc_type}, {self.index.total_chars:,} characters, "
+                f"{self.doc_path.name}: {self.index.doc_type}, "
+                f"{self.index.total_chars:,} characters, "
                 f"{len(self.index.rows)} sections.\nFunctions: {names}"
             )
             code.interact(

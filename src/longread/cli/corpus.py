@@ -79,7 +79,8 @@ def ask_corpus(
         report = rlm.build_index(
             llm_meta=False,
             on_event=lambda e: progress.update(
-                f"indexing {folder.name}: {e.data['task']} {e.data['done']:,} of {e.data['total']:,}…"
+                f"indexing {folder.name}: {e.data['task']} "
+                f"{e.data['done']:,} of {e.data['total']:,}…"
             ),
         )
         total_docs, total_chars = rlm.index.totals()
@@ -111,8 +112,9 @@ def ls(
         )
         return
     for d in docs:
+        first_date = d.meta["dates"][0] if d.meta["dates"] else "-"
         console.print(
-            f"{escape(d.doc_id)}  [dim]{d.meta['doc_type']} {d.meta['dates'][0] if d.meta['dates'] else '-'} "
+            f"{escape(d.doc_id)}  [dim]{d.meta['doc_type']} {first_date} "
             f"{d.chars:,} chars[/]  {escape(d.meta['title'])}",
             highlight=False,
         )

@@ -50,8 +50,8 @@ def doctor() -> None:
     say(
         "  [green]model code is isolated by the operating system[/]"
         if isolated
-        else "  [red]model code is NOT isolated by the operating system[/]: rlm mode prints a warning, "
-        "`serve` refuses it without --allow-unisolated-code"
+        else "  [red]model code is NOT isolated by the operating system[/]: "
+        "rlm mode prints a warning, `serve` refuses it without --allow-unisolated-code"
     )
     _local_models()
     _cache()

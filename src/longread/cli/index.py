@@ -42,9 +42,9 @@ def index(
     group_size: int = typer.Option(5, help="Summaries grouped under each node of the tree."),
     llm_meta: bool | None = LLM_META,
 ) -> None:
-    """Index FILE: structure, sections, full-text search, summaries and the summary tree (resumable).
-    A document without headings is cut into sections by the smart chunker. Index a folder: every
-    document's text, metadata, full-text search, inverted indexes and links."""
+    """Index FILE: structure, sections, full-text search, summaries and the summary tree
+    (resumable). A document without headings is cut into sections by the smart chunker. Index a
+    folder: every document's text, metadata, full-text search, inverted indexes and links."""
     if file.is_dir():
         return update_corpus(file, sub_model, llm_meta)
     rlm = SingleDocRLM(file, sub_model=sub_model)
@@ -62,13 +62,10 @@ def index(
     if summaries:
         nodes = built.store.nodes(built.store_id)
         chunks = built.store.chunks(built.store_id)
+        cut_by_model = sum(c.cut_by == "model" for c in chunks)
         console.print(
             f"summaries: {len(built.summaries)} of {len(built.rows)} sections"
-            + (
-                f" · {len(chunks)} smart chunks ({sum(c.cut_by == 'model' for c in chunks)} cut by the model)"
-                if chunks
-                else ""
-            )
+            + (f" · {len(chunks)} smart chunks ({cut_by_model} cut by the model)" if chunks else "")
             + f" · tree: {len(nodes)} nodes, {max((n.level for n in nodes), default=-1) + 1} levels"
             f" · {gateway.usage.summary()}",
             highlight=False,
@@ -102,7 +99,8 @@ def tree(
         node, below = stack.pop()
         line = " ".join(node.summary.split())
         console.print(
-            f"{'  ' * below}level {node.level} [{node.start:,}:{node.end:,})  [dim]{escape(line[:200])}[/]",
+            f"{'  ' * below}level {node.level} [{node.start:,}:{node.end:,})  "
+            f"[dim]{escape(line[:200])}[/]",
             highlight=False,
             soft_wrap=True,
         )

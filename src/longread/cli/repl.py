@@ -1,4 +1,5 @@
-"""`longread repl FILE|DIR`: a Python prompt with the document's (or corpus') functions, for exploring by hand."""
+"""`longread repl FILE|DIR`: a Python prompt with the document's (or corpus') functions, for
+exploring by hand."""
 
 from __future__ import annotations
 

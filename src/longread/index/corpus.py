@@ -1,9 +1,9 @@
-"""CorpusIndex: the two-level index of a folder of documents (seed 004). Level 1 is built for every
-file: text, metadata, full-text search and inverted indexes; links between documents are found
-from them when asked for. Level 2 (the single-document
-index: sections and their search) is built for a document on first use, in the same store.
-Building is updating: new files are added, changed ones (by content hash) replaced, deleted ones
-removed, and untouched ones cost nothing, so any sequence of updates ends where a fresh build does."""
+"""CorpusIndex: the two-level index of a folder of documents. Level 1 is built for every file: text,
+metadata, full-text search and inverted indexes; links between documents are found from them when
+asked for. Level 2 (the single-document index: sections and their search) is built for a document on
+first use, in the same store. Building is updating: new files are added, changed ones (by content
+hash) replaced, deleted ones removed, and untouched ones cost nothing, so any sequence of updates
+ends where a fresh build does."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ _PARALLEL_MIN = 64  # fewer files than this are read in this process
 
 @dataclass
 class DocumentMeta:
-    """Seed 004's DocumentMeta, as the REPL's get_doc_meta returns it."""
+    """A document's metadata, as the REPL's get_doc_meta returns it."""
 
     doc_id: str
     file_path: str
@@ -397,5 +397,6 @@ class CorpusIndex:
 
     @staticmethod
     def saved_meta(path: str | Path) -> dict[str, ContentMeta]:
-        """The metadata of a saved index by content hash, to reuse instead of asking a model again."""
+        """The metadata of a saved index by content hash, to reuse instead of asking a model
+        again."""
         return saved_meta(path)

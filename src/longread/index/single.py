@@ -1,5 +1,5 @@
 """SingleDocIndex: one document's text, type, TOC and summaries, persisted in the SQLite store and
-exportable to (and importable from) the seed's JSON form."""
+exportable to (and importable from) a portable JSON form."""
 
 from __future__ import annotations
 
@@ -36,8 +36,9 @@ def _gc_paused() -> Iterator[None]:
 
 @dataclass
 class SingleDocIndex:
-    """The seed's fields, backed by a store: `section_map` and `summaries` are keyed by section name
-    (titles made unique with ` (2)`, ` (3)`…)."""
+    """The index's fields (path, doc_type, total_chars, toc, section_map, summaries, keywords),
+    backed by a store: `section_map` and `summaries` are keyed by section name (titles made unique
+    with ` (2)`, ` (3)`…)."""
 
     store: DocStore
     store_id: int
@@ -92,7 +93,7 @@ class SingleDocIndex:
             meta["structured"],
         )
 
-    # -- the seed's views ----------------------------------------------------------------
+    # -- the index's views ---------------------------------------------------------------
     @cached_property
     def names(self) -> list[str]:
         """A unique display name per section, in document order."""
@@ -141,9 +142,10 @@ class SingleDocIndex:
     def read_range(self, start: int, end: int) -> str:
         return self.store.read_range(self.store_id, start, end)
 
-    # -- the seed's JSON form ------------------------------------------------------------
+    # -- the portable JSON form ----------------------------------------------------------
     def save(self, index_path: str | Path) -> None:
-        """Write the seed's JSON form (path, doc_type, total_chars, toc, section_map, summaries, keywords)."""
+        """Write the portable JSON form (path, doc_type, total_chars, toc, section_map, summaries,
+        keywords)."""
         data = {
             "path": self.path,
             "doc_type": self.doc_type,
@@ -160,8 +162,8 @@ class SingleDocIndex:
 
     @classmethod
     def load(cls, index_path: str | Path, store: DocStore) -> SingleDocIndex:
-        """Read a JSON index back into `store` (the document itself is re-read from its path and must
-        have the same content hash; a changed document is rebuilt instead)."""
+        """Read a JSON index back into `store` (the document itself is re-read from its path and
+        must have the same content hash; a changed document is rebuilt instead)."""
         data = json.loads(Path(index_path).read_text(encoding="utf-8"))
         index = cls.build(data["path"], store)
         if store.document(index.store_id)["content_hash"] != data.get("content_hash"):

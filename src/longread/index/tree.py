@@ -1,4 +1,4 @@
-"""Building a document's summary tree (seed 003) on top of its index: level 0 is either the smart
+"""Building a document's summary tree on top of its index: level 0 is either the smart
 chunker's chunks (always for a document without headings, whose sections they become) or the
 document's sections; the levels above come from build_tree. Everything is resumable."""
 

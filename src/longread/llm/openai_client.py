@@ -29,7 +29,8 @@ def _retry_after(error: Exception) -> float | None:
 
 
 class OpenAILM(LM):
-    """Chat completions through the official SDK. The SDK's own retries are off: the gateway retries."""
+    """Chat completions through the official SDK. The SDK's own retries are off: the gateway
+    retries."""
 
     def __init__(
         self,

@@ -13,8 +13,8 @@ Reply = str | Exception | Callable[[Request], str]
 
 
 class ScriptedLM(LM):
-    """Replies from a script: a list consumed in order (strings, exceptions to raise, or functions of
-    the request), or one function answering every request. Records every request it gets."""
+    """Replies from a script: a list consumed in order (strings, exceptions to raise, or functions
+    of the request), or one function answering every request. Records every request it gets."""
 
     def __init__(
         self,

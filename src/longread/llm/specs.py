@@ -62,7 +62,8 @@ def _openai(model: str, options: ClientOptions) -> LM:
     if not api_key:
         if not base_url:
             raise MissingAPIKeyError(
-                f"openai:{model} needs OPENAI_API_KEY (or --base-url for a local OpenAI-compatible server)"
+                f"openai:{model} needs OPENAI_API_KEY "
+                "(or --base-url for a local OpenAI-compatible server)"
             )
         api_key = "not-needed"  # local servers (llama.cpp, vLLM, Ollama) accept any key
     client = openai.OpenAI(

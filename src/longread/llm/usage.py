@@ -53,13 +53,15 @@ def current_depth() -> int:
 
 
 def counts_as_subcall(purpose: str, depth: int) -> bool:
-    """A call other than the root RLM's own turns (a child RLM's turns are its parent's sub-calls)."""
+    """A call other than the root RLM's own turns (a child RLM's turns are its parent's
+    sub-calls)."""
     return purpose not in ROOT_PURPOSES or depth > 0
 
 
 @dataclass(frozen=True)
 class Budget:
-    """Limits for one run; None means unlimited. `max_subcalls` counts calls other than the root's."""
+    """Limits for one run; None means unlimited. `max_subcalls` counts calls other than the
+    root's."""
 
     max_subcalls: int | None = None
     max_cost_usd: float | None = None

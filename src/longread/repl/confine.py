@@ -1,9 +1,10 @@
-"""Inside the REPL worker, before any model code runs: the kernel's limits on what this process
-may do. Resource limits; an unprivileged uid when started as root; Landlock (files readable only
-under Python's installation and the system libraries, writable nowhere; no TCP; signals and
-abstract sockets scoped to the worker); a seccomp filter (no new processes, ptrace, sockets,
-mounts, namespaces, keyrings, BPF, file metadata changes...). Each layer reports whether it took hold. Nothing
-here relies on Python code that model code could rewrite: once applied, the kernel enforces it."""
+"""Inside the REPL worker, before any model code runs: the kernel's limits on what this process may
+do. Resource limits; an unprivileged uid when started as root; Landlock (files readable only under
+Python's installation and the system libraries, writable nowhere; no TCP; signals and abstract
+sockets scoped to the worker); a seccomp filter (no new processes, ptrace, sockets, mounts,
+namespaces, keyrings, BPF, file metadata changes...). Each layer reports whether it took hold.
+Nothing here relies on Python code that model code could rewrite: once applied, the kernel enforces
+it."""
 
 from __future__ import annotations
 

@@ -43,7 +43,8 @@ class LazyText:
         if self._length > READ_LIMIT:
             raise ValueError(
                 f"context has {self._length:,} characters: too many to make into one string here. "
-                "Read a part with context[a:b] or read_range(a, b); find things with grep_all or search"
+                "Read a part with context[a:b] or read_range(a, b); "
+                "find things with grep_all or search"
             )
         return self._read(0, self._length)
 

@@ -1,7 +1,7 @@
-"""Length-prefixed JSON frames over a pair of pipes between the host and its REPL worker.
-JSON only (never pickle): the worker runs untrusted code, so nothing it sends may execute. The
-host reads and writes every frame with a deadline, and reads with caps on size and nesting, so a
-worker that stalls mid-frame, stops reading, or sends a huge or deeply nested frame cannot hold it."""
+"""Length-prefixed JSON frames over a pair of pipes between the host and its REPL worker. JSON only
+(never pickle): the worker runs untrusted code, so nothing it sends may execute. The host reads and
+writes every frame with a deadline, and reads with caps on size and nesting, so a worker that stalls
+mid-frame, stops reading, or sends a huge or deeply nested frame cannot hold it."""
 
 from __future__ import annotations
 
@@ -102,7 +102,8 @@ def receive(
 
 
 def _without_surrogates(value: Any) -> Any:
-    """`value` with lone surrogates (from \\ud800-style escapes; not text) replaced in every string."""
+    """`value` with lone surrogates (from \\ud800-style escapes; not text) replaced in every
+    string."""
     if isinstance(value, str):
         return value.encode("utf-8", "replace").decode("utf-8")
     if isinstance(value, list):

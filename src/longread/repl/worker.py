@@ -28,7 +28,8 @@ class ToolError(Exception):
 
 
 class _Final(BaseException):
-    """Carries FINAL's value out of a cell (a BaseException so `except Exception` cannot swallow it)."""
+    """Carries FINAL's value out of a cell (a BaseException so `except Exception` cannot swallow
+    it)."""
 
     def __init__(self, value: str):
         self.value = value

@@ -69,7 +69,8 @@ class CorpusSearch:
         return not self.db.execute("SELECT 1 FROM fts_pending WHERE row = ?", (row,)).fetchone()
 
     def _fts_delete(self, row: int, title: str, text: str) -> None:
-        """Take a document out of the contentless full-text index (given what it was indexed with)."""
+        """Take a document out of the contentless full-text index (given what it was indexed
+        with)."""
         self.db.execute(
             "INSERT INTO corpus_fts (corpus_fts, rowid, title, body) VALUES ('delete', ?, ?, ?)",
             (row, title, text),
@@ -90,7 +91,8 @@ class CorpusSearch:
         return [
             r[0]
             for r in self.db.execute(
-                "SELECT DISTINCT doc_id FROM doc_terms WHERE kind = ? AND term >= ? AND term < ? ORDER BY doc_id",
+                "SELECT DISTINCT doc_id FROM doc_terms "
+                "WHERE kind = ? AND term >= ? AND term < ? ORDER BY doc_id",
                 (kind, low, high),
             )
         ]
@@ -110,8 +112,10 @@ class CorpusSearch:
         if not match:
             return []
         rows = self.db.execute(
-            "SELECT c.doc_id, f.score FROM (SELECT rowid, bm25(corpus_fts, 4.0, 1.0) AS score FROM corpus_fts "
-            "WHERE corpus_fts MATCH ? ORDER BY score LIMIT ?) f JOIN corpus_docs c ON c.id = f.rowid "
+            "SELECT c.doc_id, f.score FROM "
+            "(SELECT rowid, bm25(corpus_fts, 4.0, 1.0) AS score FROM corpus_fts "
+            "WHERE corpus_fts MATCH ? ORDER BY score LIMIT ?) f "
+            "JOIN corpus_docs c ON c.id = f.rowid "
             "ORDER BY f.score, c.doc_id LIMIT ?",
             (match, 2 * k + 10, k),
         ).fetchall()  # ties by id

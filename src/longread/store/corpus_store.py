@@ -17,7 +17,8 @@ from longread.store.corpus_search import CorpusSearch
 from longread.store.docstore import DocStore, NewText
 from longread.store.section_search import FTS_BATCH_CHARS
 
-_CORPUS_SCHEMA = """
+_CORPUS_SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS corpus_docs (
     id INTEGER PRIMARY KEY,          -- the row of the document in corpus_fts
     doc_id TEXT NOT NULL UNIQUE,     -- its path relative to the corpus root
@@ -39,13 +40,16 @@ CREATE TABLE IF NOT EXISTS doc_terms (
     PRIMARY KEY (kind, term, doc_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS doc_terms_by_doc ON doc_terms(doc);
-CREATE TABLE IF NOT EXISTS fts_pending (row INTEGER PRIMARY KEY);  -- documents not yet in corpus_fts
-"""
-_CORPUS_FTS = """
-CREATE VIRTUAL TABLE corpus_fts USING fts5(title, body, content='', tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS fts_pending (row INTEGER PRIMARY KEY);"""
+    "  -- documents not yet in corpus_fts\n"
+)
+_CORPUS_FTS = (
+    "\nCREATE VIRTUAL TABLE corpus_fts USING fts5(title, body, content='', "
+    """tokenize='unicode61 remove_diacritics 2');
 INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('automerge', 16);  -- merge less often while
 INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('crisismerge', 64);  -- building: 1.5x faster
 """
+)
 SMALL_CORPUS = 1_000  # a search for several words in fewer documents keeps even the common ones
 CACHE_KB = (
     65_536  # 1,000 pages of 64 KB: a batch's inserts into the postings stay in memory till commit
@@ -149,8 +153,8 @@ class CorpusStore(DocStore, CorpusSearch):
             ]
             rows = list(range(first, first + len(records)))
             self.db.executemany(
-                "INSERT INTO corpus_docs (id, doc_id, store_id, path, kind, file_size, mtime_ns, content_hash, "
-                "chars, meta) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO corpus_docs (id, doc_id, store_id, path, kind, file_size, mtime_ns, "
+                "content_hash, chars, meta) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 [
                     (
                         row,
@@ -283,7 +287,8 @@ class CorpusStore(DocStore, CorpusSearch):
         return _stored(row) if row else None
 
     def docs(self, rows: Sequence[int] | None = None, limit: int = -1) -> list[StoredDoc]:
-        """Registered documents in id order (all, the first `limit`, or those with the given rows)."""
+        """Registered documents in id order (all, the first `limit`, or those with the given
+        rows)."""
         if rows is None:
             found = self.db.execute(
                 f"SELECT {_DOC_COLUMNS} FROM corpus_docs ORDER BY doc_id LIMIT ?", (limit,)

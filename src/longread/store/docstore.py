@@ -195,7 +195,8 @@ class DocStore(TreeTables, SectionSearch):
         first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM documents").fetchone()[0]
         ids = list(range(first, first + len(new)))
         self.db.executemany(
-            "INSERT INTO documents (id, path, content_hash, kind, doc_type, chars, pages, structured) "
+            "INSERT INTO documents "
+            "(id, path, content_hash, kind, doc_type, chars, pages, structured) "
             "VALUES (?,?,?,?,?,?,?,?)",
             [
                 (
@@ -226,7 +227,8 @@ class DocStore(TreeTables, SectionSearch):
             self._drop_fts(store_id)
             self._drop_tree(store_id)
             self.db.execute(
-                "DELETE FROM section_summaries WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
+                "DELETE FROM section_summaries "
+                "WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
                 (store_id,),
             )
             self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
@@ -286,10 +288,10 @@ class DocStore(TreeTables, SectionSearch):
         sections: Iterable[tuple[int | None, str, int, int, int]],
         bodies: Iterable[str] | None = None,
     ) -> list[int]:
-        """Replace the document's sections. Each entry is (parent index or None, title, level, start,
-        end) in document order; a parent comes before its children. Returns the new section ids.
-        Given each section's own text in `bodies`, the full-text index is built now; without them,
-        on first search."""
+        """Replace the document's sections. Each entry is (parent index or None, title, level,
+        start, end) in document order; a parent comes before its children. Returns the new section
+        ids. Given each section's own text in `bodies`, the full-text index is built now; without
+        them, on first search."""
         entries = list(sections)
         with self._bulk():
             self._drop_fts(store_id)
@@ -297,7 +299,8 @@ class DocStore(TreeTables, SectionSearch):
             first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM sections").fetchone()[0]
             ids = list(range(first, first + len(entries)))
             self.db.executemany(
-                "INSERT INTO sections (id, doc_id, parent_id, ord, title, level, start, end) VALUES (?,?,?,?,?,?,?,?)",
+                "INSERT INTO sections (id, doc_id, parent_id, ord, title, level, start, end) "
+                "VALUES (?,?,?,?,?,?,?,?)",
                 (
                     (
                         ids[i],

@@ -90,7 +90,8 @@ class SectionSearch:
     def _index_sections(
         self, store_id: int, rows: Iterable[tuple[int, str, str]], indexed: int, complete: bool
     ) -> None:
-        """Add (section id, title, own text) rows to the document's index and record the progress."""
+        """Add (section id, title, own text) rows to the document's index and record the
+        progress."""
         table = _fts_table(store_id)
         self.db.execute(_FTS_TABLE.format(table=table))
         self.db.executemany(f"INSERT INTO {table} (rowid, title, body) VALUES (?, ?, ?)", rows)

@@ -1,7 +1,7 @@
-"""The store's tables for seed 003: `chunks` (the smart chunker's cuts) and `summaries` (the
-summary tree, level 0 upwards). Each chunk is saved with its level-0 summary in one transaction,
-and each tree node with the links from its children, so an interrupted build resumes where it
-stopped without paying twice."""
+"""The store's tables for smart chunking and the summary tree: `chunks` (the smart chunker's cuts)
+and `summaries` (the summary tree, level 0 upwards). Each chunk is saved with its level-0 summary in
+one transaction, and each tree node with the links from its children, so an interrupted build
+resumes where it stopped without paying twice."""
 
 from __future__ import annotations
 
@@ -77,7 +77,8 @@ class TreeTables:
             ).fetchone()[0]
             chunk_id = _row_id(
                 self.db.execute(
-                    "INSERT INTO chunks (doc_id, ord, start, end, next_start, cut_by) VALUES (?,?,?,?,?,?)",
+                    "INSERT INTO chunks (doc_id, ord, start, end, next_start, cut_by) "
+                    "VALUES (?,?,?,?,?,?)",
                     (store_id, ord_, *span, next_start, cut_by),
                 )
             )
@@ -117,11 +118,13 @@ class TreeTables:
         summary: str,
         model: str,
     ) -> int:
-        """Save a node over `children` (consecutive nodes of the level below) and link them to it."""
+        """Save a node over `children` (consecutive nodes of the level below) and link them to
+        it."""
         with self.db:
             node_id = _row_id(
                 self.db.execute(
-                    "INSERT INTO summaries (doc_id, level, ord, start, end, summary, model) VALUES (?,?,?,?,?,?,?)",
+                    "INSERT INTO summaries (doc_id, level, ord, start, end, summary, model) "
+                    "VALUES (?,?,?,?,?,?,?)",
                     (
                         store_id,
                         level,

@@ -1,4 +1,5 @@
-"""The `base` strategy: the whole document (truncated if need be) in one prompt to the root model."""
+"""The `base` strategy: the whole document (truncated if need be) in one prompt to the root
+model."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from longread.text.slices import ContextSlice
 from longread.tools.bounds import fit_chars
 
 BASE_LIMIT_CHARS = 12_000
-SYSTEM = "Answer the question using only the document. If the document does not say, answer that it does not."
+SYSTEM = (
+    "Answer the question using only the document. "
+    "If the document does not say, answer that it does not."
+)
 
 
 def run_base(

@@ -1,4 +1,5 @@
-"""What every strategy is given: the models, the gateway they call through, options and an event sink."""
+"""What every strategy is given: the models, the gateway they call through, options and an event
+sink."""
 
 from __future__ import annotations
 

@@ -21,9 +21,12 @@ from longread.text.rank import bm25_scores, focus_lines
 from longread.text.slices import char_spans
 from longread.tools.single_doc import SingleDocTools
 
-FOCUSED = """Question: {question}
-Text: {text}
-Answer the question with words from the text, in one short sentence. If the text does not answer it, reply NONE."""
+FOCUSED = (
+    "Question: {question}\n"
+    "Text: {text}\n"
+    "Answer the question with words from the text, in one short sentence. "
+    "If the text does not answer it, reply NONE."
+)
 SNIPPET = """Snippet {chunk_id} (from "{section}"):
 \"\"\"
 {text}
@@ -289,7 +292,8 @@ def map_answer(
     total_chunks: int,
     stats: dict[str, Any] | None = None,
 ) -> Answer:
-    """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was found)."""
+    """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was
+    found)."""
     reader = ChunkReader(question, run, source)
     stats = stats or {}
     with partial_on_budget(

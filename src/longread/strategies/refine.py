@@ -1,4 +1,4 @@
-"""Slice-by-slice hypothesis refinement (seed 002) without a code-writing root model. The sub-model
+"""Slice-by-slice hypothesis refinement without a code-writing root model. The sub-model
 reads the most relevant slices in document order; each finding is kept only if its words occur in
 the slice it read, and then refines the running hypothesis. Prompts are plain text: small local
 models answer them in a second, where JSON-constrained decoding takes tens of seconds."""
@@ -18,12 +18,15 @@ from longread.text.slices import ContextSlice, ContextSlicer
 from longread.tools.bounds import fit_chars
 from longread.tools.hypothesis import HypothesisTracker
 
-FIND = """Text:
-\"\"\"
-{text}
-\"\"\"
-Question: {question}
-If the text answers the question, give the answer in one short sentence. If it does not, reply exactly: NONE"""
+FIND = (
+    "Text:\n"
+    '"""\n'
+    "{text}\n"
+    '"""\n'
+    "Question: {question}\n"
+    "If the text answers the question, give the answer in one short sentence. "
+    "If it does not, reply exactly: NONE"
+)
 
 REFINE = """Question: {question}
 Answer so far: {current}
@@ -78,7 +81,8 @@ class Refiner:
         )
 
     def _merge(self, finding: str) -> str:
-        """The refined hypothesis: the sub-model merges old and new, unless that adds unsupported words."""
+        """The refined hypothesis: the sub-model merges old and new, unless that adds unsupported
+        words."""
         current = self.tracker.current
         if not current:
             return finding
@@ -106,7 +110,10 @@ class Refiner:
             f"Not found: none of the {read} slices read has a passage that answers the question."
         )
         if read < total:
-            text += f"\n\n(Read {read} of {total} slices, chosen by relevance; {total - read} were not read.)"
+            text += (
+                f"\n\n(Read {read} of {total} slices, chosen by relevance; "
+                f"{total - read} were not read.)"
+            )
         self.run.emit(EventKind.FINAL, answer=text)
         return Answer(
             text=text,

@@ -19,7 +19,10 @@ from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
-SYSTEM = "Answer the question using only the passages given. If they do not say, answer that they do not."
+SYSTEM = (
+    "Answer the question using only the passages given. "
+    "If they do not say, answer that they do not."
+)
 PROMPT = """Passages, each with its number:
 {passages}
 

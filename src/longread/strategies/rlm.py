@@ -24,7 +24,8 @@ _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_LANGS = {"repl", "python", "py", "python3", ""}
 NO_CODE = (
     "Your reply had no ```repl code block, so nothing ran. If that reply is your final answer, "
-    "send it like this:\n```repl\nFINAL({answer!r})\n```\nOtherwise go on exploring in a ```repl block."
+    "send it like this:\n```repl\nFINAL({answer!r})\n```\n"
+    "Otherwise go on exploring in a ```repl block."
 )
 NO_CODE_YET = (
     "Your reply had no ```repl code block, so nothing ran, and nothing has looked at the "
@@ -231,9 +232,8 @@ class RLMLoop:
             final = self._accepted_final(result)
             if final is not None:
                 return final
-            feedback.append(
-                f"Output of block {number}:\n{truncate_middle(result.render(), self.feedback_chars)}"
-            )
+            output = truncate_middle(result.render(), self.feedback_chars)
+            feedback.append(f"Output of block {number}:\n{output}")
         messages.append({"role": "user", "content": "\n\n".join(feedback)})
         return None
 
@@ -316,6 +316,7 @@ def _fit_history(messages: list[dict[str, str]], budget: int, count: Any) -> lis
     if len(kept) < len(turns):
         if kept and kept[0]["role"] == "user":
             kept.pop(0)
-        note = f"\n\n({len(turns) - len(kept)} earlier messages were dropped to fit the context window.)"
+        dropped = len(turns) - len(kept)
+        note = f"\n\n({dropped} earlier messages were dropped to fit the context window.)"
         head = [head[0], {**head[1], "content": head[1]["content"] + note}]
     return head + kept

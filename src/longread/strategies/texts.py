@@ -80,7 +80,8 @@ class TextDocs:
         return self.docs[self.offsets.index_at(offset)].name
 
     def citation(self, start: int, end: int) -> Citation:
-        """A citation of joint characters [start, end), in its document's offsets, named by its chunk."""
+        """A citation of joint characters [start, end), in its document's offsets, named by its
+        chunk."""
         at, local = self.offsets.locate(start)
         doc = self.docs[at]
         return Citation(

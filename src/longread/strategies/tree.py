@@ -1,4 +1,4 @@
-"""The `tree` strategy. Over a summary tree (seed 003) it walks like MemWalker: from the root, the
+"""The `tree` strategy. Over a document's summary tree it walks like MemWalker: from the root, the
 root model picks the child whose summary most likely holds the answer (search's best-scoring child
 is put first for a model too small to weigh summaries); at a leaf the sub-model reads the leaf's
 best passages; a branch whose leaves say nothing is abandoned for the next child that the model or
@@ -22,12 +22,15 @@ from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.reading import ChunkReader, best_chunks, chunk_plan, cut_chunks, map_answer
 from longread.tools.single_doc import SingleDocTools
 
-CHOOSE = """Question: {question}
-
-The document's parts, in order, each with a summary:
-{menu}
-
-Which part most likely contains the answer? Reply with part numbers, best first, for example: 2, 1"""
+CHOOSE = (
+    "Question: {question}\n"
+    "\n"
+    "The document's parts, in order, each with a summary:\n"
+    "{menu}\n"
+    "\n"
+    "Which part most likely contains the answer? "
+    "Reply with part numbers, best first, for example: 2, 1"
+)
 _NUMBER = re.compile(r"\d+")
 ROUTE = """Question: {question}
 
@@ -72,7 +75,8 @@ def run_tree(question: str, tools: SingleDocTools, run: Run) -> Answer:
 def walk_tree(
     question: str, tools: SingleDocTools, run: Run, tree: SummaryTree, max_leaves: int | None = None
 ) -> Answer:
-    """Descend from the root to the leaves most likely to answer, backtracking from empty branches."""
+    """Descend from the root to the leaves most likely to answer, backtracking from empty
+    branches."""
     weak = not run.root.writes_code
     max_leaves = max_leaves or (3 if weak else 6)
     chunk_chars, limit = chunk_plan(run)

@@ -9,7 +9,8 @@ def cut_note(cut: int) -> str:
 
 
 def truncate_middle(text: str, limit: int) -> str:
-    """`text` if it fits in `limit` characters, else its head and tail with a note of what was cut."""
+    """`text` if it fits in `limit` characters, else its head and tail with a note of what was
+    cut."""
     if len(text) <= limit:
         return text
     head = limit // 2

@@ -55,7 +55,8 @@ def grounded_span(
 
 
 def supporting_span(answer: str, source: str, question: str) -> tuple[int, int] | None:
-    """The sentence of `source` sharing the most new words with the answer, as a [start, end) span."""
+    """The sentence of `source` sharing the most new words with the answer, as a [start, end)
+    span."""
     fresh = new_terms(answer, question)
     best, best_score = None, 0
     for match in _SENTENCE.finditer(source):

@@ -131,7 +131,8 @@ def keywords(text: str) -> str:
 
 
 def search_words(question: str) -> str:
-    """What to search for to answer `question`: its key words (the question itself if it has none)."""
+    """What to search for to answer `question`: its key words (the question itself if it has
+    none)."""
     return keywords(question) or question
 
 

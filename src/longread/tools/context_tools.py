@@ -23,8 +23,11 @@ from longread.tools.toolset import Brief, Toolset
 
 PASSAGE_CHARS = 600
 MAX_SNIPPET_SIDE = 2_000  # grep's context_chars, at most
-INTRO = """You answer a question about a context that is too large to read at once.
-It is stored in a Python REPL as the variable `context` ({kind}, {size:,} characters, {slices} slices)."""
+INTRO = (
+    "You answer a question about a context that is too large to read at once.\n"
+    "It is stored in a Python REPL as the variable `context` "
+    "({kind}, {size:,} characters, {slices} slices)."
+)
 GUIDE = """Example of two turns:
 ```repl
 hits = search("project deadline date", k=3)

@@ -1,6 +1,6 @@
-"""The REPL functions over a corpus (seed 004 §5.1, same names and signatures): navigation, search
-(inverted indexes, BM25 over the full text, streamed grep), document and section reads (level 2
-built on first use) and sub-model questions. Search results and reads are cached (seed §7.3)."""
+"""The REPL functions over a corpus: navigation, search (inverted indexes, BM25 over the full text,
+streamed grep), document and section reads (level 2 built on first use) and sub-model questions.
+Search results and reads are cached."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ CORPUS INFO:
 - Total size: {total_chars:,} characters
 
 SAMPLE DOCUMENT SUMMARIES (first {shown}):
-{summaries}"""
+{summaries}"""  # noqa: E501
 GUIDE = """STRATEGY:
 1. First, use corpus-level search (rank_documents, search_by_keyword) to find relevant documents.
 2. Rank or filter to top candidates.
@@ -73,7 +73,7 @@ Document {doc_id}:
 
 
 class CorpusTools(Toolset):
-    """Seed 004's corpus functions (plus search_by_date, get_links and the hypothesis tools)."""
+    """The corpus functions (plus search_by_date, get_links and the hypothesis tools)."""
 
     TOOL_NAMES = (
         "list_documents",
@@ -239,7 +239,8 @@ class CorpusTools(Toolset):
         return sorted(set.union(*sets) if mode == "any" else set.intersection(*sets))
 
     def search_by_date(self, start: str, end: str | None = None) -> list[str]:
-        """Documents stating a date in [start, end] (ISO prefixes: "2024", "2024-10", "2024-10-05")."""
+        """Documents stating a date in [start, end] (ISO prefixes: "2024", "2024-10",
+        "2024-10-05")."""
         start, end = short_name(start), None if end is None else short_name(end)
         low = find_dates(start, 1)[0] if find_dates(start, 1) else start
         high = (end or low) + "\uffff"
@@ -272,7 +273,8 @@ class CorpusTools(Toolset):
         ]
 
     def get_links(self, doc_id: str) -> dict[str, list[str]]:
-        """{"references": documents whose file name or title it names, "referenced_by": those naming it}."""
+        """{"references": documents whose file name or title it names, "referenced_by": those naming
+        it}."""
         out, into = self._links(doc_id)
         return {"references": out, "referenced_by": into}
 

@@ -1,5 +1,6 @@
-"""The REPL functions over one indexed document (seed 000 §4.1, plus `search`). Reads are lazy and
-LRU-cached; grep streams the stored text block by block, so a 400 MB document is never loaded whole."""
+"""The REPL functions over one indexed document (navigation, reading, grep and sub-model questions,
+plus `search`). Reads are lazy and LRU-cached; grep streams the stored text block by block, so a 400
+MB document is never loaded whole."""
 
 from __future__ import annotations
 
@@ -67,8 +68,8 @@ FIRST_STEP = """for hit in search({query!r}, k=3):
 
 
 class SingleDocTools(TreeNavigation, Toolset):
-    """The seed-000 functions over one indexed document, plus search, the summary tree's tools
-    (seed 003) and the hypothesis tools."""
+    """The document functions over one indexed document (navigation, reading, grep and sub-model
+    questions), plus search, the summary tree's tools and the hypothesis tools."""
 
     TOOL_NAMES = (
         "get_toc",
@@ -151,7 +152,8 @@ class SingleDocTools(TreeNavigation, Toolset):
         return self._by_id[section_id].start
 
     def own_span(self, section_name: str) -> tuple[int, int]:
-        """A section's own text: from its start to its first subsection (the text search indexes)."""
+        """A section's own text: from its start to its first subsection (the text search
+        indexes)."""
         return self._own[self._row(section_name).id]
 
     def outline(self) -> list[Section]:
@@ -193,7 +195,7 @@ class SingleDocTools(TreeNavigation, Toolset):
         )
 
     def variables(self) -> dict[str, Any]:
-        """The seed's metadata variables, preset in the REPL."""
+        """The document's metadata variables, preset in the REPL."""
         return {
             "doc_path": self.index.path,
             "doc_type": self.index.doc_type,
@@ -216,7 +218,8 @@ class SingleDocTools(TreeNavigation, Toolset):
 
     # -- navigation ----------------------------------------------------------------------
     def get_toc(self) -> dict:
-        """The full table of contents: {"sections": [{title, level, start_char, end_char, children}]}."""
+        """The full table of contents: {"sections": [{title, level, start_char, end_char,
+        children}]}."""
         return self.index.toc
 
     def get_section_names(self) -> list[str]:
@@ -260,7 +263,8 @@ class SingleDocTools(TreeNavigation, Toolset):
         return self._capped(hits, "grep_section")
 
     def grep_all(self, pattern: str, max_hits: int = 200) -> dict[str, list[dict]]:
-        """Regex matches over the whole document, grouped by section (streamed, never all in memory)."""
+        """Regex matches over the whole document, grouped by section (streamed, never all in
+        memory)."""
         found: dict[str, list[dict]] = {}
         for hit in islice(self._grep(pattern, 0, self.index.total_chars), hit_limit(max_hits)):
             found.setdefault(self.section_at(hit["start"]), []).append(hit)
@@ -288,7 +292,8 @@ class SingleDocTools(TreeNavigation, Toolset):
         ]
 
     def search(self, query: str, k: int = 5) -> list[dict]:
-        """The k sections most relevant to `query` (BM25 over their text): section, score, start, end."""
+        """The k sections most relevant to `query` (BM25 over their text): section, score, start,
+        end."""
         hits = self.search_ids(query, k)
         return [
             {
@@ -319,7 +324,8 @@ class SingleDocTools(TreeNavigation, Toolset):
         """Ask the sub-model a question about one section's text."""
         content = truncate_middle(self.read_section(section_name), fit_chars(self.sub, 1500))
         prompt = (
-            f"Answer this question based on the section content.\n\nQuestion: {short_text(question)}\n\n"
+            "Answer this question based on the section content.\n\n"
+            f"Question: {short_text(question)}\n\n"
             f'Section "{section_name}":\n{content}'
         )
         return self.gateway.complete(

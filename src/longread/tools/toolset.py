@@ -20,14 +20,18 @@ from longread.tools.hypothesis import HypothesisTracker
 
 Recurse = Callable[[str, Any], str]  # (prompt, text) -> a child RLM's answer
 FATAL = (BudgetExceededError, CancelledError)  # end a batch (and the run), not just one item
-CORE_DOC = """llm_query(prompt) -> str  # ask the sub-model; it sees only the prompt
-llm_query_batched(prompts) -> list[str]  # several at once, answers in order (a failed one: its error)
-rlm_query(prompt, text_or_ref) -> str  # a child RLM over a text or {refs} (a plain sub-call at the last depth)
-rlm_query_batched(prompts, texts_or_refs) -> list[str]  # several children at once
-FINAL(answer)  # ends the run with your answer; call it inside a ```repl block
-FINAL_VAR(name)  # ends the run with the variable called `name`
-SHOW_VARS()  # the names and types of the variables you made
-context  # {context}"""
+CORE_DOC = (
+    "llm_query(prompt) -> str  # ask the sub-model; it sees only the prompt\n"
+    "llm_query_batched(prompts) -> list[str]  # several at once, answers in order "
+    "(a failed one: its error)\n"
+    "rlm_query(prompt, text_or_ref) -> str  # a child RLM over a text or {refs} "
+    "(a plain sub-call at the last depth)\n"
+    "rlm_query_batched(prompts, texts_or_refs) -> list[str]  # several children at once\n"
+    "FINAL(answer)  # ends the run with your answer; call it inside a ```repl block\n"
+    "FINAL_VAR(name)  # ends the run with the variable called `name`\n"
+    "SHOW_VARS()  # the names and types of the variables you made\n"
+    "context  # {context}"
+)
 
 
 @dataclass
@@ -76,7 +80,8 @@ class Toolset:
         return notices
 
     def functions(self) -> dict[str, Callable[..., Any]]:
-        """The functions by name, as the REPL sees them (with `context_read` behind a lazy context)."""
+        """The functions by name, as the REPL sees them (with `context_read` behind a lazy
+        context)."""
         names = self.CORE_NAMES + self.TOOL_NAMES + self.HYPOTHESIS_NAMES
         tools = {name: getattr(self, name) for name in dict.fromkeys(names)}
         looking = self.LOOKING | {"rlm_query", "rlm_query_batched"}  # (they read the source too)
@@ -123,7 +128,8 @@ class Toolset:
         return self.gateway.complete(self.sub, text, purpose=Purpose.SUBCALL).text
 
     def llm_query_batched(self, prompts: list[str]) -> list[str]:
-        """Several llm_query calls at once; the answers in order, a failed call's error in its place."""
+        """Several llm_query calls at once; the answers in order, a failed call's error in its
+        place."""
         return self._each(self.llm_query, [(p,) for p in bounded_batch(prompts, "prompts")])
 
     def rlm_query(self, prompt: str, text_or_ref: Any = None) -> str:
@@ -137,7 +143,8 @@ class Toolset:
         return self.recurse(str(prompt), source)
 
     def rlm_query_batched(self, prompts: list[str], texts_or_refs: list[Any]) -> list[str]:
-        """Several rlm_query calls at once; the answers in order, a failed call's error in its place."""
+        """Several rlm_query calls at once; the answers in order, a failed call's error in its
+        place."""
         prompts, sources = bounded_batch(prompts, "prompts"), bounded_batch(texts_or_refs, "texts")
         if len(prompts) != len(sources):
             raise ValueError("give one text or reference per prompt")

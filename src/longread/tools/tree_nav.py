@@ -40,7 +40,8 @@ class TreeNavigation:
         return tree.root.summary
 
     def get_tree(self, depth: int = 2) -> dict:
-        """The root node with its descendants `depth` levels down, each under "children" as a list."""
+        """The root node with its descendants `depth` levels down, each under "children" as a
+        list."""
         tree = self._tree()
 
         def expand(node: NodeRow, left: int) -> dict[str, Any]:

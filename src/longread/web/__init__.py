@@ -1,4 +1,4 @@
-"""The web app (seed 001): upload or paste documents, ask with any mode, watch the run live, read
+"""The web app: upload or paste documents, ask with any mode, watch the run live, read
 the answer with its citations. `create_app` builds it; `longread serve` runs it."""
 
 from longread.web.app import create_app

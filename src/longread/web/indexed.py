@@ -123,7 +123,8 @@ def list_indexed(folder: Path) -> list[Indexed]:
 
 
 def store_kind(path: Path) -> str | None:
-    """ "corpus" or "document" for an index of this schema version (checked read-only), else None."""
+    """ "corpus" or "document" for an index of this schema version (checked read-only), else
+    None."""
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:

@@ -39,7 +39,8 @@ class ModelPool:
         spec = spec or default
         if spec not in self.choices:
             raise InputError(
-                f"model '{spec}' is not offered by this server; choose one of {', '.join(self.choices)}"
+                f"model '{spec}' is not offered by this server; "
+                f"choose one of {', '.join(self.choices)}"
             )
         with self._lock:
             if spec not in self._models:

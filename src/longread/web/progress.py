@@ -114,12 +114,14 @@ class Progress:
             },
         )
         self.log(
-            f"sub-call {label or purpose} done in {data['seconds']:.1f} s{cached}: {_short(data['reply'])}"
+            f"sub-call {label or purpose} done in {data['seconds']:.1f} s{cached}: "
+            f"{_short(data['reply'])}"
         )
 
     def _on_llm_retry(self, data: dict[str, Any]) -> None:
         self.log(
-            f"retry {data['attempt']} of a {data['purpose']} call in {data['delay']} s: {_short(data['error'])}"
+            f"retry {data['attempt']} of a {data['purpose']} call in {data['delay']} s: "
+            f"{_short(data['error'])}"
         )
 
     def _on_root_turn(self, data: dict[str, Any]) -> None:

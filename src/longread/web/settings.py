@@ -17,7 +17,8 @@ class Settings:
     """`token`: every /api/ route then needs `Authorization: Bearer <token>`. `max_seconds` and
     `max_cost_usd` bound each analysis (its own budget); `max_subcalls` caps what one may ask for.
     At most `max_concurrent` analyses run at once; another waits up to `queue_timeout` seconds for
-    one to end, else gets 503. `resolve` turns a model spec into a model (tests pass scripted ones)."""
+    one to end, else gets 503. `resolve` turns a model spec into a model (tests pass scripted
+    ones)."""
 
     token: str | None = field(default_factory=lambda: os.environ.get("LONGREAD_TOKEN") or None)
     max_upload_mb: float = 50.0

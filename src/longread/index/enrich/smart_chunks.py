@@ -1,12 +1,12 @@
-"""The smart chunker (seed 003, phase 1): a cursor walks the text; each step shows the sub-model a
-buffer from the cursor and asks, in one call, where the chunk should end, where the next one should
-start (the overlap) and for a summary of exactly the chunk. Every answer is checked: the cut must
-lie inside the buffer, past its first half; the next start after the cursor and at most a short
-overlap before the cut; both snap to the nearest paragraph, line or sentence boundary. A refused or
-missing answer falls back to the boundary rule (and is counted); so does a bad next start alone,
-keeping the model's cut and summary. A model that cannot write JSON
-reliably (the small local one) is not asked for cuts: the rule cuts, and its one call per chunk
-writes the summary. Each chunk is saved with its summary, so a stopped run resumes at the last one."""
+"""The smart chunker (phase 1 of the summary tree's build): a cursor walks the text; each step shows
+the sub-model a buffer from the cursor and asks, in one call, where the chunk should end, where the
+next one should start (the overlap) and for a summary of exactly the chunk. Every answer is checked:
+the cut must lie inside the buffer, past its first half; the next start after the cursor and at most
+a short overlap before the cut; both snap to the nearest paragraph, line or sentence boundary. A
+refused or missing answer falls back to the boundary rule (and is counted); so does a bad next start
+alone, keeping the model's cut and summary. A model that cannot write JSON reliably (the small local
+one) is not asked for cuts: the rule cuts, and its one call per chunk writes the summary. Each chunk
+is saved with its summary, so a stopped run resumes at the last one."""
 
 from __future__ import annotations
 

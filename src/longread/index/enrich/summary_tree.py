@@ -1,7 +1,8 @@
-"""The summary tree (seed 003, phase 2): level-n summaries are grouped `group_size` at a time in
-document order and each group is summarized into one level-(n+1) node, until one root is left.
-Each node is saved with its children's links as soon as it is written, so a stopped build resumes
-at the first group without a parent. A group of one is lifted as it is, without a call."""
+"""The summary tree (phase 2, over the smart chunker's chunks or the sections): level-n summaries
+are grouped `group_size` at a time in document order and each group is summarized into one
+level-(n+1) node, until one root is left. Each node is saved with its children's links as soon as it
+is written, so a stopped build resumes at the first group without a parent. A group of one is lifted
+as it is, without a call."""
 
 from __future__ import annotations
 
@@ -93,7 +94,8 @@ def build_tree(
 
 
 def _grouped_by(nodes: list[NodeRow], group_size: int) -> bool:
-    """Whether every node above level 0 spans the `group_size` nodes below it that its place says."""
+    """Whether every node above level 0 spans the `group_size` nodes below it that its place
+    says."""
     by_level: dict[int, list[NodeRow]] = {}
     for node in nodes:
         by_level.setdefault(node.level, []).append(node)
@@ -107,7 +109,8 @@ def _grouped_by(nodes: list[NodeRow], group_size: int) -> bool:
 
 
 def _group_summary(item: tuple[int, list[NodeRow]], lm: LM, gateway: Gateway, doc_type: str) -> str:
-    """One summary of a numbered group's summaries (a group of one keeps its own, without a call)."""
+    """One summary of a numbered group's summaries (a group of one keeps its own, without a
+    call)."""
     group = item[1]
     if len(group) == 1:
         return group[0].summary
