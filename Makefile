@@ -23,12 +23,15 @@ test: install
 	@$(BIN)/python -m pytest; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "error: no tests were collected"; fi; exit $$status
 
-# ruff (rules E, F, I, B, UP, SIM), ruff format, mypy on src/, and the import-layer contract
+# ruff (rules E, F, I, B, UP, SIM), ruff format, mypy on src/, the import-layer contract, and no
+# module of src/ over 400 lines
 lint: install
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	@find src -name '*.py' -exec awk 'FNR == 401 { print FILENAME ": over 400 lines"; bad = 1 } \
+		END { exit bad }' {} +
 
 bench: install
 	$(BIN)/python bench/rlm_niah.py

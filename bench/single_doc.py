@@ -36,8 +36,8 @@ SEARCHES = [
 ]
 
 
-def write_document(path: Path, megabytes: int) -> int:
-    """Write about `megabytes` MB: copies of the play as `# Copy N` parts, one needle at 60%."""
+def write_document(path: Path, megabytes: int, needle: str = NEEDLE) -> int:
+    """Write about `megabytes` MB: copies of the play as `# Copy N` parts, `needle` at 60%."""
     play = (
         (ROOT / "examples" / "macbeth.md")
         .read_text(encoding="utf-8")
@@ -48,7 +48,7 @@ def write_document(path: Path, megabytes: int) -> int:
         for n in range(copies):
             out.write(f"# Copy {n + 1}\n\n{play}\n")
             if n == int(copies * 0.6):
-                out.write(f"\n{NEEDLE}\n\n")
+                out.write(f"\n{needle}\n\n")
     return path.stat().st_size
 
 

@@ -23,25 +23,16 @@ from longread.index.corpus_files import Skipped, file_state, index_terms, prepar
 from longread.index.corpus_json import content_meta, corpus_dict, saved_meta
 from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS
 from longread.index.single import SingleDocIndex
-from longread.ingest.metadata import (
-    ContentMeta,
-    keyword_key,
-    tokens,
-)
+from longread.ingest.metadata import ContentMeta, keyword_key, tokens
 from longread.store.corpus_store import CorpusStore, DocRecord, StoredDoc
 
 MetaReader = Callable[[list[tuple[StoredDoc, str, ContentMeta]]], list[ContentMeta]]
 """Reads documents (each with its opening and its rules' metadata) and returns better metadata."""
 BATCH_SIZE = 256  # documents a sub-model reads per saved step
-COMMIT_DOCS, COMMIT_CHARS = (
-    2_048,
-    32_000_000,
-)  # documents stored per transaction, at most (fewer, larger
-# transactions rewrite the inverted indexes' pages less often)
-READ_AHEAD_FILES, READ_AHEAD_BYTES = (
-    2_048,
-    64_000_000,
-)  # what worker processes read ahead of the store, at most
+# documents stored per transaction, at most (fewer, larger transactions rewrite the inverted
+# indexes' pages less often)
+COMMIT_DOCS, COMMIT_CHARS = 2_048, 32_000_000
+READ_AHEAD_FILES, READ_AHEAD_BYTES = 2_048, 64_000_000  # what worker processes read ahead, at most
 PROGRESS_EVERY = 256  # documents
 _JOB_FILES = 16  # files a worker reads per job
 _PARALLEL_MIN = 64  # fewer files than this are read in this process
