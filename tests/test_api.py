@@ -1,4 +1,4 @@
-"""The seed's public API: RLM_REPL(model=..., recursive_model=...).completion(context, query)."""
+"""The public API RLM users expect: RLM_REPL(model=..., recursive_model=...).completion(...)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The corpus REPL functions (seed 004 §5.1) and the metadata a sub-model reads (checked, with
+"""The corpus REPL functions and the metadata a sub-model reads (checked, with
 the rules filling in)."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ def tools(tmp_path):
     return CorpusTools(index, ScriptedLM(lambda r: "NONE"), Gateway(concurrency=4))
 
 
-def test_every_seed_function_is_exposed_with_its_name():
-    seed = {
+def test_every_corpus_function_is_exposed_with_its_name():
+    expected = {
         "list_documents",
         "get_doc_meta",
         "get_doc_summary",
@@ -42,7 +42,7 @@ def test_every_seed_function_is_exposed_with_its_name():
         "ask_about_document",
         "ask_across_documents",
     }
-    assert seed <= set(CorpusTools.TOOL_NAMES + CorpusTools.CORE_NAMES)
+    assert expected <= set(CorpusTools.TOOL_NAMES + CorpusTools.CORE_NAMES)
 
 
 def test_navigation(tools):

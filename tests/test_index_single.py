@@ -1,12 +1,15 @@
-"""SingleDocIndex: build from a real document, reuse by content, the seed's JSON form."""
+"""SingleDocIndex: build from a real document, reuse by stamp and content, the JSON form."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
+from longread.errors import InputError
+from longread.index import single
 from longread.index.single import SingleDocIndex
 from longread.store.docstore import DocStore
 
@@ -41,6 +44,57 @@ def test_unchanged_file_is_reused_and_a_changed_one_rebuilt(store, tmp_path):
     assert changed.store_id != first.store_id and "edited" in changed.read_range(
         0, changed.total_chars
     )
+
+
+class Reads:
+    """Counts what a build reads of the file: its bytes (to hash them) and its text (to index)."""
+
+    def __init__(self, monkeypatch):
+        self.hashed = self.loaded = 0
+        hash_file, load = single.fingerprint, single.load_document
+        monkeypatch.setattr(single, "fingerprint", lambda *a: self._count("hashed", hash_file, *a))
+        monkeypatch.setattr(single, "load_document", lambda *a: self._count("loaded", load, *a))
+
+    def _count(self, name, call, *args):
+        setattr(self, name, getattr(self, name) + 1)
+        return call(*args)
+
+
+def test_a_file_with_its_stamp_unchanged_is_not_read(store, tmp_path, monkeypatch):
+    doc = tmp_path / "notes.md"
+    doc.write_text("# One\n\nfirst text\n", encoding="utf-8")
+    first = SingleDocIndex.build(doc, store)
+    reads = Reads(monkeypatch)
+    assert SingleDocIndex.build(doc, store).store_id == first.store_id
+    assert (reads.hashed, reads.loaded) == (0, 0)
+
+
+def test_a_touched_file_is_hashed_not_indexed_and_a_changed_byte_is_indexed(
+    store, tmp_path, monkeypatch
+):
+    doc = tmp_path / "notes.md"
+    doc.write_text("# One\n\nfirst text\n", encoding="utf-8")
+    first = SingleDocIndex.build(doc, store)
+    reads = Reads(monkeypatch)
+    later = doc.stat().st_mtime_ns + 5_000_000_000
+    os.utime(doc, ns=(later, later))
+    assert SingleDocIndex.build(doc, store).store_id == first.store_id
+    assert (reads.hashed, reads.loaded) == (1, 0)
+    assert SingleDocIndex.build(doc, store).store_id == first.store_id  # the new stamp is known
+    assert (reads.hashed, reads.loaded) == (1, 0)
+    doc.write_text("# One\n\nfirst texT\n", encoding="utf-8")  # same size, one byte changed
+    os.utime(doc, ns=(later + 1, later + 1))
+    changed = SingleDocIndex.build(doc, store)
+    assert (reads.hashed, reads.loaded) == (2, 1)
+    assert changed.store_id != first.store_id
+    assert changed.read_range(0, changed.total_chars).endswith("texT\n")
+
+
+def test_a_file_that_cannot_be_read_fails_as_before(store, tmp_path):
+    with pytest.raises(InputError):
+        SingleDocIndex.build(tmp_path / "missing.md", store)
+    with pytest.raises(InputError):
+        SingleDocIndex.build(tmp_path, store)
 
 
 def test_json_form_round_trips_summaries(store, tmp_path):

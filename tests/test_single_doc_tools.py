@@ -1,4 +1,4 @@
-"""The seed-000 REPL functions over an indexed document."""
+"""The document REPL functions over an indexed document."""
 
 from __future__ import annotations
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from longread.errors import MissingAPIKeyError, ModelSpecError
 from longread.llm.pricing import cost_usd
-from longread.llm.specs import ClientOptions, resolve_model
+from longread.llm.specs import ClientOptions, check_spec, resolve_model
 
 
 @pytest.fixture(autouse=True)
@@ -28,6 +32,8 @@ def _no_keys(monkeypatch):
 def test_unknown_specs(spec):
     with pytest.raises(ModelSpecError):
         resolve_model(spec)
+    with pytest.raises(ModelSpecError):
+        check_spec(spec)
 
 
 @pytest.mark.parametrize(
@@ -41,6 +47,35 @@ def test_unknown_specs(spec):
 def test_missing_keys_name_the_variable(spec, needs):
     with pytest.raises(MissingAPIKeyError, match=needs):
         resolve_model(spec)
+    with pytest.raises(MissingAPIKeyError, match=needs):
+        check_spec(spec)
+
+
+CHECK_THEN_PRELOAD = """
+import sys, time
+from longread.llm.specs import check_spec, preload
+check_spec("openai:gpt-4o-mini")
+check_spec("local")
+checked = "openai" in sys.modules
+preload("openai:gpt-4o-mini")
+deadline = time.monotonic() + 60
+while "openai" not in sys.modules or not hasattr(sys.modules["openai"], "OpenAI"):
+    assert time.monotonic() < deadline
+    time.sleep(0.01)
+print(checked)
+"""
+
+
+def test_checking_a_spec_loads_no_sdk_and_preloading_loads_it_on_a_thread():
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK_THEN_PRELOAD],
+        env={**os.environ, "OPENAI_API_KEY": "sk-test"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
 
 
 def test_environment_and_options_are_honoured(monkeypatch):

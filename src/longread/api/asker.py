@@ -13,7 +13,7 @@ from longread.config import cache_dir, default_model, default_sub_model
 from longread.events import EventSink, JsonlTrace, fan_out
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.llm.specs import ClientOptions, resolve_model
+from longread.llm.specs import ClientOptions, check_spec, preload, resolve_model
 from longread.llm.usage import Budget
 from longread.store.cache import ResponseCache
 from longread.strategies.common import Run, RunOptions
@@ -63,6 +63,17 @@ class Asker:
         _, sub_model, client_options = self._specs
         spec = sub_model if sub_model is not None else default_sub_model(self.root.name)
         return self.root if spec == self.root.name else as_lm(spec, "", client_options)
+
+    def prepare_models(self) -> None:
+        """Check both model specs now (an unknown spec or a missing key fails before any indexing)
+        and start loading their SDKs in the background, while the index opens."""
+        model, sub_model, client_options = self._specs
+        root = model.name if isinstance(model, LM) else model or default_model()
+        sub = sub_model.name if isinstance(sub_model, LM) else sub_model or default_sub_model(root)
+        for spec, given in ((root, model), (sub, sub_model if sub != root else model)):
+            if not isinstance(given, LM):  # (a model object given is ready)
+                check_spec(spec, client_options)
+                preload(spec)
 
     def close(self) -> None:
         """Close the response cache and any index store (the object is done with after this)."""

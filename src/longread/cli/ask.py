@@ -84,7 +84,7 @@ def ask(
     if file.is_dir():
         return ask_corpus(file, question, model, sub_model, progress, json_out, **settings)
     rlm = SingleDocRLM(file, model, sub_model, on_event=progress, **settings)
-    rlm.sub  # noqa: B018 - resolves both models first, so a bad spec fails before any indexing
+    rlm.prepare_models()
     with progress:
         progress.update(f"indexing {file.name}…")
         progress.note(

@@ -73,7 +73,7 @@ def ask_corpus(
     """`longread ask DIR "question"`: bring the index up to date (rules metadata for new files),
     then answer with citations into the documents."""
     rlm = MultiDocRLM(folder, model, sub_model, on_event=progress, **settings)
-    rlm.sub  # noqa: B018 - resolves both models first, so a bad spec fails before any indexing
+    rlm.prepare_models()
     with progress:
         progress.update(f"indexing {folder.name}…")
         report = rlm.build_index(

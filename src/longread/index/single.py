@@ -14,6 +14,7 @@ from typing import Any
 
 from longread.ingest.doctype import detect_doc_type
 from longread.ingest.document import load_document
+from longread.ingest.fingerprint import Fingerprint, fingerprint, stamp
 from longread.ingest.headings import detect_headings
 from longread.ingest.loaded import LoadedDocument
 from longread.ingest.toc import Section, build_toc
@@ -51,15 +52,21 @@ class SingleDocIndex:
     @classmethod
     @_gc_paused()
     def build(cls, path: str | Path, store: DocStore) -> SingleDocIndex:
-        """Index a file: reuse the stored index if its text is unchanged, else detect and store it.
-        The full-text index is left to the first search (or DocStore.ensure_fts)."""
+        """Index a file: reuse the stored index if the file is the one it was built from (same
+        stamp: nothing is read) or has the same bytes (touched: hashed, not indexed), or if its
+        text is unchanged; else detect and store it. The full-text index is left to the first
+        search (or DocStore.ensure_fts)."""
+        source = stamp(path)
+        known = None if source is None else store.find_source(*source)
+        if known is not None and (stored := cls.open(store, known)).rows:
+            return stored
+        seen = None if source is None else fingerprint(source)
+        if seen is not None and (reused := cls._reuse(store, seen, seen.file_hash)):
+            return reused
         document = load_document(path)
         digest = content_hash(document.text)
-        existing = store.find(digest)
-        if existing is not None:
-            stored = cls.open(store, existing)
-            if stored.rows:
-                return stored
+        if reused := cls._reuse(store, seen, digest):
+            return reused
         doc_type, _ = detect_doc_type(document.text)
         headings, extra = detect_headings(document.text), _format_headings(document)
         store_id = store.add_document(
@@ -74,7 +81,22 @@ class SingleDocIndex:
         toc = build_toc(document.text, headings, extra_headings=extra or None)
         entries = _entries(toc)
         rows = _rows(store.save_sections(store_id, entries), entries)
+        if seen is not None:
+            store.note_source(store_id, *seen.stamp, seen.file_hash)
         return cls.open(store, store_id, rows)
+
+    @classmethod
+    def _reuse(
+        cls, store: DocStore, seen: Fingerprint | None, digest: str
+    ) -> SingleDocIndex | None:
+        """The stored index of a file with these bytes (or a text with this content hash), if it
+        has sections, recorded as read from the file `seen`."""
+        store_id = store.find_file_hash(digest) or store.find(digest)
+        if store_id is None or not (stored := cls.open(store, store_id)).rows:
+            return None
+        if seen is not None:
+            store.note_source(store_id, *seen.stamp, seen.file_hash)
+        return stored
 
     @classmethod
     @_gc_paused()

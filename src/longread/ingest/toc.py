@@ -198,9 +198,13 @@ def flatten(sections: Sequence[Section]) -> list[Section]:
 def toc_summary(sections: Sequence[Section], max_lines: int = 60) -> str:
     """An indented outline of at most `max_lines` lines: the shallowest levels in full, then
     a "… N more sections" line for whatever did not fit."""
+    return outline_summary([(depth, s.title) for depth, s in _walk(sections)], max_lines)
+
+
+def outline_summary(rows: Sequence[tuple[int, str]], max_lines: int = 60) -> str:
+    """toc_summary of (depth, title) pairs in document order (depth 1 at the top)."""
     if max_lines < 1:
         raise ValueError("max_lines must be positive")
-    rows = list(_walk(sections))
     shown = rows
     if len(rows) > max_lines:
         per_depth = Counter(depth for depth, _ in rows)
@@ -210,7 +214,7 @@ def toc_summary(sections: Sequence[Section], max_lines: int = 60) -> str:
                 break
             deepest, used = depth, used + per_depth[depth]
         shown = [r for r in rows if r[0] <= max(deepest, 1)][: max_lines - 1]
-    lines = ["  " * (depth - 1) + section.title for depth, section in shown]
+    lines = ["  " * (depth - 1) + title for depth, title in shown]
     if len(rows) > len(shown):
         lines.append(f"… {len(rows) - len(shown)} more sections")
     return "\n".join(lines)

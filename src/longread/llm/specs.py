@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from longread.errors import MissingAPIKeyError, ModelSpecError
 from longread.llm.base import LM
+
+if TYPE_CHECKING:
+    from longread.llm.local_models import LocalModelInfo
 
 SPEC_HELP = (
     "use local, local:<name>, local:/path/model.gguf, openai:<model>, azure:<deployment> "
@@ -27,36 +35,65 @@ class ClientOptions:
 
 def resolve_model(spec: str, options: ClientOptions = ClientOptions()) -> LM:
     """Build the client a spec names; raise a one-line error for unknown specs or missing keys."""
-    provider, _, name = spec.strip().partition(":")
-    provider = provider.lower()
-    builders = {"openai": _openai, "azure": _azure, "anthropic": _anthropic}
+    provider, name = _parse(spec)
     if provider == "local":
         return _local(name)
-    if provider not in builders:
+    return _BUILDERS[provider](name, options)
+
+
+def check_spec(spec: str, options: ClientOptions = ClientOptions()) -> None:
+    """Raise what resolve_model would for an unknown spec or a missing key, without loading an
+    SDK or a model."""
+    provider, name = _parse(spec)
+    if provider == "local":
+        _local_source(name)
+    else:
+        _SETTINGS[provider](name, options)
+
+
+def preload(spec: str) -> None:
+    """Start importing the SDK a spec needs on a thread of its own (one takes up to a second),
+    so that other work goes on meanwhile; resolve_model then finds it loaded, or waits for it."""
+    module = _SDKS.get(spec.strip().partition(":")[0].lower())
+    if module is not None and module not in sys.modules:
+        threading.Thread(target=importlib.import_module, args=(module,), daemon=True).start()
+
+
+def _parse(spec: str) -> tuple[str, str]:
+    """(provider, name) of a spec; ModelSpecError for an unknown provider or a missing name."""
+    provider, _, name = spec.strip().partition(":")
+    provider = provider.lower()
+    if provider != "local" and provider not in _BUILDERS:
         raise ModelSpecError(f"unknown model spec '{spec}'; {SPEC_HELP}")
-    if not name:
+    if provider != "local" and not name:
         raise ModelSpecError(f"model spec '{spec}' names no model; {SPEC_HELP}")
-    return builders[provider](name, options)
+    return provider, name
 
 
-def _local(name: str) -> LM:
-    from longread.llm.local import LocalLM
-    from longread.llm.local_models import DEFAULT_LOCAL, local_model_info, model_path
+def _local_source(name: str) -> Path | LocalModelInfo:
+    """A GGUF file's path, or the bundled or optional model a name means."""
+    from longread.llm.local_models import DEFAULT_LOCAL, local_model_info
 
     if name.endswith(".gguf"):
         path = Path(name).expanduser()
         if not path.is_file():
             raise ModelSpecError(f"no GGUF model file at {path}")
-        return LocalLM(path, name=f"local:{path.name}", writes_code=True)
-    info = local_model_info(name or DEFAULT_LOCAL)
-    return LocalLM(model_path(info), name=f"local:{info.key}", writes_code=info.writes_code)
+        return path
+    return local_model_info(name or DEFAULT_LOCAL)
 
 
-def _openai(model: str, options: ClientOptions) -> LM:
-    import openai
+def _local(name: str) -> LM:
+    from longread.llm.local import LocalLM
+    from longread.llm.local_models import model_path
 
-    from longread.llm.openai_client import OpenAILM
+    source = _local_source(name)
+    if isinstance(source, Path):
+        return LocalLM(source, name=f"local:{source.name}", writes_code=True)
+    return LocalLM(model_path(source), name=f"local:{source.key}", writes_code=source.writes_code)
 
+
+def _openai_settings(model: str, options: ClientOptions) -> tuple[str, str | None]:
+    """(api key, base url) for an OpenAI or OpenAI-compatible server."""
     base_url = options.base_url or os.environ.get("OPENAI_BASE_URL")
     api_key = options.api_key or os.environ.get("OPENAI_API_KEY")
     if not api_key:
@@ -66,31 +103,46 @@ def _openai(model: str, options: ClientOptions) -> LM:
                 "(or --base-url for a local OpenAI-compatible server)"
             )
         api_key = "not-needed"  # local servers (llama.cpp, vLLM, Ollama) accept any key
+    return api_key, base_url
+
+
+def _openai(model: str, options: ClientOptions) -> LM:
+    api_key, base_url = _openai_settings(model, options)
+    import openai
+
+    from longread.llm.openai_client import OpenAILM
+
     client = openai.OpenAI(
         api_key=api_key, base_url=base_url, max_retries=0, timeout=options.timeout
     )
     return OpenAILM(model, client)
 
 
+def _azure_settings(deployment: str, options: ClientOptions) -> tuple[str, str, str]:
+    """(api key, endpoint, API version) for an Azure OpenAI deployment."""
+    api_key = options.api_key or os.environ.get("AZURE_OPENAI_API_KEY")
+    endpoint = options.base_url or os.environ.get("AZURE_OPENAI_ENDPOINT")
+    version = os.environ.get("OPENAI_API_VERSION")
+    if not (api_key and endpoint and version):
+        missing = [
+            n
+            for n, v in (
+                ("AZURE_OPENAI_API_KEY", api_key),
+                ("AZURE_OPENAI_ENDPOINT", endpoint),
+                ("OPENAI_API_VERSION", version),
+            )
+            if not v
+        ]
+        raise MissingAPIKeyError(f"azure:{deployment} needs {', '.join(missing)}")
+    return api_key, endpoint, version
+
+
 def _azure(deployment: str, options: ClientOptions) -> LM:
+    api_key, endpoint, version = _azure_settings(deployment, options)
     import openai
 
     from longread.llm.openai_client import OpenAILM
 
-    api_key = options.api_key or os.environ.get("AZURE_OPENAI_API_KEY")
-    endpoint = options.base_url or os.environ.get("AZURE_OPENAI_ENDPOINT")
-    version = os.environ.get("OPENAI_API_VERSION")
-    missing = [
-        n
-        for n, v in (
-            ("AZURE_OPENAI_API_KEY", api_key),
-            ("AZURE_OPENAI_ENDPOINT", endpoint),
-            ("OPENAI_API_VERSION", version),
-        )
-        if not v
-    ]
-    if missing or endpoint is None:
-        raise MissingAPIKeyError(f"azure:{deployment} needs {', '.join(missing)}")
     client = openai.AzureOpenAI(
         api_key=api_key,
         azure_endpoint=endpoint,
@@ -101,15 +153,34 @@ def _azure(deployment: str, options: ClientOptions) -> LM:
     return OpenAILM(deployment, client, name=f"azure:{deployment}")
 
 
+def _anthropic_settings(model: str, options: ClientOptions) -> str:
+    """The API key for Anthropic."""
+    api_key = options.api_key or os.environ.get("ANTHROPIC_API_KEY")
+    if not api_key:
+        raise MissingAPIKeyError(f"anthropic:{model} needs ANTHROPIC_API_KEY")
+    return api_key
+
+
 def _anthropic(model: str, options: ClientOptions) -> LM:
+    api_key = _anthropic_settings(model, options)
     import anthropic
 
     from longread.llm.anthropic_client import AnthropicLM
 
-    api_key = options.api_key or os.environ.get("ANTHROPIC_API_KEY")
-    if not api_key:
-        raise MissingAPIKeyError(f"anthropic:{model} needs ANTHROPIC_API_KEY")
     client = anthropic.Anthropic(
         api_key=api_key, base_url=options.base_url, max_retries=0, timeout=options.timeout
     )
     return AnthropicLM(model, client)
+
+
+_BUILDERS: dict[str, Callable[[str, ClientOptions], LM]] = {
+    "openai": _openai,
+    "azure": _azure,
+    "anthropic": _anthropic,
+}
+_SETTINGS: dict[str, Callable[[str, ClientOptions], object]] = {
+    "openai": _openai_settings,
+    "azure": _azure_settings,
+    "anthropic": _anthropic_settings,
+}
+_SDKS = {"openai": "openai", "azure": "openai", "anthropic": "anthropic"}

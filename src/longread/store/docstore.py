@@ -44,6 +44,16 @@ CREATE TABLE IF NOT EXISTS documents (
     fts_next INTEGER NOT NULL DEFAULT 0,
     fts_complete INTEGER NOT NULL DEFAULT 0
 );
+-- the file a document was read from, as the file system stamps it, and the hash of its bytes
+CREATE TABLE IF NOT EXISTS source_files (
+    doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    inode INTEGER NOT NULL,
+    file_hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS source_files_by_hash ON source_files(file_hash);
 CREATE TABLE IF NOT EXISTS text_blocks (
     doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
     start INTEGER NOT NULL,
@@ -165,6 +175,32 @@ class DocStore(TreeTables, SectionSearch):
             "SELECT id FROM documents WHERE content_hash = ?", (digest,)
         ).fetchone()
         return row[0] if row else None
+
+    def find_source(self, path: str, size: int, mtime_ns: int, inode: int) -> int | None:
+        """The id of the document read from the file with this stamp, if stored."""
+        row = self.db.execute(
+            "SELECT doc_id FROM source_files WHERE path = ? AND size = ? AND mtime_ns = ? "
+            "AND inode = ?",
+            (path, size, mtime_ns, inode),
+        ).fetchone()
+        return row[0] if row else None
+
+    def find_file_hash(self, file_hash: str) -> int | None:
+        """The id of a document read from a file with these bytes, if stored."""
+        row = self.db.execute(
+            "SELECT doc_id FROM source_files WHERE file_hash = ?", (file_hash,)
+        ).fetchone()
+        return row[0] if row else None
+
+    def note_source(
+        self, store_id: int, path: str, size: int, mtime_ns: int, inode: int, file_hash: str
+    ) -> None:
+        """Record the file a document was read from (replacing what was recorded of it)."""
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO source_files VALUES (?, ?, ?, ?, ?, ?)",
+                (store_id, path, size, mtime_ns, inode, file_hash),
+            )
 
     def add_document(
         self,

@@ -34,10 +34,15 @@ class Match:
 
 
 def grep_blocks(
-    pattern: str, blocks: Iterable[tuple[int, str]], start: int = 0, end: int | None = None
+    pattern: str,
+    blocks: Iterable[tuple[int, str]],
+    start: int = 0,
+    end: int | None = None,
+    lines: bool = True,
 ) -> Iterator[Match]:
     """Case-insensitive matches of `pattern` within [start, end) of the (offset, text) blocks,
-    which come in order."""
+    which come in order. Without `lines`, newlines are not counted (a third of a scan's time)
+    and every match says line 0."""
     regex = compile_search(pattern)
     literal = None if _REGEX_SYNTAX.search(pattern) else pattern.lower()
     tail, tail_start, tail_line, reported = "", start, 1, -1
@@ -47,7 +52,7 @@ def grep_blocks(
         window, window_start, line = tail + body[lo:hi], tail_start, tail_line
         tail = window[-MAX_MATCH_CHARS:]
         tail_start = window_start + len(window) - len(tail)
-        tail_line = line + window.count("\n", 0, len(window) - len(tail))
+        tail_line = line + window.count("\n", 0, len(window) - len(tail)) if lines else 0
         if literal is not None and window.isascii() and literal not in window.lower():
             continue  # exact for ASCII text, and ~20x faster than a case-insensitive regex
         cursor = 0
@@ -55,6 +60,6 @@ def grep_blocks(
             absolute = window_start + m_start
             if absolute > reported and m_end > m_start:
                 reported = absolute
-                line += window.count("\n", cursor, m_start)
+                line += window.count("\n", cursor, m_start) if lines else 0
                 cursor = m_start
                 yield Match(text, absolute, window_start + m_end, line)

@@ -12,7 +12,7 @@ from typing import Any
 
 from longread.answer import Citation
 from longread.index.single import SingleDocIndex
-from longread.ingest.toc import Section, toc_summary
+from longread.ingest.toc import Section, outline_summary
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
@@ -165,6 +165,15 @@ class SingleDocTools(TreeNavigation, Toolset):
             (nodes[row.parent_id].children if row.parent_id in nodes else top).append(nodes[row.id])
         return top
 
+    def _depths(self) -> list[tuple[int, str]]:
+        """(depth, name) of every section in document order, depth 1 at the top."""
+        depth: dict[int | None, int] = {}
+        pairs = []
+        for name, row in self.rows.items():
+            depth[row.id] = at = depth.get(row.parent_id, 0) + 1
+            pairs.append((at, name))
+        return pairs
+
     def brief(self, question: str) -> Brief:
         summaries = self.index.summaries
         listed = "\n".join(f"- {name}: {text}" for name, text in summaries.items())
@@ -179,7 +188,7 @@ class SingleDocTools(TreeNavigation, Toolset):
             doc_type=self.index.doc_type,
             chars=self.index.total_chars,
             sections=len(self.names),
-            toc=toc_summary(self.outline()),
+            toc=outline_summary(self._depths()),
             summaries=listed,
         )
         if self.summary_tree is not None:
@@ -279,7 +288,7 @@ class SingleDocTools(TreeNavigation, Toolset):
 
     def _grep(self, pattern: str, start: int, end: int) -> Iterator[dict]:
         blocks = self.index.store.iter_blocks(self.index.store_id, start, end)
-        for m in grep_blocks(pattern, blocks, start, end):
+        for m in grep_blocks(pattern, blocks, start, end, lines=False):
             yield {"match": m.text, "start": m.start, "end": m.end}
 
     def find_sections_by_keyword(self, keyword: str) -> list[str]:
