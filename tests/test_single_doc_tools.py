@@ -84,3 +84,27 @@ def test_literal_grep_fast_path_matches_the_regex_everywhere(tools):
             h["start"] for hits in tools.grep_all(literal, max_hits=10_000).values() for h in hits
         )
         assert found == expected
+
+
+def test_answering_reads_only_the_sections_it_needs(tmp_path, monkeypatch):
+    """A tool asked about one section of a huge document must not load all of them: the brief,
+    search, citing, grep and section reads go to the store a few rows at a time."""
+    store = DocStore(tmp_path / "i.sqlite")
+    store_id = SingleDocIndex.build(MACBETH, store).store_id
+    store.ensure_fts(store_id)  # (built once, as `index` and `ask` do before answering)
+
+    def every_section(*args):
+        raise AssertionError("all sections were loaded")
+
+    monkeypatch.setattr(store, "sections", every_section)
+    tools = SingleDocTools(SingleDocIndex.build(MACBETH, store), ScriptedLM([]), Gateway())
+    brief = tools.brief("Who is the thane of Cawdor?")
+    assert "ACT I" in brief.intro and f"{tools.index.section_count} sections" in brief.intro
+    hit = tools.search("thane of Cawdor", k=1)[0]
+    assert tools.read_section(hit["section"]) == TEXT[hit["start"] : hit["end"]]
+    found = tools.grep_all("Birnam")
+    assert found and all(
+        TEXT[h["start"] : h["end"]].lower() == "birnam" for hits in found.values() for h in hits
+    )
+    assert tools.cite("Macbeth is thane of Cawdor", "Who is the thane of Cawdor?")
+    assert len(tools.get_section_names()) == tools.index.section_count

@@ -150,7 +150,7 @@ class SingleDocRLM(Asker):
             banner = (
                 f"{self.doc_path.name}: {self.index.doc_type}, "
                 f"{self.index.total_chars:,} characters, "
-                f"{len(self.index.rows)} sections.\nFunctions: {names}"
+                f"{self.index.section_count} sections.\nFunctions: {names}"
             )
             code.interact(
                 banner=banner, local={**tools.variables(), **tools.functions()}, exitmsg=""

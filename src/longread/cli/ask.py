@@ -89,7 +89,7 @@ def ask(
         progress.update(f"indexing {file.name}…")
         progress.note(
             f"{file.name}: {rlm.index.doc_type}, {rlm.index.total_chars:,} characters, "
-            f"{len(rlm.index.rows):,} sections"
+            f"{rlm.index.section_count:,} sections"
         )
         rlm.index.store.ensure_fts(
             rlm.index.store_id,

@@ -7,7 +7,7 @@ import gc
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from longread.ingest.loaded import LoadedDocument
 from longread.ingest.toc import Section, build_toc
 from longread.store.docstore import DocStore, content_hash
 from longread.store.rows import SectionRow
+from longread.store.section_rows import display_names
 
 
 @contextmanager
@@ -46,7 +47,6 @@ class SingleDocIndex:
     path: str
     doc_type: str
     total_chars: int
-    rows: list[SectionRow] = field(default_factory=list)
     structured: bool = True  # False: no headings were found, the sections are cut from the text
 
     @classmethod
@@ -58,8 +58,8 @@ class SingleDocIndex:
         search (or DocStore.ensure_fts)."""
         source = stamp(path)
         known = None if source is None else store.find_source(*source)
-        if known is not None and (stored := cls.open(store, known)).rows:
-            return stored
+        if known is not None and store.section_count(known):
+            return cls.open(store, known)
         seen = None if source is None else fingerprint(source)
         if seen is not None and (reused := cls._reuse(store, seen, seen.file_hash)):
             return reused
@@ -92,66 +92,70 @@ class SingleDocIndex:
         """The stored index of a file with these bytes (or a text with this content hash), if it
         has sections, recorded as read from the file `seen`."""
         store_id = store.find_file_hash(digest) or store.find(digest)
-        if store_id is None or not (stored := cls.open(store, store_id)).rows:
+        if store_id is None or not store.section_count(store_id):
             return None
         if seen is not None:
             store.note_source(store_id, *seen.stamp, seen.file_hash)
-        return stored
+        return cls.open(store, store_id)
 
     @classmethod
     @_gc_paused()
     def open(
         cls, store: DocStore, store_id: int, rows: list[SectionRow] | None = None
     ) -> SingleDocIndex:
-        """The stored index of document `doc_id` (`rows`: its sections, if the caller has them)."""
+        """The stored index of document `store_id` (`rows`: its sections, if the caller has them;
+        else they are read when first needed)."""
         meta = store.document(store_id)
-        return cls(
-            store,
-            store_id,
-            meta["path"],
-            meta["doc_type"],
-            meta["chars"],
-            store.sections(store_id) if rows is None else rows,
-            meta["structured"],
+        index = cls(
+            store, store_id, meta["path"], meta["doc_type"], meta["chars"], meta["structured"]
         )
+        if rows is not None:
+            index.__dict__["rows"] = rows
+        return index
 
     # -- the index's views ---------------------------------------------------------------
     @cached_property
+    def rows(self) -> list[SectionRow]:
+        """Every section, in document order (read from the store on first use)."""
+        return self.store.sections(self.store_id)
+
+    @cached_property
     def names(self) -> list[str]:
         """A unique display name per section, in document order."""
-        seen: dict[str, int] = {}
-        names = []
-        for row in self.rows:
-            seen[row.title] = seen.get(row.title, 0) + 1
-            names.append(row.title if seen[row.title] == 1 else f"{row.title} ({seen[row.title]})")
-        return names
+        if "rows" in self.__dict__:
+            return [row.name for row in self.rows]
+        return self.store.section_names(self.store_id)
+
+    @property
+    def section_count(self) -> int:
+        return (
+            len(self.rows) if "rows" in self.__dict__ else self.store.section_count(self.store_id)
+        )
 
     @property
     def section_map(self) -> dict[str, tuple[int, int]]:
-        return {name: (row.start, row.end) for name, row in zip(self.names, self.rows, strict=True)}
+        return {row.name: (row.start, row.end) for row in self.rows}
 
     @property
     def summaries(self) -> dict[str, str]:
+        """Each summarized section's summary, by name."""
         stored = self.store.summaries(self.store_id)
-        return {
-            n: stored[r.id][0] for n, r in zip(self.names, self.rows, strict=True) if r.id in stored
-        }
+        return {r.name: stored[r.id][0] for r in self.rows if r.id in stored} if stored else {}
 
     @property
     def keywords(self) -> dict[str, list[str]]:
+        """Each summarized section's keywords, by name."""
         stored = self.store.summaries(self.store_id)
-        return {
-            n: stored[r.id][1] for n, r in zip(self.names, self.rows, strict=True) if r.id in stored
-        }
+        return {r.name: stored[r.id][1] for r in self.rows if r.id in stored} if stored else {}
 
     @property
     def toc(self) -> dict[str, Any]:
         """The hierarchical TOC: {"sections": [{title, level, start_char, end_char, children}]}."""
         nodes: dict[int, dict[str, Any]] = {}
         top: list[dict[str, Any]] = []
-        for name, row in zip(self.names, self.rows, strict=True):
+        for row in self.rows:
             node = {
-                "title": name,
+                "title": row.name,
                 "level": row.level,
                 "start_char": row.start,
                 "end_char": row.end,
@@ -190,7 +194,7 @@ class SingleDocIndex:
         index = cls.build(data["path"], store)
         if store.document(index.store_id)["content_hash"] != data.get("content_hash"):
             return index
-        by_name = dict(zip(index.names, index.rows, strict=True))
+        by_name = {row.name: row for row in index.rows}
         for name, summary in data.get("summaries", {}).items():
             if name in by_name:
                 store.put_summary(
@@ -220,7 +224,10 @@ def _entries(toc: list[Section]) -> list[tuple[int | None, str, int, int, int]]:
 
 def _rows(ids: list[int], entries: list[tuple[int | None, str, int, int, int]]) -> list[SectionRow]:
     """The stored rows of freshly saved sections, without reading them back."""
+    names = display_names([entry[1] for entry in entries])
     return [
-        SectionRow(ids[i], None if parent is None else ids[parent], i, title, level, start, end)
+        SectionRow(
+            ids[i], None if parent is None else ids[parent], i, title, level, start, end, names[i]
+        )
         for i, (parent, title, level, start, end) in enumerate(entries)
     ]

@@ -8,7 +8,7 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -203,18 +203,29 @@ def toc_summary(sections: Sequence[Section], max_lines: int = 60) -> str:
 
 def outline_summary(rows: Sequence[tuple[int, str]], max_lines: int = 60) -> str:
     """toc_summary of (depth, title) pairs in document order (depth 1 at the top)."""
+    deepest = deepest_shown(Counter(depth for depth, _ in rows), max_lines)
+    shown = [row for row in rows if row[0] <= deepest][: max_lines - 1]
+    return outline_lines(rows if len(rows) <= max_lines else shown, len(rows))
+
+
+def deepest_shown(per_depth: Mapping[int, int], max_lines: int = 60) -> int:
+    """The deepest level an outline of `max_lines` lines shows whole (every level, when all the
+    sections fit; at least the top one)."""
     if max_lines < 1:
         raise ValueError("max_lines must be positive")
-    shown = rows
-    if len(rows) > max_lines:
-        per_depth = Counter(depth for depth, _ in rows)
-        deepest, used = 0, 0
-        for depth in sorted(per_depth):
-            if used + per_depth[depth] > max_lines - 1:
-                break
-            deepest, used = depth, used + per_depth[depth]
-        shown = [r for r in rows if r[0] <= max(deepest, 1)][: max_lines - 1]
+    if sum(per_depth.values()) <= max_lines:
+        return max(per_depth, default=1)
+    deepest, used = 0, 0
+    for depth in sorted(per_depth):
+        if used + per_depth[depth] > max_lines - 1:
+            break
+        deepest, used = depth, used + per_depth[depth]
+    return max(deepest, 1)
+
+
+def outline_lines(shown: Sequence[tuple[int, str]], total: int) -> str:
+    """The (depth, title) pairs shown, indented, and a "… N more sections" line for the rest."""
     lines = ["  " * (depth - 1) + title for depth, title in shown]
-    if len(rows) > len(shown):
-        lines.append(f"… {len(rows) - len(shown)} more sections")
+    if total > len(shown):
+        lines.append(f"… {total - len(shown)} more sections")
     return "\n".join(lines)

@@ -19,11 +19,12 @@ from typing import Any, NamedTuple
 
 from longread import deadline
 from longread.store.rows import SectionRow, rows_text
+from longread.store.section_rows import SectionRows, display_names, tree_shape
 from longread.store.section_search import FTS_BATCH_CHARS, SectionSearch
 from longread.store.tree_tables import TREE_SCHEMA, TreeTables
 
 BLOCK_CHARS = 65_536
-SCHEMA_VERSION = 4  # 4: corpus postings hold the document's id
+SCHEMA_VERSION = 5  # 5: sections carry their unique name, depth and leafness
 PAGE_BYTES = (
     65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
 )
@@ -68,9 +69,15 @@ CREATE TABLE IF NOT EXISTS sections (
     title TEXT NOT NULL,
     level INTEGER NOT NULL,
     start INTEGER NOT NULL,
-    end INTEGER NOT NULL
+    end INTEGER NOT NULL,
+    name TEXT NOT NULL,  -- unique within the document
+    depth INTEGER NOT NULL,  -- 1 at the top
+    leaf INTEGER NOT NULL  -- 1: no subsections
 );
 CREATE INDEX IF NOT EXISTS sections_by_doc ON sections(doc_id, ord);
+CREATE INDEX IF NOT EXISTS sections_by_name ON sections(doc_id, name);
+CREATE INDEX IF NOT EXISTS sections_by_parent ON sections(parent_id, ord);
+CREATE INDEX IF NOT EXISTS leaves_by_start ON sections(doc_id, start) WHERE leaf = 1;
 CREATE TABLE IF NOT EXISTS section_summaries (
     section_id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
     summary TEXT NOT NULL,
@@ -112,7 +119,7 @@ class NewText(NamedTuple):
     structured: bool = True
 
 
-class DocStore(TreeTables, SectionSearch):
+class DocStore(TreeTables, SectionSearch, SectionRows):
     """Documents, their text, sections and summaries in one SQLite file (WAL mode)."""
 
     def __init__(
@@ -334,9 +341,11 @@ class DocStore(TreeTables, SectionSearch):
             self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
             first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM sections").fetchone()[0]
             ids = list(range(first, first + len(entries)))
+            names = display_names([entry[1] for entry in entries])
+            depths, leaves = tree_shape([entry[0] for entry in entries])
             self.db.executemany(
-                "INSERT INTO sections (id, doc_id, parent_id, ord, title, level, start, end) "
-                "VALUES (?,?,?,?,?,?,?,?)",
+                "INSERT INTO sections (id, doc_id, parent_id, ord, title, level, start, end, "
+                "name, depth, leaf) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     (
                         ids[i],
@@ -347,6 +356,9 @@ class DocStore(TreeTables, SectionSearch):
                         level,
                         start,
                         end,
+                        names[i],
+                        depths[i],
+                        leaves[i],
                     )
                     for i, (parent, title, level, start, end) in enumerate(entries)
                 ),
@@ -355,14 +367,6 @@ class DocStore(TreeTables, SectionSearch):
                 rows = zip(ids, (e[1] for e in entries), bodies, strict=True)
                 self._index_sections(store_id, rows, len(entries), complete=True)
         return ids
-
-    def sections(self, store_id: int) -> list[SectionRow]:
-        rows = self.db.execute(
-            "SELECT id, parent_id, ord, title, level, start, end FROM sections "
-            "WHERE doc_id = ? ORDER BY ord",
-            (store_id,),
-        ).fetchall()
-        return list(map(SectionRow._make, rows))
 
     def put_summary(self, section_id: int, summary: str, keywords: list[str], model: str) -> None:
         """Save one section's summary at once, so a killed build never pays for it again."""

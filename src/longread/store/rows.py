@@ -15,6 +15,7 @@ class SectionRow(NamedTuple):
     level: int
     start: int
     end: int
+    name: str  # unique within the document: the title, or `title (2)`… for a repeated one
 
 
 def own_spans(rows: Sequence[SectionRow]) -> list[tuple[int, int]]:

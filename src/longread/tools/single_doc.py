@@ -12,11 +12,11 @@ from typing import Any
 
 from longread.answer import Citation
 from longread.index.single import SingleDocIndex
-from longread.ingest.toc import Section, outline_summary
+from longread.ingest.toc import Section, deepest_shown, outline_lines
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
-from longread.store.rows import own_spans
+from longread.store.rows import SectionRow
 from longread.text.cut import truncate_middle
 from longread.text.grep import MAX_HITS, grep_blocks, hit_limit
 from longread.text.grounding import grounded_span
@@ -96,34 +96,41 @@ class SingleDocTools(TreeNavigation, Toolset):
     def __init__(self, index: SingleDocIndex, sub: LM, gateway: Gateway, cache_sections: int = 32):
         super().__init__(sub, gateway)
         self.index = index
-        self.names = index.names
-        self.rows = dict(zip(self.names, index.rows, strict=True))
-        self._by_id = {row.id: row for row in index.rows}
-        self._name_of = {row.id: name for name, row in self.rows.items()}
-        self._own = dict(zip(self._by_id, own_spans(index.rows), strict=True))
+        self.store, self.store_id = index.store, index.store_id
         self.doc_id = Path(index.path).name
-        parents = {row.parent_id for row in index.rows}
-        leaves = [(row.start, name) for name, row in self.rows.items() if row.id not in parents]
-        self._leaf_starts = [start for start, _ in leaves]
-        self._leaf_names = [name for _, name in leaves]
         self._pages = index.store.document(index.store_id)["pages"]  # [number, start, end] in order
         self._read = cached_reads(index.read_range, cache_sections)
 
-    def _row(self, section_name: str) -> Any:
-        section_name = short_name(section_name)
-        if section_name not in self.rows:
-            close = [n for n in self.names if section_name.lower() in n.lower()][:5]
+    @property
+    def names(self) -> list[str]:
+        """Every section's unique name, in document order (read once, when first asked for)."""
+        return self.index.names
+
+    def _find(self, section_name: Any) -> SectionRow | None:
+        if not isinstance(section_name, str):
+            return None
+        return self.store.section_named(self.store_id, short_name(section_name))
+
+    def _row(self, section_name: str) -> SectionRow:
+        row = self._find(section_name)
+        if row is None:
+            wanted = short_name(section_name).lower()
+            close = [n for n in self.names if wanted in n.lower()][:5]
             hint = (
                 f"; did you mean {', '.join(map(repr, close))}?"
                 if close
                 else "; see get_section_names()"
             )
-            raise KeyError(f"no section named {section_name!r}{hint}")
-        return self.rows[section_name]
+            raise KeyError(f"no section named {short_name(section_name)!r}{hint}")
+        return row
+
+    def _row_of(self, section_id: int) -> SectionRow:
+        return self.store.section_rows([section_id])[section_id]
 
     def section_at(self, offset: int) -> str:
         """The name of the innermost section containing a character offset."""
-        return self._leaf_names[max(0, bisect.bisect_right(self._leaf_starts, offset) - 1)]
+        row = self.store.leaf_at(self.store_id, offset)
+        return row.name if row is not None else ""
 
     def page_at(self, offset: int) -> int | None:
         """The page holding a character offset, for paged documents (PDF)."""
@@ -146,33 +153,32 @@ class SingleDocTools(TreeNavigation, Toolset):
         return self.index.store.search_sections(self.index.store_id, keywords(query), k)
 
     def section_name(self, section_id: int) -> str:
-        return self._name_of[section_id]
+        return self._row_of(section_id).name
 
     def section_start(self, section_id: int) -> int:
-        return self._by_id[section_id].start
+        return self._row_of(section_id).start
 
     def own_span(self, section_name: str) -> tuple[int, int]:
         """A section's own text: from its start to its first subsection (the text search
         indexes)."""
-        return self._own[self._row(section_name).id]
+        return self.store.own_span(self._row(section_name))
 
     def outline(self) -> list[Section]:
         """The TOC as Section trees, titled by unique section name."""
         nodes: dict[int, Section] = {}
         top: list[Section] = []
-        for name, row in self.rows.items():
-            nodes[row.id] = Section(name, row.level, row.start, row.end)
+        for row in self.index.rows:
+            nodes[row.id] = Section(row.name, row.level, row.start, row.end)
             (nodes[row.parent_id].children if row.parent_id in nodes else top).append(nodes[row.id])
         return top
 
-    def _depths(self) -> list[tuple[int, str]]:
-        """(depth, name) of every section in document order, depth 1 at the top."""
-        depth: dict[int | None, int] = {}
-        pairs = []
-        for name, row in self.rows.items():
-            depth[row.id] = at = depth.get(row.parent_id, 0) + 1
-            pairs.append((at, name))
-        return pairs
+    def _outline_summary(self, max_lines: int = 60) -> str:
+        """The outline for the system prompt, its shallow levels read from the store."""
+        counts = self.store.depth_counts(self.store_id)
+        total = sum(counts.values())
+        limit = max_lines if total <= max_lines else max_lines - 1
+        shown = self.store.outline_rows(self.store_id, deepest_shown(counts, max_lines), limit)
+        return outline_lines(shown, total)
 
     def brief(self, question: str) -> Brief:
         summaries = self.index.summaries
@@ -187,8 +193,8 @@ class SingleDocTools(TreeNavigation, Toolset):
             path=self.doc_id,
             doc_type=self.index.doc_type,
             chars=self.index.total_chars,
-            sections=len(self.names),
-            toc=outline_summary(self._depths()),
+            sections=self.index.section_count,
+            toc=self._outline_summary(),
             summaries=listed,
         )
         if self.summary_tree is not None:
@@ -216,8 +222,10 @@ class SingleDocTools(TreeNavigation, Toolset):
         """Sentences of the best-matching sections where the answer's words stand together near
         the question's."""
         citations = []
-        for section_id, _ in self.search_ids(answer, 10):
-            start, end = self._own[section_id]
+        hits = self.search_ids(answer, 10)
+        rows = self.store.section_rows(section_id for section_id, _ in hits)
+        for section_id, _ in hits:
+            start, end = self.store.own_span(rows[section_id])
             span = grounded_span(answer, self._read(start, end), question)
             if span is not None:
                 citations.append(self.citation(start + span[0], start + span[1]))
@@ -304,12 +312,13 @@ class SingleDocTools(TreeNavigation, Toolset):
         """The k sections most relevant to `query` (BM25 over their text): section, score, start,
         end."""
         hits = self.search_ids(query, k)
+        rows = self.store.section_rows(sid for sid, _ in hits)
         return [
             {
-                "section": self._name_of[sid],
+                "section": rows[sid].name,
                 "score": round(score, 3),
-                "start": self._by_id[sid].start,
-                "end": self._by_id[sid].end,
+                "start": rows[sid].start,
+                "end": rows[sid].end,
             }
             for sid, score in hits
         ]
@@ -317,7 +326,7 @@ class SingleDocTools(TreeNavigation, Toolset):
     # -- the RLM core's reach into the document ---------------------------------------------
     def resolve(self, text_or_ref: Any) -> Any:
         """A section's text for its name, a summary-tree node's text for its id, else the value."""
-        if isinstance(text_or_ref, str) and text_or_ref in self.rows:
+        if self._find(text_or_ref) is not None:
             return self.read_section(text_or_ref)
         tree = self.summary_tree
         if isinstance(text_or_ref, int) and tree is not None and text_or_ref in tree.by_id:

@@ -130,7 +130,7 @@ class Analysis:
                 with target.opened() as index:
                     progress.phase(
                         "CHUNK",
-                        f"indexed document, {len(index.rows):,} sections, "
+                        f"indexed document, {index.section_count:,} sections, "
                         f"{index.total_chars:,} characters",
                     )
                     tools = SingleDocTools(index, self.sub, self.gateway)
