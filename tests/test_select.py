@@ -7,7 +7,8 @@ import pytest
 from conftest import make_run
 from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
-from longread.strategies.modes import MODES, answer, choose_mode, modes_for
+from longread.strategies.catalog import modes_for
+from longread.strategies.modes import MODES, answer, choose_mode
 from longread.strategies.texts import InMemory
 
 

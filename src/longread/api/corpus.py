@@ -18,8 +18,9 @@ from longread.ingest.metadata import ContentMeta, headings_in
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.store.corpus_store import CorpusStore, StoredDoc
+from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run
-from longread.strategies.modes import answer, check_mode
+from longread.strategies.modes import answer
 from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
 

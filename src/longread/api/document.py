@@ -20,8 +20,9 @@ from longread.llm.gateway import Gateway
 from longread.llm.specs import ClientOptions
 from longread.llm.usage import Budget
 from longread.store.docstore import DocStore, content_hash
+from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run, RunOptions
-from longread.strategies.modes import answer, check_mode
+from longread.strategies.modes import answer
 from longread.tools.single_doc import SingleDocTools
 
 DOC_TYPE_SAMPLE = 200_000  # characters from the start that the document type is judged on

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import os
 import signal
 import sys
+import threading
 from typing import Any, NoReturn, cast
 
 import typer
@@ -13,8 +17,30 @@ from longread.cli.display import err_console
 from longread.errors import BudgetExceededError, LongreadError
 
 
-def main() -> None:
-    """Entry point: runs the app; errors a user can cause become one line and a non-zero exit."""
+def main() -> NoReturn:
+    """Entry point: runs the app; errors a user can cause become one line and a non-zero exit.
+    It leaves without tearing the interpreter down (once the output is flushed, other threads
+    are done and exit handlers have run): freeing what a run loaded, an SDK's thousand classes
+    among it, took half a second."""
+    try:
+        _run()
+    except SystemExit as done:
+        _leave(done.code if isinstance(done.code, int) else 0 if done.code is None else 1)
+    _leave(0)
+
+
+def _leave(code: int) -> NoReturn:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # (a closed pipe: nothing more can be said)
+            stream.flush()
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()  # what interpreter shutdown would run: finalizers, pools, caches
+    os._exit(code)
+
+
+def _run() -> None:
     from longread.cli import ask, corpus, doctor, index, repl, serve  # noqa: F401 - registers the commands
     from longread.cli.app import app
 
@@ -41,11 +67,10 @@ def main() -> None:
     except Exception as error:
         if not isinstance(error, _usage_errors()):
             raise
-        if (
-            type(error).__name__ == "NoArgsIsHelpError"
-        ):  # `longread` or `longread corpus` alone: typer
-            sys.exit(0)  # has printed the help (through rich, as for --help), which is no error
         usage = cast(Any, error)  # click's (or typer's) ClickException
+        if type(error).__name__ == "NoArgsIsHelpError":  # `longread` or `longread corpus` alone
+            print(usage.ctx.get_help())  # the help, as for --help: no error
+            sys.exit(0)
         _fail(usage.format_message(), usage.exit_code)  # a usage error: exit code 2
 
 

@@ -8,6 +8,7 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: rendering it through rich took a quarter of a second
     help="Answer questions about documents far larger than a context window.",
 )
 

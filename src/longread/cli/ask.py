@@ -7,14 +7,10 @@ from typing import Any
 
 import typer
 
-from longread.api import SingleDocRLM
 from longread.cli.app import app
 from longread.cli.corpus import ask_corpus
 from longread.cli.display import ProgressLine, print_answer
-from longread.llm.specs import ClientOptions
-from longread.llm.usage import Budget
-from longread.strategies.common import RunOptions
-from longread.strategies.modes import modes_for
+from longread.strategies.catalog import modes_for
 
 
 @app.command()
@@ -65,6 +61,9 @@ def ask(
 ) -> None:
     """Answer QUESTION about FILE (or a folder of documents), citing the passages the answer rests
     on (indexed on first use; `longread index` adds section summaries or document metadata)."""
+    from longread.api import Budget, RunOptions, SingleDocRLM
+    from longread.llm.specs import ClientOptions
+
     progress = ProgressLine(enabled=not (quiet or json_out))
     settings: dict[str, Any] = dict(
         mode=mode,

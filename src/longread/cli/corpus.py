@@ -6,18 +6,19 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
 
-from longread.api import MultiDocRLM
 from longread.cli.app import app
 from longread.cli.display import ProgressLine, console, print_answer, progress_bars
 from longread.errors import InputError
-from longread.index.corpus import UpdateReport
-from longread.llm.gateway import Gateway
 from longread.text.terminal import json_for_terminal
+
+if TYPE_CHECKING:  # (the library loads when a command runs, not for --help)
+    from longread.api import MultiDocRLM
+    from longread.index.corpus import UpdateReport
 
 corpus_app = typer.Typer(
     no_args_is_help=True, help="Inspect and update the index of a folder of documents."
@@ -33,6 +34,13 @@ LLM_META = typer.Option(
     help="Have the sub-model read each new document's opening for its metadata "
     "(else rules alone: fast, no model call). Default: if the sub-model writes code.",
 )
+
+
+def open_corpus(folder: Path, *args: Any, **settings: Any) -> MultiDocRLM:
+    """The folder's corpus, its index and models as the command line gives them."""
+    from longread.api import MultiDocRLM
+
+    return MultiDocRLM(folder, *args, **settings)
 
 
 def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = None) -> None:
@@ -54,7 +62,9 @@ def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = Non
 
 def update_corpus(folder: Path, sub_model: str | None, llm_meta: bool | None) -> None:
     """Build or update the folder's index with a progress bar, then report."""
-    rlm = MultiDocRLM(folder, sub_model=sub_model)
+    from longread.llm.gateway import Gateway
+
+    rlm = open_corpus(folder, sub_model=sub_model)
     gateway = Gateway(cache=rlm.cache)
     with progress_bars() as advance:
         report = rlm.build_index(llm_meta=llm_meta, on_event=advance, gateway=gateway)
@@ -72,7 +82,7 @@ def ask_corpus(
 ) -> None:
     """`longread ask DIR "question"`: bring the index up to date (rules metadata for new files),
     then answer with citations into the documents."""
-    rlm = MultiDocRLM(folder, model, sub_model, on_event=progress, **settings)
+    rlm = open_corpus(folder, model, sub_model, on_event=progress, **settings)
     rlm.prepare_models()
     with progress:
         progress.update(f"indexing {folder.name}…")
@@ -101,7 +111,7 @@ def ls(
     folder: Path = FOLDER, json_out: bool = typer.Option(False, "--json", help="Print JSON.")
 ) -> None:
     """List the indexed documents: id, type, date, size and title."""
-    rlm = MultiDocRLM(folder)
+    rlm = open_corpus(folder)
     docs = rlm.index.store.docs()
     if json_out:
         sys.stdout.write(
@@ -130,7 +140,7 @@ def add(
     llm_meta: bool | None = LLM_META,
 ) -> None:
     """Index files of the folder (again, if they changed)."""
-    rlm = MultiDocRLM(folder, sub_model=sub_model)
+    rlm = open_corpus(folder, sub_model=sub_model)
     for file in files:
         console.print(f"added {escape(rlm.add_document(file, llm_meta=llm_meta))}", highlight=False)
 
@@ -141,7 +151,7 @@ def rm(
     doc_ids: list[str] = typer.Argument(..., help="Document ids (paths in the folder)."),
 ) -> None:
     """Forget documents (their files are left alone)."""
-    rlm = MultiDocRLM(folder)
+    rlm = open_corpus(folder)
     for doc_id in doc_ids:
         console.print(
             f"{'removed' if rlm.remove_document(doc_id) else 'not indexed'} {escape(doc_id)}",

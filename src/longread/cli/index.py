@@ -7,15 +7,10 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from longread.api import SingleDocRLM
 from longread.cli.app import app
 from longread.cli.corpus import LLM_META, update_corpus
 from longread.cli.display import console, progress_bars
 from longread.errors import InputError
-from longread.index.summary_tree import SummaryTree
-from longread.index.tree import TreeOptions
-from longread.llm.gateway import Gateway
-from longread.tools.tree_nav import NO_TREE
 
 
 @app.command()
@@ -47,6 +42,9 @@ def index(
     folder: every document's text, metadata, full-text search, inverted indexes and links."""
     if file.is_dir():
         return update_corpus(file, sub_model, llm_meta)
+    from longread.api import SingleDocRLM, TreeOptions
+    from longread.llm.gateway import Gateway
+
     rlm = SingleDocRLM(file, sub_model=sub_model)
     if rebuild:
         rlm.drop_index()
@@ -75,9 +73,12 @@ def index(
 @app.command()
 def toc(file: Path = typer.Argument(..., help="The document.")) -> None:
     """Print FILE's table of contents (building its index without summaries if needed)."""
+    from longread.api import SingleDocRLM
+
     built = SingleDocRLM(file).index  # models are resolved only when used: none is here
     summaries = built.summaries
-    for name, row in zip(built.names, built.rows, strict=True):
+    for row in built.rows:
+        name = row.name
         line = f"{'  ' * (row.level - 1)}{name}  [dim][{row.start:,}:{row.end:,})[/]"
         console.print(line, highlight=False)
         if name in summaries:
@@ -90,6 +91,10 @@ def tree(
     depth: int | None = typer.Option(None, help="Levels to show below the root (default: all)."),
 ) -> None:
     """Print FILE's summary tree, root first, each node indented under its parent."""
+    from longread.api import SingleDocRLM
+    from longread.index.summary_tree import SummaryTree
+    from longread.tools.tree_nav import NO_TREE
+
     built = SingleDocRLM(file).index
     summary_tree = SummaryTree.load(built.store, built.store_id)
     if summary_tree is None:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import typer
 
-from longread.api import MultiDocRLM, SingleDocRLM
 from longread.cli.app import app
 
 
@@ -20,6 +19,8 @@ def repl(
 ) -> None:
     """Explore FILE in Python: get_toc(), search(...), read_section(...), grep_all(...) and the rest
     (for a folder: rank_documents(...), search_by_keyword(...), read_document(...) and the rest)."""
+    from longread.api import MultiDocRLM, SingleDocRLM
+
     if file.is_dir():
         corpus = MultiDocRLM(file, sub_model=sub_model)
         corpus.build_index(llm_meta=False)

@@ -15,6 +15,8 @@ from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind
 from longread.llm.base import LM
 from longread.strategies.base import BASE_LIMIT_CHARS, run_base
+from longread.strategies.catalog import KINDS as CATALOG_KINDS
+from longread.strategies.catalog import SUMMARIES, check_mode
 from longread.strategies.common import Run
 from longread.strategies.map import map_texts, run_corpus_map, run_map
 from longread.strategies.refine import run_refine
@@ -73,7 +75,7 @@ def _rlm_texts(question: str, docs: TextDocs, run: Run) -> Answer:
 
 MODES: dict[str, Mode] = {
     "base": Mode(
-        "the start of the text in one prompt",
+        SUMMARIES["base"],
         {
             "context": lambda q, c, run: run_base(q, c.value, run),
             "texts": _base_texts,
@@ -81,7 +83,7 @@ MODES: dict[str, Mode] = {
         },
     ),
     "retrieval": Mode(
-        "the passages BM25 ranks best, in one prompt",
+        SUMMARIES["retrieval"],
         {
             "context": retrieve_context,
             "texts": retrieve_texts,
@@ -90,22 +92,22 @@ MODES: dict[str, Mode] = {
         },
     ),
     "map": Mode(
-        "the sub-model reads the best passages in parallel; the root joins the findings",
+        SUMMARIES["map"],
         {
             "texts": map_texts,
             "document": run_map,
             "corpus": run_corpus_map,
         },
     ),
-    "tree": Mode("a walk down the summary tree (or the table of contents)", {"document": run_tree}),
+    "tree": Mode(SUMMARIES["tree"], {"document": run_tree}),
     "refine": Mode(
-        "slice-by-slice hypothesis refinement",
+        SUMMARIES["refine"],
         {
             "context": lambda q, c, run: run_refine(q, c.value, run, doc_id=c.doc_id),
         },
     ),
     "rlm": Mode(
-        "the root model writes Python in a sandboxed REPL over the source",
+        SUMMARIES["rlm"],
         {
             "context": lambda q, c, run: RLMLoop(run, c.value, doc_id=c.doc_id).answer(q),
             "texts": _rlm_texts,
@@ -115,27 +117,10 @@ MODES: dict[str, Mode] = {
     ),
 }
 
-
-def modes_for(kind: str) -> tuple[str, ...]:
-    """`auto` and every mode that answers about this kind of source, in the registry's order."""
-    return ("auto", *(name for name, mode in MODES.items() if kind in mode.runs))
-
-
-def check_mode(mode: str, kind: str) -> str:
-    allowed = modes_for(kind)
-    if mode not in allowed:
-        raise InputError(
-            f"unknown mode '{mode}' for {_NOUNS[kind]}; choose one of {', '.join(allowed)}"
-        )
-    return mode
-
-
-_NOUNS = {
-    "context": "a context",
-    "texts": "documents in memory",
-    "document": "a document",
-    "corpus": "a corpus",
-}
+if {name: set(mode.runs) for name, mode in MODES.items()} != {
+    name: set(kinds) for name, kinds in CATALOG_KINDS.items()
+}:
+    raise ImportError("the modes' runners and the catalog of modes disagree")
 
 
 def choose_mode(

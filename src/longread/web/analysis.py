@@ -15,8 +15,9 @@ from longread.llm.usage import Budget
 from longread.repl.isolation import is_isolated
 from longread.repl.sandbox import probe
 from longread.store.cache import ResponseCache
+from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run, RunOptions
-from longread.strategies.modes import answer, check_mode
+from longread.strategies.modes import answer
 from longread.strategies.texts import TextDocs
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools

@@ -16,7 +16,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from longread.errors import CancelledError, LongreadError, ModelError
-from longread.strategies.modes import modes_for
+from longread.strategies.catalog import modes_for
 from longread.web.analysis import Analysis, AnalyzeRequest, UnknownDocumentError
 from longread.web.slots import ServerBusyError, Slot
 
