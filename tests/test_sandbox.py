@@ -8,6 +8,7 @@ import time
 import pytest
 
 from longread.errors import BudgetExceededError
+from longread.repl import sandbox as sandbox_module
 from longread.repl.sandbox import RESTART_NOTE, Sandbox
 
 
@@ -144,3 +145,21 @@ def test_isolation_layers_are_reported():
         assert all(layer["detail"] for layer in sb.layers.values())
         confined = sb.layers["landlock"]["active"] or sb.layers["namespaces"]["active"]
         assert sb.isolated == (sb.layers["seccomp"]["active"] and confined)
+
+
+def test_a_prespawned_worker_is_taken_confined_and_a_dead_one_replaced():
+    sandbox_module.prespawn()
+    spare = sandbox_module._spare[0]
+    with Sandbox({"echo": echo}, context="ctx", cell_timeout=5) as sb:
+        assert sb._process is spare.process and not sandbox_module._spare
+        assert sb.isolated == sandbox_module.isolation.is_isolated(sb.layers)
+        assert sb.run("print(echo(context, times=2))").output.strip() == "ctxctx"
+    assert spare.process.poll() is not None and not os.path.exists(spare.run_dir)
+    sandbox_module.prespawn()
+    dead = sandbox_module._spare[0]
+    dead.process.kill()
+    dead.process.wait()
+    with Sandbox({"echo": echo}, context="ctx", cell_timeout=5) as sb:
+        assert sb._process is not dead.process
+        assert sb.run("print(echo('ok'))").output.strip() == "ok"
+    assert not os.path.exists(dead.run_dir)

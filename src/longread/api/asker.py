@@ -15,6 +15,7 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.specs import ClientOptions, check_spec, preload, resolve_model
 from longread.llm.usage import Budget
+from longread.repl.sandbox import prespawn
 from longread.store.cache import ResponseCache
 from longread.strategies.common import Run, RunOptions
 
@@ -66,7 +67,10 @@ class Asker:
 
     def prepare_models(self) -> None:
         """Check both model specs now (an unknown spec or a missing key fails before any indexing)
-        and start loading their SDKs in the background, while the index opens."""
+        and start loading their SDKs in the background, while the index opens; likewise a REPL
+        worker, when the run is to write code (`rlm` asked for)."""
+        if self.mode == "rlm":
+            prespawn()
         model, sub_model, client_options = self._specs
         root = model.name if isinstance(model, LM) else model or default_model()
         sub = sub_model.name if isinstance(sub_model, LM) else sub_model or default_sub_model(root)

@@ -96,6 +96,80 @@ def _last_line(path: str) -> str:
     return ""
 
 
+@dataclass
+class _Worker:
+    """A worker process started and waiting for its init message (its policy, tools and context):
+    nothing is confined yet, and it runs no code until it has confined itself."""
+
+    process: subprocess.Popen
+    run_dir: str
+    cmd: int
+    reply: int
+    bwrap: str | None
+    startup_log: str
+    finalizer: weakref.finalize = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.finalizer = weakref.finalize(
+            self, _kill, self.process, self.run_dir, (self.cmd, self.reply)
+        )
+
+    @classmethod
+    def spawn(cls) -> _Worker:
+        rundirs.sweep()
+        run_dir = rundirs.create()
+        cmd_r, cmd_w = os.pipe()
+        reply_r, reply_w = os.pipe()
+        bwrap = isolation.bwrap()
+        startup_log = os.path.join(run_dir, "startup.log")
+        try:
+            with open(
+                os.open(startup_log, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb"
+            ) as log:
+                # (the worker's stderr until it is ready; then it points it at /dev/null)
+                process = subprocess.Popen(
+                    isolation.worker_command(run_dir, (cmd_r, reply_w), bwrap),
+                    pass_fds=(cmd_r, reply_w),
+                    cwd=isolation.work_dir(run_dir),
+                    env=_clean_env(isolation.work_dir(run_dir)),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=log,
+                    start_new_session=True,
+                )
+        except BaseException:
+            for fd in (cmd_r, cmd_w, reply_r, reply_w):
+                os.close(fd)
+            rundirs.remove(run_dir)
+            raise
+        os.close(cmd_r)
+        os.close(reply_w)
+        os.set_blocking(cmd_w, False)  # writes have deadlines: a worker that stops reading
+        return cls(process, run_dir, cmd_w, reply_r, bwrap, startup_log)  # cannot hold us
+
+
+_spare: list[_Worker] = []
+_spare_lock = threading.Lock()
+
+
+def prespawn() -> None:
+    """Start a worker process now, for the next Sandbox to take: its start (a second Python,
+    its imports, bubblewrap's namespaces) then overlaps with other work, such as loading a model
+    SDK. One at most waits; it is killed at exit if no Sandbox took it."""
+    with _spare_lock:
+        if not _spare:
+            _spare.append(_Worker.spawn())
+
+
+def _take_spare() -> _Worker | None:
+    with _spare_lock:
+        worker = _spare.pop() if _spare else None
+    if worker is not None and worker.process.poll() is not None:
+        worker.finalizer()
+        return None
+    return worker
+
+
 class Sandbox:
     """A persistent Python namespace in a separate, kernel-confined process. `tools` are host
     functions the code can call (arguments and results travel as JSON); `context` is loaded into
@@ -149,53 +223,28 @@ class Sandbox:
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
-        rundirs.sweep()
-        run_dir = rundirs.create()
-        cmd_r, cmd_w = os.pipe()
-        reply_r, reply_w = os.pipe()
-        bwrap = isolation.bwrap()
-        startup_log = os.path.join(run_dir, "startup.log")
-        try:
-            init = self._init_message(run_dir)
-            with open(
-                os.open(startup_log, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb"
-            ) as log:
-                # (the worker's stderr until it is ready; then it points it at /dev/null)
-                process = subprocess.Popen(
-                    isolation.worker_command(run_dir, (cmd_r, reply_w), bwrap),
-                    pass_fds=(cmd_r, reply_w),
-                    cwd=isolation.work_dir(run_dir),
-                    env=_clean_env(isolation.work_dir(run_dir)),
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=log,
-                    start_new_session=True,
-                )
-        except BaseException:
-            for fd in (cmd_r, cmd_w, reply_r, reply_w):
-                os.close(fd)
-            rundirs.remove(run_dir)
-            raise
-        os.close(cmd_r)
-        os.close(reply_w)
-        os.set_blocking(
-            cmd_w, False
-        )  # writes have deadlines: a worker that stops reading cannot hold us
-        self._process, self.run_dir, self._cmd, self._reply = process, run_dir, cmd_w, reply_r
-        self._finalizer = weakref.finalize(self, _kill, process, run_dir, (cmd_w, reply_r))
+        """Start the worker (or take the one `prespawn` started) and confine it: it gets the
+        policy, the tools and the context only now, and no code before it is ready."""
+        worker = _take_spare() or _Worker.spawn()
+        self._process, self.run_dir = worker.process, worker.run_dir
+        self._cmd, self._reply = worker.cmd, worker.reply
+        self._finalizer = weakref.finalize(
+            self, _kill, worker.process, worker.run_dir, (worker.cmd, worker.reply)
+        )
+        worker.finalizer.detach()
         try:
             ready_by = time.monotonic() + START_SECONDS
-            protocol.send(cmd_w, init, ready_by)
-            ready = protocol.receive(reply_r, ready_by, 1 << 20, 1_000)
+            protocol.send(worker.cmd, self._init_message(worker.run_dir), ready_by)
+            ready = protocol.receive(worker.reply, ready_by, 1 << 20, 1_000)
         except protocol.ChannelClosed:
             ready = {}
         if ready.get("op") != "ready" or not isinstance(ready.get("layers"), dict):
-            why = _last_line(startup_log)
+            why = _last_line(worker.startup_log)
             self.close()
             raise LongreadError(
                 "the REPL worker process failed to start" + (f": {why}" if why else "")
             )
-        self.layers = {**ready["layers"], "namespaces": isolation.namespaces_layer(bwrap)}
+        self.layers = {**ready["layers"], "namespaces": isolation.namespaces_layer(worker.bwrap)}
 
     def _init_message(self, run_dir: str) -> dict[str, Any]:
         context_file, kind = None, None
