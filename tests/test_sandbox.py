@@ -8,7 +8,7 @@ import time
 import pytest
 
 from longread.errors import BudgetExceededError
-from longread.repl import sandbox as sandbox_module
+from longread.repl import isolation, workers
 from longread.repl.sandbox import RESTART_NOTE, Sandbox
 
 
@@ -148,15 +148,15 @@ def test_isolation_layers_are_reported():
 
 
 def test_a_prespawned_worker_is_taken_confined_and_a_dead_one_replaced():
-    sandbox_module.prespawn()
-    spare = sandbox_module._spare[0]
+    workers.prespawn()
+    spare = workers._spare[0]
     with Sandbox({"echo": echo}, context="ctx", cell_timeout=5) as sb:
-        assert sb._process is spare.process and not sandbox_module._spare
-        assert sb.isolated == sandbox_module.isolation.is_isolated(sb.layers)
+        assert sb._process is spare.process and not workers._spare
+        assert sb.isolated == isolation.is_isolated(sb.layers)
         assert sb.run("print(echo(context, times=2))").output.strip() == "ctxctx"
     assert spare.process.poll() is not None and not os.path.exists(spare.run_dir)
-    sandbox_module.prespawn()
-    dead = sandbox_module._spare[0]
+    workers.prespawn()
+    dead = workers._spare[0]
     dead.process.kill()
     dead.process.wait()
     with Sandbox({"echo": echo}, context="ctx", cell_timeout=5) as sb:

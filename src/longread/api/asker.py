@@ -15,7 +15,7 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.specs import ClientOptions, check_spec, preload, resolve_model
 from longread.llm.usage import Budget
-from longread.repl.sandbox import prespawn
+from longread.repl.workers import prespawn
 from longread.store.cache import ResponseCache
 from longread.strategies.common import Run, RunOptions
 

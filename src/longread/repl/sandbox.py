@@ -12,7 +12,6 @@ import inspect
 import json
 import os
 import select
-import signal
 import subprocess
 import threading
 import time
@@ -23,7 +22,8 @@ from typing import Any
 
 from longread import deadline
 from longread.errors import BudgetExceededError, CancelledError, LongreadError
-from longread.repl import isolation, protocol, rundirs
+from longread.repl import isolation, protocol
+from longread.repl.workers import Worker, kill, take_spare
 from longread.text.cut import truncate_middle
 
 FATAL = (BudgetExceededError, CancelledError)
@@ -58,32 +58,6 @@ class CellResult:
         return "\n".join(parts) if parts else "(no output)"
 
 
-def _clean_env(work: str) -> dict[str, str]:
-    """The worker's whole environment: nothing inherited, so no API keys or other secrets."""
-    return {
-        "HOME": work,
-        "TMPDIR": work,
-        "PATH": "/usr/bin:/bin",
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "PYTHONIOENCODING": "utf-8",
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-
-
-def _kill(process: subprocess.Popen, run_dir: str, fds: tuple[int, ...]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        process.kill()
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=5)  # (a process stuck in the kernel is left to it, not waited for)
-    for fd in fds:
-        with contextlib.suppress(OSError):
-            os.close(fd)
-    rundirs.remove(run_dir)
-
-
 def _text(value: str, limit: int) -> str:
     """`value` cut to `limit` characters, lone surrogates (not text) replaced."""
     return truncate_middle(value, limit).encode("utf-8", "replace").decode("utf-8")
@@ -94,80 +68,6 @@ def _last_line(path: str) -> str:
         lines = f.read()[-2000:].decode("utf-8", "replace").strip().splitlines()
         return lines[-1] if lines else ""
     return ""
-
-
-@dataclass
-class _Worker:
-    """A worker process started and waiting for its init message (its policy, tools and context):
-    nothing is confined yet, and it runs no code until it has confined itself."""
-
-    process: subprocess.Popen
-    run_dir: str
-    cmd: int
-    reply: int
-    bwrap: str | None
-    startup_log: str
-    finalizer: weakref.finalize = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.finalizer = weakref.finalize(
-            self, _kill, self.process, self.run_dir, (self.cmd, self.reply)
-        )
-
-    @classmethod
-    def spawn(cls) -> _Worker:
-        rundirs.sweep()
-        run_dir = rundirs.create()
-        cmd_r, cmd_w = os.pipe()
-        reply_r, reply_w = os.pipe()
-        bwrap = isolation.bwrap()
-        startup_log = os.path.join(run_dir, "startup.log")
-        try:
-            with open(
-                os.open(startup_log, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb"
-            ) as log:
-                # (the worker's stderr until it is ready; then it points it at /dev/null)
-                process = subprocess.Popen(
-                    isolation.worker_command(run_dir, (cmd_r, reply_w), bwrap),
-                    pass_fds=(cmd_r, reply_w),
-                    cwd=isolation.work_dir(run_dir),
-                    env=_clean_env(isolation.work_dir(run_dir)),
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=log,
-                    start_new_session=True,
-                )
-        except BaseException:
-            for fd in (cmd_r, cmd_w, reply_r, reply_w):
-                os.close(fd)
-            rundirs.remove(run_dir)
-            raise
-        os.close(cmd_r)
-        os.close(reply_w)
-        os.set_blocking(cmd_w, False)  # writes have deadlines: a worker that stops reading
-        return cls(process, run_dir, cmd_w, reply_r, bwrap, startup_log)  # cannot hold us
-
-
-_spare: list[_Worker] = []
-_spare_lock = threading.Lock()
-
-
-def prespawn() -> None:
-    """Start a worker process now, for the next Sandbox to take: its start (a second Python,
-    its imports, bubblewrap's namespaces) then overlaps with other work, such as loading a model
-    SDK. One at most waits; it is killed at exit if no Sandbox took it."""
-    with _spare_lock:
-        if not _spare:
-            _spare.append(_Worker.spawn())
-
-
-def _take_spare() -> _Worker | None:
-    with _spare_lock:
-        worker = _spare.pop() if _spare else None
-    if worker is not None and worker.process.poll() is not None:
-        worker.finalizer()
-        return None
-    return worker
 
 
 class Sandbox:
@@ -225,11 +125,11 @@ class Sandbox:
     def start(self) -> None:
         """Start the worker (or take the one `prespawn` started) and confine it: it gets the
         policy, the tools and the context only now, and no code before it is ready."""
-        worker = _take_spare() or _Worker.spawn()
+        worker = take_spare() or Worker.spawn()
         self._process, self.run_dir = worker.process, worker.run_dir
         self._cmd, self._reply = worker.cmd, worker.reply
         self._finalizer = weakref.finalize(
-            self, _kill, worker.process, worker.run_dir, (worker.cmd, worker.reply)
+            self, kill, worker.process, worker.run_dir, (worker.cmd, worker.reply)
         )
         worker.finalizer.detach()
         try:
