@@ -14,6 +14,7 @@ from longread.errors import InputError
 from longread.index import corpus as corpus_module
 from longread.index.corpus import CorpusIndex
 from longread.store.corpus_store import CorpusStore
+from longread.store.section_search import distinctive
 
 
 @pytest.fixture
@@ -63,11 +64,12 @@ def test_a_search_of_a_large_corpus_leaves_out_words_most_documents_hold(tmp_pat
     assert (
         len(store.rank(["harbour", "dawn", "opens"], 12)) == 12
     )  # all common: the two rarest kept
-    assert store._distinctive(["harbour", "zebra", "dawn"], common=1.0, postings=13) == [
+    held = {"harbour": 12, "zebra": 1, "dawn": 12}
+    assert distinctive(["harbour", "zebra", "dawn"], held, 12, common=1.0, postings=13) == [
         "harbour",
         "zebra",
     ]
-    assert store._distinctive(["harbour", "zebra", "dawn"], common=1.0, postings=5) == [
+    assert distinctive(["harbour", "zebra", "dawn"], held, 12, common=1.0, postings=5) == [
         "zebra"
     ]  # the rarest
     store.small_corpus = 1_000

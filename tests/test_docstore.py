@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from longread.store import section_search
 from longread.store.docstore import SCHEMA_VERSION, DocStore, content_hash
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
@@ -231,3 +232,22 @@ def test_content_hash_is_sha256_of_the_utf8_text():
     long_text = TEXT * 5_000  # several hashing slices
     assert content_hash(long_text) == hashlib.sha256(long_text.encode("utf-8")).hexdigest()
     assert content_hash("") == hashlib.sha256(b"").hexdigest()
+
+
+def test_a_search_of_many_sections_leaves_out_words_most_of_them_hold(tmp_path, monkeypatch):
+    store = DocStore(tmp_path / "s.sqlite")
+    text = "".join(
+        f"# Part {n}\n\nThe harbour opens at dawn.{' A zebra came.' if n == 7 else ''}\n\n"
+        for n in range(40)
+    )
+    store_id = store.add_document("notes.md", "markdown", text)
+    starts = [i for i in range(len(text)) if text.startswith("# Part", i)] + [len(text)]
+    store.save_sections(
+        store_id, [(None, f"Part {n}", 1, starts[n], starts[n + 1]) for n in range(40)]
+    )
+    every = store.search_sections(store_id, "harbour zebra", k=40)
+    assert len(every) == 40  # a small document: every word is searched for
+    monkeypatch.setattr(section_search, "SMALL_INDEX", 0)  # as if it were large
+    only_rare = store.search_sections(store_id, "harbour zebra", k=40)
+    assert [store.section_rows([sid])[sid].name for sid, _ in only_rare] == ["Part 7"]
+    assert len(store.search_sections(store_id, "harbour dawn", k=40)) == 40  # the two rarest

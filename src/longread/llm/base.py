@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from abc import ABC, abstractmethod
 
 from longread.errors import ModelError
@@ -33,6 +32,8 @@ class LM(ABC):
 
     async def acomplete(self, request: Request) -> Completion:
         """Async form of `complete` (runs the blocking client in a worker thread)."""
+        import asyncio  # (loaded by the async callers that need it)
+
         return await asyncio.to_thread(self.complete, request)
 
     def count_tokens(self, text: str) -> int:

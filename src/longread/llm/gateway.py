@@ -3,7 +3,6 @@ a concurrency limit, budgets and cancellation."""
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import random
 import threading
@@ -199,6 +198,8 @@ class Gateway:
 
     async def acomplete(self, lm: LM, prompt: Prompt, **kwargs: Any) -> Completion:
         """Async form of `complete`."""
+        import asyncio  # (loaded by the async callers that need it)
+
         return await asyncio.to_thread(self.complete, lm, prompt, **kwargs)
 
     def _call_with_retries(self, lm: LM, request: Request, purpose: Purpose) -> Completion:

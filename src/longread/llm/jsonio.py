@@ -6,8 +6,6 @@ import json
 import re
 from typing import Any
 
-import jsonschema
-
 from longread.errors import ModelError
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway, Prompt, as_messages
@@ -39,8 +37,15 @@ def extract_json(text: str) -> Any:
 
 
 def _parse(text: str, schema: dict[str, Any]) -> Any:
+    """The reply's JSON value; ValueError saying what is wrong if there is none or it does not
+    match `schema`."""
+    import jsonschema  # (a tenth of a second to load: only runs that ask for JSON need it)
+
     value = extract_json(text)
-    jsonschema.validate(value, schema)
+    try:
+        jsonschema.validate(value, schema)
+    except jsonschema.ValidationError as error:
+        raise ValueError(error.message) from error
     return value
 
 
@@ -69,8 +74,8 @@ def complete_json(
     )
     try:
         return _parse(reply.text, schema)
-    except (ValueError, jsonschema.ValidationError) as error:
-        problem = error.message if isinstance(error, jsonschema.ValidationError) else str(error)
+    except ValueError as error:
+        problem = str(error)
     messages += [
         {"role": "assistant", "content": reply.text},
         {
@@ -84,7 +89,7 @@ def complete_json(
     )
     try:
         return _parse(retry.text, schema)
-    except (ValueError, jsonschema.ValidationError) as error:
+    except ValueError as error:
         raise MalformedJSONError(
-            f"{lm.name} did not return valid JSON for {purpose}: {getattr(error, 'message', error)}"
+            f"{lm.name} did not return valid JSON for {purpose}: {error}"
         ) from error

@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 
-from longread.store.section_search import fts_query
+from longread.store.section_search import distinctive, fts_query
 
 RANK_POSTINGS = (
     10_000  # documents a ranked search scores at most (more only if its rarest word is in more)
@@ -121,18 +121,12 @@ class CorpusSearch:
         ).fetchall()  # ties by id
         return [(doc_id, -score) for doc_id, score in rows]
 
-    def _distinctive(
-        self, words: list[str], common: float = 0.1, postings: int = RANK_POSTINGS
-    ) -> list[str]:
-        """The words that at most `common` of the documents hold (BM25 weighs the others near zero,
-        and each makes a search of a large corpus read a long list); the two rarest if all are
-        that common. Of those, the rarest while the documents holding them number at most
-        `postings` in all (BM25 scores each one), and the rarest one always. All of the words in
-        a corpus of under `small_corpus` documents."""
+    def _distinctive(self, words: list[str]) -> list[str]:
+        """The words worth searching for in a corpus (see `distinctive`); all of them in a corpus
+        of under `small_corpus` documents."""
         if self._count is None:
             self._count = self.totals()[0]
-        total = self._count
-        if len(words) < 2 or total < self.small_corpus:
+        if len(words) < 2 or self._count < self.small_corpus:
             return words
         held = dict(
             self.db.execute(
@@ -140,18 +134,7 @@ class CorpusSearch:
                 words,
             )
         )
-        limit = common * total
-        kept = [w for w in words if held.get(w, 0) <= limit] or sorted(
-            words, key=lambda w: held.get(w, 0)
-        )[:2]
-        chosen: set[str] = set()
-        total = 0
-        for word in sorted(kept, key=lambda w: held.get(w, 0)):
-            total += held.get(word, 0)
-            if chosen and total > postings:
-                break
-            chosen.add(word)
-        return [w for w in kept if w in chosen]
+        return distinctive(words, held, self._count, postings=RANK_POSTINGS)
 
     def phrase_rows(self, phrase: str, rows: Sequence[int] | None = None) -> list[int]:
         """Rows of the documents whose title or text holds the words of `phrase` in a row (all

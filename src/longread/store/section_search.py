@@ -5,13 +5,14 @@ DocStore, which owns the connection."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 
 from longread.store.rows import SectionRow, own_spans, rows_text
 
 FTS_BATCH_CHARS = 16_000_000  # section text indexed per committed step of a full-text build
 MAX_QUERY_WORDS = 64  # distinct words of one full-text query
+SMALL_INDEX = 1_000  # a search of fewer rows keeps even the common words
 _FTS_TABLE = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(title, body, content='', "
     "tokenize='unicode61 remove_diacritics 2')"
@@ -26,21 +27,42 @@ class SectionSearch:
     _bulk: Callable[[], AbstractContextManager[None]]
     sections: Callable[[int], list[SectionRow]]
     iter_blocks: Callable[..., Generator[tuple[int, str], None, None]]
+    section_count: Callable[[int], int]
 
     def search_sections(self, store_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
         """(section id, BM25 score; lower is better in SQLite, so it is negated) for the best k.
         The first search of a document builds its full-text index."""
-        match = fts_query(query.split())
-        if not match:
+        words = list(dict.fromkeys(query.split()))
+        if not words:
             return []
         self.ensure_fts(store_id)
         table = _fts_table(store_id)
+        match = fts_query(self._search_words(store_id, table, words))
         rows = self.db.execute(
             f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
             "ORDER BY score LIMIT ?",
             (match, k),
         ).fetchall()
         return [(sid, -score) for sid, score in rows]
+
+    def _search_words(self, store_id: int, table: str, words: list[str]) -> list[str]:
+        """The words worth searching for in a document of many sections (see `distinctive`)."""
+        total = self.section_count(store_id)
+        if len(words) < 2 or total < SMALL_INDEX:
+            return words
+        vocab = f"{table}_vocab"
+        self.db.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{vocab} USING fts5vocab(main, {table}, row)"
+        )
+        lowered = {w: w.lower() for w in words}
+        counts = dict(
+            self.db.execute(
+                f"SELECT term, doc FROM temp.{vocab} WHERE term IN "
+                f"({','.join('?' * len(lowered))})",
+                list(lowered.values()),
+            )
+        )
+        return distinctive(words, {w: counts.get(low, 0) for w, low in lowered.items()}, total)
 
     def ensure_fts(
         self, store_id: int, on_progress: Callable[[int, int], None] | None = None
@@ -124,6 +146,31 @@ class SectionSearch:
                 yield "".join(rows_text(held, start, end))
         finally:
             blocks.close()
+
+
+def distinctive(
+    words: list[str],
+    held: Mapping[str, int],
+    total: int,
+    common: float = 0.1,
+    postings: int = 10_000,
+) -> list[str]:
+    """Of `words` (`held`: how many of the `total` rows hold each), those that at most `common`
+    of the rows hold (BM25 weighs the others near zero, and each makes a search of a large index
+    read a long list), or the two rarest if all are that common; of those, the rarest while the
+    rows holding them number at most `postings` in all, and the rarest one always."""
+    limit = common * total
+    kept = [w for w in words if held.get(w, 0) <= limit] or sorted(
+        words, key=lambda w: held.get(w, 0)
+    )[:2]
+    chosen: set[str] = set()
+    count = 0
+    for word in sorted(kept, key=lambda w: held.get(w, 0)):
+        count += held.get(word, 0)
+        if chosen and count > postings:
+            break
+        chosen.add(word)
+    return [w for w in kept if w in chosen]
 
 
 def fts_query(words: Iterable[str]) -> str:

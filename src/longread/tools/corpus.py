@@ -4,9 +4,8 @@ Search results and reads are cached."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from functools import cached_property, lru_cache
-from itertools import groupby, islice
+from itertools import islice
 from typing import Any
 
 from longread.answer import Citation
@@ -17,9 +16,10 @@ from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
 from longread.store.rows import own_spans
 from longread.text.cut import truncate_middle
-from longread.text.grep import MAX_HITS, grep_blocks, hit_limit
+from longread.text.grep import MAX_HITS, candidate_documents, grep_blocks, hit_limit
 from longread.text.grounding import grounded_span
 from longread.text.offsets import JoinedTexts
+from longread.text.patterns import compile_search
 from longread.text.rank import keywords, search_words
 from longread.tools.bounds import (
     QUERY_CHARS,
@@ -253,10 +253,12 @@ class CorpusTools(Toolset):
         start, line}]} for the first `max_docs` documents that match (up to `max_hits` each)."""
         found: dict[str, list[dict]] = {}
         per_document, documents = hit_limit(max_hits), hit_limit(max_docs)
-        for doc_id, blocks in _by_document(self.store.iter_corpus_blocks()):
+        regex = compile_search(pattern)  # (once, not once per document)
+        for doc_id in candidate_documents(regex, self.store.iter_corpus_blocks()):
+            blocks = self.store.iter_blocks(self.index.doc(doc_id).store_id)
             hits = [
                 {"match": m.text, "start": m.start, "line": m.line}
-                for m in islice(grep_blocks(pattern, blocks), per_document)
+                for m in islice(grep_blocks(regex, blocks), per_document)
             ]
             if hits:
                 found[doc_id] = hits
@@ -356,11 +358,3 @@ class CorpusTools(Toolset):
         return self.gateway.complete(
             self.sub, prompt, purpose=Purpose.ASK_ABOUT_DOCUMENT, label=doc_id
         ).text
-
-
-def _by_document(
-    rows: Iterable[tuple[str, int, str]],
-) -> Iterator[tuple[str, Iterator[tuple[int, str]]]]:
-    """Group (doc id, offset, block) rows, which come ordered by document, into (doc id, blocks)."""
-    for doc_id, group in groupby(rows, key=lambda row: row[0]):
-        yield doc_id, ((offset, body) for _, offset, body in group)
