@@ -4,6 +4,7 @@ level 2 on first use, skipped files, and incremental updates equal to a fresh bu
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -256,3 +257,17 @@ def test_any_sequence_of_updates_equals_a_fresh_build(tmp_path_factory, ops):
             index.remove_document(name)
     fresh = built(root, base / "fresh.sqlite")
     assert _comparable(index) == _comparable(fresh)
+
+
+def test_an_update_uses_the_listing_prescan_started(tmp_path):
+    root = write_corpus(tmp_path / "notes", {"a.txt": "First note.", "b.txt": "Second note."})
+    index = built(root, tmp_path / "c.sqlite")
+    (root / "a.txt").write_text("First note, changed.", encoding="utf-8")
+    index.prescan()
+    report = index.update(parallel=False)
+    assert (report.changed, report.unchanged) == (["a.txt"], 1)
+    assert index.update(parallel=False).unchanged == 2  # a fresh listing, once it was used
+    shutil.rmtree(root)
+    index.prescan()
+    with pytest.raises(FileNotFoundError):  # (the listing's error, where it is used)
+        index.update(parallel=False)

@@ -12,7 +12,8 @@ from longread.api.asker import Asker
 from longread.config import index_path
 from longread.errors import InputError
 from longread.events import EventSink, ignore
-from longread.index.corpus import BATCH_SIZE, CorpusIndex, MetaReader, UpdateReport
+from longread.index.corpus import BATCH_SIZE, CorpusIndex, MetaReader
+from longread.index.corpus_files import UpdateReport
 from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS, llm_meta
 from longread.ingest.metadata import ContentMeta, headings_in
 from longread.llm.base import LM

@@ -18,7 +18,7 @@ from longread.text.terminal import json_for_terminal
 
 if TYPE_CHECKING:  # (the library loads when a command runs, not for --help)
     from longread.api import MultiDocRLM
-    from longread.index.corpus import UpdateReport
+    from longread.index.corpus_files import UpdateReport
 
 corpus_app = typer.Typer(
     no_args_is_help=True, help="Inspect and update the index of a folder of documents."
@@ -83,6 +83,7 @@ def ask_corpus(
     """`longread ask DIR "question"`: bring the index up to date (rules metadata for new files),
     then answer with citations into the documents."""
     rlm = open_corpus(folder, model, sub_model, on_event=progress, **settings)
+    rlm.index.prescan()
     rlm.prepare_models()
     with progress:
         progress.update(f"indexing {folder.name}…")

@@ -12,14 +12,24 @@ import os
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Any
 
 from longread.errors import InputError
 from longread.events import Event, EventKind, EventSink, ignore
-from longread.index.corpus_files import Skipped, file_state, index_terms, prepare, prepare_all, scan
+from longread.index.corpus_files import (
+    Files,
+    Skipped,
+    UpdateReport,
+    file_state,
+    index_terms,
+    prepare,
+    prepare_all,
+    scan,
+    scan_ahead,
+)
 from longread.index.corpus_json import content_meta, corpus_dict, saved_meta
 from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS
 from longread.index.single import SingleDocIndex
@@ -60,23 +70,6 @@ class DocumentMeta:
     detailed_index_path: str
 
 
-@dataclass
-class UpdateReport:
-    """What an update did, by document id."""
-
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    unchanged: int = 0
-    skipped: list[Skipped] = field(default_factory=list)
-
-    def summary(self) -> str:
-        return (
-            f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
-            f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
-        )
-
-
 class CorpusIndex:
     """A folder of documents indexed in one CorpusStore."""
 
@@ -89,6 +82,7 @@ class CorpusIndex:
         if stored is None:
             store.set_root(str(self.root))
         self._levels: dict[str, SingleDocIndex] = {}
+        self._scan: Future[Files] | None = None
 
     # -- building and updating -------------------------------------------------------------
     def update(
@@ -104,7 +98,7 @@ class CorpusIndex:
         replace changed ones, remove deleted ones. Files are read in worker processes when
         `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata."""
         files = (
-            scan(self.root, self.store.path.resolve())
+            self._scanned()
             if only is None
             else {d: file_state(self.root / d) for d in only if (self.root / d).is_file()}
         )
@@ -138,6 +132,15 @@ class CorpusIndex:
             self.improve_meta(meta_reader, batch_size, on_event)
         self._levels.clear()
         return report
+
+    def prescan(self) -> None:
+        """Start listing the folder's files for the next `update` (see scan_ahead)."""
+        self._scan = scan_ahead(self.root, self.store.path.resolve())
+
+    def _scanned(self) -> Files:
+        """The folder's files (the listing `prescan` started, else a new one)."""
+        started, self._scan = self._scan, None
+        return started.result() if started else scan(self.root, self.store.path.resolve())
 
     def index_full_text(self, on_event: EventSink = ignore) -> None:
         """Put the documents not yet in the full-text index into it (else the first search does),

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from longread.ingest.document import load_document
@@ -81,7 +83,27 @@ def prepare_all(root: str, doc_ids: list[str]) -> list[DocRecord | Skipped]:
     return [prepare(root, doc_id) for doc_id in doc_ids]
 
 
-def scan(root: Path, leave_out: Path | None = None) -> dict[str, tuple[int, int] | None]:
+@dataclass
+class UpdateReport:
+    """What an update of a corpus index did, by document id."""
+
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
+            f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
+        )
+
+
+Files = dict[str, tuple[int, int] | None]  # document id: (size, mtime in ns), None if unreadable
+
+
+def scan(root: Path, leave_out: Path | None = None) -> Files:
     """Files under `root` by document id (path relative to the root, with `/`), each with its
     (size, mtime in ns) or None if it cannot be read (it is then read to report why), leaving out
     hidden files and folders, folders linked to, and the database `leave_out` (the index itself,
@@ -109,6 +131,21 @@ def scan(root: Path, leave_out: Path | None = None) -> dict[str, tuple[int, int]
                 except OSError:
                     found[prefix + entry.name] = None
     return dict(sorted(found.items()))
+
+
+def scan_ahead(root: Path, leave_out: Path | None = None) -> Future[Files]:
+    """scan(root, leave_out) on a thread of its own: its stat calls leave the interpreter to other
+    work meanwhile (such as loading a model SDK)."""
+    result: Future[Files] = Future()
+
+    def run() -> None:
+        try:
+            result.set_result(scan(root, leave_out))
+        except BaseException as error:  # (raised again where the listing is used)
+            result.set_exception(error)
+
+    threading.Thread(target=run, daemon=True).start()
+    return result
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
