@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from longread.text.grep import candidate_documents
-from longread.text.patterns import compile_search
+from longread.text.patterns import compile_search, whole_words
 
 PATTERNS = ["a", "ab", "a.b", r"b\s+a", "x*", "[^y]+y", "(?s)a.*b", "xa$", "^b"]
 documents = st.lists(st.text(alphabet="ab\n xyé", max_size=30), min_size=1, max_size=12)
@@ -44,3 +44,12 @@ def test_a_rare_literal_in_many_documents_leaves_few_candidates():
     assert list(candidate_documents(regex, rows(texts, 7), window_chars=1_000)) == ["d500"]
     regex = compile_search(r"quokka-\w+ treaty")
     assert list(candidate_documents(regex, rows(texts, 7), window_chars=1_000)) == ["d500"]
+
+
+def test_whole_words_are_only_those_a_full_text_index_holds_whole_in_every_match():
+    assert whole_words(r"QZX-\d{4}-RARE-TOKEN-\d{4}") == ["rare", "token"]  # not QZX: "aQZX-…"
+    assert whole_words(r"the (quokka)-zeppelin treaty") == ["zeppelin"]
+    assert whole_words(r" Porter\.") == ["porter"] and whole_words(r" Porter.") == []  # any char
+    assert whole_words("-a_b-") == ["a", "b"]  # (an index splits words at `_`)
+    for pattern in ["x|-y-", "-AbC-?", "éRAREé", "(?:-ab-)*", "[", r"\p{L}"]:
+        assert whole_words(pattern) == [], pattern

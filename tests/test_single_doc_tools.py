@@ -108,3 +108,27 @@ def test_answering_reads_only_the_sections_it_needs(tmp_path, monkeypatch):
     )
     assert tools.cite("Macbeth is thane of Cawdor", "Who is the thane of Cawdor?")
     assert len(tools.get_section_names()) == tools.index.section_count
+
+
+PATTERNS = [r" Porter\.", r"\. Knock, knock", r" Seyton, ", "thane of Cawdor", r"\. Exeunt\."]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_grep_reads_only_around_the_sections_holding_a_rare_whole_word(tools, pattern):
+    """A pattern that spells out a rare whole word is looked for only around the sections the
+    full-text index says hold it, and finds exactly what a scan of the whole text finds."""
+    tools.index.store.ensure_fts(tools.index.store_id)
+    expected = [(m.start(), m.end()) for m in re.finditer(pattern, TEXT, re.IGNORECASE)]
+    read: list[tuple[int, int | None]] = []
+    every_block = tools.store.iter_blocks
+
+    def recorded(store_id, start=0, end=None):
+        read.append((start, end))
+        return every_block(store_id, start, end)
+
+    tools.store.iter_blocks = recorded
+    found = tools.grep_all(pattern, max_hits=1_000)
+    assert sorted((h["start"], h["end"]) for hits in found.values() for h in hits) == expected
+    whole_text = (0, len(TEXT))
+    if pattern in PATTERNS[:3]:  # a word of three sections at most: not read whole
+        assert whole_text not in read and read

@@ -50,19 +50,36 @@ class SectionSearch:
         total = self.section_count(store_id)
         if len(words) < 2 or total < SMALL_INDEX:
             return words
+        held = self._holding(table, {w: w.lower() for w in words})
+        return distinctive(words, held, total)
+
+    def sections_holding(self, store_id: int, words: list[str]) -> list[int] | None:
+        """The sections whose text holds the rarest of `words` (lower-case whole words), by the
+        full-text index; None without a complete one, or when that word is in over a tenth of
+        the sections (reading them all is then about as fast)."""
+        if not words or not self._fts_state(store_id)[1]:
+            return None
+        table = _fts_table(store_id)
+        held = self._holding(table, {w: w for w in words})
+        rarest = min(words, key=lambda w: held.get(w, 0))
+        if held.get(rarest, 0) > 0.1 * self.section_count(store_id):
+            return None
+        rows = self.db.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (f'"{rarest}"',))
+        return [section_id for (section_id,) in rows]
+
+    def _holding(self, table: str, terms: Mapping[str, str]) -> dict[str, int]:
+        """How many sections hold each word (`terms`: each word's term in the index)."""
         vocab = f"{table}_vocab"
         self.db.execute(
             f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{vocab} USING fts5vocab(main, {table}, row)"
         )
-        lowered = {w: w.lower() for w in words}
         counts = dict(
             self.db.execute(
-                f"SELECT term, doc FROM temp.{vocab} WHERE term IN "
-                f"({','.join('?' * len(lowered))})",
-                list(lowered.values()),
+                f"SELECT term, doc FROM temp.{vocab} WHERE term IN ({','.join('?' * len(terms))})",
+                list(terms.values()),
             )
         )
-        return distinctive(words, {w: counts.get(low, 0) for w, low in lowered.items()}, total)
+        return {word: counts.get(term, 0) for word, term in terms.items()}
 
     def ensure_fts(
         self, store_id: int, on_progress: Callable[[int, int], None] | None = None

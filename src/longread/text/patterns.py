@@ -115,3 +115,46 @@ def compile_search(pattern: str) -> SearchPattern:
     """The SearchPattern for `pattern` (ValueError if no engine accepts it). Not cached: a cache
     would keep what model code compiled after its run."""
     return SearchPattern(pattern)
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+_SEPARATOR = re.compile(r"[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]")  # ASCII, not a letter or digit
+
+
+def whole_words(pattern: str) -> list[str]:
+    """Words every match of `pattern` holds whole, in lower case: ASCII letters and digits that
+    the pattern spells out between two other literal characters (as `RARE` in `-RARE-`), so that
+    a full-text index (which splits text at every other character) has each of them wherever the
+    pattern matches. None when the pattern cannot be read, or spells none out that way."""
+    try:
+        parsed = _re_parser.parse(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return []
+    words: list[str] = []
+    for run in _literal_runs(parsed):
+        for match in _TOKEN.finditer(run):
+            before, after = (
+                run[match.start() - 1 : match.start()],
+                run[match.end() : match.end() + 1],
+            )
+            if _SEPARATOR.fullmatch(before) and _SEPARATOR.fullmatch(after):
+                words.append(match.group(0).lower())
+    return list(dict.fromkeys(words))
+
+
+def _literal_runs(items: _re_parser.SubPattern) -> Iterator[str]:
+    """The runs of literal characters that follow one another in every match (top level, and
+    inside plain groups)."""
+    run: list[str] = []
+    for op, arg in items:
+        if op is _c.LITERAL:
+            run.append(chr(arg))
+            continue
+        if op is _c.SUBPATTERN and not run:  # (a group starts a run of its own)
+            yield from _literal_runs(arg[-1])
+            continue
+        if run:
+            yield "".join(run)
+        run = []
+    if run:
+        yield "".join(run)

@@ -18,8 +18,9 @@ from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
 from longread.store.rows import SectionRow
 from longread.text.cut import truncate_middle
-from longread.text.grep import MAX_HITS, grep_blocks, hit_limit
+from longread.text.grep import MAX_HITS, MAX_MATCH_CHARS, grep_blocks, hit_limit
 from longread.text.grounding import grounded_span
+from longread.text.patterns import SearchPattern, compile_search, whole_words
 from longread.text.rank import keywords, search_words, stem
 from longread.tools.bounds import READ_LIMIT, cached_reads, fit_chars, short_name, short_text
 from longread.tools.toolset import Brief, Toolset
@@ -295,9 +296,30 @@ class SingleDocTools(TreeNavigation, Toolset):
         return hits[:MAX_HITS]
 
     def _grep(self, pattern: str, start: int, end: int) -> Iterator[dict]:
-        blocks = self.index.store.iter_blocks(self.index.store_id, start, end)
-        for m in grep_blocks(pattern, blocks, start, end, lines=False):
-            yield {"match": m.text, "start": m.start, "end": m.end}
+        regex = compile_search(pattern)
+        for low, high in self._grep_spans(regex, start, end):
+            blocks = self.store.iter_blocks(self.store_id, low, high)
+            for m in grep_blocks(regex, blocks, low, high, lines=False):
+                yield {"match": m.text, "start": m.start, "end": m.end}
+
+    def _grep_spans(self, regex: SearchPattern, start: int, end: int) -> list[tuple[int, int]]:
+        """Where in [start, end) a match can be: around the sections that hold the pattern's
+        rarest whole word, when the full-text index knows it (every match holds it, and is at
+        most MAX_MATCH_CHARS long); else everywhere."""
+        found = self.store.sections_holding(self.store_id, whole_words(regex.pattern))
+        if found is None:
+            return [(start, end)]
+        rows = self.store.section_rows(found)
+        spans: list[tuple[int, int]] = []
+        for low, high in sorted(self.store.own_span(rows[i]) for i in found):
+            low, high = max(start, low - MAX_MATCH_CHARS), min(end, high + MAX_MATCH_CHARS)
+            if low >= high:
+                continue
+            if spans and low <= spans[-1][1]:
+                spans[-1] = (spans[-1][0], max(spans[-1][1], high))
+            else:
+                spans.append((low, high))
+        return spans
 
     def find_sections_by_keyword(self, keyword: str) -> list[str]:
         """Sections whose keywords include `keyword` (case and plural insensitive)."""
