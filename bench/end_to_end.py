@@ -221,7 +221,9 @@ def main() -> None:
         )
 
     if "map" not in args.skip:
-        mapped = run([LONGREAD, "ask", str(document), QUESTION, "--mode", "map", "-q"], env)
+        mapped = run(
+            [LONGREAD, "ask", str(document), QUESTION, "--mode", "map", "--no-cache", "-q"], env
+        )
         rows.append(
             (
                 f"`ask --mode map` {size / 1e6:,.0f} MB, local model (wall, peak)",
