@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from corpus_fixtures import ARTICLES, built, open_index, write_bad_files, write_
 from longread.errors import InputError
 from longread.index import corpus as corpus_module
 from longread.index.corpus import CorpusIndex
+from longread.index.corpus_files import scan, scan_ahead
 from longread.store.corpus_store import CorpusStore
 from longread.store.section_search import distinctive
 
@@ -271,3 +273,18 @@ def test_an_update_uses_the_listing_prescan_started(tmp_path):
     index.prescan()
     with pytest.raises(FileNotFoundError):  # (the listing's error, where it is used)
         index.update(parallel=False)
+
+
+def test_a_folder_is_listed_ahead_in_a_forked_process_or_on_a_thread(tmp_path):
+    root = write_corpus(tmp_path / "notes", {"a.txt": "One.", "sub/b.txt": "Two."})
+    assert scan_ahead(root).result(timeout=30) == scan(root)  # (forked: this thread is alone)
+    busy = threading.Event()
+    other = threading.Thread(target=busy.wait)
+    other.start()  # (another thread running: no fork, a thread of its own)
+    try:
+        assert scan_ahead(root).result(timeout=30) == scan(root)
+    finally:
+        busy.set()
+        other.join()
+    with pytest.raises(FileNotFoundError):
+        scan_ahead(tmp_path / "gone").result(timeout=30)
