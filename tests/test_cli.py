@@ -139,3 +139,22 @@ def test_repl_binds_the_document_functions_for_a_person(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "34 markdown" in result.stdout and "SCENE" in result.stdout
     assert "34 sections" in result.stderr  # the banner
+
+
+LEAVING = r"""
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from longread.cli import _leave
+pool = ThreadPoolExecutor(2)
+pool.submit(print, "from a pooled thread").result()
+sys.stdout.write("unflushed output")
+_leave(3)
+"""
+
+
+def test_leaving_flushes_output_keeps_the_code_and_does_not_wait_for_idle_pools():
+    done = subprocess.run(
+        [sys.executable, "-c", LEAVING], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 3
+    assert done.stdout == "from a pooled thread\nunflushed output"

@@ -25,18 +25,21 @@ def main() -> NoReturn:
     try:
         _run()
     except SystemExit as done:
+        if done.code is not None and not isinstance(done.code, int):
+            print(done.code, file=sys.stderr)  # (as the interpreter would)
         _leave(done.code if isinstance(done.code, int) else 0 if done.code is None else 1)
     _leave(0)
 
 
 def _leave(code: int) -> NoReturn:
+    """What interpreter shutdown does before it frees everything, then exit: threading's exit
+    callbacks (which stop idle thread pools) and the wait for non-daemon threads, then the exit
+    handlers (finalizers, caches), with the output flushed."""
+    threading._shutdown()  # type: ignore[attr-defined]
+    atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):  # (a closed pipe: nothing more can be said)
             stream.flush()
-    for thread in threading.enumerate():
-        if thread is not threading.current_thread() and not thread.daemon:
-            thread.join()
-    atexit._run_exitfuncs()  # what interpreter shutdown would run: finalizers, pools, caches
     os._exit(code)
 
 
