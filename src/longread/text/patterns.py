@@ -127,11 +127,11 @@ def whole_words(pattern: str) -> list[str]:
     a full-text index (which splits text at every other character) has each of them wherever the
     pattern matches. None when the pattern cannot be read, or spells none out that way."""
     try:
-        parsed = _re_parser.parse(pattern)
+        runs = list(_literal_runs(_re_parser.parse(pattern)))
     except (re.error, RecursionError, OverflowError):
         return []
     words: list[str] = []
-    for run in _literal_runs(parsed):
+    for run in runs:
         for match in _TOKEN.finditer(run):
             before, after = (
                 run[match.start() - 1 : match.start()],
