@@ -132,3 +132,18 @@ def test_grep_reads_only_around_the_sections_holding_a_rare_whole_word(tools, pa
     whole_text = (0, len(TEXT))
     if pattern in PATTERNS[:3]:  # a word of three sections at most: not read whole
         assert whole_text not in read and read
+
+
+def test_the_outline_in_the_brief_shows_the_levels_that_fit(tools):
+    lines = tools._outline_summary(max_lines=8).splitlines()
+    assert lines == [
+        "Macbeth",
+        "  ACT I",
+        "  SCENE I. A desert place.",
+        "  ACT II",
+        "  ACT III",
+        "  ACT IV",
+        "  ACT V",
+        f"… {tools.index.section_count - 7} more sections",
+    ]
+    assert len(tools._outline_summary(max_lines=60).splitlines()) == tools.index.section_count

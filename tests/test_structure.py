@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from longread.ingest.doctype import DOC_TYPES, detect_doc_type
 from longread.ingest.headings import detect_headings
-from longread.ingest.toc import Section, build_toc, flatten, toc_summary
+from longread.ingest.toc import Section, build_toc, deepest_shown, flatten, outline_lines
 
 MARKDOWN_PAPER = """\
 # Sparse Attention for Long Documents
@@ -492,12 +492,16 @@ def test_flatten_to_dict_and_summary():
         "end_char": toc[1].children[0].end_char,
         "children": [],
     }
-    assert toc_summary(toc).splitlines()[:3] == ["Preamble", "1 Scope", "  1.1 Purpose"]
-    big = [Section(f"S{i}", 1, i, i + 1, [Section(f"S{i}.1", 2, i, i + 1)]) for i in range(100)]
-    lines = toc_summary(big, max_lines=60).splitlines()
-    assert len(lines) == 60 and lines[0] == "S0" and lines[-1] == "… 141 more sections"
-    lines = toc_summary(big[:30], max_lines=40).splitlines()
-    assert lines[-1] == "… 30 more sections" and all(not ln.startswith(" ") for ln in lines)
+    shown = [(1, "Preamble"), (1, "1 Scope"), (2, "1.1 Purpose")]
+    assert outline_lines(shown, 5) == "Preamble\n1 Scope\n  1.1 Purpose\n… 2 more sections"
+    assert outline_lines(shown, 3).splitlines()[-1] == "  1.1 Purpose"
+
+
+def test_an_outline_shows_whole_levels_that_fit():
+    assert deepest_shown({1: 3, 2: 4}, max_lines=60) == 2  # everything fits
+    assert deepest_shown({1: 10, 2: 20, 3: 50}, max_lines=40) == 2  # 30 lines and a "more" line
+    assert deepest_shown({1: 100, 2: 100}, max_lines=60) == 1  # the top level, cut, at least
+    assert deepest_shown({1: 30, 2: 30}, max_lines=40) == 1
 
 
 def test_explicit_headings_and_bad_arguments():

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -193,19 +192,6 @@ def _walk(sections: Sequence[Section]) -> Iterator[tuple[int, Section]]:
 def flatten(sections: Sequence[Section]) -> list[Section]:
     """Every section in document order, parents before their children."""
     return [section for _, section in _walk(sections)]
-
-
-def toc_summary(sections: Sequence[Section], max_lines: int = 60) -> str:
-    """An indented outline of at most `max_lines` lines: the shallowest levels in full, then
-    a "… N more sections" line for whatever did not fit."""
-    return outline_summary([(depth, s.title) for depth, s in _walk(sections)], max_lines)
-
-
-def outline_summary(rows: Sequence[tuple[int, str]], max_lines: int = 60) -> str:
-    """toc_summary of (depth, title) pairs in document order (depth 1 at the top)."""
-    deepest = deepest_shown(Counter(depth for depth, _ in rows), max_lines)
-    shown = [row for row in rows if row[0] <= deepest][: max_lines - 1]
-    return outline_lines(rows if len(rows) <= max_lines else shown, len(rows))
 
 
 def deepest_shown(per_depth: Mapping[int, int], max_lines: int = 60) -> int:
