@@ -62,11 +62,20 @@ def tree_rss(root: int) -> int:
     return total
 
 
+def user_environment(extra: dict[str, str]) -> dict[str, str]:
+    """This environment with `extra`, as on a user's machine: Python keeps the bytecode it
+    compiles (a setting that stops it, as in some containers, would charge every run for
+    compiling the project again)."""
+    environment = {**os.environ, **extra}
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    return environment
+
+
 def run(args: list[str], env: dict[str, str], timeout: float = 900) -> Measure:
     """Run a command to its end, sampling its process tree's memory; fail loudly if it fails."""
     started = time.perf_counter()
     process = subprocess.Popen(
-        args, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        args, env=user_environment(env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
     peak = 0
     while process.poll() is None:

@@ -4,6 +4,7 @@ resumable full-text index, resume, schema changes."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import sqlite3
 from pathlib import Path
@@ -215,6 +216,23 @@ def test_new_sections_replace_the_old_with_their_summaries_and_index(tmp_path):
     assert store.summaries(doc) == {} and [r.id for r in store.sections(doc)] == new
     assert store.sections(doc)[1].parent_id == new[0]
     assert [sid for sid, _ in store.search_sections(doc, "delta")] == [new[1]]
+
+
+def test_section_names_and_depth_counts_are_saved_with_the_sections_and_replaced_with_them(
+    tmp_path,
+):
+    store = DocStore(tmp_path / "i.sqlite")
+    doc = store.add_document("a.txt", "text", "alpha beta gamma delta")
+    assert store.section_names(doc) == [] and store.depth_counts(doc) == {}
+    store.save_sections(
+        doc, [(None, "Part", 1, 0, 22), (0, "Part", 2, 5, 11), (0, "Ünï", 2, 11, 22)]
+    )
+    assert store.section_names(doc) == ["Part", "Part (2)", "Ünï"]
+    assert json.loads(store.section_names_json(doc)) == [r.name for r in store.sections(doc)]
+    assert store.depth_counts(doc) == {1: 1, 2: 2}
+    store.save_sections(doc, [(None, "Only", 1, 0, 22)])
+    assert store.section_names(doc) == ["Only"] and store.depth_counts(doc) == {1: 1}
+    assert store.section_names(doc + 1) == [] and store.depth_counts(doc + 1) == {}
 
 
 def test_a_file_from_another_schema_version_is_started_afresh(tmp_path):

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
+from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from longread.errors import BudgetExceededError
 from longread.repl import isolation, workers
+from longread.repl.protocol import JsonText, decoded, json_object
 from longread.repl.sandbox import RESTART_NOTE, Sandbox
 
 
@@ -37,6 +42,31 @@ def test_namespace_persists_and_last_expression_is_shown(sandbox):
 def test_context_and_tools_are_available(sandbox):
     assert sandbox.run("print(context.upper())").output.strip() == "THE CONTEXT TEXT."
     assert sandbox.run("print(echo('ab', times=3))").output.strip() == "ababab"
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(st.dictionaries(st.text(), st.tuples(_json_values, st.booleans()), max_size=5))
+def test_a_json_object_holds_json_text_as_it_is_and_other_values_encoded(members):
+    values = {
+        name: JsonText(json.dumps(value)) if as_text else value
+        for name, (value, as_text) in members.items()
+    }
+    plain = {name: value for name, (value, _) in members.items()}
+    assert json.loads(json_object(values)) == plain == decoded(values)
+
+
+def test_variables_are_preset_and_json_text_arrives_decoded():
+    names = ["Act I", 'Scene "2"', "Ünï\nline"]
+    variables = {"total": 3, "names": JsonText(json.dumps(names)), "path": Path("/a")}
+    with Sandbox({}, variables=variables) as sandbox:
+        shown = sandbox.run(f"print(total, names == {names!r}, type(names).__name__, path)")
+    assert shown.output.strip() == "3 True list /a"
 
 
 def test_final_and_final_var(sandbox):

@@ -18,6 +18,7 @@ from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS, llm_meta
 from longread.ingest.metadata import ContentMeta, headings_in
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
+from longread.repl.protocol import decoded
 from longread.store.corpus_store import CorpusStore, StoredDoc
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run
@@ -160,5 +161,7 @@ class MultiDocRLM(Asker):
                 f"Functions: {', '.join(tools.functions())}"
             )
             code.interact(
-                banner=banner, local={**tools.brief("").variables, **tools.functions()}, exitmsg=""
+                banner=banner,
+                local={**decoded(tools.brief("").variables), **tools.functions()},
+                exitmsg="",
             )

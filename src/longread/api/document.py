@@ -19,6 +19,7 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.specs import ClientOptions
 from longread.llm.usage import Budget
+from longread.repl.protocol import decoded
 from longread.store.docstore import DocStore, content_hash
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run, RunOptions
@@ -154,5 +155,5 @@ class SingleDocRLM(Asker):
                 f"{self.index.section_count} sections.\nFunctions: {names}"
             )
             code.interact(
-                banner=banner, local={**tools.variables(), **tools.functions()}, exitmsg=""
+                banner=banner, local={**decoded(tools.variables()), **tools.functions()}, exitmsg=""
             )

@@ -53,10 +53,16 @@ def check_spec(spec: str, options: ClientOptions = ClientOptions()) -> None:
 
 def preload(spec: str) -> None:
     """Start importing the SDK a spec needs on a thread of its own (one takes up to a second),
-    so that other work goes on meanwhile; resolve_model then finds it loaded, or waits for it."""
-    module = _SDKS.get(spec.strip().partition(":")[0].lower())
-    if module is not None and module not in sys.modules:
-        threading.Thread(target=importlib.import_module, args=(module,), daemon=True).start()
+    with the part its first request imports, so that other work goes on meanwhile;
+    resolve_model then finds it loaded, or waits for it."""
+    modules = _SDKS.get(spec.strip().partition(":")[0].lower(), ())
+    if modules and modules[-1] not in sys.modules:
+        threading.Thread(target=_import_all, args=(modules,), daemon=True).start()
+
+
+def _import_all(modules: tuple[str, ...]) -> None:
+    for module in modules:
+        importlib.import_module(module)
 
 
 def _parse(spec: str) -> tuple[str, str]:
@@ -183,4 +189,10 @@ _SETTINGS: dict[str, Callable[[str, ClientOptions], object]] = {
     "azure": _azure_settings,
     "anthropic": _anthropic_settings,
 }
-_SDKS = {"openai": "openai", "azure": "openai", "anthropic": "anthropic"}
+# each SDK, then the module its client imports on the first request
+_OPENAI = ("openai", "openai.resources.chat.completions")
+_SDKS = {
+    "openai": _OPENAI,
+    "azure": _OPENAI,
+    "anthropic": ("anthropic", "anthropic.resources.messages"),
+}

@@ -11,6 +11,8 @@ import re
 import select
 import struct
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 MAX_FRAME = 512 * 1024 * 1024  # what the host may send (a tool's result can be large)
@@ -28,6 +30,37 @@ class FrameTimeout(ChannelClosed):
 
 class ChannelEnded(ChannelClosed):
     """The other side closed its end (it exited, or was killed)."""
+
+
+@dataclass(frozen=True)
+class JsonText:
+    """A value already encoded as JSON (a long list read from the store as saved): it goes into
+    a JSON object as it is, never decoded and encoded again on the host."""
+
+    text: str
+
+
+def json_object(values: Mapping[str, Any]) -> str:
+    """The JSON object of `values`, each JsonText among them written as it is."""
+    members = (
+        json.dumps(name)
+        + ": "
+        + (
+            value.text
+            if isinstance(value, JsonText)
+            else json.dumps(value, ensure_ascii=False, default=str)
+        )
+        for name, value in values.items()
+    )
+    return "{" + ", ".join(members) + "}"
+
+
+def decoded(values: Mapping[str, Any]) -> dict[str, Any]:
+    """`values` with each JsonText among them decoded."""
+    return {
+        name: json.loads(value.text) if isinstance(value, JsonText) else value
+        for name, value in values.items()
+    }
 
 
 def encode(message: dict[str, Any]) -> bytes:

@@ -63,6 +63,16 @@ def _text(value: str, limit: int) -> str:
     return truncate_middle(value, limit).encode("utf-8", "replace").decode("utf-8")
 
 
+def _write_private(path: str, text: str) -> str:
+    """Write a new file only its owner can read (for the worker to load before it confines
+    itself); its path."""
+    with open(
+        os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8"
+    ) as f:
+        f.write(text)
+    return path
+
+
 def _last_line(path: str) -> str:
     with contextlib.suppress(OSError), open(path, "rb") as f:
         lines = f.read()[-2000:].decode("utf-8", "replace").strip().splitlines()
@@ -150,26 +160,23 @@ class Sandbox:
         context_file, kind = None, None
         if self.context is not None:
             kind = "text" if isinstance(self.context, str) else "json"
-            context_file = os.path.join(
-                run_dir, "context.txt" if kind == "text" else "context.json"
+            context_file = _write_private(
+                os.path.join(run_dir, "context.txt" if kind == "text" else "context.json"),
+                self.context
+                if kind == "text"
+                else json.dumps(self.context, ensure_ascii=False, default=str),
             )
-            with open(
-                os.open(context_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600),
-                "w",
-                encoding="utf-8",
-            ) as f:
-                if kind == "text":
-                    f.write(self.context)
-                else:
-                    json.dump(self.context, f, ensure_ascii=False, default=str)
-        size_mb = os.path.getsize(context_file) >> 20 if context_file else 0
+        variables_file = _write_private(
+            os.path.join(run_dir, "variables.json"), protocol.json_object(self.variables)
+        )
+        size_mb = sum(os.path.getsize(f) for f in (context_file, variables_file) if f) >> 20
         return {
             "op": "init",
             "tools": {n: describe(n, f) for n, f in self.tools.items()},
             "context_file": context_file,
             "context_kind": kind,
             "context_length": self.context_length,
-            "variables": self.variables,
+            "variables_file": variables_file,
             "policy": isolation.policy(run_dir, self.limits, extra_memory_mb=4 * size_mb),
             "libraries": isolation.libraries(),
             "max_output_chars": self.max_output_chars,

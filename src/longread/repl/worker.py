@@ -60,8 +60,10 @@ class Worker:
         self.output_limit = int(init["max_output_chars"])
         self.final_limit = int(init["max_final_chars"])
         tools = {name: self._proxy(name, doc) for name, doc in init["tools"].items()}
+        with open(init["variables_file"], encoding="utf-8") as f:
+            variables = json.load(f)
         self.reserved = {
-            **init.get("variables", {}),
+            **variables,
             **tools,
             "FINAL": self.final,
             "FINAL_VAR": self.final_var,

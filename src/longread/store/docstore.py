@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -18,13 +19,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from longread import deadline
-from longread.store.rows import SectionRow, rows_text
+from longread.store.rows import rows_text
 from longread.store.section_rows import SectionRows, display_names, tree_shape
 from longread.store.section_search import FTS_BATCH_CHARS, SectionSearch
 from longread.store.tree_tables import TREE_SCHEMA, TreeTables
 
 BLOCK_CHARS = 65_536
-SCHEMA_VERSION = 5  # 5: sections carry their unique name, depth and leafness
+SCHEMA_VERSION = 6  # 6: a document row holds its section names and depth counts, as JSON
 PAGE_BYTES = (
     65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
 )
@@ -43,7 +44,11 @@ CREATE TABLE IF NOT EXISTS documents (
     pages TEXT NOT NULL DEFAULT '[]',
     structured INTEGER NOT NULL DEFAULT 1,  -- 0: no headings were found in the text
     fts_next INTEGER NOT NULL DEFAULT 0,
-    fts_complete INTEGER NOT NULL DEFAULT 0
+    fts_complete INTEGER NOT NULL DEFAULT 0,
+    -- what every REPL is given, saved with the sections: a JSON array of their unique names in
+    -- document order, and a JSON object of how many lie at each depth
+    section_names TEXT NOT NULL DEFAULT '[]',
+    depth_counts TEXT NOT NULL DEFAULT '{}'
 );
 -- the file a document was read from, as the file system stamps it, and the hash of its bytes
 CREATE TABLE IF NOT EXISTS source_files (
@@ -363,31 +368,14 @@ class DocStore(TreeTables, SectionSearch, SectionRows):
                     for i, (parent, title, level, start, end) in enumerate(entries)
                 ),
             )
+            self.db.execute(
+                "UPDATE documents SET section_names = ?, depth_counts = ? WHERE id = ?",
+                (json.dumps(names, ensure_ascii=False), json.dumps(Counter(depths)), store_id),
+            )
             if bodies is not None:
                 rows = zip(ids, (e[1] for e in entries), bodies, strict=True)
                 self._index_sections(store_id, rows, len(entries), complete=True)
         return ids
-
-    def put_summary(self, section_id: int, summary: str, keywords: list[str], model: str) -> None:
-        """Save one section's summary at once, so a killed build never pays for it again."""
-        with self.db:
-            self.db.execute(
-                "INSERT OR REPLACE INTO section_summaries VALUES (?, ?, ?, ?)",
-                (section_id, summary, json.dumps(keywords, ensure_ascii=False), model),
-            )
-
-    def summaries(self, store_id: int) -> dict[int, tuple[str, list[str]]]:
-        rows = self.db.execute(
-            "SELECT s.id, m.summary, m.keywords FROM section_summaries m JOIN sections s "
-            "ON s.id = m.section_id WHERE s.doc_id = ?",
-            (store_id,),
-        ).fetchall()
-        return {sid: (summary, json.loads(keywords)) for sid, summary, keywords in rows}
-
-    def unsummarized(self, store_id: int) -> list[SectionRow]:
-        """Sections that still need a summary (what a resumed build has left to do)."""
-        done = set(self.summaries(store_id))
-        return [s for s in self.sections(store_id) if s.id not in done]
 
 
 def _past_deadline() -> bool:

@@ -1,9 +1,10 @@
 """Reading a document's sections from the store a few at a time, so that a tool answering for one
 section never loads a huge document's hundred thousand: by name, by id, the next in document order,
-the innermost one at an offset, and the outline's shallow levels."""
+the innermost one at an offset, and the outline's shallow levels; and their summaries."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 
@@ -34,7 +35,7 @@ def tree_shape(parents: Sequence[int | None]) -> tuple[list[int], list[bool]]:
 
 
 class SectionRows:
-    """The section queries of DocStore (its `db`)."""
+    """The section and section-summary queries of DocStore (its `db`)."""
 
     db: sqlite3.Connection
 
@@ -54,10 +55,11 @@ class SectionRows:
 
     def section_names(self, store_id: int) -> list[str]:
         """The sections' unique names, in document order."""
-        rows = self.db.execute(
-            "SELECT name FROM sections WHERE doc_id = ? ORDER BY ord", (store_id,)
-        )
-        return [name for (name,) in rows]
+        return json.loads(self.section_names_json(store_id))
+
+    def section_names_json(self, store_id: int) -> str:
+        """The sections' unique names, in document order, as the JSON array saved with them."""
+        return self._saved_json("section_names", store_id, "[]")
 
     def section_named(self, store_id: int, name: str) -> SectionRow | None:
         return self._one("doc_id = ? AND name = ?", (store_id, name))
@@ -85,10 +87,36 @@ class SectionRows:
 
     def depth_counts(self, store_id: int) -> dict[int, int]:
         """How many sections lie at each depth (1: the top)."""
+        counts = json.loads(self._saved_json("depth_counts", store_id, "{}"))
+        return {int(depth): count for depth, count in counts.items()}
+
+    def put_summary(self, section_id: int, summary: str, keywords: list[str], model: str) -> None:
+        """Save one section's summary at once, so a killed build never pays for it again."""
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO section_summaries VALUES (?, ?, ?, ?)",
+                (section_id, summary, json.dumps(keywords, ensure_ascii=False), model),
+            )
+
+    def summaries(self, store_id: int) -> dict[int, tuple[str, list[str]]]:
         rows = self.db.execute(
-            "SELECT depth, count(*) FROM sections WHERE doc_id = ? GROUP BY depth", (store_id,)
-        )
-        return dict(rows.fetchall())
+            "SELECT s.id, m.summary, m.keywords FROM section_summaries m JOIN sections s "
+            "ON s.id = m.section_id WHERE s.doc_id = ?",
+            (store_id,),
+        ).fetchall()
+        return {sid: (summary, json.loads(keywords)) for sid, summary, keywords in rows}
+
+    def unsummarized(self, store_id: int) -> list[SectionRow]:
+        """Sections that still need a summary (what a resumed build has left to do)."""
+        done = set(self.summaries(store_id))
+        return [s for s in self.sections(store_id) if s.id not in done]
+
+    def _saved_json(self, column: str, store_id: int, empty: str) -> str:
+        """A JSON column of the document's row, saved with its sections (`empty`: no such row)."""
+        row = self.db.execute(
+            f"SELECT {column} FROM documents WHERE id = ?", (store_id,)
+        ).fetchone()
+        return str(row[0]) if row else empty
 
     def outline_rows(self, store_id: int, max_depth: int, limit: int) -> list[tuple[int, str]]:
         """(depth, name) of the first `limit` sections at most `max_depth` deep, in order."""

@@ -16,6 +16,7 @@ from longread.ingest.toc import Section, deepest_shown, outline_lines
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
+from longread.repl.protocol import JsonText
 from longread.store.rows import SectionRow
 from longread.text.cut import truncate_middle
 from longread.text.grep import MAX_HITS, MAX_MATCH_CHARS, grep_blocks, hit_limit
@@ -211,12 +212,13 @@ class SingleDocTools(TreeNavigation, Toolset):
         )
 
     def variables(self) -> dict[str, Any]:
-        """The document's metadata variables, preset in the REPL."""
+        """The document's metadata variables, preset in the REPL (the section names as the store
+        saved them: JSON text, decoded only by the REPL)."""
         return {
             "doc_path": self.index.path,
             "doc_type": self.index.doc_type,
             "total_chars": self.index.total_chars,
-            "section_names": list(self.names),
+            "section_names": JsonText(self.store.section_names_json(self.store_id)),
         }
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
