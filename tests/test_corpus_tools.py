@@ -227,3 +227,36 @@ def test_short_reads_are_cached_and_long_ones_are_not(tools, monkeypatch):
     whole = tools.read_document("news/heron.md")  # longer than 50 characters: read each time
     assert tools.read_document("news/heron.md") == whole == ARTICLES["news/heron.md"]
     assert len(reads) == 3
+
+
+def test_grep_corpus_reads_only_documents_holding_a_rare_word_and_finds_what_a_full_pass_finds(
+    tmp_path,
+):
+    articles = {
+        f"notes/{i:03}.txt": f"Plain note {i}: the harbour and the wind.\n" for i in range(60)
+    }
+    articles |= {
+        "a.txt": "The Quokka-Zeppelin Treaty was signed.\n",
+        "b.txt": "A treatymaker's quokka-x treaty.\n",
+        "c.txt": "Not a retreaty, but quokka-y treatyx.\n",
+    }
+    index = built(write_corpus(tmp_path / "corpus", articles), tmp_path / "c.sqlite")
+    tools = CorpusTools(index, ScriptedLM(lambda r: "NONE"), Gateway())
+    tools.store.ensure_fts_corpus()
+    passes: list[str | None] = []  # each pass over every document's text
+    every_block = tools.store.iter_corpus_blocks
+    tools.store.iter_corpus_blocks = lambda doc_ids=None: passes.append(doc_ids) or every_block()
+    read_all = {}
+    for pattern in [r"quokka-\w+ treaty", r" treaty\w*", r"-zeppelin ", r"harbour and"]:
+        before = len(passes)
+        found = tools.grep_corpus(pattern)
+        read_all[pattern] = len(passes) > before
+        holding = tools.store.documents_holding
+        tools.store.documents_holding = lambda terms: None  # the reference: a pass over all
+        try:
+            assert found == tools.grep_corpus(pattern), pattern
+        finally:
+            tools.store.documents_holding = holding
+    assert set(tools.grep_corpus(r" treaty\w*")) == {"a.txt", "b.txt", "c.txt"}
+    # only the pattern whose one word most documents hold ("and") needed a pass over them all
+    assert [pattern for pattern, whole in read_all.items() if whole] == ["harbour and"]

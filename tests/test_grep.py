@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from longread.text.grep import candidate_documents
-from longread.text.patterns import compile_search, whole_words
+from longread.text.patterns import IndexTerm, compile_search, index_terms
 
 PATTERNS = ["a", "ab", "a.b", r"b\s+a", "x*", "[^y]+y", "(?s)a.*b", "xa$", "^b"]
 documents = st.lists(st.text(alphabet="ab\n xyé", max_size=30), min_size=1, max_size=12)
@@ -46,10 +46,17 @@ def test_a_rare_literal_in_many_documents_leaves_few_candidates():
     assert list(candidate_documents(regex, rows(texts, 7), window_chars=1_000)) == ["d500"]
 
 
-def test_whole_words_are_only_those_a_full_text_index_holds_whole_in_every_match():
-    assert whole_words(r"QZX-\d{4}-RARE-TOKEN-\d{4}") == ["rare", "token"]  # not QZX: "aQZX-…"
-    assert whole_words(r"the (quokka)-zeppelin treaty") == ["zeppelin"]
-    assert whole_words(r" Porter\.") == ["porter"] and whole_words(r" Porter.") == []  # any char
-    assert whole_words("-a_b-") == ["a", "b"]  # (an index splits words at `_`)
-    for pattern in ["x|-y-", "-AbC-?", "éRAREé", "(?:-ab-)*", "[", r"\p{L}"]:
-        assert whole_words(pattern) == [], pattern
+def test_index_terms_are_the_words_a_full_text_index_holds_in_every_match():
+    whole = lambda *words: [IndexTerm(w, True) for w in words]  # noqa: E731
+    assert index_terms(r"QZX-\d{4}-RARE-TOKEN-\d{4}") == whole("rare", "token")  # not QZX: "aQZX"
+    assert index_terms(r"the (quokka)-zeppelin treaty") == [
+        IndexTerm("zeppelin", True),
+        IndexTerm("treaty", False),  # the start of a word: "treatyx" holds it too
+    ]
+    assert index_terms(r" Porter\.") == whole("porter")
+    assert index_terms(r" Porter.") == [IndexTerm("porter", False)]  # (`.` may be a letter)
+    assert index_terms(r" ca\w") == []  # (too short a start to narrow a search)
+    assert index_terms("-a_b-") == whole("a", "b")  # (an index splits words at `_`)
+    assert index_terms("-AbC-?") == [IndexTerm("abc", False)]  # (the second `-` may be absent)
+    for pattern in ["x|-y-", "éRAREé", "(?:-ab-)*", "[", r"\p{L}"]:
+        assert index_terms(pattern) == [], pattern

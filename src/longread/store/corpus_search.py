@@ -8,7 +8,8 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 
-from longread.store.section_search import distinctive, fts_query
+from longread.store.section_search import distinctive, fts_query, rows_holding
+from longread.text.patterns import IndexTerm
 
 RANK_POSTINGS = (
     10_000  # documents a ranked search scores at most (more only if its rarest word is in more)
@@ -25,6 +26,7 @@ class CorpusSearch:
     _bulk: Callable[[], AbstractContextManager[None]]
     read_range: Callable[[int, int, int], str]
     totals: Callable[[], tuple[int, int]]
+    doc_ids_of: Callable[[Iterable[int]], list[str]]
 
     def ensure_fts_corpus(self, on_progress: Callable[[int, int], None] | None = None) -> None:
         """Index the full text of the documents not yet indexed. Each step indexes about
@@ -63,6 +65,14 @@ class CorpusSearch:
                 "DELETE FROM fts_pending WHERE row = ?", ((row,) for row, *_ in step)
             )
         return len(step)
+
+    def documents_holding(self, terms: Sequence[IndexTerm]) -> list[str] | None:
+        """Ids of the documents whose title or text holds the rarest of `terms`, in id order (see
+        `rows_holding`); None while some documents are not in the full-text index."""
+        if not terms or self.db.execute("SELECT 1 FROM fts_pending LIMIT 1").fetchone():
+            return None
+        rows = rows_holding(self.db, "corpus_fts", "corpus_vocab", terms, self.totals()[0])
+        return None if rows is None else self.doc_ids_of(rows)
 
     def _indexed(self, row: int) -> bool:
         """Whether the document's full text is in corpus_fts."""

@@ -9,6 +9,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Se
 from contextlib import AbstractContextManager
 
 from longread.store.rows import SectionRow, own_spans, rows_text
+from longread.text.patterns import IndexTerm
 
 FTS_BATCH_CHARS = 16_000_000  # section text indexed per committed step of a full-text build
 MAX_QUERY_WORDS = 64  # distinct words of one full-text query
@@ -53,29 +54,28 @@ class SectionSearch:
         held = self._holding(table, {w: w.lower() for w in words})
         return distinctive(words, held, total)
 
-    def sections_holding(self, store_id: int, words: list[str]) -> list[int] | None:
-        """The sections whose text holds the rarest of `words` (lower-case whole words), by the
-        full-text index; None without a complete one, or when that word is in over a tenth of
-        the sections (reading them all is then about as fast)."""
-        if not words or not self._fts_state(store_id)[1]:
+    def sections_holding(self, store_id: int, terms: Sequence[IndexTerm]) -> list[int] | None:
+        """The sections whose text holds the rarest of `terms`, by the full-text index (see
+        `rows_holding`); None without a complete one."""
+        if not terms or not self._fts_state(store_id)[1]:
             return None
         table = _fts_table(store_id)
-        held = self._holding(table, {w: w for w in words})
-        rarest = min(words, key=lambda w: held.get(w, 0))
-        if held.get(rarest, 0) > 0.1 * self.section_count(store_id):
-            return None
-        rows = self.db.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (f'"{rarest}"',))
-        return [section_id for (section_id,) in rows]
+        return rows_holding(self.db, table, self._vocab(table), terms, self.section_count(store_id))
+
+    def _vocab(self, table: str) -> str:
+        """The name of the table of `table`'s words and how many rows hold each (made once)."""
+        vocab = f"temp.{table}_vocab"
+        self.db.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS {vocab} USING fts5vocab(main, {table}, row)"
+        )
+        return vocab
 
     def _holding(self, table: str, terms: Mapping[str, str]) -> dict[str, int]:
         """How many sections hold each word (`terms`: each word's term in the index)."""
-        vocab = f"{table}_vocab"
-        self.db.execute(
-            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{vocab} USING fts5vocab(main, {table}, row)"
-        )
         counts = dict(
             self.db.execute(
-                f"SELECT term, doc FROM temp.{vocab} WHERE term IN ({','.join('?' * len(terms))})",
+                f"SELECT term, doc FROM {self._vocab(table)} "
+                f"WHERE term IN ({','.join('?' * len(terms))})",
                 list(terms.values()),
             )
         )
@@ -188,6 +188,36 @@ def distinctive(
             break
         chosen.add(word)
     return [w for w in kept if w in chosen]
+
+
+def rows_holding(
+    db: sqlite3.Connection, table: str, vocab: str, terms: Sequence[IndexTerm], total: int
+) -> list[int] | None:
+    """The rows of the full-text `table` (`vocab`: its fts5vocab table, `total`: its rows) holding
+    the rarest of `terms`, in order; None when there are no terms, or the rarest is in over a tenth
+    of the rows (reading them all is then about as fast as reading around each)."""
+    if not terms:
+        return None
+    held = {term: _rows_with(db, vocab, term) for term in terms}
+    rarest = min(terms, key=held.__getitem__)
+    if held[rarest] > 0.1 * total:
+        return None
+    match = f'"{rarest.word}"' + ("" if rarest.whole else " *")
+    rows = db.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY rowid", (match,))
+    return [row for (row,) in rows]
+
+
+def _rows_with(db: sqlite3.Connection, vocab: str, term: IndexTerm) -> int:
+    """How many rows hold the term: exactly for a whole word, at most for the start of one (the
+    rows holding each word it starts, summed)."""
+    if term.whole:
+        found = db.execute(f"SELECT doc FROM {vocab} WHERE term = ?", (term.word,)).fetchone()
+    else:
+        after = term.word[:-1] + chr(ord(term.word[-1]) + 1)  # the first word it does not start
+        found = db.execute(
+            f"SELECT sum(doc) FROM {vocab} WHERE term >= ? AND term < ?", (term.word, after)
+        ).fetchone()
+    return int(found[0] or 0) if found else 0
 
 
 def fts_query(words: Iterable[str]) -> str:

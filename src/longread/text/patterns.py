@@ -10,6 +10,7 @@ import re
 import re._constants as _c
 import re._parser as _re_parser
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import re2
 import regex
@@ -121,25 +122,35 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _SEPARATOR = re.compile(r"[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]")  # ASCII, not a letter or digit
 
 
-def whole_words(pattern: str) -> list[str]:
-    """Words every match of `pattern` holds whole, in lower case: ASCII letters and digits that
-    the pattern spells out between two other literal characters (as `RARE` in `-RARE-`), so that
-    a full-text index (which splits text at every other character) has each of them wherever the
-    pattern matches. None when the pattern cannot be read, or spells none out that way."""
+class IndexTerm(NamedTuple):
+    """A word every match of a pattern holds as a full-text index holds it: lower-case ASCII
+    letters and digits, a token of its own (`whole`) or else the start of one."""
+
+    word: str
+    whole: bool
+
+
+MIN_PREFIX = 3  # a shorter start of a word begins too many words to narrow a search
+
+
+def index_terms(pattern: str) -> list[IndexTerm]:
+    """The words every match of `pattern` holds where a full-text index (which splits text at
+    every character but letters and digits) has them: ASCII letters and digits the pattern spells
+    out right after another literal character that is not one, so each starts a token; whole when
+    such a character follows them too (as `RARE` in `-RARE-`), else the token's start (as `treaty`
+    in ` treaty\\w*`). None when the pattern cannot be read, or spells none out that way."""
     try:
         runs = list(_literal_runs(_re_parser.parse(pattern)))
     except (re.error, RecursionError, OverflowError):
         return []
-    words: list[str] = []
+    terms: list[IndexTerm] = []
     for run in runs:
         for match in _TOKEN.finditer(run):
-            before, after = (
-                run[match.start() - 1 : match.start()],
-                run[match.end() : match.end() + 1],
-            )
-            if _SEPARATOR.fullmatch(before) and _SEPARATOR.fullmatch(after):
-                words.append(match.group(0).lower())
-    return list(dict.fromkeys(words))
+            before = run[match.start() - 1 : match.start()]
+            whole = bool(_SEPARATOR.fullmatch(run[match.end() : match.end() + 1]))
+            if _SEPARATOR.fullmatch(before) and (whole or len(match.group(0)) >= MIN_PREFIX):
+                terms.append(IndexTerm(match.group(0).lower(), whole))
+    return list(dict.fromkeys(terms))
 
 
 def _literal_runs(items: _re_parser.SubPattern) -> Iterator[str]:

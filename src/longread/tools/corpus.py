@@ -4,6 +4,7 @@ Search results and reads are cached."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property, lru_cache
 from itertools import islice
 from typing import Any
@@ -19,7 +20,7 @@ from longread.text.cut import truncate_middle
 from longread.text.grep import MAX_HITS, candidate_documents, grep_blocks, hit_limit
 from longread.text.grounding import grounded_span
 from longread.text.offsets import JoinedTexts
-from longread.text.patterns import compile_search
+from longread.text.patterns import SearchPattern, compile_search, index_terms
 from longread.text.rank import keywords, search_words
 from longread.tools.bounds import (
     QUERY_CHARS,
@@ -254,7 +255,7 @@ class CorpusTools(Toolset):
         found: dict[str, list[dict]] = {}
         per_document, documents = hit_limit(max_hits), hit_limit(max_docs)
         regex = compile_search(pattern)  # (once, not once per document)
-        for doc_id in candidate_documents(regex, self.store.iter_corpus_blocks()):
+        for doc_id in self._grep_candidates(regex):
             blocks = self.store.iter_blocks(self.index.doc(doc_id).store_id)
             hits = [
                 {"match": m.text, "start": m.start, "line": m.line}
@@ -265,6 +266,15 @@ class CorpusTools(Toolset):
                 if len(found) == documents:
                     break
         return found
+
+    def _grep_candidates(self, regex: SearchPattern) -> Iterable[str]:
+        """The documents, in id order, that may hold a match: those holding the pattern's rarest
+        word (whole, or a word's start) by the full-text index, where it knows; else those a
+        streamed pass over all the text finds a match in."""
+        holding = self.store.documents_holding(index_terms(regex.pattern))
+        if holding is not None:
+            return holding
+        return candidate_documents(regex, self.store.iter_corpus_blocks())
 
     def rank_documents(self, query: str, top_k: int = 10) -> list[tuple[str, float, str]]:
         """The top_k documents most relevant to `query` (BM25 over their full text):

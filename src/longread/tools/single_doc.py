@@ -21,7 +21,7 @@ from longread.store.rows import SectionRow
 from longread.text.cut import truncate_middle
 from longread.text.grep import MAX_HITS, MAX_MATCH_CHARS, grep_blocks, hit_limit
 from longread.text.grounding import grounded_span
-from longread.text.patterns import SearchPattern, compile_search, whole_words
+from longread.text.patterns import SearchPattern, compile_search, index_terms
 from longread.text.rank import keywords, search_words, stem
 from longread.tools.bounds import READ_LIMIT, cached_reads, fit_chars, short_name, short_text
 from longread.tools.toolset import Brief, Toolset
@@ -306,9 +306,9 @@ class SingleDocTools(TreeNavigation, Toolset):
 
     def _grep_spans(self, regex: SearchPattern, start: int, end: int) -> list[tuple[int, int]]:
         """Where in [start, end) a match can be: around the sections that hold the pattern's
-        rarest whole word, when the full-text index knows it (every match holds it, and is at
-        most MAX_MATCH_CHARS long); else everywhere."""
-        found = self.store.sections_holding(self.store_id, whole_words(regex.pattern))
+        rarest word (whole, or a word's start), when the full-text index knows it (every match
+        holds it, and is at most MAX_MATCH_CHARS long); else everywhere."""
+        found = self.store.sections_holding(self.store_id, index_terms(regex.pattern))
         if found is None:
             return [(start, end)]
         rows = self.store.section_rows(found)
