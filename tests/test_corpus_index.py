@@ -15,7 +15,7 @@ from corpus_fixtures import ARTICLES, built, open_index, write_bad_files, write_
 from longread.errors import InputError
 from longread.index import corpus as corpus_module
 from longread.index.corpus import CorpusIndex
-from longread.index.corpus_files import scan, scan_ahead
+from longread.index.corpus_files import compare, list_ahead, scan
 from longread.store.corpus_store import CorpusStore
 from longread.store.section_search import distinctive
 
@@ -275,16 +275,24 @@ def test_an_update_uses_the_listing_prescan_started(tmp_path):
         index.update(parallel=False)
 
 
-def test_a_folder_is_listed_ahead_in_a_forked_process_or_on_a_thread(tmp_path):
-    root = write_corpus(tmp_path / "notes", {"a.txt": "One.", "sub/b.txt": "Two."})
-    assert scan_ahead(root).result(timeout=30) == scan(root)  # (forked: this thread is alone)
+def test_a_folder_is_listed_against_its_index_ahead_in_a_forked_process_or_on_a_thread(tmp_path):
+    root = write_corpus(tmp_path / "notes", {"a.txt": "One.", "sub/b.txt": "Two.", "c.txt": "3"})
+    db = tmp_path / "c.sqlite"
+    built(root, db)
+    (root / "a.txt").write_text("One, changed.", encoding="utf-8")
+    (root / "c.txt").unlink()
+    (root / "d.txt").write_text("Four.", encoding="utf-8")
+    expected = compare(scan(root), CorpusStore(db).file_states())
+    assert (sorted(expected.changed), expected.removed) == (["a.txt", "d.txt"], ["c.txt"])
+    assert (expected.stored, expected.unchanged) == ({"a.txt"}, 1)
+    assert list_ahead(root, db).result(timeout=30) == expected  # (forked: this thread is alone)
     busy = threading.Event()
     other = threading.Thread(target=busy.wait)
     other.start()  # (another thread running: no fork, a thread of its own)
     try:
-        assert scan_ahead(root).result(timeout=30) == scan(root)
+        assert list_ahead(root, db).result(timeout=30) == expected
     finally:
         busy.set()
         other.join()
     with pytest.raises(FileNotFoundError):
-        scan_ahead(tmp_path / "gone").result(timeout=30)
+        list_ahead(tmp_path / "gone", db).result(timeout=30)

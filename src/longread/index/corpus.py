@@ -20,15 +20,16 @@ from typing import Any
 from longread.errors import InputError
 from longread.events import Event, EventKind, EventSink, ignore
 from longread.index.corpus_files import (
-    Files,
+    Listing,
     Skipped,
     UpdateReport,
+    compare,
     file_state,
     index_terms,
+    list_ahead,
+    listing,
     prepare,
     prepare_all,
-    scan,
-    scan_ahead,
 )
 from longread.index.corpus_json import content_meta, corpus_dict, saved_meta
 from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS
@@ -82,7 +83,7 @@ class CorpusIndex:
         if stored is None:
             store.set_root(str(self.root))
         self._levels: dict[str, SingleDocIndex] = {}
-        self._scan: Future[Files] | None = None
+        self._listing: Future[Listing] | None = None
 
     # -- building and updating -------------------------------------------------------------
     def update(
@@ -97,29 +98,29 @@ class CorpusIndex:
         """Bring the index in line with the folder (or with the files `only`): add new files,
         replace changed ones, remove deleted ones. Files are read in worker processes when
         `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata."""
-        files = (
-            self._scanned()
-            if only is None
-            else {d: file_state(self.root / d) for d in only if (self.root / d).is_file()}
-        )
-        states = self.store.file_states()
-        considered = states if only is None else {d: states[d] for d in only if d in states}
-        report = UpdateReport(removed=sorted(d for d in considered if d not in files))
-        todo = [d for d, state in files.items() if state is None or states.get(d) != state]
-        report.unchanged = len(files) - len(todo)
+        if only is None:
+            listed = self._listed()
+        else:
+            states = self.store.file_states()
+            listed = compare(
+                {d: file_state(self.root / d) for d in only if (self.root / d).is_file()},
+                {d: states[d] for d in only if d in states},
+            )
+        report = UpdateReport(removed=listed.removed, unchanged=listed.unchanged)
+        todo = list(listed.changed)
         self.store.remove_docs(report.removed)
         sizes = [
-            (d, state[0] if (state := files[d]) else 0) for d in todo
+            (d, state[0] if (state := listed.changed[d]) else 0) for d in todo
         ]  # (what the read-ahead counts)
         pending: list[DocRecord] = []
         chars = 0
         for done, item in enumerate(self._prepared(sizes, parallel), 1):
-            record = self._sort_out(item, report, states)
+            record = self._sort_out(item, report, listed.stored)
             if record is not None:
                 pending.append(record)
                 chars += len(record.text)
             if len(pending) >= COMMIT_DOCS or chars >= COMMIT_CHARS or done == len(todo):
-                self.store.remove_docs([r.doc_id for r in pending if r.doc_id in states])
+                self.store.remove_docs([r.doc_id for r in pending if r.doc_id in listed.stored])
                 self.store.add_records(pending)
                 pending, chars = [], 0
             if done % PROGRESS_EVERY == 0 or done == len(todo):
@@ -134,13 +135,14 @@ class CorpusIndex:
         return report
 
     def prescan(self) -> None:
-        """Start listing the folder's files for the next `update` (see scan_ahead)."""
-        self._scan = scan_ahead(self.root, self.store.path.resolve())
+        """Start listing the folder's files, against the index, for the next `update` (see
+        list_ahead)."""
+        self._listing = list_ahead(self.root, self.store.path.resolve())
 
-    def _scanned(self) -> Files:
-        """The folder's files (the listing `prescan` started, else a new one)."""
-        started, self._scan = self._scan, None
-        return started.result() if started else scan(self.root, self.store.path.resolve())
+    def _listed(self) -> Listing:
+        """The folder against the index (the listing `prescan` started, else a new one)."""
+        started, self._listing = self._listing, None
+        return started.result() if started else listing(self.root, self.store.path.resolve())
 
     def index_full_text(self, on_event: EventSink = ignore) -> None:
         """Put the documents not yet in the full-text index into it (else the first search does),
@@ -182,15 +184,15 @@ class CorpusIndex:
         return len(todo)
 
     def _sort_out(
-        self, item: DocRecord | Skipped, report: UpdateReport, states: dict[str, tuple[int, int]]
+        self, item: DocRecord | Skipped, report: UpdateReport, stored: set[str]
     ) -> DocRecord | None:
         """The record to store, or None for a skipped file or a changed file with the same text.
-        `states` holds the documents stored before the update (the others are new)."""
+        `stored`: the documents stored before the update (the others are new)."""
         if isinstance(item, Skipped):  # (a stored document whose file became unreadable goes)
             report.skipped.append(item)
             report.removed += self.store.remove_docs([item.doc_id])
             return None
-        old = self.store.doc(item.doc_id) if item.doc_id in states else None
+        old = self.store.doc(item.doc_id) if item.doc_id in stored else None
         if old is not None and old.content_hash == item.digest:
             self.store.touch(item.doc_id, item.file_size, item.mtime_ns)
             report.unchanged += 1

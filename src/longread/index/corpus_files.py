@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
+from contextlib import closing
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import Pipe, get_all_start_methods, get_context
@@ -26,7 +28,7 @@ from longread.ingest.metadata import (
     rule_meta,
     tokens,
 )
-from longread.store.corpus_store import DocRecord
+from longread.store.corpus_store import DocRecord, file_states
 from longread.store.docstore import content_hash
 
 
@@ -138,17 +140,49 @@ def scan(root: Path, leave_out: Path | None = None) -> Files:
     return dict(sorted(found.items()))
 
 
-def scan_ahead(root: Path, leave_out: Path | None = None) -> Future[Files]:
-    """scan(root, leave_out) beside this process's own work (such as loading a model SDK): in a
-    forked process where the system forks (listing 100,000 files takes about a second of
-    interpreter time), else on a thread (its stat calls still let other work go on)."""
-    result: Future[Files] = Future()
+@dataclass
+class Listing:
+    """How a folder differs from its index: the files new or changed since it was built (with
+    their states), the indexed documents whose files are gone, those of the changed files the
+    index holds already, and how many files are as indexed."""
+
+    changed: Files
+    removed: list[str]
+    stored: set[str]
+    unchanged: int
+
+
+def compare(files: Files, states: Mapping[str, tuple[int, int]]) -> Listing:
+    """The Listing of `files` against the `states` an index recorded of its documents' files."""
+    changed = {d: state for d, state in files.items() if state is None or states.get(d) != state}
+    return Listing(
+        changed,
+        sorted(d for d in states if d not in files),
+        {d for d in changed if d in states},
+        len(files) - len(changed),
+    )
+
+
+def listing(root: Path, store_path: Path) -> Listing:
+    """The folder's files (leaving out the index, if it is kept there) against those the index at
+    `store_path` recorded, read through a connection of its own."""
+    files = scan(root, store_path)
+    with closing(sqlite3.connect(store_path)) as db:
+        return compare(files, file_states(db))
+
+
+def list_ahead(root: Path, store_path: Path) -> Future[Listing]:
+    """listing(root, store_path) beside this process's own work (such as loading a model SDK): in
+    a forked process where the system forks (listing and comparing 100,000 files takes about a
+    second of interpreter time, and only the differences come back), else on a thread (its stat
+    calls still let other work go on)."""
+    result: Future[Listing] = Future()
     if "fork" not in get_all_start_methods() or threading.active_count() > 1:
-        receive: Callable[[], Files] = partial(scan, root, leave_out)  # (fork only a lone thread)
+        receive: Callable[[], Listing] = partial(listing, root, store_path)  # (fork a lone thread)
     else:
         ours, theirs = Pipe(duplex=False)
         lister = get_context("fork").Process(
-            target=_scan_into, args=(root, leave_out, theirs), daemon=True
+            target=_list_into, args=(root, store_path, theirs), daemon=True
         )
         lister.start()
         theirs.close()
@@ -164,14 +198,14 @@ def scan_ahead(root: Path, leave_out: Path | None = None) -> Future[Files]:
     return result
 
 
-def _scan_into(root: Path, leave_out: Path | None, pipe: Connection) -> None:
+def _list_into(root: Path, store_path: Path, pipe: Connection) -> None:
     try:
-        pipe.send((True, scan(root, leave_out)))
+        pipe.send((True, listing(root, store_path)))
     except Exception as error:
         pipe.send((False, error))
 
 
-def _received(pipe: Connection, lister: BaseProcess) -> Files:
+def _received(pipe: Connection, lister: BaseProcess) -> Listing:
     try:
         done, value = pipe.recv()
     except EOFError:

@@ -8,6 +8,7 @@ two modules."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,8 @@ CREATE TABLE IF NOT EXISTS corpus_docs (
     meta TEXT NOT NULL               -- ContentMeta as JSON
 );
 CREATE INDEX IF NOT EXISTS corpus_docs_by_store ON corpus_docs(store_id);
+-- what each question's start reads of every document, without reading the rows' metadata
+CREATE INDEX IF NOT EXISTS corpus_docs_states ON corpus_docs(doc_id, file_size, mtime_ns, chars);
 CREATE TABLE IF NOT EXISTS doc_terms (
     kind TEXT NOT NULL,              -- keyword, entity, date or name
     term TEXT NOT NULL,
@@ -54,6 +57,12 @@ SMALL_CORPUS = 1_000  # a search for several words in fewer documents keeps even
 CACHE_KB = (
     65_536  # 1,000 pages of 64 KB: a batch's inserts into the postings stay in memory till commit
 )
+
+
+def file_states(db: sqlite3.Connection) -> dict[str, tuple[int, int]]:
+    """doc id -> (file size, mtime in ns) as last indexed, in the corpus database `db`."""
+    rows = db.execute("SELECT doc_id, file_size, mtime_ns FROM corpus_docs")
+    return {doc_id: (size, mtime_ns) for doc_id, size, mtime_ns in rows}
 
 
 @dataclass
@@ -310,11 +319,7 @@ class CorpusStore(DocStore, CorpusSearch):
         return self.db.execute("SELECT doc_id, chars FROM corpus_docs ORDER BY doc_id").fetchall()
 
     def file_states(self) -> dict[str, tuple[int, int]]:
-        """doc id -> (file size, mtime in ns) as last indexed."""
-        return {
-            d: (s, m)
-            for d, s, m in self.db.execute("SELECT doc_id, file_size, mtime_ns FROM corpus_docs")
-        }
+        return file_states(self.db)
 
     def totals(self) -> tuple[int, int]:
         """(documents, characters)."""

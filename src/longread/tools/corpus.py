@@ -166,7 +166,7 @@ class CorpusTools(Toolset):
                 "corpus_path": str(self.index.root),
                 "total_docs": total_docs,
                 "total_chars": total_chars,
-                "doc_ids": self.store.doc_ids(),
+                "doc_ids": list(self._joined.names),  # (in id order, as the store lists them)
                 "doc_summaries": {d.doc_id: d.meta["summary"] for d in shown},
             },
             context_length=self._joined.length,
