@@ -187,10 +187,57 @@ def test_a_second_hop_reads_again_with_the_first_finding_in_view(tmp_path):
     answer = rlm.query(QUESTION)
     assert "Silver Heron" in answer.stats["second_hop"]
     assert "captained by Ingrid Vale" in answer.text and "Hugh Carrick" not in answer.text
+    lead = answer.text.split("\n\n", 1)[0]  # what the second hop read leads the answer
+    assert "Ingrid Vale" in lead and answer.citations[0].doc_id == "records/crew-register.txt"
     assert {"news/royal-letters.md", "records/crew-register.txt"} <= {
         c.doc_id for c in answer.citations
     }
     check_citations(answer, harbour)
+
+
+def test_the_second_hop_follows_the_name_the_best_matching_sentence_states(tmp_path):
+    """Many ships, each with its cargo in one play and its captain in another: the ship the
+    question's cargo names is looked up where other documents name it, and its captain leads."""
+    filler = "The weather held and the market was busy all week.\n\n" * 30
+    facts = {
+        "a.md": "The Silver Crane carried the casks of wine to Calloway.",
+        "b.md": "The Iron Gull carried the chests of tea to Penhallow.",
+        "c.md": "The captain of the Iron Gull was Odo Brant.",
+        "d.md": "The captain of the Silver Crane was Ilse Varga.",
+        "e.md": "The Amber Swift carried the jars of honey to Ashby.",
+        "f.md": "The captain of the Amber Swift was Nell Ashgrove.",
+    }
+    folder = tmp_path / "ships"
+    folder.mkdir()
+    for name, fact in facts.items():
+        (folder / name).write_text(f"# Log {name}\n\n{filler}{fact}\n\n{filler}", encoding="utf-8")
+
+    def sentence(request) -> str:  # like a small model: the shown sentence that names a ship
+        shown = request.messages[-1]["content"].split("Text: ", 1)[1]
+        return next(
+            (
+                line
+                for line in shown.splitlines()
+                if "The " in line
+                and "ship" not in line
+                and ("carried" in line or "captain" in line)
+            ),
+            "NONE",
+        )
+
+    def garbles_the_second(request) -> str:  # a tiny model's second hop: the name, twice
+        if "(Known:" in request.messages[-1]["content"]:
+            return "The Silver Crane was the Silver Crane."
+        return sentence(request)
+
+    question = "Who was the captain of the ship that carried the casks of wine to Calloway?"
+    for reads in (sentence, garbles_the_second):
+        weak = ScriptedLM(reads, writes_code=False, context_window=2048)
+        with MultiDocRLM(folder, weak, weak, store_path=tmp_path / "s.sqlite", cache=False) as rlm:
+            answer = rlm.query(question)
+        assert answer.stats["second_hop"][0] == "Silver Crane"
+        assert answer.text.splitlines()[0] == "The captain of the Silver Crane was Ilse Varga. [1]"
+        assert answer.citations[0].doc_id == "d.md"
 
 
 def test_repl_binds_the_corpus_functions_for_a_person(corpus, tmp_path):

@@ -30,6 +30,7 @@ SECTIONS = {
     "4 Liability": "Liability is capped at the fees paid in the previous year.",
 }
 FACT = SECTIONS["3 Termination"]
+FACTS = set(SECTIONS.values())
 
 
 @pytest.fixture
@@ -76,6 +77,8 @@ def test_map_reads_the_best_passages_and_cites_the_sentence(contract, tmp_path):
 
 
 def test_map_drops_a_finding_the_passage_does_not_support(contract, tmp_path):
+    """A small model's claim its passage does not bear out is dropped, and the passage's own
+    sentence holding half the question's words or more stands instead, if there is one."""
     sub = ScriptedLM(
         lambda r: "The cure period is ninety weeks, per the annex.",
         writes_code=False,
@@ -83,8 +86,12 @@ def test_map_drops_a_finding_the_passage_does_not_support(contract, tmp_path):
     )
     tools = tools_for(contract, tmp_path, sub)
     answer = modes.answer("How long is the cure period?", tools, run_with(sub, sub, max_slices=3))
-    assert answer.text.startswith("Not found") and answer.citations == []
+    assert "ninety" not in answer.text
     assert answer.stats["ungrounded"] == answer.stats["chunks_read"] > 0
+    # what the passage itself says in the question's words stands instead
+    assert answer.text.startswith(f"{FACT} [1]") and answer.citations[0].text == FACT
+    answer = modes.answer("Who signs the lease?", tools, run_with(sub, sub, max_slices=3))
+    assert answer.text.startswith("Not found") and answer.citations == []
 
 
 def test_map_with_a_capable_model_uses_json_and_verifies_the_quote(contract, tmp_path):
@@ -113,6 +120,33 @@ def test_map_with_a_capable_model_uses_json_and_verifies_the_quote(contract, tmp
     assert answer.stats["malformed"] == answer.stats["chunks_read"] - 1
     aggregate = root.requests[-1].messages[-1]["content"]
     assert "[1] (3 Termination) Thirty days after notice." in aggregate
+
+
+def test_a_small_models_map_answer_leads_with_its_best_finding_and_the_sentence_it_rests_on(
+    contract, tmp_path
+):
+    reads_cure, reads_invoices = (
+        "The cure period is thirty days after notice.",
+        "Invoices are payable within 45 days of receipt.",
+    )
+
+    def reads(request) -> str:
+        shown = request.messages[-1]["content"].split("Text:", 1)[1]
+        if "cure period" in shown:
+            return reads_cure
+        return reads_invoices if "Invoices" in shown else "NONE"
+
+    weak = ScriptedLM(reads, writes_code=False, context_window=2048)
+    tools = tools_for(contract, tmp_path, weak)
+    question = "How long is the cure period after notice, and when are invoices payable?"
+    answer = modes.answer(question, tools, run_with(weak, weak), mode="map")
+    lead, rest = answer.text.split("\n\n", 1)
+    first, quote = lead.splitlines()
+    assert first.endswith(" [1]") and first[: -len(" [1]")] in (reads_cure, reads_invoices)
+    cited = answer.citations[0]
+    assert quote == f"“{cited.text}” ({tools.section_at(cited.start)})" and cited.text in FACTS
+    other = reads_invoices if first.startswith(reads_cure) else reads_cure
+    assert rest.startswith("Other findings:\n[2] (") and rest.endswith(other)
 
 
 def test_map_budget_stop_keeps_what_was_found(contract, tmp_path):

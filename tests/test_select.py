@@ -37,10 +37,10 @@ def test_unknown_mode():
 
 
 def test_one_registry_names_the_modes_of_every_source():
-    assert modes_for("context") == ("auto", "base", "retrieval", "refine", "rlm")
-    assert modes_for("texts") == ("auto", "base", "retrieval", "map", "rlm")
-    assert modes_for("document") == ("auto", "base", "retrieval", "map", "tree", "rlm")
-    assert modes_for("corpus") == ("auto", "retrieval", "map", "rlm")
+    assert modes_for("context") == ("auto", "base", "retrieval", "refine", "rlm", "aggregate")
+    assert modes_for("texts") == ("auto", "base", "retrieval", "map", "rlm", "aggregate")
+    assert modes_for("document") == ("auto", "base", "retrieval", "map", "tree", "rlm", "aggregate")
+    assert modes_for("corpus") == ("auto", "retrieval", "map", "rlm", "aggregate")
     assert all(mode.summary and mode.runs for mode in MODES.values())
 
 

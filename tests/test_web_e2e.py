@@ -186,9 +186,8 @@ def test_compare_runs_every_mode_side_by_side(page, tmp_path):
                 f'[data-mode="{mode}"] .answer-card:not([hidden])', timeout=30_000
             )
         assert "unavailable" in page.locator('[data-mode="rlm"] .terminal').inner_text()
-        assert (
-            page.locator('[data-mode="map"] .answer-text').inner_text().startswith("[")
-        )  # listed findings
+        mapped = page.locator('[data-mode="map"] .answer-text').inner_text().splitlines()
+        assert mapped[1].startswith("“")  # the best finding, then the sentence it rests on
         shot(page, "scripted-compare")
 
 

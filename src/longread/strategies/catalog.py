@@ -13,6 +13,7 @@ SUMMARIES: dict[str, str] = {
     "tree": "a walk down the summary tree (or the table of contents)",
     "refine": "slice-by-slice hypothesis refinement",
     "rlm": "the root model writes Python in a sandboxed REPL over the source",
+    "aggregate": "counts over the whole text by code (speeches, mentions, sections)",
 }
 KINDS: dict[str, tuple[str, ...]] = {
     "base": ("context", "texts", "document"),
@@ -21,6 +22,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "tree": ("document",),
     "refine": ("context",),
     "rlm": ("context", "texts", "document", "corpus"),
+    "aggregate": ("context", "texts", "document", "corpus"),
 }
 _NOUNS = {
     "context": "a context",

@@ -6,16 +6,20 @@ answer needs two documents is answered in two hops."""
 
 from __future__ import annotations
 
+import re
+
 from longread.answer import Answer
 from longread.events import EventKind
 from longread.ingest.metadata import rule_entities, tokens
 from longread.strategies.common import Run, partial_on_budget
-from longread.strategies.corpus_view import candidates
+from longread.strategies.corpus_view import CorpusView, candidates
 from longread.strategies.reading import (
+    SENTENCE,
     Chunk,
     ChunkReader,
     best_chunks,
     chunk_plan,
+    cut_chunks,
     map_answer,
     search_chunks,
 )
@@ -23,6 +27,8 @@ from longread.strategies.texts import TextDocs
 from longread.text.rank import bm25_scores
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
+
+NAMED_PASSAGES = 2  # places read in each document that names what the first round found
 
 
 def run_map(question: str, tools: SingleDocTools, run: Run) -> Answer:
@@ -57,6 +63,33 @@ class CorpusReader(ChunkReader):
         return [i for i in order if i in best]
 
 
+class NameReader(CorpusReader):
+    """A second hop's reader: passages around a name the first round found, read knowing the
+    sentence that named it. A small model's reply that its passage does not support, or that
+    rests on a sentence not naming it, gives way to the passage's own sentence naming it that
+    shares most with the question."""
+
+    def __init__(self, question: str, run: Run, name: str, known: str):
+        super().__init__(f"{question} (Known: {known})", run, None)
+        self.asked, self.name, self.known = question, name, known
+
+    def on_point(self, cited: str) -> bool:
+        return self.name in cited
+
+    def stated(self, chunk: Chunk) -> tuple[int, int] | None:
+        if not self.focus:
+            return None
+        naming = [
+            m.span()
+            for m in SENTENCE.finditer(chunk.text)
+            if self.name in m.group(0) and " ".join(m.group(0).split()) != self.known
+        ]
+        if not naming:
+            return None
+        scores = bm25_scores(self.asked, [chunk.text[a:b] for a, b in naming])
+        return naming[max(range(len(naming)), key=lambda i: scores[i])]
+
+
 def spread_best(question: str, chunks: list[Chunk], limit: int) -> list[Chunk]:
     """The `limit` chunks to read: the best-matching chunk of every document that matches first,
     then the best of the rest (BM25 against the question); in view order."""
@@ -83,34 +116,39 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     with partial_on_budget(
         lambda limit: reader.answer("map", reader.candidates, stats, stopped_by=limit)
     ):
-        _read_round(reader, question, tools, limit, chunk_chars, set(), ranked)
-        names, known = bridge(question, [(f.chunk.section, f.text) for f in reader.findings], tools)
-        if names:  # passages read again with the names in view, except those they came from
+        _read_round(reader, question, tools, limit, chunk_chars, ranked)
+        # the names the sentences best matching the question state come first
+        scores = bm25_scores(question, [f.citation.text for f in reader.findings])
+        by_match = [
+            reader.findings[i] for i in sorted(range(len(scores)), key=lambda i: -scores[i])
+        ]
+        named = bridge(question, [(f.chunk.section, f.citation.text) for f in by_match], tools)
+        if named:  # where other documents name them, read knowing the sentence that named each
             seen = {
                 (f.chunk.section, f.chunk.text)
                 for f in reader.findings
-                if any(n in f.text for n in names)
+                if any(n in f.citation.text for n in named)
             }
-            hop = CorpusReader(f"{question} (Known: {known})", run, None)
-            _read_round(
-                hop,
-                f"{question} {' '.join(names)}",
-                tools,
-                max(2, limit // 2),
-                chunk_chars,
-                seen,
-                ranked,
-            )
-            reread = {
-                (f.chunk.section, f.chunk.text) for f in hop.findings
-            }  # the second reading wins
-            reader.findings = [
+            hops = []
+            for name, known in named.items():
+                hop = NameReader(question, run, name, known)
+                _read_names(hop, name, tools, max(1, limit // 4), chunk_chars, seen, ranked)
+                hops.append(hop)
+            found = [  # the first name's first; none that only says again what was known
+                f
+                for hop in hops
+                for f in hop.findings
+                if " ".join(f.citation.text.split()) != hop.known
+            ]
+            reread = {(f.chunk.section, f.chunk.text) for f in found}  # the second reading wins
+            reader.findings = found + [
                 f for f in reader.findings if (f.chunk.section, f.chunk.text) not in reread
             ]
-            reader.findings += hop.findings
-            reader.stats = {k: v + hop.stats[k] for k, v in reader.stats.items()}
-            reader.candidates += hop.candidates
-            stats["second_hop"] = names
+            reader.leading = len(found)
+            for hop in hops:
+                reader.stats = {k: v + hop.stats[k] for k, v in reader.stats.items()}
+                reader.candidates += hop.candidates
+            stats["second_hop"] = list(named)
     return reader.answer("map", reader.candidates, stats)
 
 
@@ -120,27 +158,56 @@ def _read_round(
     tools: CorpusTools,
     limit: int,
     chunk_chars: int,
+    ranked_so_far: list[str],
+) -> None:
+    """Read the best passages of the documents that best match `query`."""
+    ranked, view, chunks = candidates(tools, query, limit, chunk_chars)
+    _read_view(reader, view, ranked, chunks, spread_best(query, chunks, limit), ranked_so_far)
+
+
+def _read_names(
+    reader: CorpusReader,
+    name: str,
+    tools: CorpusTools,
+    limit: int,
+    chunk_chars: int,
     seen: set[tuple[str, str]],
     ranked_so_far: list[str],
 ) -> None:
-    """Read the best passages of the documents that best match `query`, leaving out those `seen`
-    (doc id, text); the reader counts the candidate passages."""
-    ranked, view, found = candidates(tools, query, limit, chunk_chars)
-    ranked_so_far += [d for d in ranked if d not in ranked_so_far]
-    chunks = [c for c in found if (c.section, c.text) not in seen]
-    chosen = spread_best(query, chunks, limit)
-    reader.run.emit(EventKind.PHASE, name="MAP", documents=len(ranked), chunks=len(chosen))
+    """Read the passages around the places where documents name what the first round found,
+    leaving out those `seen` (doc id, text)."""
+    docs = tools.store.doc_ids_of(tools.store.phrase_rows(name))
+    view = CorpusView(tools, docs)
+    spans = [
+        view.span(doc_id, max(0, hit["start"] - chunk_chars // 2), hit["start"] + chunk_chars // 2)
+        for doc_id in docs
+        for hit in tools.grep_document(doc_id, re.escape(name))[:NAMED_PASSAGES]
+    ]
+    chunks = [c for c in cut_chunks(view, spans, chunk_chars) if (c.section, c.text) not in seen]
+    chosen = [c for c in chunks if name in c.text][:limit] or chunks[:limit]
+    _read_view(reader, view, docs, chunks, chosen, ranked_so_far)
+
+
+def _read_view(
+    reader: CorpusReader,
+    view: CorpusView,
+    docs: list[str],
+    chunks: list[Chunk],
+    chosen: list[Chunk],
+    ranked_so_far: list[str],
+) -> None:
+    """Read the `chosen` of a view's candidate `chunks`; the reader counts the candidates."""
+    ranked_so_far += [d for d in docs if d not in ranked_so_far]
+    reader.run.emit(EventKind.PHASE, name="MAP", documents=len(docs), chunks=len(chosen))
     reader.source = view
     reader.candidates += len(chunks)
     reader.read_all(chosen)
 
 
-def bridge(
-    question: str, findings: list[tuple[str, str]], tools: CorpusTools
-) -> tuple[list[str], str]:
+def bridge(question: str, findings: list[tuple[str, str]], tools: CorpusTools) -> dict[str, str]:
     """Names (two or more capitalized words) that findings state, the question does not, and
-    other documents than the finding's own hold; with the findings that state them: what a
-    second hop should look for."""
+    other documents than the finding's own hold, each with the finding that states it (three at
+    most, in the findings' order): what a second hop should look for."""
     asked = set(tokens(question))
     names: dict[str, str] = {}
     for doc_id, finding in findings:
@@ -149,5 +216,4 @@ def bridge(
             words = tokens(name)
             if not set(words) <= asked and set(tools.store.phrase_rows(" ".join(words))) - {own}:
                 names.setdefault(name, finding)
-    chosen = list(names)[:3]
-    return chosen, " ".join(dict.fromkeys(names[n] for n in chosen))
+    return dict(list(names.items())[:3])

@@ -14,6 +14,7 @@ from longread.answer import Answer
 from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind
 from longread.llm.base import LM
+from longread.strategies.aggregate import NothingToCount, run_aggregate
 from longread.strategies.base import BASE_LIMIT_CHARS, run_base
 from longread.strategies.catalog import KINDS as CATALOG_KINDS
 from longread.strategies.catalog import SUMMARIES, check_mode
@@ -29,6 +30,7 @@ from longread.strategies.retrieval import (
 from longread.strategies.rlm import RLMLoop
 from longread.strategies.texts import InMemory, TextDocs
 from longread.strategies.tree import run_tree
+from longread.text.questions import aggregate_question
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
@@ -115,6 +117,9 @@ MODES: dict[str, Mode] = {
             "corpus": lambda q, tools, run: RLMLoop(run, tools=tools).answer(q),
         },
     ),
+    "aggregate": Mode(
+        SUMMARIES["aggregate"], dict.fromkeys(CATALOG_KINDS["aggregate"], run_aggregate)
+    ),
 }
 
 if {name: set(mode.runs) for name, mode in MODES.items()} != {
@@ -155,6 +160,9 @@ def answer(question: str, source: Source, run: Run, mode: str = "auto") -> Answe
     if isinstance(source, CorpusTools) and source.index.totals()[0] == 0:
         raise InputError(f"{source.index.root} has no readable documents")
     if mode == "auto":
+        counted = _counted(question, source, run)
+        if counted is not None:
+            return counted
         mode, reason = choose_mode(_size(source), run.root, FALLBACK[kind], run.options.allow_code)
     else:
         reason = f"{mode} was asked for"
@@ -165,6 +173,22 @@ def answer(question: str, source: Source, run: Run, mode: str = "auto") -> Answe
         if error.partial is not None:
             error.partial.reason = reason
         raise
+    result.reason = reason
+    return result
+
+
+def _counted(question: str, source: Source, run: Run) -> Answer | None:
+    """A question whose answer depends on the whole text (how many, the most, every case),
+    answered by counting over all of it; None when it asks for one fact, or the source holds
+    nothing of what it counts (the other modes' turn)."""
+    if aggregate_question(question) is None:
+        return None
+    reason = "the question counts over the whole text: counted by code, every part read"
+    run.emit(EventKind.MODE, mode="aggregate", reason=reason)
+    try:
+        result = run_aggregate(question, source, run)
+    except NothingToCount:
+        return None
     result.reason = reason
     return result
 

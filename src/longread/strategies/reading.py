@@ -17,7 +17,7 @@ from longread.llm.jsonio import MalformedJSONError, complete_json
 from longread.llm.usage import Purpose
 from longread.strategies.common import Run, partial_on_budget
 from longread.text.grounding import clean_finding, grounded_span, says_nothing
-from longread.text.rank import bm25_scores, focus_lines
+from longread.text.rank import bm25_scores, focus_lines, terms
 from longread.text.slices import char_spans
 from longread.tools.single_doc import SingleDocTools
 
@@ -58,8 +58,11 @@ AGGREGATE = """Question: {question}
 Findings from the document, each with its citation number:
 {findings}
 
-Answer the question using only these findings. Put the citation number, e.g. [2], after each claim
-it supports. If the findings do not fully answer the question, say what is missing."""
+Answer the question using only these findings. Begin with the answer itself in one short
+sentence; then give its support. Put the citation number, e.g. [2], after each claim it supports.
+If the findings do not fully answer the question, say what is missing."""
+SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+LEAD_QUOTE = 220  # characters of the first finding's sentence shown under it
 
 
 class Readable(Protocol):
@@ -150,6 +153,7 @@ class ChunkReader:
         self.focus = not run.sub.writes_code if run.options.focus is None else run.options.focus
         self.stats = {"chunks_read": 0, "findings": 0, "ungrounded": 0, "malformed": 0}
         self.findings: list[Finding] = []
+        self.leading = 0  # the first findings, kept first in their order (a second hop's)
         self._lock = threading.Lock()  # chunks are read on several threads at once
 
     def _count(self, key: str) -> None:
@@ -168,21 +172,46 @@ class ChunkReader:
             return
         span = _exact(quote, chunk.text) or grounded_span(claim, chunk.text, self.question)
         if span is None:
-            self._count("ungrounded")
+            self._count("ungrounded")  # (the reply is dropped; the passage may still say it)
+        if span is None or not self.on_point(chunk.text[span[0] : span[1]]):
+            stated = self.stated(chunk)
+            if stated is not None:
+                span, claim = stated, " ".join(chunk.text[stated[0] : stated[1]].split())
+        if span is None:
             return
         self._count("findings")
         assert self.source is not None
         citation = self.source.citation(chunk.start + span[0], chunk.start + span[1])
         self.findings.append(Finding(chunk, claim, citation))
 
+    def on_point(self, cited: str) -> bool:
+        """Whether a sentence a reply rests on is about what this reader looks for (any is)."""
+        return True
+
+    def stated(self, chunk: Chunk) -> tuple[int, int] | None:
+        """For a small model's reply that its passage does not support, or that rests on a
+        sentence not on point (a tiny model often garbles the sentence it was shown): the
+        passage's sentence holding the most of the question's words, if it holds half of them at
+        least; else None (the reply is dropped)."""
+        asked = set(terms(self.question))
+        if not self.focus or not asked:
+            return None
+        held = [
+            (len(asked & set(terms(m.group(0)))), m.span()) for m in SENTENCE.finditer(chunk.text)
+        ]
+        most, span = max(held, default=(0, (0, 0)))
+        return span if most >= len(asked) / 2 else None
+
     def answer(
         self, mode: str, total_chunks: int, stats: dict[str, Any], stopped_by: str | None = None
     ) -> Answer:
-        """The findings, best-matching first, joined into one answer. A root model that cannot
+        """The findings, best-matching first (the `leading` ones first, as they are), joined into
+        one answer. A root model that cannot
         weigh them gets only those whose passage matches the question at least half as well as
         the best one's (a small model's tail of findings is mostly noise)."""
         scores = bm25_scores(self.question, [f.chunk.text for f in self.findings])
-        order = sorted(range(len(self.findings)), key=lambda i: -scores[i])
+        rest = sorted(range(self.leading, len(self.findings)), key=lambda i: -scores[i])
+        order = list(range(self.leading)) + rest
         if order and not self.run.root.writes_code:
             order = self.kept(order, scores)
         ranked = [self.findings[i] for i in order]
@@ -249,11 +278,12 @@ def _exact(quote: str, text: str) -> tuple[int, int] | None:
 
 
 def aggregate(question: str, findings: list[Finding], run: Run) -> str:
-    """The answer: the root model joins the findings keeping their [n] numbers; a model that
-    cannot (the small local one) gets them listed, best-matching first."""
+    """The answer: the root model joins the findings keeping their [n] numbers, a direct answer
+    first; a model that cannot (the small local one) gets them listed, best-matching first, the
+    first one leading with the sentence it rests on."""
     listed = "\n".join(f"[{n}] ({f.chunk.section}) {f.text}" for n, f in enumerate(findings, 1))
     if not run.root.writes_code:
-        return listed
+        return led(findings)
     run.emit(EventKind.PHASE, name="AGGREGATE")
     reply = run.gateway.complete(
         run.root,
@@ -264,6 +294,21 @@ def aggregate(question: str, findings: list[Finding], run: Run) -> str:
     cited = {int(n) for n in CITATION_MARK.findall(reply)}
     answer = reply if cited & set(range(1, len(findings) + 1)) else f"{reply}\n\n{listed}"
     return rewrite(question, answer, run) if run.options.rewrite else answer
+
+
+def led(findings: list[Finding]) -> str:
+    """Findings as an answer without a model to join them: the first as the answer, then the
+    sentence it rests on, then the others."""
+    first, others = findings[0], findings[1:]
+    quote = " ".join(first.citation.text.split())
+    if len(quote) > LEAD_QUOTE:
+        quote = quote[: LEAD_QUOTE - 1].rsplit(" ", 1)[0] + "…"
+    text = f"{first.text} [1]" + (f"\n“{quote}” ({first.chunk.section})" if quote else "")
+    if others:
+        text += "\n\nOther findings:\n" + "\n".join(
+            f"[{n}] ({f.chunk.section}) {f.text}" for n, f in enumerate(others, 2)
+        )
+    return text
 
 
 def rewrite(question: str, draft: str, run: Run) -> str:

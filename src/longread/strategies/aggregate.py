@@ -1,0 +1,266 @@
+"""The `aggregate` strategy, for a question whose answer depends on the whole text (how many, who
+or which the most, every case): every part of the source is read, its records taken (each speech
+and its speaker, each mention of a word, each section of a kind), those the question names kept
+(a speaker, an act, a document), and code counts them. The answer leads with the result, then
+says what was counted, and cites the records counted. No model is called."""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from longread.answer import Answer, Citation
+from longread.errors import InputError
+from longread.events import EventKind
+from longread.strategies.common import Run
+from longread.strategies.texts import InMemory, TextDocs
+from longread.text.questions import Aggregate, aggregate_question, names, names_section
+from longread.text.records import mentions, speeches
+from longread.tools.corpus import CorpusTools
+from longread.tools.single_doc import SingleDocTools
+
+MAX_CHARS = 50_000_000  # what one aggregate reads at most: more is refused (say why)
+SHOWN = 10  # groups listed under the answer
+CITED = 3  # records cited
+_NOUNS = {"speeches": "speeches", "lines": "lines spoken", "mentions": "mentions"}
+
+
+class NothingToCount(InputError):
+    """The question is not an aggregate, or the source holds no records of what it counts."""
+
+
+@dataclass
+class Part:
+    """One document of the source: its name, text, headings (title, start) in order and how to
+    cite a span of it."""
+
+    name: str
+    text: str
+    headings: list[tuple[str, int]]
+    cite: Callable[[int, int], Citation]
+
+    def under(self, kind: str, offset: int) -> tuple[str, int] | None:
+        """The heading of this kind (`act`) that a text at `offset` falls under: the last one at
+        or before it, however the headings nest (a source's levels are not always consistent)."""
+        of_kind = [(title, start) for title, start in self.headings if kind_of(title) == kind]
+        at = bisect.bisect_right(of_kind, offset, key=lambda heading: heading[1]) - 1
+        return of_kind[at] if at >= 0 else None
+
+
+@dataclass
+class Record:
+    part: Part
+    label: str  # the speaker, the word, the section's title
+    start: int
+    end: int
+    weight: int = 1
+
+
+def run_aggregate(question: str, source: object, run: Run) -> Answer:
+    """Count over the whole source what the question asks for; NothingToCount when it is not an
+    aggregate question or nothing of what it counts is there."""
+    plan = aggregate_question(question)
+    if plan is None:
+        raise NothingToCount("the question asks for no count, most, least or list")
+    parts = list(_parts(source))
+    records = [r for part in parts for r in _records(part, plan)]
+    if not records:
+        raise NothingToCount(f"no {_noun(plan)} to count in the source")
+    kept = _named(question, plan, records, parts)
+    tally = _tally(kept, plan)
+    run.emit(EventKind.PHASE, name="AGGREGATE", records=len(records), kept=len(kept))
+    total = plan.operation == "count" and plan.group is None
+    lead = _total(plan, kept) if total else _ranked(plan, tally)
+    text = f"{lead}\n\n{_support(plan, records, kept, [] if total else tally, parts)}"
+    cited = kept if total or not tally else [r for r in kept if _group_of(r, plan) == tally[0][0]]
+    run.emit(EventKind.FINAL, answer=text)
+    return Answer(
+        text=text,
+        mode="aggregate",
+        citations=[r.part.cite(r.start, min(r.end, r.start + 200)) for r in cited[:CITED]],
+        usage=run.gateway.usage.to_dict(),
+        stats={"records": len(records), "counted": len(kept), "groups": len(tally)},
+    )
+
+
+def _parts(source: object) -> Iterator[Part]:
+    """The source's documents, read whole (MAX_CHARS in all at most)."""
+    if isinstance(source, InMemory):
+        source = source.as_texts(1_800)
+    if isinstance(source, SingleDocTools):
+        total = _checked(source.index.total_chars)
+        rows = [(r.title, r.start) for r in source.index.rows]
+        yield Part(source.doc_id, source.read_range(0, total), rows, source.citation)
+    elif isinstance(source, TextDocs):
+        _checked(source.total_chars)
+        for doc, base in zip(source.docs, source.offsets.starts, strict=True):
+            yield Part(doc.name, doc.text, [], _shifted(source.citation, base))
+    elif isinstance(source, CorpusTools):
+        _checked(source.index.totals()[1])
+        for doc_id in source.list_documents():
+            level2 = source.index.document_index(doc_id)
+            rows = [(r.title, r.start) for r in level2.rows]
+            text = source.read_document_chunk(doc_id, 0, level2.total_chars)
+            yield Part(doc_id, text, rows, _bound(source.citation, doc_id))
+
+
+def _checked(chars: int) -> int:
+    if chars > MAX_CHARS:
+        raise NothingToCount(
+            f"the source has {chars:,} characters; counting over it reads at most {MAX_CHARS:,}"
+        )
+    return chars
+
+
+def _shifted(cite: Callable[[int, int], Citation], base: int) -> Callable[[int, int], Citation]:
+    return lambda start, end: cite(base + start, base + end)
+
+
+def _bound(
+    cite: Callable[[str, int, int], Citation], doc_id: str
+) -> Callable[[int, int], Citation]:
+    return lambda start, end: cite(doc_id, start, end)
+
+
+def _records(part: Part, plan: Aggregate) -> list[Record]:
+    if plan.unit in ("speeches", "lines"):
+        return [
+            Record(part, u.label, u.start, u.end, u.lines if plan.unit == "lines" else 1)
+            for u in speeches(part.text)
+        ]
+    if plan.unit == "mentions" and plan.term:
+        return [Record(part, plan.term, s, e) for s, e in mentions(part.text, plan.term)]
+    return [
+        Record(part, title, start, start + len(title))
+        for title, start in part.headings
+        if plan.term and kind_of(title) == plan.term
+    ]
+
+
+def kind_of(title: str) -> str:
+    """A heading's kind, its first word (`act` for `ACT III`)."""
+    words = title.split()
+    return words[0].lower().rstrip(".:") if words else ""
+
+
+def _named(
+    question: str, plan: Aggregate, records: list[Record], parts: list[Part]
+) -> list[Record]:
+    """The records of the speakers, documents and sections the question names (all of them for
+    what it names none of): for sections, within one named section of each kind (`Scene 2 of
+    Act III`)."""
+    if plan.unit in ("speeches", "lines") and plan.group != "speaker":
+        named = {r.label for r in records if names(question, r.label)}
+        if len(named) > 1:  # a speaker named as the play is (`Imogen … in Cymbeline`) is its title
+            named -= {n for n in named if any(names(t, n) for p in parts for t in _titles(p))}
+        longest = {n for n in named if not any(n != o and names(o, n) for o in named)}
+        records = [r for r in records if r.label in longest] if longest else records
+    if len(parts) > 1 and plan.group != "document":
+        chosen = {p.name for p in parts if any(names(question, t) for t in _titles(p))}
+        records = [r for r in records if r.part.name in chosen] if chosen else records
+    named = {
+        kind_of(title)
+        for part in parts
+        for title, _ in part.headings
+        if kind_of(title) != plan.group and names_section(question, title)
+    }
+    return [
+        r
+        for r in records
+        if all(
+            (under := r.part.under(kind, r.start)) and names_section(question, under[0])
+            for kind in named
+        )
+    ]
+
+
+def _titles(part: Part) -> list[str]:
+    """How a question may name a document: its file name (`plays/hamlet.md` → `hamlet`), its first
+    heading."""
+    stem = part.name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    titles = [stem.replace("-", " ").replace("_", " ")]
+    return titles + [part.headings[0][0]] if part.headings else titles
+
+
+def _group_of(record: Record, plan: Aggregate) -> str | None:
+    if plan.group == "speaker":
+        return record.label
+    if plan.group == "document":
+        return record.part.name
+    if plan.group is not None:  # a kind of section: the one of that kind the record is under
+        under = record.part.under(plan.group, record.start)
+        return None if under is None else _section_name(record.part, plan.group, under)
+    return record.label if plan.operation in ("most", "least", "list") else None
+
+
+def _section_name(part: Part, kind: str, heading: tuple[str, int]) -> str:
+    """A section's title, after the title of the section of another kind it falls under when
+    that tells apart sections of the same title (`ACT II, SCENE I. A room.`)."""
+    title, start = heading
+    if sum(1 for other, _ in part.headings if other == title) < 2:
+        return title
+    before = [(t, s) for t, s in part.headings if s < start and kind_of(t) not in ("", kind)]
+    return f"{before[-1][0]}, {title}" if before else title
+
+
+def _tally(records: list[Record], plan: Aggregate) -> list[tuple[str, int]]:
+    """(group, total weight), ordered as the operation ranks them (ties by name)."""
+    totals: Counter[str] = Counter()
+    for record in records:
+        group = _group_of(record, plan)
+        if group is not None:
+            totals[group] += record.weight
+    sign = 1 if plan.operation == "least" else -1
+    return sorted(totals.items(), key=lambda item: (sign * item[1], item[0]))
+
+
+def _noun(plan: Aggregate) -> str:
+    if plan.unit == "sections":
+        return f"{plan.term}s"
+    if plan.unit == "mentions":
+        return f"mentions of “{plan.term}”"
+    return _NOUNS[plan.unit]
+
+
+def _total(plan: Aggregate, kept: list[Record]) -> str:
+    return f"{sum(r.weight for r in kept):,} {_noun(plan)}."
+
+
+def _ranked(plan: Aggregate, tally: list[tuple[str, int]]) -> str:
+    """The direct answer for a ranking, a list or a count per group: the group that ranks first,
+    with its figure."""
+    noun = _noun(plan)
+    if not tally:
+        return f"None: no {noun} of what the question names were found."
+    if plan.operation == "list":
+        return ", ".join(group for group, _ in tally) + f" ({len(tally)})."
+    (best, count), rest = tally[0], tally[1:]
+    if plan.operation == "count":  # a count per group: the first is one of several
+        return f"{sum(n for _, n in tally):,} {noun} in all; {best} has {count:,}."
+    tied = [group for group, n in rest if n == count]
+    which = "most" if plan.operation == "most" else "fewest"
+    return f"{best}: {count:,} {noun}, the {which}" + (
+        f" (tied with {', '.join(tied)})." if tied else "."
+    )
+
+
+def _support(
+    plan: Aggregate,
+    records: list[Record],
+    kept: list[Record],
+    tally: list[tuple[str, int]],
+    parts: list[Part],
+) -> str:
+    """What was counted, and the first groups with their figures."""
+    where = f"{len(parts)} documents" if len(parts) > 1 else "the whole text"
+    text = (
+        f"Counted by code over {where}: {len(records):,} {_noun(plan)} found, "
+        f"{len(kept):,} of them about what the question names."
+    )
+    if tally:
+        text += "\n" + "\n".join(f"- {group}: {n}" for group, n in tally[:SHOWN])
+        if len(tally) > SHOWN:
+            text += f"\n- … {len(tally) - SHOWN} more"
+    return text

@@ -1,0 +1,129 @@
+"""What a question asks, read by rules: one fact, or an aggregate over the whole text (a count, the
+most or the least of something, a list of every case); and for an aggregate, what it counts, and
+what it groups by. Names in the question (a speaker, an act, a document) are matched later,
+against those the text holds."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_MOST = re.compile(r"\b(most|more\s+than\s+any|greatest|largest|highest|maximum|longest)\b", re.I)
+_LEAST = re.compile(r"\b(least|fewest|smallest|lowest|minimum|shortest)\b", re.I)
+_COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count|total)\b", re.I)
+_LIST = re.compile(r"\b(list\s+(all|every)|name\s+(all|every)|which\s+\w+\s+all|every\s+)", re.I)
+_QUOTED = re.compile(r"[\"“‘']([^\"”’']{2,60})[\"”’']")
+_WORD_NAMED = re.compile(r"\b(?:the\s+)?(?:word|term|name|phrase)\s+(\w[\w-]*)", re.I)
+_PROPER = re.compile(r"(?<=\w\s)([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
+_SPEECH = re.compile(r"\b(speech|speeches|speaks?|speaking|spoke|says?|said|lines?|talks?)\b", re.I)
+_LINES = re.compile(r"\blines\b", re.I)
+_MENTION = re.compile(
+    r"\b(times|mentioned|mentions?|appears?|occurs?|occurrences?|used|uses)\b", re.I
+)
+_SECTION_KINDS = ("scene", "act", "chapter", "section", "part", "book", "canto", "article")
+_GROUPS = {
+    "speaker": ("who", "character", "speaker", "person", "role"),
+    "document": ("play", "document", "file", "book", "article", "text"),
+}
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """An aggregate question: `operation` (count, most, least, list) over `unit` (speeches,
+    lines spoken, mentions of `term`, or sections of kind `term`), grouped by `group` (speaker,
+    document, or a kind of section such as act; None: one total)."""
+
+    operation: str
+    unit: str
+    group: str | None = None
+    term: str | None = None
+
+
+def aggregate_question(question: str) -> Aggregate | None:
+    """The aggregate a question asks for; None for a question about one fact (or one this reading
+    does not understand)."""
+    operation = (
+        "most"
+        if _MOST.search(question)
+        else "least"
+        if _LEAST.search(question)
+        else "count"
+        if _COUNT.search(question)
+        else "list"
+        if _LIST.search(question)
+        else None
+    )
+    if operation is None:
+        return None
+    group = _group(question)
+    named = _QUOTED.search(question) or _WORD_NAMED.search(question)
+    if named and (_MENTION.search(question) or _SPEECH.search(question)):
+        return Aggregate(operation, "mentions", group, named.group(1).strip())
+    if _SPEECH.search(question):
+        return Aggregate(operation, "lines" if _LINES.search(question) else "speeches", group)
+    proper = _PROPER.search(question)
+    if proper and _MENTION.search(question):  # (`How many times is Banquo mentioned?`)
+        return Aggregate(operation, "mentions", group, proper.group(1))
+    kind = _counted_section(question)
+    if kind is not None and (operation != "count" or group != kind):
+        return Aggregate(operation, "sections", None if group == kind else group, kind)
+    return None
+
+
+def _group(question: str) -> str | None:
+    """What a `which …` / `who` / `in which …` question ranks: a kind of section, a speaker or
+    a document."""
+    match = re.search(r"\b(?:which|what)\s+(?:of\s+the\s+)?(\w+)", question, re.I)
+    noun = match.group(1).lower().rstrip("s") if match else ""
+    if not noun and re.search(r"\bwho\b", question, re.I):
+        noun = "who"
+    if noun in _SECTION_KINDS:
+        return noun
+    return next((group for group, nouns in _GROUPS.items() if noun in nouns), None)
+
+
+def _counted_section(question: str) -> str | None:
+    """The kind of section counted (`How many scenes …`, `the most scenes`)."""
+    for kind in _SECTION_KINDS:
+        if re.search(rf"\b{kind}s\b", question, re.I):
+            return kind
+    return None
+
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+def numeral(word: str) -> int | None:
+    """The value of an Arabic or Roman numeral (`3`, `III`), else None."""
+    if word.isdigit():
+        return int(word)
+    word = word.lower()
+    if not word or any(c not in _ROMAN for c in word):
+        return None
+    total = 0
+    for at, c in enumerate(word):
+        value = _ROMAN[c]
+        total += -value if at + 1 < len(word) and _ROMAN[word[at + 1]] > value else value
+    return total
+
+
+def names_section(question: str, title: str) -> bool:
+    """Whether the question names a section of this title by its kind and number (`Act 3` for
+    `ACT III`, `scene ii` for `SCENE II. A hall.`)."""
+    head = re.match(r"\s*(\w+)\s+([\dIVXLCivxlc]+)\b", title)
+    if not head or head.group(1).lower() not in _SECTION_KINDS:
+        return False
+    wanted = numeral(head.group(2))
+    for match in re.finditer(rf"\b{head.group(1)}\s+([\dIVXLCivxlc]+)\b", question, re.I):
+        if numeral(match.group(1)) == wanted:
+            return True
+    return False
+
+
+def names(question: str, name: str) -> bool:
+    """Whether the question names `name` (a speaker, a document's title) as whole words, in any
+    case."""
+    words = name.split()
+    return bool(words) and bool(
+        re.search(r"(?<!\w)" + r"\s+".join(map(re.escape, words)) + r"(?!\w)", question, re.I)
+    )

@@ -1,0 +1,152 @@
+"""Questions whose answer depends on the whole text: read by rules (what they count, grouped by
+what), answered by counting every record of the source by code (speeches, lines spoken,
+mentions, sections), checked against counts made here independently, with no model called."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from longread.api import MultiDocRLM, SingleDocRLM
+from longread.errors import InputError
+from longread.llm.scripted import ScriptedLM
+from longread.text.questions import Aggregate, aggregate_question, names_section, numeral
+from longread.text.records import mentions, speeches
+
+MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
+TEXT = MACBETH.read_text(encoding="utf-8")
+SPEAKER = re.compile(r"^\*\*(.+?)\*\*\s*$", re.MULTILINE)
+
+
+def never_called(request) -> str:
+    raise AssertionError("a count must not call a model")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Who speaks the most in Macbeth?", Aggregate("most", "speeches", "speaker")),
+        ("How many speeches does Lady Macbeth have?", Aggregate("count", "speeches")),
+        ("In which act does Banquo speak most?", Aggregate("most", "speeches", "act")),
+        ("Which of the characters has the fewest lines?", Aggregate("least", "lines", "speaker")),
+        ("How many times is the word 'blood' used?", Aggregate("count", "mentions", None, "blood")),
+        ("How many times is Banquo mentioned?", Aggregate("count", "mentions", None, "Banquo")),
+        ("How many times does Banquo speak?", Aggregate("count", "speeches")),
+        ("How many scenes are in Act II?", Aggregate("count", "sections", None, "scene")),
+        ("Which act has the most scenes?", Aggregate("most", "sections", "act", "scene")),
+        ("Which play has the most scenes?", Aggregate("most", "sections", "document", "scene")),
+        ("List every character who speaks in Act I.", Aggregate("list", "speeches", "speaker")),
+        ("Who killed Duncan?", None),
+        ("What does the porter say about the knocking?", None),
+    ],
+)
+def test_a_question_is_read_as_the_aggregate_it_asks_for(question, expected):
+    assert aggregate_question(question) == expected
+
+
+def test_sections_are_named_by_kind_and_number_in_either_numeral():
+    assert [numeral(w) for w in ("3", "III", "iv", "XIV", "Act")] == [3, 3, 4, 14, None]
+    assert names_section("What happens in Act 3?", "ACT III")
+    assert names_section("in scene ii of act i", "SCENE II. A camp near Forres.")
+    assert not names_section("in Act 3", "ACT II") and not names_section("in Act 3", "Prologue")
+
+
+def test_speeches_are_the_labelled_units_of_a_script_and_nothing_else_is():
+    found = speeches(TEXT)
+    assert [u.label for u in found] == [
+        " ".join(m.group(1).split()) for m in SPEAKER.finditer(TEXT)
+    ]
+    assert all(TEXT[u.start : u.end].startswith(f"**{u.label}**") for u in found)
+    assert "\n#" not in "".join(TEXT[u.start : u.end - 1] for u in found)  # (a heading ends one)
+    caps = "".join(
+        f"{name}. Line {n} of the scene.\nAnd one more.\n\n"
+        for n, name in enumerate(["HAMLET", "HORATIO", "KING LEAR"] * 10)
+    )
+    assert Counter(u.label for u in speeches(caps)) == {
+        "HAMLET": 10,
+        "HORATIO": 10,
+        "KING LEAR": 10,
+    }
+    assert {u.lines for u in speeches(caps)} == {2}
+    prose = "Plain prose.\n\n**Note**\nOne bold line is no script.\n" * 3
+    assert speeches(prose) == []
+    assert mentions("Blood, blood! bloodless BLOOD-red", "blood") == [(0, 5), (7, 12), (24, 29)]
+
+
+@pytest.fixture
+def macbeth(tmp_path):
+    rlm = SingleDocRLM(
+        MACBETH,
+        ScriptedLM(never_called),
+        ScriptedLM(never_called),
+        store_path=tmp_path / "i.sqlite",
+        cache=False,
+    )
+    yield rlm
+    rlm.close()
+
+
+def test_who_speaks_most_is_counted_over_every_speech_and_cites_them(macbeth):
+    counts = Counter(" ".join(m.group(1).split()) for m in SPEAKER.finditer(TEXT))
+    ((best, most),) = counts.most_common(1)
+    answer = macbeth.query("Who speaks the most in the play?")
+    assert answer.mode == "aggregate" and "counted by code" in answer.reason
+    assert answer.text.splitlines()[0] == f"{best}: {most:,} speeches, the most."
+    assert answer.stats["records"] == sum(counts.values())  # every speech of the text was read
+    assert answer.citations and all(c.text.startswith(f"**{best}**") for c in answer.citations)
+    assert answer.usage["calls"] == 0
+
+
+def test_a_count_keeps_to_the_speaker_and_the_act_the_question_names(macbeth):
+    acts = re.split(r"^## ACT ", TEXT, flags=re.MULTILINE)
+    in_act = {f"ACT {a.split()[0]}": Counter(SPEAKER.findall(a)) for a in acts[1:]}
+    lady = {act: c["LADY MACBETH"] for act, c in in_act.items()}
+    answer = macbeth.query("How many speeches does Lady Macbeth have?")
+    assert answer.text.startswith(f"{sum(lady.values())} speeches.")  # not Macbeth's as well
+    best = max(lady, key=lady.get)
+    answer = macbeth.query("In which act does Lady Macbeth speak most?")
+    assert answer.text.startswith(f"{best}: {lady[best]} speeches, the most")
+    act_two = sum(in_act["ACT II"].values())
+    assert macbeth.query("How many speeches are there in Act 2?").text.startswith(f"{act_two} ")
+
+
+def test_sections_and_mentions_are_counted(macbeth):
+    scenes = re.split(r"^## ACT ", TEXT, flags=re.MULTILINE)
+    act_one = len(re.findall(r"^#+ SCENE ", scenes[1], flags=re.MULTILINE))
+    assert macbeth.query("How many scenes are in Act I?").text.startswith(f"{act_one} scenes.")
+    blood = len(re.findall(r"(?<!\w)blood(?!\w)", TEXT, flags=re.IGNORECASE))
+    answer = macbeth.query("How many times is the word 'blood' mentioned?")
+    assert answer.text.startswith(f"{blood} mentions")
+    assert all(c.text.lower().startswith("blood") for c in answer.citations)
+
+
+def test_a_fact_question_or_nothing_to_count_goes_to_the_other_modes(tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nThe harbour opened in 1820.\n" * 5, encoding="utf-8")
+    reader = ScriptedLM(lambda request: "NONE", writes_code=False)
+    with SingleDocRLM(notes, reader, reader, store_path=tmp_path / "i.sqlite", cache=False) as rlm:
+        assert rlm.query("Who speaks the most?").mode != "aggregate"  # (not a script)
+        with pytest.raises(InputError, match="no speeches to count"):
+            rlm.query("Who speaks the most?", mode="aggregate")
+
+
+def test_a_corpus_of_plays_is_counted_document_by_document(tmp_path):
+    folder = tmp_path / "plays"
+    folder.mkdir()
+    (folder / "macbeth.md").write_text(TEXT, encoding="utf-8")
+    short = (
+        "# Brief Play\n\n## ACT I\n\n### SCENE I. A room.\n\n"
+        + "**ANNE**  \nHello.\n\n**BEN**  \nHi.\n\n" * 30
+    )
+    (folder / "brief-play.md").write_text(short, encoding="utf-8")
+    scenes = len(re.findall(r"^#+ SCENE ", TEXT, flags=re.MULTILINE))
+    lm = ScriptedLM(never_called)
+    with MultiDocRLM(folder, lm, lm, store_path=tmp_path / "c.sqlite", cache=False) as rlm:
+        rlm.build_index(parallel=False, llm_meta=False)
+        answer = rlm.query("Which play has the most scenes?")
+        assert answer.text.startswith(f"macbeth.md: {scenes} scenes, the most")
+        answer = rlm.query("How many speeches does Anne have in Brief Play?")
+        assert answer.text.startswith("30 speeches.")

@@ -1,0 +1,152 @@
+"""`longread eval`: task files, the lead and anywhere scores, tasks generated from plays (their gold
+answers checked here by other means), runs over modes and models, and the command itself."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from longread.answer import Answer, Citation
+from longread.errors import InputError
+from longread.evals.generate import generate
+from longread.evals.runner import run_tasks, table
+from longread.evals.scoring import cited, lead, score
+from longread.evals.tasks import Task, read_tasks, select, write_tasks
+from longread.llm.scripted import ScriptedLM
+from test_cli import longread
+
+ROLES = ["DUKE", "NURSE", "FIRST LORD", "ROSALIND", "GAOLER", "PAGE"]
+
+
+def tiny_play(number: int, rng: random.Random) -> str:
+    """A play of three acts of two to four scenes, each of speeches by a few of ROLES."""
+    text = f"# The Play Number {number}\n\n"
+    for act in ("I", "II", "III"):
+        text += f"## ACT {act}\n\n"
+        for scene in range(rng.randint(2, 4)):
+            text += f"### SCENE {'I' * (scene + 1)}. A room.\n\n_Enter all_\n\n"
+            for _ in range(rng.randint(4, 12)):
+                role = rng.choice(ROLES[: 2 + number % 4])
+                text += f"**{role}**  \nA line of act {act}, said with care.  \nAnd one more.\n\n"
+    return text
+
+
+@pytest.fixture
+def plays(tmp_path):
+    rng = random.Random(3)
+    folder = tmp_path / "plays" / "comedies"
+    folder.mkdir(parents=True)
+    for n in range(12):
+        (folder / f"play-{n:02}.md").write_text(tiny_play(n, rng), encoding="utf-8")
+    return folder.parent
+
+
+def test_the_lead_is_what_a_reader_takes_as_the_answer():
+    assert lead("Paris. [1]\n“The capital is Paris.”\n\nOther findings: …") == (
+        "Paris. [1]\n“The capital is Paris.”"
+    )
+    assert lead("[1] (a) First.\n[2] (b) Second.") == "[1] (a) First.\n"
+    assert len(lead("x" * 1_000)) == 300
+
+
+@pytest.mark.parametrize(
+    ("scorer", "gold", "reply", "expected"),
+    [
+        ("contains", "Ingrid Vale", "It was ingrid  Vale, the captain.", 1.0),
+        ("contains", "Vale", "Valerie", 0.0),
+        ("exact", "Act III", "act iii.", 1.0),
+        ("exact", "Act III", "Act III, mostly", 0.0),
+        ("number", "1511", "HAMLET: 1,511 lines spoken", 1.0),
+        ("number", "15", "151 speeches", 0.0),
+        ("set-f1", "Anne; Ben", "Anne, Ben", 1.0),
+        ("set-f1", "Anne; Ben", "Anne, Carl", 0.5),
+        ("set-f1", "Anne; Ben", "Dora", 0.0),
+    ],
+)
+def test_scorers(scorer, gold, reply, expected):
+    assert score(scorer, gold, reply) == pytest.approx(expected)
+
+
+def test_a_citation_holds_the_gold_or_not():
+    answer = Answer("x", "map", [Citation("d", 0, 9, "Ingrid Vale sailed")])
+    assert cited(answer, "ingrid vale") and not cited(answer, "Hugh")
+
+
+def test_task_files_are_read_with_paths_from_their_folder_and_bad_lines_named(tmp_path):
+    path = tmp_path / "tasks.jsonl"
+    write_tasks([Task("doc.md", "Who?", "Anne", "contains", "mine")], path)
+    (task,) = read_tasks(path)
+    assert task.path == str(tmp_path / "doc.md") and task.family == "mine"
+    path.write_text('{"path": "a", "question": "q", "answer": "a"}\n{"path": "a"}\n')
+    with pytest.raises(InputError, match=r"tasks.jsonl:2: not a task"):
+        read_tasks(path)
+    path.write_text('{"path": "a", "question": "q", "answer": "a", "scorer": "vibes"}\n')
+    with pytest.raises(InputError, match="unknown scorer 'vibes'"):
+        read_tasks(path)
+    many = [Task("p", f"q{i}", "a", family=f) for i, f in enumerate("aabbbc")]
+    assert [t.question for t in select(many, ["b", "c"], 2)] == ["q2", "q3", "q5"]
+
+
+def test_generated_tasks_have_gold_answers_their_files_bear_out(plays, tmp_path):
+    tasks = generate(plays, tmp_path / "out")
+    assert len(tasks) >= 60
+    assert Counter(t.family for t in tasks).keys() == {"needle", "aggregation", "multi-hop"}
+    for task in tasks:
+        if task.family == "needle":
+            thing = re.match(r"Who hid the (.+)\?", task.question).group(1)
+            text = Path(task.path).read_text(encoding="utf-8")
+            assert f"The {thing} was hidden by {task.answer}." in text
+        elif task.family == "multi-hop":
+            cargo = re.search(r"carried the (.+)\?", task.question).group(1)
+            files = {
+                p.name: p.read_text(encoding="utf-8")
+                for p in (tmp_path / "out" / "corpus").iterdir()
+            }
+            ship = next(
+                m.group(1)
+                for t in files.values()
+                for m in re.finditer(rf"The (.+?) carried the {cargo}\.", t)
+            )
+            holding = [
+                n for n, t in files.items() if f"The captain of the {ship} was {task.answer}." in t
+            ]
+            carrying = [n for n, t in files.items() if f"The {ship} carried" in t]
+            assert len(holding) == len(carrying) == 1 and holding != carrying
+        elif task.scorer == "number" and "speeches does" in task.question:
+            who = re.search(r"speeches does (.+) have", task.question).group(1).upper()
+            text = Path(task.path).read_text(encoding="utf-8")
+            assert text.count(f"**{who}**") == int(task.answer)
+    again = generate(plays, tmp_path / "again")  # (the same seed: the same tasks)
+    assert [(t.question, t.answer) for t in again] == [(t.question, t.answer) for t in tasks]
+
+
+def test_a_run_scores_each_task_and_a_failed_one_says_why(plays, tmp_path):
+    tasks = [t for t in generate(plays, tmp_path / "out") if t.family == "aggregation"][:6]
+    tasks.append(Task(str(tmp_path / "missing.md"), "How many scenes?", "3", "number", "broken"))
+    silent = ScriptedLM(lambda request: "NONE")
+    results = run_tasks(tasks, ["aggregate"], [silent])
+    assert [r.lead for r in results[:6]] == [1.0] * 6 and all(r.calls == 0 for r in results)
+    assert results[-1].lead == 0 and "missing.md" in results[-1].error
+    shown = table(results)
+    assert "| aggregation | aggregate | scripted:test | 6 | 6.0/6 | 6.0/6 |" in shown
+    assert "| all | aggregate | scripted:test | 7 | 6.0/7 |" in shown
+
+
+def test_the_command_runs_a_task_file_saves_and_compares(plays, tmp_path):
+    tasks = [t for t in generate(plays, tmp_path / "out") if t.family == "aggregation"][:3]
+    write_tasks(tasks, tmp_path / "tasks.jsonl")
+    env = {"OPENAI_API_KEY": "sk-test", "LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
+    args = ["eval", str(tmp_path / "tasks.jsonl"), "--mode", "aggregate", "--model", "openai:x"]
+    first = longread(*args, "--json", str(tmp_path / "before.json"), env=env)
+    assert first.returncode == 0, first.stderr
+    assert "| aggregation | aggregate | openai:x | 3 | 3.0/3 |" in first.stdout
+    assert len(json.loads((tmp_path / "before.json").read_text())) == 3
+    again = longread(*args, "--compare", str(tmp_path / "before.json"), env=env)
+    assert "| aggregation | aggregate | openai:x | 3.0/3 | 3.0/3 |" in again.stdout
+    both = longread("eval", env=env)
+    assert both.returncode != 0 and "give a task file, or --generate FOLDER" in both.stderr
