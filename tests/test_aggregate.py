@@ -39,6 +39,8 @@ def never_called(request) -> str:
         ("Which act has the most scenes?", Aggregate("most", "sections", "act", "scene")),
         ("Which play has the most scenes?", Aggregate("most", "sections", "document", "scene")),
         ("List every character who speaks in Act I.", Aggregate("list", "speeches", "speaker")),
+        ("Who speaks more, Banquo or Lady Macbeth?", Aggregate("most", "speeches", "speaker")),
+        ("How many characters speak in Act I?", Aggregate("distinct", "speeches", "speaker")),
         ("Who killed Duncan?", None),
         ("What does the porter say about the knocking?", None),
     ],
@@ -111,6 +113,18 @@ def test_a_count_keeps_to_the_speaker_and_the_act_the_question_names(macbeth):
     assert answer.text.startswith(f"{best}: {lady[best]} speeches, the most")
     act_two = sum(in_act["ACT II"].values())
     assert macbeth.query("How many speeches are there in Act 2?").text.startswith(f"{act_two} ")
+
+
+def test_two_speakers_compared_and_the_speakers_of_an_act_counted(macbeth):
+    counts = Counter(" ".join(m.group(1).split()) for m in SPEAKER.finditer(TEXT))
+    banquo, lady = counts["BANQUO"], counts["LADY MACBETH"]
+    more = "BANQUO" if banquo > lady else "LADY MACBETH"
+    answer = macbeth.query("Who speaks more, Banquo or Lady Macbeth?")
+    assert answer.text.startswith(f"{more}: {max(banquo, lady)} speeches, the most.")
+    act_one = re.split(r"^## ACT ", TEXT, flags=re.MULTILINE)[1]
+    speakers = set(SPEAKER.findall(act_one))
+    answer = macbeth.query("How many characters speak in Act I?")
+    assert answer.text.startswith(f"{len(speakers)}: ")
 
 
 def test_sections_and_mentions_are_counted(macbeth):

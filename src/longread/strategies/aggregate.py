@@ -151,12 +151,14 @@ def _named(
     """The records of the speakers, documents and sections the question names (all of them for
     what it names none of): for sections, within one named section of each kind (`Scene 2 of
     Act III`)."""
-    if plan.unit in ("speeches", "lines") and plan.group != "speaker":
+    compared = plan.group == "speaker" and plan.operation in ("most", "least")
+    if plan.unit in ("speeches", "lines") and (plan.group != "speaker" or compared):
         named = {r.label for r in records if names(question, r.label)}
         if len(named) > 1:  # a speaker named as the play is (`Imogen … in Cymbeline`) is its title
             named -= {n for n in named if any(names(t, n) for p in parts for t in _titles(p))}
         longest = {n for n in named if not any(n != o and names(o, n) for o in named)}
-        records = [r for r in records if r.label in longest] if longest else records
+        if longest and (len(longest) > 1 or not compared):  # (`Hamlet or Horatio?`: those two)
+            records = [r for r in records if r.label in longest]
     if len(parts) > 1 and plan.group != "document":
         chosen = {p.name for p in parts if any(names(question, t) for t in _titles(p))}
         records = [r for r in records if r.part.name in chosen] if chosen else records
@@ -236,6 +238,9 @@ def _ranked(plan: Aggregate, tally: list[tuple[str, int]]) -> str:
         return f"None: no {noun} of what the question names were found."
     if plan.operation == "list":
         return ", ".join(group for group, _ in tally) + f" ({len(tally)})."
+    if plan.operation == "distinct":
+        shown = ", ".join(group for group, _ in tally[:SHOWN])
+        return f"{len(tally)}: {shown}" + (", …" if len(tally) > SHOWN else "") + "."
     (best, count), rest = tally[0], tally[1:]
     if plan.operation == "count":  # a count per group: the first is one of several
         return f"{sum(n for _, n in tally):,} {noun} in all; {best} has {count:,}."

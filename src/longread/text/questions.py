@@ -10,6 +10,11 @@ from dataclasses import dataclass
 
 _MOST = re.compile(r"\b(most|more\s+than\s+any|greatest|largest|highest|maximum|longest)\b", re.I)
 _LEAST = re.compile(r"\b(least|fewest|smallest|lowest|minimum|shortest)\b", re.I)
+_MORE = re.compile(r"\bmore\b.*\bor\b|\bor\b.*\bmore\b", re.I)  # (`Who speaks more, A or B?`)
+_LESS = re.compile(r"\b(less|fewer)\b.*\bor\b|\bor\b.*\b(less|fewer)\b", re.I)
+_HOW_MANY_SPEAK = re.compile(
+    r"\bhow\s+many\s+(?:different\s+)?(?:characters|speakers|people|persons|roles)\b", re.I
+)
 _COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count|total)\b", re.I)
 _LIST = re.compile(r"\b(list\s+(all|every)|name\s+(all|every)|which\s+\w+\s+all|every\s+)", re.I)
 _QUOTED = re.compile(r"[\"“‘']([^\"”’']{2,60})[\"”’']")
@@ -29,7 +34,8 @@ _GROUPS = {
 
 @dataclass(frozen=True)
 class Aggregate:
-    """An aggregate question: `operation` (count, most, least, list) over `unit` (speeches,
+    """An aggregate question: `operation` (count, most, least, list, or distinct: how many
+    groups) over `unit` (speeches,
     lines spoken, mentions of `term`, or sections of kind `term`), grouped by `group` (speaker,
     document, or a kind of section such as act; None: one total)."""
 
@@ -42,11 +48,13 @@ class Aggregate:
 def aggregate_question(question: str) -> Aggregate | None:
     """The aggregate a question asks for; None for a question about one fact (or one this reading
     does not understand)."""
+    if _HOW_MANY_SPEAK.search(question):
+        return Aggregate("distinct", "speeches", "speaker")
     operation = (
         "most"
-        if _MOST.search(question)
+        if _MOST.search(question) or _MORE.search(question)
         else "least"
-        if _LEAST.search(question)
+        if _LEAST.search(question) or _LESS.search(question)
         else "count"
         if _COUNT.search(question)
         else "list"
