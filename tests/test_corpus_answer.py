@@ -230,8 +230,12 @@ def test_the_second_hop_follows_the_name_the_best_matching_sentence_states(tmp_p
             return "The Silver Crane was the Silver Crane."
         return sentence(request)
 
+    def garbles_both(request) -> str:  # the first round's reply is not borne out either
+        reply = garbles_the_second(request)
+        return "The Crane is not the only one who sailed." if "carried" in reply else reply
+
     question = "Who was the captain of the ship that carried the casks of wine to Calloway?"
-    for reads in (sentence, garbles_the_second):
+    for reads in (sentence, garbles_the_second, garbles_both):
         weak = ScriptedLM(reads, writes_code=False, context_window=2048)
         with MultiDocRLM(folder, weak, weak, store_path=tmp_path / "s.sqlite", cache=False) as rlm:
             answer = rlm.query(question)

@@ -77,8 +77,6 @@ def test_map_reads_the_best_passages_and_cites_the_sentence(contract, tmp_path):
 
 
 def test_map_drops_a_finding_the_passage_does_not_support(contract, tmp_path):
-    """A small model's claim its passage does not bear out is dropped, and the passage's own
-    sentence holding half the question's words or more stands instead, if there is one."""
     sub = ScriptedLM(
         lambda r: "The cure period is ninety weeks, per the annex.",
         writes_code=False,
@@ -86,12 +84,8 @@ def test_map_drops_a_finding_the_passage_does_not_support(contract, tmp_path):
     )
     tools = tools_for(contract, tmp_path, sub)
     answer = modes.answer("How long is the cure period?", tools, run_with(sub, sub, max_slices=3))
-    assert "ninety" not in answer.text
-    assert answer.stats["ungrounded"] == answer.stats["chunks_read"] > 0
-    # what the passage itself says in the question's words stands instead
-    assert answer.text.startswith(f"{FACT} [1]") and answer.citations[0].text == FACT
-    answer = modes.answer("Who signs the lease?", tools, run_with(sub, sub, max_slices=3))
     assert answer.text.startswith("Not found") and answer.citations == []
+    assert answer.stats["ungrounded"] == answer.stats["chunks_read"] > 0
 
 
 def test_map_with_a_capable_model_uses_json_and_verifies_the_quote(contract, tmp_path):

@@ -24,7 +24,7 @@ from longread.strategies.reading import (
     search_chunks,
 )
 from longread.strategies.texts import TextDocs
-from longread.text.rank import bm25_scores
+from longread.text.rank import bm25_scores, terms
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
@@ -54,6 +54,20 @@ class CorpusReader(ChunkReader):
     need two), then the others that match the question well."""
 
     candidates = 0  # passages the rounds chose from
+
+    def stated(self, chunk: Chunk) -> tuple[int, int] | None:
+        """For a small model's reply its passage does not bear out (a tiny model often garbles
+        the sentence it was shown; over many documents, a dropped finding loses the document):
+        the passage's sentence holding the most of the question's words, if it holds half of
+        them at least."""
+        asked = set(terms(self.question))
+        if not self.focus or not asked:
+            return None
+        held = [
+            (len(asked & set(terms(m.group(0)))), m.span()) for m in SENTENCE.finditer(chunk.text)
+        ]
+        most, span = max(held, default=(0, (0, 0)))
+        return span if most >= len(asked) / 2 else None
 
     def kept(self, order: list[int], scores: list[float]) -> list[int]:
         firsts: dict[str, int] = {}

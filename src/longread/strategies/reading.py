@@ -17,7 +17,7 @@ from longread.llm.jsonio import MalformedJSONError, complete_json
 from longread.llm.usage import Purpose
 from longread.strategies.common import Run, partial_on_budget
 from longread.text.grounding import clean_finding, grounded_span, says_nothing
-from longread.text.rank import bm25_scores, focus_lines, terms
+from longread.text.rank import bm25_scores, focus_lines
 from longread.text.slices import char_spans
 from longread.tools.single_doc import SingleDocTools
 
@@ -189,18 +189,9 @@ class ChunkReader:
         return True
 
     def stated(self, chunk: Chunk) -> tuple[int, int] | None:
-        """For a small model's reply that its passage does not support, or that rests on a
-        sentence not on point (a tiny model often garbles the sentence it was shown): the
-        passage's sentence holding the most of the question's words, if it holds half of them at
-        least; else None (the reply is dropped)."""
-        asked = set(terms(self.question))
-        if not self.focus or not asked:
-            return None
-        held = [
-            (len(asked & set(terms(m.group(0)))), m.span()) for m in SENTENCE.finditer(chunk.text)
-        ]
-        most, span = max(held, default=(0, (0, 0)))
-        return span if most >= len(asked) / 2 else None
+        """Where the passage itself states what was asked, for a small model's reply that it does
+        not bear out or that is not on point; None here (the reply is dropped)."""
+        return None
 
     def answer(
         self, mode: str, total_chunks: int, stats: dict[str, Any], stopped_by: str | None = None
