@@ -162,5 +162,9 @@ def test_a_corpus_of_plays_is_counted_document_by_document(tmp_path):
         rlm.build_index(parallel=False, llm_meta=False)
         answer = rlm.query("Which play has the most scenes?")
         assert answer.text.startswith(f"macbeth.md: {scenes} scenes, the most")
+        rlm.index._levels.clear()  # (each document's own index, built when first needed)
         answer = rlm.query("How many speeches does Anne have in Brief Play?")
         assert answer.text.startswith("30 speeches.")
+        assert not rlm.index._levels  # speeches are counted without any document's headings
+        answer = rlm.query("How many speeches does Anne have in Act 1 of Brief Play?")
+        assert answer.text.startswith("30 speeches.") and rlm.index._levels  # (an act named)

@@ -16,7 +16,13 @@ from longread.errors import InputError
 from longread.events import EventKind
 from longread.strategies.common import Run
 from longread.strategies.texts import InMemory, TextDocs
-from longread.text.questions import Aggregate, aggregate_question, names, names_section
+from longread.text.questions import (
+    Aggregate,
+    aggregate_question,
+    names,
+    names_any_section,
+    names_section,
+)
 from longread.text.records import mentions, speeches
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
@@ -40,6 +46,7 @@ class Part:
     text: str
     headings: list[tuple[str, int]]
     cite: Callable[[int, int], Citation]
+    title: str = ""  # what the document calls itself, where known
 
     def under(self, kind: str, offset: int) -> tuple[str, int] | None:
         """The heading of this kind (`act`) that a text at `offset` falls under: the last one at
@@ -64,7 +71,7 @@ def run_aggregate(question: str, source: object, run: Run) -> Answer:
     plan = aggregate_question(question)
     if plan is None:
         raise NothingToCount("the question asks for no count, most, least or list")
-    parts = list(_parts(source))
+    parts = list(_parts(source, _needs_headings(question, plan)))
     records = [r for part in parts for r in _records(part, plan)]
     if not records:
         raise NothingToCount(f"no {_noun(plan)} to count in the source")
@@ -85,13 +92,14 @@ def run_aggregate(question: str, source: object, run: Run) -> Answer:
     )
 
 
-def _parts(source: object) -> Iterator[Part]:
-    """The source's documents, read whole (MAX_CHARS in all at most)."""
+def _parts(source: object, headings: bool) -> Iterator[Part]:
+    """The source's documents, read whole (MAX_CHARS in all at most), with their headings when
+    the count needs them (a corpus document's are read from its own index, built on first use)."""
     if isinstance(source, InMemory):
         source = source.as_texts(1_800)
     if isinstance(source, SingleDocTools):
         total = _checked(source.index.total_chars)
-        rows = [(r.title, r.start) for r in source.index.rows]
+        rows = [(r.title, r.start) for r in source.index.rows] if headings else []
         yield Part(source.doc_id, source.read_range(0, total), rows, source.citation)
     elif isinstance(source, TextDocs):
         _checked(source.total_chars)
@@ -100,10 +108,25 @@ def _parts(source: object) -> Iterator[Part]:
     elif isinstance(source, CorpusTools):
         _checked(source.index.totals()[1])
         for doc_id in source.list_documents():
-            level2 = source.index.document_index(doc_id)
-            rows = [(r.title, r.start) for r in level2.rows]
-            text = source.read_document_chunk(doc_id, 0, level2.total_chars)
-            yield Part(doc_id, text, rows, _bound(source.citation, doc_id))
+            stored = source.index.doc(doc_id)
+            rows = (
+                [(r.title, r.start) for r in source.index.document_index(doc_id).rows]
+                if headings
+                else []
+            )
+            text = source.store.read_range(stored.store_id, 0, stored.chars)
+            cite = _bound(source.citation, doc_id)
+            yield Part(doc_id, text, rows, cite, str(stored.meta.get("title", "")))
+
+
+def _needs_headings(question: str, plan: Aggregate) -> bool:
+    """Whether counting needs the documents' headings: to count sections, to group by a kind of
+    section, or to keep to one the question names (`Act 3`)."""
+    return (
+        plan.unit == "sections"
+        or plan.group not in (None, "speaker", "document")
+        or names_any_section(question)
+    )
 
 
 def _checked(chars: int) -> int:
@@ -179,11 +202,10 @@ def _named(
 
 
 def _titles(part: Part) -> list[str]:
-    """How a question may name a document: its file name (`plays/hamlet.md` → `hamlet`), its first
-    heading."""
+    """How a question may name a document: its file name (`plays/hamlet.md` → `hamlet`), its
+    title."""
     stem = part.name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    titles = [stem.replace("-", " ").replace("_", " ")]
-    return titles + [part.headings[0][0]] if part.headings else titles
+    return [stem.replace("-", " ").replace("_", " "), *([part.title] if part.title else [])]
 
 
 def _group_of(record: Record, plan: Aggregate) -> str | None:

@@ -25,7 +25,7 @@ _LINES = re.compile(r"\blines\b", re.I)
 _MENTION = re.compile(
     r"\b(times|mentioned|mentions?|appears?|occurs?|occurrences?|used|uses)\b", re.I
 )
-_SECTION_KINDS = ("scene", "act", "chapter", "section", "part", "book", "canto", "article")
+SECTION_KINDS = ("scene", "act", "chapter", "section", "part", "book", "canto", "article")
 _GROUPS = {
     "speaker": ("who", "character", "speaker", "person", "role"),
     "document": ("play", "document", "file", "book", "article", "text"),
@@ -85,14 +85,14 @@ def _group(question: str) -> str | None:
     noun = match.group(1).lower().rstrip("s") if match else ""
     if not noun and re.search(r"\bwho\b", question, re.I):
         noun = "who"
-    if noun in _SECTION_KINDS:
+    if noun in SECTION_KINDS:
         return noun
     return next((group for group, nouns in _GROUPS.items() if noun in nouns), None)
 
 
 def _counted_section(question: str) -> str | None:
     """The kind of section counted (`How many scenes …`, `the most scenes`)."""
-    for kind in _SECTION_KINDS:
+    for kind in SECTION_KINDS:
         if re.search(rf"\b{kind}s\b", question, re.I):
             return kind
     return None
@@ -115,11 +115,17 @@ def numeral(word: str) -> int | None:
     return total
 
 
+def names_any_section(question: str) -> bool:
+    """Whether the question names a section by its kind and number (`Act 3`, `scene ii`)."""
+    kinds = "|".join(SECTION_KINDS)
+    return bool(re.search(rf"\b(?:{kinds})\s+(?:\d+|[ivxlc]+)\b", question, re.I))
+
+
 def names_section(question: str, title: str) -> bool:
     """Whether the question names a section of this title by its kind and number (`Act 3` for
     `ACT III`, `scene ii` for `SCENE II. A hall.`)."""
     head = re.match(r"\s*(\w+)\s+([\dIVXLCivxlc]+)\b", title)
-    if not head or head.group(1).lower() not in _SECTION_KINDS:
+    if not head or head.group(1).lower() not in SECTION_KINDS:
         return False
     wanted = numeral(head.group(2))
     for match in re.finditer(rf"\b{head.group(1)}\s+([\dIVXLCivxlc]+)\b", question, re.I):
