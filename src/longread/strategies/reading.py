@@ -197,9 +197,9 @@ class ChunkReader:
         self, mode: str, total_chunks: int, stats: dict[str, Any], stopped_by: str | None = None
     ) -> Answer:
         """The findings, best-matching first (the `leading` ones first, as they are), joined into
-        one answer. A root model that cannot
-        weigh them gets only those whose passage matches the question at least half as well as
-        the best one's (a small model's tail of findings is mostly noise)."""
+        one answer. A root model that cannot weigh them gets only those whose passage matches the
+        question at least half as well as the best one's (a small model's tail of findings is
+        mostly noise)."""
         scores = bm25_scores(self.question, [f.chunk.text for f in self.findings])
         rest = sorted(range(self.leading, len(self.findings)), key=lambda i: -scores[i])
         order = list(range(self.leading)) + rest
