@@ -168,3 +168,27 @@ def test_a_corpus_of_plays_is_counted_document_by_document(tmp_path):
         assert not rlm.index._levels  # speeches are counted without any document's headings
         answer = rlm.query("How many speeches does Anne have in Act 1 of Brief Play?")
         assert answer.text.startswith("30 speeches.") and rlm.index._levels  # (an act named)
+
+
+def test_plays_in_one_file_are_counted_play_by_play_and_a_long_file_whole(tmp_path):
+    short = "# Brief Play\n\n## ACT I\n\n### SCENE I. A room.\n\n" + (
+        "**ANNE**  \nHello.\n\n**BEN**  \nHi.\n\n" * 30
+    )
+    epilogue = "# EPILOGUE\n\n**ANNE**  \nFarewell.\n\n"
+    joined = tmp_path / "plays.md"
+    joined.write_text(f"{TEXT}\n\n{short}\n{epilogue}", encoding="utf-8")
+    lm = ScriptedLM(never_called)
+    with SingleDocRLM(joined, lm, lm, store_path=tmp_path / "j.sqlite", cache=False) as rlm:
+        most = rlm.query("Which play has the most speeches?")
+        assert most.text.startswith(f"Macbeth: {len(SPEAKER.findall(TEXT))} speeches, the most")
+        assert "EPILOGUE" not in most.text  # (a heading over no acts or scenes is no play)
+        anne = rlm.query("How many speeches does Anne have in Brief Play?")
+        assert anne.text.startswith("31 speeches.")  # (the epilogue's is Brief Play's too)
+    body = TEXT.split("\n", 1)[1]  # the play without its title, ten times: 1.08 M characters
+    long = tmp_path / "long.md"
+    long.write_text("# Macbeth\n" + body * 10, encoding="utf-8")
+    counts = Counter(" ".join(m.group(1).split()) for m in SPEAKER.finditer(body))
+    ((best, most_count),) = counts.most_common(1)
+    with SingleDocRLM(long, lm, lm, store_path=tmp_path / "l.sqlite", cache=False) as rlm:
+        answer = rlm.query("Who speaks the most?")
+    assert answer.text.startswith(f"{best}: {10 * most_count:,} speeches, the most.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from longread.answer import Answer, Citation
 from longread.errors import InputError
@@ -17,6 +17,7 @@ from longread.events import EventKind
 from longread.strategies.common import Run
 from longread.strategies.texts import InMemory, TextDocs
 from longread.text.questions import (
+    SECTION_KINDS,
     Aggregate,
     aggregate_question,
     names,
@@ -47,6 +48,13 @@ class Part:
     headings: list[tuple[str, int]]
     cite: Callable[[int, int], Citation]
     title: str = ""  # what the document calls itself, where known
+    works: list[tuple[str, int]] = field(default_factory=list)  # several in one file (12 plays)
+
+    def work_at(self, offset: int) -> str:
+        """The title of the work (of several in one file) a text at `offset` falls in, else the
+        document's name."""
+        at = bisect.bisect_right(self.works, offset, key=lambda work: work[1]) - 1
+        return self.works[at][0] if at >= 0 else self.name
 
     def under(self, kind: str, offset: int) -> tuple[str, int] | None:
         """The heading of this kind (`act`) that a text at `offset` falls under: the last one at
@@ -99,8 +107,15 @@ def _parts(source: object, headings: bool) -> Iterator[Part]:
         source = source.as_texts(1_800)
     if isinstance(source, SingleDocTools):
         total = _checked(source.index.total_chars)
-        rows = [(r.title, r.start) for r in source.index.rows] if headings else []
-        yield Part(source.doc_id, source.read_range(0, total), rows, source.citation)
+        rows = source.index.rows
+        works = _works([(r.title, r.start, r.level) for r in rows])
+        yield Part(
+            source.doc_id,
+            source.index.read_range(0, total),  # (whole: the tool reads 1,000,000 at most)
+            [(r.title, r.start) for r in rows] if headings else [],
+            source.citation,
+            works=works,
+        )
     elif isinstance(source, TextDocs):
         _checked(source.total_chars)
         for doc, base in zip(source.docs, source.offsets.starts, strict=True):
@@ -117,6 +132,22 @@ def _parts(source: object, headings: bool) -> Iterator[Part]:
             text = source.store.read_range(stored.store_id, 0, stored.chars)
             cite = _bound(source.citation, doc_id)
             yield Part(doc_id, text, rows, cite, str(stored.meta.get("title", "")))
+
+
+def _works(headings: list[tuple[str, int, int]]) -> list[tuple[str, int]]:
+    """The works of a file holding several (twelve plays, each `# Title` over its acts): its top
+    headings that have sections of a kind under them (not an `EPILOGUE` alone); none for one."""
+    top = min((level for _, _, level in headings), default=0)
+    works: dict[tuple[str, int], bool] = {}
+    current: tuple[str, int] | None = None
+    for title, start, level in headings:
+        if level == top:
+            current = (title, start)
+            works[current] = False
+        elif current is not None and kind_of(title) in SECTION_KINDS:
+            works[current] = True
+    found = [work for work, holds_sections in works.items() if holds_sections]
+    return found if len(found) > 1 else []
 
 
 def _needs_headings(question: str, plan: Aggregate) -> bool:
@@ -185,6 +216,9 @@ def _named(
     if len(parts) > 1 and plan.group != "document":
         chosen = {p.name for p in parts if any(names(question, t) for t in _titles(p))}
         records = [r for r in records if r.part.name in chosen] if chosen else records
+    works = {t for p in parts for t, _ in p.works if names(question, t)}
+    if works and plan.group != "document":  # (one file of several works: those it names)
+        records = [r for r in records if r.part.work_at(r.start) in works]
     named = {
         kind_of(title)
         for part in parts
@@ -212,7 +246,7 @@ def _group_of(record: Record, plan: Aggregate) -> str | None:
     if plan.group == "speaker":
         return record.label
     if plan.group == "document":
-        return record.part.name
+        return record.part.work_at(record.start)
     if plan.group is not None:  # a kind of section: the one of that kind the record is under
         under = record.part.under(plan.group, record.start)
         return None if under is None else _section_name(record.part, plan.group, under)
