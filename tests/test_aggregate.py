@@ -176,7 +176,11 @@ def test_plays_in_one_file_are_counted_play_by_play_and_a_long_file_whole(tmp_pa
     )
     epilogue = "# EPILOGUE\n\n**ANNE**  \nFarewell.\n\n"
     joined = tmp_path / "plays.md"
-    joined.write_text(f"{TEXT}\n\n{short}\n{epilogue}", encoding="utf-8")
+    ben = (
+        "# Ben\n\n## ACT I\n\n### SCENE I. A field.\n\n"
+        + "**ANNE**  \nYes.\n\n**BEN**  \nNo.\n\n" * 5
+    )
+    joined.write_text(f"{TEXT}\n\n{ben}\n{short}\n{epilogue}", encoding="utf-8")
     lm = ScriptedLM(never_called)
     with SingleDocRLM(joined, lm, lm, store_path=tmp_path / "j.sqlite", cache=False) as rlm:
         most = rlm.query("Which play has the most speeches?")
@@ -184,6 +188,8 @@ def test_plays_in_one_file_are_counted_play_by_play_and_a_long_file_whole(tmp_pa
         assert "EPILOGUE" not in most.text  # (a heading over no acts or scenes is no play)
         anne = rlm.query("How many speeches does Anne have in Brief Play?")
         assert anne.text.startswith("31 speeches.")  # (the epilogue's is Brief Play's too)
+        in_ben = rlm.query("How many speeches does Anne have in Ben?")  # (Ben: the play here)
+        assert in_ben.text.startswith("5 speeches.")
     body = TEXT.split("\n", 1)[1]  # the play without its title, ten times: 1.08 M characters
     long = tmp_path / "long.md"
     long.write_text("# Macbeth\n" + body * 10, encoding="utf-8")

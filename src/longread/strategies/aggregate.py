@@ -10,6 +10,7 @@ import bisect
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from longread.answer import Answer, Citation
 from longread.errors import InputError
@@ -49,6 +50,7 @@ class Part:
     cite: Callable[[int, int], Citation]
     title: str = ""  # what the document calls itself, where known
     works: list[tuple[str, int]] = field(default_factory=list)  # several in one file (12 plays)
+    _by_kind: dict[str, list[tuple[str, int]]] = field(default_factory=dict, repr=False)
 
     def work_at(self, offset: int) -> str:
         """The title of the work (of several in one file) a text at `offset` falls in, else the
@@ -59,9 +61,16 @@ class Part:
     def under(self, kind: str, offset: int) -> tuple[str, int] | None:
         """The heading of this kind (`act`) that a text at `offset` falls under: the last one at
         or before it, however the headings nest (a source's levels are not always consistent)."""
-        of_kind = [(title, start) for title, start in self.headings if kind_of(title) == kind]
+        of_kind = self._by_kind.get(kind)
+        if of_kind is None:  # (sorted out once per kind, not once per record)
+            of_kind = self._by_kind[kind] = [h for h in self.headings if kind_of(h[0]) == kind]
         at = bisect.bisect_right(of_kind, offset, key=lambda heading: heading[1]) - 1
         return of_kind[at] if at >= 0 else None
+
+    @cached_property
+    def title_counts(self) -> Counter[str]:
+        """How many headings bear each title."""
+        return Counter(title for title, _ in self.headings)
 
 
 @dataclass
@@ -219,27 +228,27 @@ def _named(
     works = {t for p in parts for t, _ in p.works if names(question, t)}
     if works and plan.group != "document":  # (one file of several works: those it names)
         records = [r for r in records if r.part.work_at(r.start) in works]
-    named = {
-        kind_of(title)
-        for part in parts
-        for title, _ in part.headings
-        if kind_of(title) != plan.group and names_section(question, title)
-    }
+    scopes: dict[str, set[str]] = {}  # kind -> the titles of that kind the question names
+    for part in parts:
+        for title, _ in part.headings:
+            if kind_of(title) != plan.group and names_section(question, title):
+                scopes.setdefault(kind_of(title), set()).add(title)
     return [
         r
         for r in records
         if all(
-            (under := r.part.under(kind, r.start)) and names_section(question, under[0])
-            for kind in named
+            (under := r.part.under(kind, r.start)) and under[0] in titles
+            for kind, titles in scopes.items()
         )
     ]
 
 
 def _titles(part: Part) -> list[str]:
     """How a question may name a document: its file name (`plays/hamlet.md` → `hamlet`), its
-    title."""
+    title, the titles of the works it holds."""
     stem = part.name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return [stem.replace("-", " ").replace("_", " "), *([part.title] if part.title else [])]
+    titles = [stem.replace("-", " ").replace("_", " "), *([part.title] if part.title else [])]
+    return titles + [title for title, _ in part.works]
 
 
 def _group_of(record: Record, plan: Aggregate) -> str | None:
@@ -257,7 +266,7 @@ def _section_name(part: Part, kind: str, heading: tuple[str, int]) -> str:
     """A section's title, after the title of the section of another kind it falls under when
     that tells apart sections of the same title (`ACT II, SCENE I. A room.`)."""
     title, start = heading
-    if sum(1 for other, _ in part.headings if other == title) < 2:
+    if part.title_counts[title] < 2:
         return title
     before = [(t, s) for t, s in part.headings if s < start and kind_of(t) not in ("", kind)]
     return f"{before[-1][0]}, {title}" if before else title
