@@ -41,6 +41,18 @@ def never_called(request) -> str:
         ("List every character who speaks in Act I.", Aggregate("list", "speeches", "speaker")),
         ("Who speaks more, Banquo or Lady Macbeth?", Aggregate("most", "speeches", "speaker")),
         ("How many characters speak in Act I?", Aggregate("distinct", "speeches", "speaker")),
+        ("How many speaking roles are there?", Aggregate("distinct", "speeches", "speaker")),
+        ("Name the character who speaks most.", Aggregate("most", "speeches", "speaker")),
+        ("What is the shortest scene by speeches?", Aggregate("least", "speeches", "scene")),
+        ("What is the number of scenes in Act 2?", Aggregate("count", "sections", None, "scene")),
+        (
+            "In how many scenes does Banquo appear?",
+            Aggregate("count", "speeches", across="scene"),
+        ),
+        (
+            "Which character appears in the most scenes?",
+            Aggregate("most", "speeches", "speaker", across="scene"),
+        ),
         ("Who killed Duncan?", None),
         ("What does the porter say about the knocking?", None),
     ],
@@ -54,6 +66,9 @@ def test_sections_are_named_by_kind_and_number_in_either_numeral():
     assert names_section("What happens in Act 3?", "ACT III")
     assert names_section("in scene ii of act i", "SCENE II. A camp near Forres.")
     assert not names_section("in Act 3", "ACT II") and not names_section("in Act 3", "Prologue")
+    assert names_section("the scenes of the second act", "ACT II")
+    assert names_section("in Act the Third", "ACT III")
+    assert not names_section("who acts first?", "ACT I")
 
 
 def test_speeches_are_the_labelled_units_of_a_script_and_nothing_else_is():
@@ -198,3 +213,38 @@ def test_plays_in_one_file_are_counted_play_by_play_and_a_long_file_whole(tmp_pa
     with SingleDocRLM(long, lm, lm, store_path=tmp_path / "l.sqlite", cache=False) as rlm:
         answer = rlm.query("Who speaks the most?")
     assert answer.text.startswith(f"{best}: {10 * most_count:,} speeches, the most.")
+
+
+def test_a_play_named_after_its_hero_is_the_play_unless_the_hero_is_asked_about(macbeth, tmp_path):
+    acts = re.split(r"^## ACT ", TEXT, flags=re.MULTILINE)[1:]
+    every = {f"ACT {a.split()[0]}": len(SPEAKER.findall(a)) for a in acts}
+    his = {f"ACT {a.split()[0]}": SPEAKER.findall(a).count("MACBETH") for a in acts}
+    best = max(every, key=every.get)
+    answer = macbeth.query("Which act has the most speeches in Macbeth?")  # (the play's)
+    assert answer.text.startswith(f"{best}: {every[best]} speeches, the most")
+    answer = macbeth.query("How many speeches does Macbeth have in Macbeth?")  # (the hero's)
+    assert answer.text.startswith(f"{sum(his.values())} speeches.")
+    play = tmp_path / "king-ben.md"
+    play.write_text(
+        "# King Ben\n\n" + "**BEN**  \nNo.\n\n**ANNE**  \nYes.\n\n" * 40 + "**ANNE**  \nOh.\n"
+    )
+    lm = ScriptedLM(never_called)
+    with SingleDocRLM(play, lm, lm, store_path=tmp_path / "k.sqlite", cache=False) as rlm:
+        assert rlm.query("How many speeches does Anne have in King Ben?").text.startswith("41 ")
+
+
+def test_the_scenes_a_speaker_appears_in_are_counted_once_each(macbeth):
+    scenes: dict[str, set[int]] = {}
+    for at, scene in enumerate(re.split(r"^#+ SCENE ", TEXT, flags=re.MULTILINE)[1:]):
+        for name in SPEAKER.findall(scene):
+            scenes.setdefault(" ".join(name.split()), set()).add(at)
+    answer = macbeth.query("In how many scenes does Banquo appear?")
+    assert answer.text.startswith(f"{len(scenes['BANQUO'])} scenes.")
+    widest = min(scenes, key=lambda name: (-len(scenes[name]), name))
+    answer = macbeth.query("Which character appears in the most scenes?")
+    assert answer.text.startswith(f"{widest}: {len(scenes[widest])} scenes, the most")
+    second = re.split(r"^## ACT ", TEXT, flags=re.MULTILINE)[2]
+    act_two = len(re.findall(r"^#+ SCENE ", second, flags=re.MULTILINE))
+    assert macbeth.query("How many scenes make up the second act?").text.startswith(
+        f"{act_two} scenes."
+    )

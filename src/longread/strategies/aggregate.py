@@ -7,9 +7,10 @@ says what was counted, and cites the records counted. No model is called."""
 from __future__ import annotations
 
 import bisect
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from longread.answer import Answer, Citation
@@ -164,6 +165,7 @@ def _needs_headings(question: str, plan: Aggregate) -> bool:
     section, or to keep to one the question names (`Act 3`)."""
     return (
         plan.unit == "sections"
+        or plan.across is not None
         or plan.group not in (None, "speaker", "document")
         or names_any_section(question)
     )
@@ -216,9 +218,12 @@ def _named(
     Act III`)."""
     compared = plan.group == "speaker" and plan.operation in ("most", "least")
     if plan.unit in ("speeches", "lines") and (plan.group != "speaker" or compared):
-        named = {r.label for r in records if names(question, r.label)}
-        if len(named) > 1:  # a speaker named as the play is (`Imogen … in Cymbeline`) is its title
-            named -= {n for n in named if any(names(t, n) for p in parts for t in _titles(p))}
+        titles = [t for p in parts for t in _titles(p)]
+        named = {
+            r.label
+            for r in records
+            if names(question, r.label) and not _only_as_title(question, r.label, titles)
+        }
         longest = {n for n in named if not any(n != o and names(o, n) for o in named)}
         if longest and (len(longest) > 1 or not compared):  # (`Hamlet or Horatio?`: those two)
             records = [r for r in records if r.label in longest]
@@ -241,6 +246,17 @@ def _named(
             for kind, titles in scopes.items()
         )
     ]
+
+
+def _only_as_title(question: str, name: str, titles: list[str]) -> bool:
+    """Whether a speaker's name stands in the question only within the title of a play (`the
+    most speeches in Macbeth`, `Doctor … in King Lear`; not `does Othello speak in Othello`)."""
+    rest = question
+    for title in titles:
+        if names(title, name):
+            words = r"\s+".join(map(re.escape, title.split()))
+            rest = re.sub(rf"\b(?:in|of|from)\s+{words}(?!\w|'s)", " ", rest, flags=re.I)
+    return rest != question and not names(rest, name)
 
 
 def _titles(part: Part) -> list[str]:
@@ -273,17 +289,34 @@ def _section_name(part: Part, kind: str, heading: tuple[str, int]) -> str:
 
 
 def _tally(records: list[Record], plan: Aggregate) -> list[tuple[str, int]]:
-    """(group, total weight), ordered as the operation ranks them (ties by name)."""
+    """(group, total weight, or the sections of kind `across` its records fall in), ordered as
+    the operation ranks them (ties by name)."""
     totals: Counter[str] = Counter()
-    for record in records:
-        group = _group_of(record, plan)
+    for group, weight in _weighed(records, plan):
         if group is not None:
-            totals[group] += record.weight
+            totals[group] += weight
     sign = 1 if plan.operation == "least" else -1
     return sorted(totals.items(), key=lambda item: (sign * item[1], item[0]))
 
 
+def _weighed(records: list[Record], plan: Aggregate) -> Iterator[tuple[str | None, int]]:
+    """Each record's group and weight; for `across`, each section its group's records fall in,
+    once."""
+    if plan.across is None:
+        yield from ((_group_of(r, plan), r.weight) for r in records)
+        return
+    seen = set()
+    for record in records:
+        section = record.part.under(plan.across, record.start)
+        key = (_group_of(record, plan), record.part.name, section)
+        if section is not None and key not in seen:
+            seen.add(key)
+            yield key[0], 1
+
+
 def _noun(plan: Aggregate) -> str:
+    if plan.across:
+        return f"{plan.across}s"
     if plan.unit == "sections":
         return f"{plan.term}s"
     if plan.unit == "mentions":
@@ -292,7 +325,7 @@ def _noun(plan: Aggregate) -> str:
 
 
 def _total(plan: Aggregate, kept: list[Record]) -> str:
-    return f"{sum(r.weight for r in kept):,} {_noun(plan)}."
+    return f"{sum(weight for _, weight in _weighed(kept, plan)):,} {_noun(plan)}."
 
 
 def _ranked(plan: Aggregate, tally: list[tuple[str, int]]) -> str:
@@ -326,8 +359,9 @@ def _support(
     """What was counted, and the first groups with their figures."""
     where = f"{len(parts)} documents" if len(parts) > 1 else "the whole text"
     text = (
-        f"Counted by code over {where}: {len(records):,} {_noun(plan)} found, "
-        f"{len(kept):,} of them about what the question names."
+        f"Counted by code over {where}: {len(records):,} {_noun(replace(plan, across=None))} "
+        f"found, {len(kept):,} of them about what the question names"
+        + (f", and the {plan.across}s they fall in." if plan.across else ".")
     )
     if tally:
         text += "\n" + "\n".join(f"- {group}: {n}" for group, n in tally[:SHOWN])

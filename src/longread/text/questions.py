@@ -13,19 +13,30 @@ _LEAST = re.compile(r"\b(least|fewest|smallest|lowest|minimum|shortest)\b", re.I
 _MORE = re.compile(r"\bmore\b.*\bor\b|\bor\b.*\bmore\b", re.I)  # (`Who speaks more, A or B?`)
 _LESS = re.compile(r"\b(less|fewer)\b.*\bor\b|\bor\b.*\b(less|fewer)\b", re.I)
 _HOW_MANY_SPEAK = re.compile(
-    r"\bhow\s+many\s+(?:different\s+)?(?:characters|speakers|people|persons|roles)\b", re.I
+    r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?:speaking\s+)?"
+    r"(?:characters|speakers|people|persons|roles)\b",
+    re.I,
 )
 _COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count|total)\b", re.I)
 _LIST = re.compile(r"\b(list\s+(all|every)|name\s+(all|every)|which\s+\w+\s+all|every\s+)", re.I)
 _QUOTED = re.compile(r"[\"“‘']([^\"”’']{2,60})[\"”’']")
-_WORD_NAMED = re.compile(r"\b(?:the\s+)?(?:word|term|name|phrase)\s+(\w[\w-]*)", re.I)
+_WORD_NAMED = re.compile(
+    r"\b(?:the\s+(?:word|term|name|phrase)|word|term|phrase)\s+(\w[\w-]*)", re.I
+)
 _PROPER = re.compile(r"(?<=\w\s)([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
 _SPEECH = re.compile(r"\b(speech|speeches|speaks?|speaking|spoke|says?|said|lines?|talks?)\b", re.I)
 _LINES = re.compile(r"\blines\b", re.I)
 _MENTION = re.compile(
     r"\b(times|mentioned|mentions?|appears?|occurs?|occurrences?|used|uses)\b", re.I
 )
+_APPEAR = re.compile(r"\b(appears?|appearing|present|on\s+stage)\b", re.I)
 SECTION_KINDS = ("scene", "act", "chapter", "section", "part", "book", "canto", "article")
+_ACROSS = re.compile(
+    rf"\bin\s+(?:the\s+)?(?:most|fewest|least|more|fewer|how\s+many|the\s+greatest\s+number\s+of)"
+    rf"\s+(?:different\s+)?({'|'.join(SECTION_KINDS)})s\b",
+    re.I,
+)
+_COUNTED = ("number", "total", "count", "speeche", "line", "mention", "time")
 _GROUPS = {
     "speaker": ("who", "character", "speaker", "person", "role"),
     "document": ("play", "document", "file", "book", "article", "text"),
@@ -35,14 +46,15 @@ _GROUPS = {
 @dataclass(frozen=True)
 class Aggregate:
     """An aggregate question: `operation` (count, most, least, list, or distinct: how many
-    groups) over `unit` (speeches,
-    lines spoken, mentions of `term`, or sections of kind `term`), grouped by `group` (speaker,
-    document, or a kind of section such as act; None: one total)."""
+    groups) over `unit` (speeches, lines spoken, mentions of `term`, or sections of kind `term`),
+    grouped by `group` (speaker, document, or a kind of section such as act; None: one total);
+    `across` a kind of section for `in how many scenes` (the scenes the speeches fall in)."""
 
     operation: str
     unit: str
     group: str | None = None
     term: str | None = None
+    across: str | None = None  # count the sections of this kind the records fall in, not them
 
 
 def aggregate_question(question: str) -> Aggregate | None:
@@ -64,6 +76,9 @@ def aggregate_question(question: str) -> Aggregate | None:
     if operation is None:
         return None
     group = _group(question)
+    across = _ACROSS.search(question)
+    if across and (_SPEECH.search(question) or _APPEAR.search(question) or group == "speaker"):
+        return Aggregate(operation, "speeches", group, across=across.group(1).lower())
     named = _QUOTED.search(question) or _WORD_NAMED.search(question)
     if named and (_MENTION.search(question) or _SPEECH.search(question)):
         return Aggregate(operation, "mentions", group, named.group(1).strip())
@@ -80,14 +95,18 @@ def aggregate_question(question: str) -> Aggregate | None:
 
 def _group(question: str) -> str | None:
     """What a `which …` / `who` / `in which …` question ranks: a kind of section, a speaker or
-    a document."""
-    match = re.search(r"\b(?:which|what)\s+(?:of\s+the\s+)?(\w+)", question, re.I)
-    noun = match.group(1).lower().rstrip("s") if match else ""
-    if not noun and re.search(r"\bwho\b", question, re.I):
-        noun = "who"
-    if noun in SECTION_KINDS:
-        return noun
-    return next((group for group, nouns in _GROUPS.items() if noun in nouns), None)
+    a document, named within a few words of `which` or `what` (`What is the shortest scene`)."""
+    for match in re.finditer(r"\b(?:which|what)((?:\s+[\w']+){1,4})", question, re.I):
+        for word in match.group(1).lower().split():
+            noun = word.rstrip("s")
+            if noun in SECTION_KINDS:
+                return noun
+            group = next((g for g, nouns in _GROUPS.items() if noun in nouns), None)
+            if group is not None:
+                return group
+            if noun in _COUNTED:  # (`What is the number of scenes`: what is counted, not ranked)
+                break
+    return "speaker" if re.search(r"\bwho\b", question, re.I) else None
 
 
 def _counted_section(question: str) -> str | None:
@@ -115,10 +134,30 @@ def numeral(word: str) -> int | None:
     return total
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _numbers_named(question: str, kind: str) -> set[int]:
+    """The numbers of the sections of this kind (`act`) the question names: `Act 3`, `act III`,
+    `the third act`, `Act the Third`."""
+    ordinals = "|".join(_ORDINALS)
+    found = set()
+    for match in re.finditer(
+        rf"\b{kind}\s+(?:the\s+)?(\d+|[ivxlc]+|{ordinals})\b|\b({ordinals})\s+{kind}\b",
+        question,
+        re.I,
+    ):
+        word = (match.group(1) or match.group(2)).lower()
+        value = _ORDINALS.index(word) + 1 if word in _ORDINALS else numeral(word)
+        if value is not None:
+            found.add(value)
+    return found
+
+
 def names_any_section(question: str) -> bool:
-    """Whether the question names a section by its kind and number (`Act 3`, `scene ii`)."""
-    kinds = "|".join(SECTION_KINDS)
-    return bool(re.search(rf"\b(?:{kinds})\s+(?:\d+|[ivxlc]+)\b", question, re.I))
+    """Whether the question names a section by its kind and number (`Act 3`, `scene ii`, `the
+    second act`)."""
+    return any(_numbers_named(question, kind) for kind in SECTION_KINDS)
 
 
 def names_section(question: str, title: str) -> bool:
@@ -127,11 +166,7 @@ def names_section(question: str, title: str) -> bool:
     head = re.match(r"\s*(\w+)\s+([\dIVXLCivxlc]+)\b", title)
     if not head or head.group(1).lower() not in SECTION_KINDS:
         return False
-    wanted = numeral(head.group(2))
-    for match in re.finditer(rf"\b{head.group(1)}\s+([\dIVXLCivxlc]+)\b", question, re.I):
-        if numeral(match.group(1)) == wanted:
-            return True
-    return False
+    return numeral(head.group(2)) in _numbers_named(question, head.group(1).lower())
 
 
 def names(question: str, name: str) -> bool:
