@@ -1,5 +1,6 @@
-"""The `aggregate` strategy, for a question whose answer depends on the whole text (how many, who
-or which the most, every case): every part of the source is read, its records taken (each speech
+"""Counting by structure, the `aggregate` strategy's first way, for a question whose answer
+depends on the whole text (how many, who or which the most, every case): every part of the
+source is read, its records taken (each speech
 and its speaker, each mention of a word, each section of a kind), those the question names kept
 (a speaker, an act, a document), and code counts them. The answer leads with the result, then
 says what was counted, and cites the records counted. No model is called."""
@@ -83,9 +84,9 @@ class Record:
     weight: int = 1
 
 
-def run_aggregate(question: str, source: object, run: Run) -> Answer:
-    """Count over the whole source what the question asks for; NothingToCount when it is not an
-    aggregate question or nothing of what it counts is there."""
+def count_records(question: str, source: object, run: Run) -> Answer:
+    """Count over the whole source the records the question asks about, found by their
+    structure; NothingToCount when it names no such records or the source has none."""
     plan = aggregate_question(question)
     if plan is None:
         raise NothingToCount("the question asks for no count, most, least or list")

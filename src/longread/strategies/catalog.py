@@ -13,7 +13,8 @@ SUMMARIES: dict[str, str] = {
     "tree": "a walk down the summary tree (or the table of contents)",
     "refine": "slice-by-slice hypothesis refinement",
     "rlm": "the root model writes Python in a sandboxed REPL over the source",
-    "aggregate": "counts over the whole text by code (speeches, mentions, sections)",
+    "aggregate": "counts over the whole text by code: speeches, mentions, sections, or what "
+    "the sub-model lists from every chunk",
 }
 KINDS: dict[str, tuple[str, ...]] = {
     "base": ("context", "texts", "document"),

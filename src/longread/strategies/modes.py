@@ -14,11 +14,12 @@ from longread.answer import Answer
 from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind
 from longread.llm.base import LM
-from longread.strategies.aggregate import NothingToCount, run_aggregate
+from longread.strategies.aggregate import NothingToCount
 from longread.strategies.base import BASE_LIMIT_CHARS, run_base
 from longread.strategies.catalog import KINDS as CATALOG_KINDS
 from longread.strategies.catalog import SUMMARIES, check_mode
 from longread.strategies.common import Run
+from longread.strategies.extracted import run_aggregate
 from longread.strategies.map import map_texts, run_corpus_map, run_map
 from longread.strategies.refine import run_refine
 from longread.strategies.retrieval import (
@@ -30,7 +31,7 @@ from longread.strategies.retrieval import (
 from longread.strategies.rlm import RLMLoop
 from longread.strategies.texts import InMemory, TextDocs
 from longread.strategies.tree import run_tree
-from longread.text.questions import aggregate_question
+from longread.text.questions import aggregate_question, whole_text_operation
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
@@ -179,17 +180,19 @@ def answer(question: str, source: Source, run: Run, mode: str = "auto") -> Answe
 
 def _counted(question: str, source: Source, run: Run) -> Answer | None:
     """A question whose answer depends on the whole text (how many, the most, every case),
-    answered by counting over all of it; None when it asks for one fact, or the source holds
-    nothing of what it counts (the other modes' turn)."""
-    if aggregate_question(question) is None:
+    answered by counting over all of it: records found by structure, else (for a question that
+    can only be a count over the whole) listed by the sub-model from every chunk; None when it
+    asks for one fact, or nothing of what it counts was found (the other modes' turn)."""
+    by_model = whole_text_operation(question) is not None
+    if aggregate_question(question) is None and not by_model:
         return None
     reason = "the question counts over the whole text: counted by code, every part read"
     run.emit(EventKind.MODE, mode="aggregate", reason=reason)
     try:
-        result = run_aggregate(question, source, run)
+        result = run_aggregate(question, source, run, by_model=by_model)
     except NothingToCount:
         return None
-    result.reason = reason
+    result.reason = result.reason or reason
     return result
 
 

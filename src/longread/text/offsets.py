@@ -40,6 +40,11 @@ class JoinedTexts:
         self._offsets = JoinedOffsets(lengths, len(self.GAP))
         self.length = sum(lengths) + len(self.GAP) * max(0, len(lengths) - 1)
 
+    def locate(self, offset: int) -> tuple[str, int]:
+        """(name of the text, offset in it) of a joint offset."""
+        number, local = self._offsets.locate(offset)
+        return self._order[number], local
+
     def read(self, start: int, end: int, read_one: Callable[[str, int, int], str]) -> str:
         """Characters [start, end) of the whole; `read_one(name, start, end)` reads one text."""
         at, end, parts = max(0, start), min(end, self.length), []

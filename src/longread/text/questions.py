@@ -93,6 +93,35 @@ def aggregate_question(question: str) -> Aggregate | None:
     return None
 
 
+_DISTINCT = re.compile(
+    r"\bhow\s+many\s+(?:different|distinct|separate|unique)\b"
+    r"|\bhow\s+many\b.*\b(?:in\s+total|in\s+all|altogether|throughout|overall|named|listed)\b",
+    re.I,
+)
+_TIMES = re.compile(r"\bhow\s+many\s+times\b|\bhow\s+often\b|\bnumber\s+of\s+times\b", re.I)
+_FREQUENT = re.compile(
+    r"\b(?:most|least)\s+(?:often|frequently|common(?:ly)?|mentioned|named|cited)\b"
+    r"|\b(?:mentioned|named|cited|appears?|occurs?)\s+(?:the\s+)?(?:most|least)\b",
+    re.I,
+)
+
+
+def whole_text_operation(question: str) -> str | None:
+    """For a question whose answer depends on every part of the text though no structure can
+    be counted (`How many different ships are named?`, `List every treaty`, `Which city is
+    mentioned most often?`), what to do with the records of it: count, distinct, list, most or
+    least; None for a question that may ask for one fact (`How many men did Drake bring?`)."""
+    if _LIST.search(question):
+        return "list"
+    if _FREQUENT.search(question):
+        return "least" if re.search(r"\bleast\b", question, re.I) else "most"
+    if _TIMES.search(question):
+        return "count"
+    if _DISTINCT.search(question):
+        return "distinct"
+    return None
+
+
 def _group(question: str) -> str | None:
     """What a `which …` / `who` / `in which …` question ranks: a kind of section, a speaker or
     a document, named within a few words of `which` or `what` (`What is the shortest scene`)."""

@@ -4,6 +4,7 @@ They run on the host: the worker only holds proxies."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from longread import deadline
@@ -76,8 +77,19 @@ class ContextTools(Toolset):
         self._passages: list[dict] | None = None
         self._index: BM25 | None = None
 
+    @cached_property
+    def _text(self) -> str:
+        """The context as text (a list or dict as Python writes it)."""
+        return self.context if isinstance(self.context, str) else repr(self.context)
+
+    def read_context(self, start: int, end: int) -> str:
+        return self._text[max(0, int(start)) : int(end)]
+
+    def context_length(self) -> int:
+        return len(self._text)
+
     def brief(self, question: str) -> Brief:
-        text = self.context if isinstance(self.context, str) else repr(self.context)
+        text = self._text
         kind = type(self.context).__name__
         if isinstance(self.context, (list, dict)):
             kind += f" of {len(self.context)} items"

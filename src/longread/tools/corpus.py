@@ -189,6 +189,15 @@ class CorpusTools(Toolset):
         start = int(start)
         return self._joined.read(start, min(int(end), start + READ_LIMIT), self._read)
 
+    def context_length(self) -> int:
+        return self._joined.length
+
+    def flat_citation(self, start: int, end: int) -> Citation:
+        """A citation of [start, end) of the joined documents (what `context` reads), in the
+        offsets of the document holding it."""
+        doc_id, local = self._joined.locate(start)
+        return self.citation(doc_id, local, local + end - start)
+
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
         """Sentences of the best-matching documents where the answer's words stand together near
         the question's."""

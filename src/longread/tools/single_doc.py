@@ -361,6 +361,9 @@ class SingleDocTools(TreeNavigation, Toolset):
         """Characters [start, end) of the document (what `context[start:end]` reads)."""
         return self._read(max(0, int(start)), min(int(end), self.index.total_chars))
 
+    def context_length(self) -> int:
+        return self.index.total_chars
+
     # -- sub-model -------------------------------------------------------------------------
     def ask_about_section(self, question: str, section_name: str) -> str:
         """Ask the sub-model a question about one section's text."""

@@ -5,6 +5,7 @@ the REPL's `context` is read, how the tools are introduced to the root model, an
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,10 +16,13 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
 from longread.text.cut import truncate_middle
-from longread.tools.bounds import READ_LIMIT, bounded_batch, fit_chars, short_text
+from longread.tools.bounds import READ_LIMIT, bounded_batch, fit_chars, short_name, short_text
+from longread.tools.extract import extract, tally_values
 from longread.tools.hypothesis import HypothesisTracker
 
 Recurse = Callable[[str, Any], str]  # (prompt, text) -> a child RLM's answer
+CHUNK_CHARS = 8_000  # what map_chunks hands the sub-model at once (small models list best)
+MAX_RECORDS = 1_000_000  # records one tally counts
 FATAL = (BudgetExceededError, CancelledError)  # end a batch (and the run), not just one item
 CORE_DOC = (
     "llm_query(prompt) -> str  # ask the sub-model; it sees only the prompt\n"
@@ -27,6 +31,10 @@ CORE_DOC = (
     "rlm_query(prompt, text_or_ref) -> str  # a child RLM over a text or {refs} "
     "(a plain sub-call at the last depth)\n"
     "rlm_query_batched(prompts, texts_or_refs) -> list[str]  # several children at once\n"
+    "map_chunks(instruction, must_contain=None) -> list[dict]  # the sub-model lists what "
+    "`instruction` asks for in EVERY chunk of the source (only chunks holding a word of "
+    "must_contain, if given): records {{item, start, end}} the text holds word for word\n"
+    "tally(records, key='item') -> list[(value, count)]  # counts, the most frequent first\n"
     "FINAL(answer)  # ends the run with your answer; call it inside a ```repl block\n"
     "FINAL_VAR(name)  # ends the run with the variable called `name`\n"
     "SHOW_VARS()  # the names and types of the variables you made\n"
@@ -55,7 +63,14 @@ class Toolset:
     tool has served the source's text, and notices for the root model. A subclass lists its own
     tools in TOOL_NAMES, says what `rlm_query` may name (`resolve`) and reads its `context`."""
 
-    CORE_NAMES = ("llm_query", "llm_query_batched", "rlm_query", "rlm_query_batched")
+    CORE_NAMES = (
+        "llm_query",
+        "llm_query_batched",
+        "rlm_query",
+        "rlm_query_batched",
+        "map_chunks",
+        "tally",
+    )
     TOOL_NAMES: tuple[str, ...] = ()
     LOOKING: frozenset[str] = frozenset()  # tools whose every call serves the source's content
     HYPOTHESIS_NAMES = ("update_hypothesis", "get_hypothesis", "get_hypothesis_history")
@@ -84,7 +99,7 @@ class Toolset:
         context)."""
         names = self.CORE_NAMES + self.TOOL_NAMES + self.HYPOTHESIS_NAMES
         tools = {name: getattr(self, name) for name in dict.fromkeys(names)}
-        looking = self.LOOKING | {"rlm_query", "rlm_query_batched"}  # (they read the source too)
+        looking = self.LOOKING | {"rlm_query", "rlm_query_batched", "map_chunks"}  # (these too)
         tools = {name: self._looking(f) if name in looking else f for name, f in tools.items()}
         if self.LAZY_CONTEXT:
             tools["context_read"] = self._looking(self.read_context)
@@ -121,6 +136,10 @@ class Toolset:
         """Characters [start, end) of the source (what `context[start:end]` reads)."""
         raise NotImplementedError
 
+    def context_length(self) -> int:
+        """The source's length in characters, as `read_context` reads it."""
+        raise NotImplementedError
+
     # -- the RLM core ---------------------------------------------------------------------------
     def llm_query(self, prompt: str) -> str:
         """Ask the sub-model; it sees only the prompt."""
@@ -149,6 +168,31 @@ class Toolset:
         if len(prompts) != len(sources):
             raise ValueError("give one text or reference per prompt")
         return self._each(self.rlm_query, list(zip(prompts, sources, strict=True)))
+
+    def map_chunks(self, instruction: str, must_contain: Any = None) -> list[dict]:
+        """The sub-model lists what `instruction` asks for in every chunk of the source (those
+        holding none of the words of `must_contain` are passed over by code); the lines each
+        chunk holds word for word come back as records {item, start, end}."""
+        words = [short_name(w) for w in bounded_batch(must_contain or [], "words")]
+        plain_call = functools.partial(Toolset.llm_query, self)  # (the chunk is in the prompt)
+        result = extract(
+            self.context_length(),
+            self.read_context,
+            short_text(instruction),
+            lambda prompts: self._each(plain_call, [(p,) for p in prompts]),
+            chunk_chars=min(fit_chars(self.sub), CHUNK_CHARS),
+            must_contain=words,
+        )
+        self.notices.append(f"map_chunks read {result.summary()}")
+        return [{"item": f.item, "start": f.start, "end": f.end} for f in result.found]
+
+    def tally(self, records: Any, key: str = "item") -> list[tuple[str, int]]:
+        """How often each value of `key` occurs in `records` (dicts, or plain values), the most
+        frequent first."""
+        items = list(itertools.islice(records, MAX_RECORDS + 1))
+        if len(items) > MAX_RECORDS:
+            raise ValueError(f"more than {MAX_RECORDS:,} records in one tally")
+        return tally_values([r.get(key, "") if isinstance(r, dict) else r for r in items])
 
     def _each(self, call: Callable[..., str], argument_lists: list[tuple]) -> list[str]:
         def one(arguments: tuple) -> str:
