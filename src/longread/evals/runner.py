@@ -15,6 +15,7 @@ from longread.errors import LongreadError
 from longread.evals.scoring import cited, lead, score
 from longread.evals.tasks import Task
 from longread.llm.base import LM
+from longread.llm.usage import Budget
 
 
 @dataclass
@@ -40,25 +41,29 @@ def run_tasks(
     models: Sequence[str | LM],
     sub_model: str | LM | None = None,
     on_result: Callable[[Result], None] = lambda result: None,
+    max_seconds: float | None = None,
 ) -> list[Result]:
-    """Every task with every model and mode; a task that fails scores 0 and says why."""
+    """Every task with every model and mode (each question stopped after `max_seconds`, if
+    given); a task that fails scores 0 and says why."""
     results = []
     for model in models:
         for mode in modes:
             for task in tasks:
-                result = run_task(task, mode, model, sub_model)
+                result = run_task(task, mode, model, sub_model, Budget(max_seconds=max_seconds))
                 on_result(result)
                 results.append(result)
     return results
 
 
-def run_task(task: Task, mode: str, model: str | LM, sub_model: str | LM | None) -> Result:
+def run_task(
+    task: Task, mode: str, model: str | LM, sub_model: str | LM | None, budget: Budget = Budget()
+) -> Result:
     name = model if isinstance(model, str) else model.name
     started = time.perf_counter()
     source = Path(task.path)
     opened = MultiDocRLM if source.is_dir() else SingleDocRLM
     try:
-        with opened(source, model, sub_model, mode=mode, cache=False) as rlm:
+        with opened(source, model, sub_model, mode=mode, cache=False, budget=budget) as rlm:
             if isinstance(rlm, MultiDocRLM):
                 rlm.build_index(llm_meta=False)
             answer = rlm.query(task.question)

