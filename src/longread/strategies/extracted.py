@@ -17,8 +17,7 @@ from longread.llm.usage import Purpose
 from longread.strategies.aggregate import NothingToCount, count_records
 from longread.strategies.common import Run
 from longread.strategies.texts import InMemory, TextDocs
-from longread.text.questions import aggregate_question, whole_text_operation
-from longread.text.rank import terms
+from longread.text.questions import aggregate_question, counted_words, whole_text_operation
 from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
 from longread.tools.extract import UNREAD, Extraction, Found, extract, tally_values
@@ -31,13 +30,6 @@ INSTRUCTION = (
     "Question about a long text: {question}\n"
     "This passage is one part of that text. List every name, date, figure or phrase in it that "
     "this question counts or asks about."
-)
-_ASKING = frozenset(  # words that say how to count, not what: no chunk need hold them
-    terms(
-        "how many much times often number count total different distinct separate unique list "
-        "every each all most least frequently common commonly mentioned named cited appears "
-        "occurs text document passage book whole overall altogether throughout"
-    )
 )
 
 
@@ -75,7 +67,7 @@ def run_extracted(question: str, source: object, run: Run, operation: str) -> An
     """Answer `question` by the records the sub-model lists from every chunk of `source`,
     counted by code as `operation` (count, distinct, list, most, least) says."""
     flat = _flat(source)
-    words = [w for w in terms(question) if w not in _ASKING]
+    words = counted_words(question)
 
     def ask(prompts: list[str]) -> list[str]:
         def one(prompt: str) -> str:

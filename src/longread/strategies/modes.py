@@ -19,6 +19,7 @@ from longread.strategies.base import BASE_LIMIT_CHARS, run_base
 from longread.strategies.catalog import KINDS as CATALOG_KINDS
 from longread.strategies.catalog import SUMMARIES, check_mode
 from longread.strategies.common import Run
+from longread.strategies.competence import measured_mode
 from longread.strategies.extracted import run_aggregate
 from longread.strategies.map import map_texts, run_corpus_map, run_map
 from longread.strategies.refine import run_refine
@@ -130,18 +131,27 @@ if {name: set(mode.runs) for name, mode in MODES.items()} != {
 
 
 def choose_mode(
-    context_chars: int | None, root: LM, fallback: str = "refine", allow_code: bool = True
+    context_chars: int | None,
+    root: LM,
+    fallback: str = "refine",
+    allow_code: bool = True,
+    question: str = "",
 ) -> tuple[str, str]:
-    """`base` when the context fits the root model's window (a corpus never does: `None`), else
-    `rlm` for a root model that writes code where its code may run, else `fallback`. Returns
-    (mode, reason)."""
+    """`base` when the context fits the root model's window (a corpus never does: `None`); else
+    the mode `longread eval` measured answering this kind of question best with this model; for
+    a model not measured, `rlm` if it is declared to write code and its code may run here, else
+    `fallback`. Returns (mode, reason)."""
     what = (
         "the corpus" if context_chars is None else f"the context (~{context_chars // 3:,} tokens)"
     )
     if context_chars is not None and context_chars // 3 + 1_500 <= root.context_window:
         return "base", f"{what} fits in {root.name}'s window"
+    measured = measured_mode(question, root.name)
+    if measured is not None and (measured[0] != "rlm" or allow_code):
+        mode, why = measured
+        return (fallback if mode == "base" else mode), f"{what} exceeds the window; {why}"
     if root.writes_code and allow_code:
-        return "rlm", f"{what} exceeds {root.name}'s window and it writes code"
+        return "rlm", f"{what} exceeds {root.name}'s window and it writes code (not measured)"
     if root.writes_code:
         return fallback, (
             f"{what} exceeds {root.name}'s window, and model-written code is not run "
@@ -164,7 +174,11 @@ def answer(question: str, source: Source, run: Run, mode: str = "auto") -> Answe
         counted = _counted(question, source, run)
         if counted is not None:
             return counted
-        mode, reason = choose_mode(_size(source), run.root, FALLBACK[kind], run.options.allow_code)
+        mode, reason = choose_mode(
+            _size(source), run.root, FALLBACK[kind], run.options.allow_code, question
+        )
+        if kind not in MODES[mode].runs:  # (a mode measured on files, for a context in memory)
+            mode = FALLBACK[kind]
     else:
         reason = f"{mode} was asked for"
     run.emit(EventKind.MODE, mode=mode, reason=reason)

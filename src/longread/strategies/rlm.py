@@ -16,6 +16,7 @@ from longread.repl import isolation
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run
 from longread.text.cut import truncate_middle
+from longread.text.questions import counted_words, question_kind
 from longread.text.slices import ContextSlicer
 from longread.tools.context_tools import ContextTools
 from longread.tools.toolset import Toolset
@@ -48,6 +49,12 @@ Output:
 {output}
 Go on from here in a ```repl block: read or ask about what looks relevant, search again with other
 words if nothing does, then call FINAL(answer)."""
+COUNTING = """
+This question counts over the whole text, and a search sees only part of it. Read every chunk:
+```repl
+records = map_chunks({instruction!r}, must_contain={words!r})
+print(len(records), tally(records)[:10])
+```"""
 REPEATED = (
     "You already ran exactly this code; its output is above. Do something new: read what you "
     "found or call FINAL(answer)."
@@ -199,7 +206,11 @@ class RLMLoop:
         result = self._execute(sandbox, self.example, 0, 1)
         self.tools.touched = False
         output = truncate_middle(result.render(), self.feedback_chars)
-        return FIRST_STEP.format(question=question, example=self.example, output=output)
+        step = FIRST_STEP.format(question=question, example=self.example, output=output)
+        if question_kind(question) != "aggregate":
+            return step
+        instruction = f"List every item this question counts: {question}"
+        return step + COUNTING.format(instruction=instruction, words=counted_words(question))
 
     def _turn(self, sandbox: Sandbox, messages: list[dict[str, str]], turn: int) -> str | None:
         reply = self._ask_root(messages, purpose=Purpose.ROOT)

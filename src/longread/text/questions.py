@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from longread.text.rank import terms
+
 _MOST = re.compile(r"\b(most|more\s+than\s+any|greatest|largest|highest|maximum|longest)\b", re.I)
 _LEAST = re.compile(r"\b(least|fewest|smallest|lowest|minimum|shortest)\b", re.I)
 _MORE = re.compile(r"\bmore\b.*\bor\b|\bor\b.*\bmore\b", re.I)  # (`Who speaks more, A or B?`)
@@ -120,6 +122,37 @@ def whole_text_operation(question: str) -> str | None:
     if _DISTINCT.search(question):
         return "distinct"
     return None
+
+
+_CHAIN = re.compile(
+    r"\bthe\s+(?:\w+\s+){1,2}?(?:that|who|which|whose|where)\s+\w+|\bwhose\b",
+    re.I,
+)
+
+
+_ASKING = frozenset(  # words that say how to count, not what: no chunk need hold them
+    terms(
+        "how many much times often number count total different distinct separate unique list "
+        "every each all most least frequently common commonly mentioned named cited appears "
+        "occurs text document passage book whole overall altogether throughout"
+    )
+)
+
+
+def counted_words(question: str) -> list[str]:
+    """The stems of the words naming what a question counts (`ship`, `log` for `How many
+    different ships are named in the log?`): a part of the text holding none has nothing to
+    count."""
+    return list(dict.fromkeys(w for w in terms(question) if w not in _ASKING))
+
+
+def question_kind(question: str) -> str:
+    """How much of the text a question needs: `aggregate` (a count over all of it), `chain` (a
+    fact about something found by another: `the captain of the ship that carried the silk`) or
+    `fact`."""
+    if aggregate_question(question) or whole_text_operation(question):
+        return "aggregate"
+    return "chain" if _CHAIN.search(question) else "fact"
 
 
 def _group(question: str) -> str | None:
