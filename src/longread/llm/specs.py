@@ -100,6 +100,7 @@ def _local(name: str) -> LM:
         name=f"local:{source.key}",
         writes_code=source.writes_code,
         chat_format=source.chat_format,
+        prompt_cache_bytes=source.prompt_cache_bytes,
     )
 
 

@@ -97,8 +97,9 @@ class Finding:
 
 
 def chunk_plan(run: Run) -> tuple[int, int]:
-    """(characters per chunk, chunks to read): few chunks for a weak sub-model."""
-    weak = not run.sub.writes_code
+    """(characters per chunk, chunks to read): few chunks for a weak sub-model, or one whose
+    every call costs seconds of CPU."""
+    weak = not run.sub.writes_code or run.sub.on_cpu
     chunk_chars = run.options.refine_slice_chars or 1_800
     return chunk_chars, run.options.max_slices or (8 if weak else 24)
 
@@ -143,14 +144,16 @@ def best_chunks(question: str, chunks: list[Chunk], limit: int) -> list[Chunk]:
 
 class ChunkReader:
     """One sub-call per chunk: a plain one-line answer from a small model shown the chunk's best
-    sentences (`focus`, the default for models that cannot write code), else JSON
+    sentences (`focus`, the default for models that cannot write code or run on this CPU), else
+    JSON
     `{relevant, summary, quote, citations}` about the whole chunk."""
 
     def __init__(self, question: str, run: Run, source: Readable | None):
         self.question = question
         self.run = run
         self.source = source  # (a corpus reader reads a view of other documents each round)
-        self.focus = not run.sub.writes_code if run.options.focus is None else run.options.focus
+        brief = not run.sub.writes_code or run.sub.on_cpu  # (a line each: seconds, not a minute)
+        self.focus = brief if run.options.focus is None else run.options.focus
         self.stats = {"chunks_read": 0, "findings": 0, "ungrounded": 0, "malformed": 0}
         self.findings: list[Finding] = []
         self.leading = 0  # the first findings, kept first in their order (a second hop's)
