@@ -49,8 +49,9 @@ def ask(
     focus: bool | None = typer.Option(
         None,
         "--focus/--no-focus",
-        help="map/tree: show the sub-model only each passage's best-matching lines (default: on "
-        "for models that cannot write code; use --focus for a small model behind a server).",
+        help="map/tree: show the sub-model only each passage's best-matching lines, a line back "
+        "from each (default: on for local models and models that cannot write code; use --focus "
+        "for a small model behind a server).",
     ),
     trace: Path | None = typer.Option(None, help="Write a JSONL trace of the run here."),
     no_cache: bool = typer.Option(

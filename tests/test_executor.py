@@ -1,0 +1,84 @@
+"""Independent jobs on this machine's processes or on a real local Ray: every result comes back,
+a job that fails once is run again, one that keeps failing fails the run, and asking for Ray
+without it installed says how to install it in one line."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from longread.errors import InputError
+from longread.executor import INSTALL_RAY, LocalExecutor, make_executor
+
+
+def square(n: int) -> tuple[int, int]:
+    return n * n, os.getpid()
+
+
+def fails_first(marker: str) -> str:
+    """Raises the first time it runs for `marker` (a file records that it ran)."""
+    path = Path(marker)
+    if not path.exists():
+        path.write_text("ran once")
+        raise RuntimeError("a worker fell over")
+    return path.name
+
+
+def test_local_jobs_run_in_worker_processes_and_all_come_back():
+    results = dict(LocalExecutor(2).each(square, list(range(12))))
+    assert {n: r[0] for n, r in results.items()} == {n: n * n for n in range(12)}
+    assert all(pid != os.getpid() for _, pid in results.values())
+
+
+def test_a_failed_local_job_is_run_again_and_one_that_keeps_failing_fails(tmp_path):
+    markers = [str(tmp_path / f"job-{n}") for n in range(3)]
+    done = dict(LocalExecutor(2).each(fails_first, markers, retries=1))
+    assert sorted(done.values()) == ["job-0", "job-1", "job-2"]
+    fresh = [str(tmp_path / "fresh")]
+    with pytest.raises(RuntimeError, match="fell over"):
+        list(LocalExecutor(2).each(fails_first, fresh, retries=0))
+
+
+def test_the_executor_is_chosen_by_name_or_environment(monkeypatch):
+    assert make_executor().name == "local"
+    monkeypatch.setenv("LONGREAD_EXECUTOR", "LOCAL")
+    assert make_executor().name == "local"
+    with pytest.raises(InputError, match="unknown executor 'dask'; choose one of: local, ray"):
+        make_executor("dask")
+    monkeypatch.setitem(sys.modules, "ray", None)  # (as if Ray were not installed)
+    with pytest.raises(InputError) as missing:
+        make_executor("ray")
+    assert str(missing.value) == INSTALL_RAY and "\n" not in str(missing.value)
+
+
+@pytest.mark.ray
+def test_ray_runs_the_jobs_retries_a_failed_one_and_keeps_keys_out_of_arguments(
+    tmp_path, monkeypatch
+):
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'longread[ray]')")
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    here = str(Path(__file__).parent)  # (Ray's workers import this module's jobs by name)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([here, os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret")
+    executor = make_executor("ray")
+    try:
+        assert ray.is_initialized() and executor.name == "ray"
+        results = dict(executor.each(square, list(range(6))))
+        assert {n: r[0] for n, r in results.items()} == {n: n * n for n in range(6)}
+        markers = [str(tmp_path / f"ray-{n}") for n in range(2)]
+        assert sorted(v for _, v in executor.each(fails_first, markers, retries=1)) == [
+            "ray-0",
+            "ray-1",
+        ]
+        seen = dict(executor.each(read_key, ["OPENAI_API_KEY"]))
+        assert seen == {"OPENAI_API_KEY": "sk-test-secret"}  # (from the workers' environment)
+    finally:
+        executor.close()
+    assert not ray.is_initialized()
+
+
+def read_key(name: str) -> str | None:
+    return os.environ.get(name)
