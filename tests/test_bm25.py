@@ -4,13 +4,16 @@ did in one."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import zlib
 from pathlib import Path
 
 import pytest
 
+from longread.index.corpus import CorpusIndex
 from longread.store.bm25 import Stats, scores, table_stats, varints
+from longread.store.corpus_store import CorpusStore
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
 ROWS = [p for p in MACBETH.read_text(encoding="utf-8").split("\n\n") if len(p) > 80]
@@ -92,3 +95,29 @@ def test_four_tables_score_and_rank_every_row_as_one_does(db, words):
 def test_varints_read_as_sqlite_writes_them():
     assert varints(bytes([0x05, 0x81, 0x00, 0xFF, 0x7F])) == [5, 128, 16383]
     assert varints(bytes([0xFF] * 8 + [0x01])) == [(1 << 64) - 255]
+
+
+def test_a_corpus_in_four_shards_ranks_its_documents_as_one_index_does(tmp_path):
+    folder = tmp_path / "scenes"
+    folder.mkdir()
+    for number, scene in enumerate(re.split(r"^#+ SCENE ", MACBETH.read_text("utf-8"), flags=re.M)):
+        title = scene.split("\n", 1)[0][:60]
+        (folder / f"scene-{number:02}.md").write_text(f"# {title}\n\n{scene}", encoding="utf-8")
+    ids = sorted(p.name for p in folder.iterdir())
+    whole = CorpusIndex(folder, CorpusStore(tmp_path / "whole.sqlite"))
+    whole.update(parallel=False)
+    shards = []
+    for number in range(4):
+        shard = CorpusIndex(folder, CorpusStore(tmp_path / f"shard-{number}.sqlite"))
+        shard.update(parallel=False, only=[d for d in ids if zlib.crc32(d.encode()) % 4 == number])
+        shards.append(shard)
+    assert sum(s.store.totals()[0] for s in shards) == whole.store.totals()[0] == len(ids)
+    for words in QUERIES:
+        stats = sum((s.store.rank_stats(words) for s in shards), Stats(0, 0, {}))
+        merged = sorted(
+            (hit for s in shards for hit in s.store.rank(words, 10, stats)),
+            key=lambda hit: (-hit[1], hit[0]),
+        )[:10]
+        one = whole.store.rank(words, 10)
+        assert one and [d for d, _ in merged] == [d for d, _ in one]
+        assert [round(s, 6) for _, s in merged] == [round(s, 6) for _, s in one]

@@ -8,9 +8,11 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 
+from longread.store.bm25 import Stats, scores, table_stats
 from longread.store.section_search import distinctive, fts_query, rows_holding
 from longread.text.patterns import IndexTerm
 
+WEIGHTS = {"title": 4.0, "body": 1.0}  # a word in a title counts four times
 RANK_POSTINGS = (
     10_000  # documents a ranked search scores at most (more only if its rarest word is in more)
 )
@@ -113,12 +115,19 @@ class CorpusSearch:
             "SELECT term, doc FROM doc_terms WHERE kind = ? ORDER BY term", (kind,)
         )
 
-    def rank(self, words: Iterable[str], k: int) -> list[tuple[str, float]]:
+    def rank(
+        self, words: Iterable[str], k: int, stats: Stats | None = None
+    ) -> list[tuple[str, float]]:
         """(doc id, BM25 score, higher is better) of the k documents best matching any of the
         words (as the index spells them: lower case, no diacritics); a title match weighs more
-        than one in the body. Words most documents hold are left out of a search for several."""
+        than one in the body. Words most documents hold are left out of a search for several.
+        With `stats` (the shards' `rank_stats` summed), scored with those: a document scores
+        and ranks as it would in one index of all the shards."""
         self.ensure_fts_corpus()
-        match = fts_query(self._distinctive(list(dict.fromkeys(words))))
+        wanted = list(dict.fromkeys(words))
+        if stats is not None:
+            return self._rank_with(wanted, k, stats)
+        match = fts_query(self._distinctive(wanted))
         if not match:
             return []
         rows = self.db.execute(
@@ -130,6 +139,33 @@ class CorpusSearch:
             (match, 2 * k + 10, k),
         ).fetchall()  # ties by id
         return [(doc_id, -score) for doc_id, score in rows]
+
+    def rank_stats(self, words: Iterable[str]) -> Stats:
+        """This corpus's share of what a ranked search for `words` needs: its documents, their
+        tokens, and how many hold each word."""
+        self.ensure_fts_corpus()
+        return table_stats(self.db, "corpus_fts", "corpus_vocab", list(dict.fromkeys(words)))
+
+    def _rank_with(self, words: list[str], k: int, stats: Stats) -> list[tuple[str, float]]:
+        if len(words) > 1 and stats.rows >= self.small_corpus:
+            words = distinctive(words, stats.held, stats.rows, postings=RANK_POSTINGS)
+        self.db.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_instances "
+            "USING fts5vocab(main, corpus_fts, 'instance')"
+        )
+        scored = scores(self.db, "corpus_fts", "temp.corpus_instances", words, WEIGHTS, stats)
+        ids: dict[int, str] = {}
+        rows = list(scored)
+        for start in range(0, len(rows), 500):
+            part = rows[start : start + 500]
+            ids.update(
+                self.db.execute(
+                    f"SELECT id, doc_id FROM corpus_docs WHERE id IN ({','.join('?' * len(part))})",
+                    part,
+                )
+            )
+        ranked = sorted(((ids[row], score) for row, score in scored.items()), key=_best_first)
+        return ranked[:k]
 
     def _distinctive(self, words: list[str]) -> list[str]:
         """The words worth searching for in a corpus (see `distinctive`); all of them in a corpus
@@ -166,3 +202,7 @@ class CorpusSearch:
                 (query, *rows),
             )
         ]
+
+
+def _best_first(ranked: tuple[str, float]) -> tuple[float, str]:
+    return -ranked[1], ranked[0]
