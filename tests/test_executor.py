@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from cli import longread
 from longread.errors import InputError
 from longread.executor import INSTALL_RAY, LocalExecutor, make_executor
+from longread.index.corpus import CorpusIndex
+from longread.store.corpus_store import CorpusStore
 
 
 def square(n: int) -> tuple[int, int]:
@@ -82,3 +85,30 @@ def test_ray_runs_the_jobs_retries_a_failed_one_and_keeps_keys_out_of_arguments(
 
 def read_key(name: str) -> str | None:
     return os.environ.get(name)
+
+
+@pytest.mark.ray
+def test_a_folder_read_by_ray_tasks_is_indexed_as_by_local_processes(tmp_path, monkeypatch):
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'longread[ray]')")
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(80):  # (more than a folder read in this process)
+        (folder / f"note-{n:02}.md").write_text(f"# Note {n}\n\nThe tide came in {n} times.\n")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.7 garbage")
+    local = CorpusIndex(folder, CorpusStore(tmp_path / "local.sqlite"))
+    local_report = local.update()
+    with make_executor("ray") as executor:
+        on_ray = CorpusIndex(folder, CorpusStore(tmp_path / "ray.sqlite"))
+        ray_report = on_ray.update(executor=executor)
+    assert len(ray_report.added) == len(local_report.added) == 80
+    assert [s.doc_id for s in ray_report.skipped] == ["broken.pdf"]
+    hashes = [sorted((d.doc_id, d.content_hash) for d in i.store.docs()) for i in (local, on_ray)]
+    assert hashes[0] == hashes[1]
+
+
+def test_index_names_an_unknown_executor_in_one_line(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\nText.\n")
+    done = longread("index", str(tmp_path), "--executor", "dask", cache=tmp_path / "cache")
+    assert done.returncode != 0 and "unknown executor 'dask'" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1

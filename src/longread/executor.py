@@ -5,68 +5,124 @@ reach Ray's workers through their environment, never as a job's arguments."""
 
 from __future__ import annotations
 
+import functools
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_all_start_methods, get_context
-from typing import Any, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from longread.errors import InputError
 
 T = TypeVar("T")
 R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 EXECUTORS = ("local", "ray")
 INSTALL_RAY = "Ray is not installed: pip install 'longread[ray]'"
 _KEY_PREFIXES = ("OPENAI_", "AZURE_OPENAI_", "ANTHROPIC_", "LONGREAD_")  # (passed to workers)
 
 
+class Job(Protocol[R_co]):
+    """A job submitted to an executor."""
+
+    def result(self) -> R_co:
+        """Its result, once done (its error raised, if it failed)."""
+        ...
+
+    def cancel(self) -> Any:
+        """Drop it if it has not started."""
+        ...
+
+
 class Executor(ABC):
-    """Runs `work(item)` for independent items, each result given back as it is done."""
+    """Runs `work(item)` for independent items: one at a time (`submit`, results taken in any
+    order) or all of them (`each`, results as they are done). A job that raises is run again up
+    to `retries` times, then its error is raised."""
 
     name: str
+
+    @abstractmethod
+    def submit(self, work: Callable[[T], R], item: T, retries: int = 0) -> Job[R]:
+        """Start `work(item)`."""
 
     @abstractmethod
     def each(
         self, work: Callable[[T], R], items: Sequence[T], retries: int = 0
     ) -> Iterator[tuple[T, R]]:
-        """(item, work(item)) as each finishes; a job that raises is run again up to `retries`
-        times, then its error is raised (jobs not yet started are cancelled)."""
+        """(item, work(item)) as each finishes; after an error, jobs not yet started are
+        cancelled."""
 
     def close(self) -> None:
         """Let go of what the executor holds (workers, a connection to a cluster)."""
         return None
 
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 class LocalExecutor(Executor):
-    """Worker processes on this machine, one per CPU at most."""
+    """Worker processes on this machine, one per CPU at most, started on first use."""
 
     name = "local"
 
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 2
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            method = "fork" if "fork" in get_all_start_methods() else "spawn"  # fork: fastest
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context(method))
+        return self._pool
+
+    def submit(self, work: Callable[[T], R], item: T, retries: int = 0) -> Future[R]:
+        return self.pool.submit(functools.partial(_retrying, work, retries), item)
 
     def each(
         self, work: Callable[[T], R], items: Sequence[T], retries: int = 0
     ) -> Iterator[tuple[T, R]]:
-        method = "fork" if "fork" in get_all_start_methods() else "spawn"
-        workers = max(1, min(self.workers, len(items)))
-        with ProcessPoolExecutor(workers, mp_context=get_context(method)) as pool:
-            running: dict[Future[R], tuple[T, int]] = {
-                pool.submit(work, item): (item, 0) for item in items
-            }
-            try:
-                while running:
-                    done, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        item, tries = running.pop(future)
-                        if future.exception() is not None and tries < retries:
-                            running[pool.submit(work, item)] = (item, tries + 1)
-                            continue
-                        yield item, future.result()
-            finally:
-                for future in running:
-                    future.cancel()
+        running = {self.submit(work, item, retries): item for item in items}
+        try:
+            while running:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield running.pop(future), future.result()
+        finally:
+            for future in running:
+                future.cancel()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+
+def _retrying(work: Callable[[T], R], retries: int, item: T) -> R:
+    """`work(item)`, run again (in the same worker) up to `retries` times while it raises."""
+    for _ in range(retries):
+        try:
+            return work(item)
+        except Exception:  # (the last try, below, raises it)
+            continue
+    return work(item)
+
+
+class RayJob(Generic[R]):
+    """A Ray task, as a Job."""
+
+    def __init__(self, ray: Any, ref: Any):
+        self.ray, self.ref = ray, ref
+
+    def result(self) -> R:
+        return self.ray.get(self.ref)
+
+    def cancel(self) -> None:
+        self.ray.cancel(self.ref)
 
 
 class RayExecutor(Executor):
@@ -91,10 +147,16 @@ class RayExecutor(Executor):
             )
             self._started = True
 
+    def _task(self, work: Callable[..., Any], retries: int) -> Any:
+        return self.ray.remote(max_retries=retries, retry_exceptions=True)(work)
+
+    def submit(self, work: Callable[[T], R], item: T, retries: int = 0) -> RayJob[R]:
+        return RayJob(self.ray, self._task(work, retries).remote(item))
+
     def each(
         self, work: Callable[[T], R], items: Sequence[T], retries: int = 0
     ) -> Iterator[tuple[T, R]]:
-        task: Any = self.ray.remote(max_retries=retries, retry_exceptions=True)(work)
+        task = self._task(work, retries)
         running = {task.remote(item): item for item in items}
         try:
             while running:

@@ -12,6 +12,7 @@ from longread.api.asker import Asker
 from longread.config import index_path
 from longread.errors import InputError
 from longread.events import EventSink, ignore
+from longread.executor import Executor
 from longread.index.corpus import BATCH_SIZE, CorpusIndex, MetaReader
 from longread.index.corpus_files import UpdateReport
 from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS, llm_meta
@@ -69,9 +70,11 @@ class MultiDocRLM(Asker):
         llm_meta: bool | None = None,
         on_event: EventSink | None = None,
         gateway: Gateway | None = None,
+        executor: Executor | None = None,
     ) -> UpdateReport:
-        """Index the folder, or bring its index up to date: new files are read (in parallel worker
-        processes), changed ones re-read, deleted ones dropped; untouched ones cost nothing. With
+        """Index the folder, or bring its index up to date: new files are read (in parallel, by
+        this machine's worker processes or `executor`'s), changed ones re-read, deleted ones
+        dropped; untouched ones cost nothing. With
         `llm_meta` (by default: when the sub-model writes code, as capable models do), the
         sub-model reads each new document's opening for its metadata (checked against the text;
         the rules fill in). Then the full-text index takes in the new documents. `on_event`
@@ -82,6 +85,7 @@ class MultiDocRLM(Asker):
             batch_size=batch_size,
             meta_reader=reader,
             on_event=on_event or ignore,
+            executor=executor,
         )
         self.index.index_full_text(on_event or ignore)
         if save_path is not None:

@@ -60,14 +60,20 @@ def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = Non
         console.print(f"metadata: {usage}", highlight=False)
 
 
-def update_corpus(folder: Path, sub_model: str | None, llm_meta: bool | None) -> None:
-    """Build or update the folder's index with a progress bar, then report."""
+def update_corpus(
+    folder: Path, sub_model: str | None, llm_meta: bool | None, executor: str | None = None
+) -> None:
+    """Build or update the folder's index with a progress bar (its files read by `executor`'s
+    workers: local or ray), then report."""
+    from longread.executor import make_executor
     from longread.llm.gateway import Gateway
 
     rlm = open_corpus(folder, sub_model=sub_model)
     gateway = Gateway(cache=rlm.cache)
-    with progress_bars() as advance:
-        report = rlm.build_index(llm_meta=llm_meta, on_event=advance, gateway=gateway)
+    with make_executor(executor) as runner, progress_bars() as advance:
+        report = rlm.build_index(
+            llm_meta=llm_meta, on_event=advance, gateway=gateway, executor=runner
+        )
     print_report(rlm, report, gateway.usage.summary() if gateway.usage.calls else None)
 
 

@@ -36,12 +36,18 @@ def index(
     ),
     group_size: int = typer.Option(5, help="Summaries grouped under each node of the tree."),
     llm_meta: bool | None = LLM_META,
+    executor: str | None = typer.Option(
+        None,
+        "--executor",
+        help="Who reads a folder's files: local (this machine's processes, the default) or ray "
+        "(a Ray cluster: RAY_ADDRESS joins one, else a local Ray starts). Also LONGREAD_EXECUTOR.",
+    ),
 ) -> None:
     """Index FILE: structure, sections, full-text search, summaries and the summary tree
     (resumable). A document without headings is cut into sections by the smart chunker. Index a
     folder: every document's text, metadata, full-text search, inverted indexes and links."""
     if file.is_dir():
-        return update_corpus(file, sub_model, llm_meta)
+        return update_corpus(file, sub_model, llm_meta, executor)
     from longread.api import SingleDocRLM, TreeOptions
     from longread.llm.gateway import Gateway
 

@@ -8,17 +8,16 @@ ends where a fresh build does."""
 from __future__ import annotations
 
 import json
-import os
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
-from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Any
 
 from longread.errors import InputError
 from longread.events import Event, EventKind, EventSink, ignore
+from longread.executor import Executor, Job, LocalExecutor
 from longread.index.corpus_files import (
     Listing,
     Skipped,
@@ -94,10 +93,12 @@ class CorpusIndex:
         meta_reader: MetaReader | None = None,
         on_event: EventSink = ignore,
         only: Sequence[str] | None = None,
+        executor: Executor | None = None,
     ) -> UpdateReport:
         """Bring the index in line with the folder (or with the files `only`): add new files,
-        replace changed ones, remove deleted ones. Files are read in worker processes when
-        `parallel`; `meta_reader` (e.g. the sub-model) may improve each new document's metadata."""
+        replace changed ones, remove deleted ones. Files are read by `executor`'s workers (this
+        machine's processes by default) when `parallel`; `meta_reader` (e.g. the sub-model) may
+        improve each new document's metadata."""
         if only is None:
             listed = self._listed()
         else:
@@ -114,7 +115,7 @@ class CorpusIndex:
         ]  # (what the read-ahead counts)
         pending: list[DocRecord] = []
         chars = 0
-        for done, item in enumerate(self._prepared(sizes, parallel), 1):
+        for done, item in enumerate(self._prepared(sizes, parallel, executor), 1):
             record = self._sort_out(item, report, listed.stored)
             if record is not None:
                 pending.append(record)
@@ -201,27 +202,21 @@ class CorpusIndex:
         return item
 
     def _prepared(
-        self, files: list[tuple[str, int]], parallel: bool
+        self, files: list[tuple[str, int]], parallel: bool, executor: Executor | None
     ) -> Iterator[DocRecord | Skipped]:
-        """Each of the files (doc id, size in bytes) read, in order: by worker processes when
-        `parallel`, which read at most READ_AHEAD_FILES or READ_AHEAD_BYTES ahead of the caller
-        (so memory stays bounded, and they go on reading while the caller stores)."""
+        """Each of the files (doc id, size in bytes) read, in order: by the executor's workers
+        (this machine's processes by default) when `parallel`, which read at most
+        READ_AHEAD_FILES or READ_AHEAD_BYTES ahead of the caller (so memory stays bounded, and
+        they go on reading while the caller stores)."""
         root = str(self.root)
         if not parallel or len(files) < _PARALLEL_MIN:
             yield from (prepare(root, doc_id) for doc_id, _ in files)
             return
-        method = "fork" if "fork" in get_all_start_methods() else "spawn"  # fork starts fastest
-        with ProcessPoolExecutor(
-            max_workers=os.cpu_count() or 2, mp_context=get_context(method)
-        ) as pool:
-            ahead: deque[tuple[Future[list[DocRecord | Skipped]], int, int]] = (
-                deque()
-            )  # (reading, files, bytes)
+        runner = executor or LocalExecutor()
+        try:
+            ahead: deque[tuple[Job[list[DocRecord | Skipped]], int, int]] = deque()
             files_ahead = bytes_ahead = 0
-            for start in [
-                *range(0, len(files), _JOB_FILES),
-                None,
-            ]:  # (None: no more to read, take the rest)
+            for start in [*range(0, len(files), _JOB_FILES), None]:  # (None: take the rest)
                 while ahead and (
                     start is None
                     or files_ahead >= READ_AHEAD_FILES
@@ -232,14 +227,14 @@ class CorpusIndex:
                     yield from reading.result()
                 if start is not None:
                     job = files[start : start + _JOB_FILES]
+                    size = sum(s for _, s in job)
                     ahead.append(
-                        (
-                            pool.submit(prepare_all, root, [d for d, _ in job]),
-                            len(job),
-                            sum(s for _, s in job),
-                        )
+                        (runner.submit(prepare_all, (root, [d for d, _ in job])), len(job), size)
                     )
-                    files_ahead, bytes_ahead = files_ahead + len(job), bytes_ahead + ahead[-1][2]
+                    files_ahead, bytes_ahead = files_ahead + len(job), bytes_ahead + size
+        finally:
+            if executor is None:  # (one passed in is its owner's to close)
+                runner.close()
 
     def _named_in(self, rows: list[int], names: list[tuple[int, str]]) -> set[tuple[int, int]]:
         """(row, named row) for the names each document holds: checked by search where the

@@ -86,7 +86,9 @@ def prepare(root: str, doc_id: str) -> DocRecord | Skipped:
     )
 
 
-def prepare_all(root: str, doc_ids: list[str]) -> list[DocRecord | Skipped]:
+def prepare_all(job: tuple[str, list[str]]) -> list[DocRecord | Skipped]:
+    """Read the files of one job (the corpus root, doc ids), in a worker process or task."""
+    root, doc_ids = job
     return [prepare(root, doc_id) for doc_id in doc_ids]
 
 
