@@ -195,3 +195,7 @@ def test_a_prompt_cache_lets_a_conversation_resume_after_a_call_in_between():
     assert isinstance(lm.llama.cache, LlamaRAMCache) and len(lm.llama.cache.cache_state) == 2
     again = lm.complete(Request(tuple(root), max_tokens=8))  # (resumed from the cache)
     assert again.text == first.text and lm.llama.cache.cache_size <= 1 << 28
+    held = sum(s.llama_state_size + s.scores.nbytes for s in lm.llama.cache.cache_state.values())
+    assert held == lm.llama.cache.cache_size - sum(
+        s.input_ids.nbytes for s in lm.llama.cache.cache_state.values()
+    )  # (the logits are counted: they are most of what a saved state holds)

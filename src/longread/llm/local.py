@@ -48,10 +48,25 @@ def load_llama(
                 verbose=False,
             )
             if prompt_cache_bytes:
-                from llama_cpp import LlamaRAMCache
-
-                _loaded[key].set_cache(LlamaRAMCache(capacity_bytes=prompt_cache_bytes))
+                _loaded[key].set_cache(prompt_cache(prompt_cache_bytes))
         return _loaded[key]
+
+
+def prompt_cache(capacity_bytes: int) -> Any:
+    """llama.cpp's RAM cache of evaluated prompts, holding at most `capacity_bytes` in all: each
+    saved state's logits counted too (llama-cpp-python counts only the model's own state, and a
+    large vocabulary's logits are ten times that)."""
+    from llama_cpp import LlamaRAMCache
+
+    class BoundedRAMCache(LlamaRAMCache):
+        @property
+        def cache_size(self) -> int:
+            return sum(
+                s.llama_state_size + s.scores.nbytes + s.input_ids.nbytes
+                for s in self.cache_state.values()
+            )
+
+    return BoundedRAMCache(capacity_bytes=capacity_bytes)
 
 
 class LocalLM(LM):
