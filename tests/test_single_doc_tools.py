@@ -66,6 +66,9 @@ def test_summaries_keywords_and_search(tools):
         "Birnam" in TEXT[b["start"] : b["end"]] or "Dunsinane" in TEXT[b["start"] : b["end"]]
         for b in best
     )
+    first = best[0]["snippet"]  # (the best sentence of the section's own text, shown with it)
+    assert ("Birnam" in first or "Dunsinane" in first) and len(first) <= 300
+    assert " ".join(first.split()[:4]) in " ".join(TEXT[best[0]["start"] : best[0]["end"]].split())
 
 
 def test_sub_model_functions(tools):

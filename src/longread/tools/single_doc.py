@@ -22,8 +22,15 @@ from longread.text.cut import truncate_middle
 from longread.text.grep import MAX_HITS, MAX_MATCH_CHARS, grep_blocks, hit_limit
 from longread.text.grounding import grounded_span
 from longread.text.patterns import SearchPattern, compile_search, index_terms
-from longread.text.rank import keywords, search_words, stem
-from longread.tools.bounds import READ_LIMIT, cached_reads, fit_chars, short_name, short_text
+from longread.text.rank import focus_lines, keywords, search_words, stem
+from longread.tools.bounds import (
+    QUERY_CHARS,
+    READ_LIMIT,
+    cached_reads,
+    fit_chars,
+    short_name,
+    short_text,
+)
 from longread.tools.toolset import Brief, Toolset
 from longread.tools.tree_nav import TreeNavigation
 
@@ -66,7 +73,8 @@ SUMMARY TREE: {levels} levels of summaries over the document, root first. The wh
 Walk it with get_tree(depth), get_children(node_id), get_node(node_id); read_node(node_id) gives a
 node's text."""
 FIRST_STEP = """for hit in search({query!r}, k=3):
-    print(hit["section"], hit["start"], hit["end"])"""
+    print(hit["section"], hit["start"], hit["end"], "|", hit["snippet"])"""
+SNIPPET_READ = 100_000  # characters of a section a search reads for its best sentence
 
 
 class SingleDocTools(TreeNavigation, Toolset):
@@ -334,18 +342,24 @@ class SingleDocTools(TreeNavigation, Toolset):
 
     def search(self, query: str, k: int = 5) -> list[dict]:
         """The k sections most relevant to `query` (BM25 over their text): section, score, start,
-        end."""
+        end, and the snippet, the sentence of the section's own text that matches best."""
+        query = short_text(query, QUERY_CHARS)
         hits = self.search_ids(query, k)
         rows = self.store.section_rows(sid for sid, _ in hits)
-        return [
-            {
-                "section": rows[sid].name,
-                "score": round(score, 3),
-                "start": rows[sid].start,
-                "end": rows[sid].end,
-            }
-            for sid, score in hits
-        ]
+        found = []
+        for sid, score in hits:
+            own = self.own_span(rows[sid].name)
+            text = self._read(own[0], min(own[1], own[0] + SNIPPET_READ))
+            found.append(
+                {
+                    "section": rows[sid].name,
+                    "score": round(score, 3),
+                    "start": rows[sid].start,
+                    "end": rows[sid].end,
+                    "snippet": focus_lines(text, query, 1) if text.strip() else "",
+                }
+            )
+        return found
 
     # -- the RLM core's reach into the document ---------------------------------------------
     def resolve(self, text_or_ref: Any) -> Any:
