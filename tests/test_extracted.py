@@ -16,8 +16,9 @@ from longread.api import MultiDocRLM, SingleDocRLM
 from longread.errors import InputError, ModelError
 from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget
+from longread.strategies import extracted
 from longread.strategies.rlm import RLMLoop
-from longread.tools.extract import tally_values
+from longread.tools.extract import Extraction, Failed, _keep, extract, tally_values
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
 FILLER = [p for p in MACBETH.read_text(encoding="utf-8").split("\n\n") if len(p) > 200][:300]
@@ -68,17 +69,26 @@ def test_every_chunk_is_read_and_the_records_are_counted_and_cited(log, tmp_path
     sub = ScriptedLM(lister, writes_code=False)
     answer = ask(log, tmp_path, "How many different ships are named in the log?", sub)
     assert answer.mode == "aggregate" and "every chunk" in answer.reason
-    assert answer.text.splitlines()[0].startswith(f"{len(set(SHIPS))}: Aurora, Brisk Tern")
+    assert answer.text.splitlines()[0] == f"{len(set(SHIPS))}: Aurora, Brisk Tern, Calder, Dove."
     assert "Titanic" not in answer.text.split("\n\n")[0]  # (not in any chunk: dropped)
     stats = answer.stats
-    assert (
-        stats["asked"] == len(sub.requests)
-        and stats["asked"] + stats["skipped"] == (stats["chunks"])
-    )
+    assert stats["asked"] == len(sub.requests) == stats["chunks"] > 1 and stats["skipped"] == 0
+    sent = "".join(passage(r) for r in sub.requests)
+    assert sent == log.read_text(encoding="utf-8")  # every chunk, in order, each once
+    assert stats["records"] == len(SHIPS)
+    assert answer.citations and all(c.text in set(SHIPS) for c in answer.citations)
+
+
+def test_a_long_source_passes_over_chunks_without_the_words_and_says_so(log, tmp_path, monkeypatch):
+    monkeypatch.setattr(extracted, "PREFILTER_CHUNKS", 1)  # (as if the log were long)
+    sub = ScriptedLM(lister, writes_code=False)
+    answer = ask(log, tmp_path, "How many different ships are named in the log?", sub)
+    lead = answer.text.splitlines()[0]
+    assert lead.startswith(f"{len(set(SHIPS))}: ") and "holding none of ship, log" in lead
+    stats = answer.stats
+    assert stats["skipped"] > 0 and stats["asked"] + stats["skipped"] == stats["chunks"]
     sent = "".join(passage(r) for r in sub.requests)
     assert len(SHIP.findall(sent)) == len(SHIPS)  # every chunk holding a ship was read
-    assert stats["skipped"] > 0 and stats["records"] == len(SHIPS)
-    assert answer.citations and all(c.text in set(SHIPS) for c in answer.citations)
 
 
 def test_the_most_frequent_record_leads_and_its_own_records_are_cited(log, tmp_path):
@@ -103,7 +113,7 @@ def test_a_failed_call_and_a_spent_budget_are_said_in_the_answer(log, tmp_path):
     answer = ask(log, tmp_path, "List every ship.", ScriptedLM(failing, writes_code=False))
     lead = answer.text.splitlines()[0]
     assert "(from the chunks read; some were not)" in lead and "Brisk Tern" not in lead
-    assert "calls failed" in answer.text and answer.stats["unread"] >= 1
+    assert "calls failed" in answer.text and answer.stats["failed"] >= 1
     sub = ScriptedLM(lister, writes_code=False)
     answer = ask(
         log,
@@ -148,7 +158,7 @@ def test_a_corpus_is_read_document_by_document_and_cited_in_each(tmp_path):
 def test_the_repl_maps_every_chunk_and_tallies_in_one_cell(log):
     sub = ScriptedLM(lister, writes_code=False)
     code = (
-        "recs = map_chunks('List every ship name', must_contain=['ship'])\n"
+        "recs = map_chunks('List every ship name', must_contain='ship')\n"
         "top = tally(recs)[0]\n"
         "FINAL(f'{top[0]} {top[1]} {len(recs)} {recs[0][\"start\"]}')"
     )
@@ -171,3 +181,36 @@ def test_a_counting_question_shows_the_root_how_to_read_every_chunk(log):
     assert "map_chunks(" in shown and "['ship', 'came']" in shown
     code = shown.split("Read every chunk:\n```repl\n", 1)[1].split("```", 1)[0]
     compile(code, "hint", "exec")  # (the hint is code that runs as shown)
+
+
+def test_a_reply_is_kept_line_by_line_where_the_chunk_holds_it():
+    chunk = "The Brisk\nTern sailed in 1588. Then aurora came, and Aurora again, in 12 days."
+    result = Extraction()
+    _keep(
+        "- Brisk Tern\n1588\n1. Aurora\naurora\nAURORA\n12\nNONE\nunread: budget",
+        chunk,
+        100,
+        result,
+    )
+    assert [(f.item, f.start - 100) for f in result.found] == [
+        ("Brisk\nTern", chunk.index("Brisk")),
+        ("1588", chunk.index("1588")),
+        ("aurora", chunk.index("aurora")),
+        ("Aurora", chunk.index("Aurora")),
+        ("12", chunk.index(" 12 ") + 1),
+    ]
+    assert result.dropped == 2  # (a third Aurora, and a line that is no signal, only text)
+    assert {f.key for f in result.found} == {"brisk tern", "1588", "aurora", "12"}
+
+
+def test_a_spent_budget_stops_the_reading_and_the_rest_is_counted_unread():
+    text = "ship Aurora.\n" * 4_000  # (52,000 characters: 52 chunks of 1,000)
+    calls = []
+
+    def ask(prompts):
+        calls.extend(prompts)
+        return [Failed("budget exceeded", unread=len(calls) > 20) for _ in prompts]
+
+    result = extract(len(text), lambda a, b: text[a:b], "List ships", ask, chunk_chars=1_000)
+    assert len(calls) == 32 and result.unread == result.chunks - 16 and result.failed == 16
+    assert result.partial and "budget exceeded" in result.summary()

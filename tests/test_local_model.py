@@ -195,7 +195,11 @@ def test_a_prompt_cache_lets_a_conversation_resume_after_a_call_in_between():
     assert isinstance(lm.llama.cache, LlamaRAMCache) and len(lm.llama.cache.cache_state) == 2
     again = lm.complete(Request(tuple(root), max_tokens=8))  # (resumed from the cache)
     assert again.text == first.text and lm.llama.cache.cache_size <= 1 << 28
-    held = sum(s.llama_state_size + s.scores.nbytes for s in lm.llama.cache.cache_state.values())
-    assert held == lm.llama.cache.cache_size - sum(
-        s.input_ids.nbytes for s in lm.llama.cache.cache_state.values()
-    )  # (the logits are counted: they are most of what a saved state holds)
+    small = LocalLM(
+        bundled_smollm2_path(), name="local:small", writes_code=False, prompt_cache_bytes=40 << 20
+    )
+    small.complete(Request(tuple(root), max_tokens=4))
+    small.complete(Request(({"role": "user", "content": "Say hi."},), max_tokens=4))
+    states = list(small.llama.cache.cache_state.values())  # (the long prompt's logits: ~60 MB)
+    assert len(states) == 1 and small.llama.cache.cache_size <= 40 << 20
+    assert states[0].llama_state_size < states[0].scores.nbytes  # (logits: most of a state)

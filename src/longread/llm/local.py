@@ -14,6 +14,8 @@ from longread.llm.types import Completion, Request
 
 _loaded: dict[tuple[str, int, str | None, int], Any] = {}
 _load_lock = threading.Lock()
+_call_locks: dict[int, threading.Lock] = {}  # by id of a loaded model (kept till exit): one call
+# at a time, whichever LocalLM (root, sub-model) makes it
 
 
 @atexit.register
@@ -90,7 +92,6 @@ class LocalLM(LM):
         self.name = name
         self.context_window = context_window
         self.writes_code = writes_code
-        self._call_lock = threading.Lock()
 
     @property
     def llama(self) -> Any:
@@ -103,9 +104,12 @@ class LocalLM(LM):
         kwargs = request.chat_kwargs()
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
-        with self._call_lock:
+        llama = self.llama
+        with _load_lock:
+            lock = _call_locks.setdefault(id(llama), threading.Lock())
+        with lock:
             try:
-                response = self.llama.create_chat_completion(**kwargs)
+                response = llama.create_chat_completion(**kwargs)
             except ValueError as error:  # llama.cpp reports an over-long prompt this way
                 raise ModelError(f"{self.name}: {error}") from error
         usage = response["usage"]

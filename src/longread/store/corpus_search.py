@@ -164,7 +164,9 @@ class CorpusSearch:
                     part,
                 )
             )
-        ranked = sorted(((ids[row], score) for row, score in scored.items()), key=_best_first)
+        ranked = sorted(
+            ((ids[row], score) for row, score in scored.items() if row in ids), key=_best_first
+        )  # (a row without a document, as the full-text path's join leaves it out)
         return ranked[:k]
 
     def _distinctive(self, words: list[str]) -> list[str]:

@@ -27,5 +27,7 @@ def measured_mode(question: str, model: str) -> tuple[str, str] | None:
     if measured is None:
         return None
     kind = question_kind(question)
-    mode = measured.best[kind]
+    mode = measured.best.get(kind)
+    if mode is None:
+        return None
     return mode, f"{model} answers {kind} questions best in {mode} ({measured.evidence})"

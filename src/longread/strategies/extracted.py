@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from longread.answer import Answer, Citation
-from longread.errors import BudgetExceededError, InputError, ModelError
+from longread.errors import InputError
 from longread.events import EventKind
 from longread.llm.usage import Purpose
 from longread.strategies.aggregate import NothingToCount, count_records
@@ -20,17 +20,21 @@ from longread.strategies.texts import InMemory, TextDocs
 from longread.text.questions import aggregate_question, counted_words, whole_text_operation
 from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
-from longread.tools.extract import UNREAD, Extraction, Found, extract, tally_values
+from longread.tools.extract import (
+    Extraction,
+    asking,
+    chunk_room,
+    extract,
+    instruction_for,
+    least,
+    tally_values,
+)
 from longread.tools.single_doc import SingleDocTools
 from longread.tools.toolset import CHUNK_CHARS
 
 SHOWN = 10  # values listed under the answer
 CITED = 3  # records cited
-INSTRUCTION = (
-    "Question about a long text: {question}\n"
-    "This passage is one part of that text. List every name, date, figure or phrase in it that "
-    "this question counts or asks about."
-)
+PREFILTER_CHUNKS = 64  # a larger source's chunks without the question's words go unread
 
 
 class NothingFound(InputError):
@@ -65,20 +69,16 @@ def run_aggregate(question: str, source: object, run: Run, by_model: bool = True
 
 def run_extracted(question: str, source: object, run: Run, operation: str) -> Answer:
     """Answer `question` by the records the sub-model lists from every chunk of `source`,
-    counted by code as `operation` (count, distinct, list, most, least) says."""
+    counted by code as `operation` (count, distinct, list, most, least) says. In a source of
+    more than PREFILTER_CHUNKS chunks, those holding none of the question's words are passed
+    over by code (and the answer says so)."""
     flat = _flat(source)
-    words = counted_words(question)
+    instruction = instruction_for(question)
+    size = chunk_room(fit_chars(run.sub), instruction, CHUNK_CHARS)
+    words = counted_words(question) if flat.length > PREFILTER_CHUNKS * size else []
 
-    def ask(prompts: list[str]) -> list[str]:
-        def one(prompt: str) -> str:
-            try:
-                return run.gateway.complete(run.sub, prompt, purpose=Purpose.SUBCALL).text
-            except ModelError as error:  # (one failed call; a cancel ends the run)
-                return f"error: {error}"
-            except BudgetExceededError as error:
-                return f"{UNREAD} {error}"
-
-        return run.gateway.map(one, prompts)
+    def call(prompt: str) -> str:
+        return run.gateway.complete(run.sub, prompt, purpose=Purpose.SUBCALL).text
 
     def progress(done: int, total: int) -> None:
         run.emit(EventKind.PROGRESS, task="reading every chunk", done=done, total=total)
@@ -86,9 +86,9 @@ def run_extracted(question: str, source: object, run: Run, operation: str) -> An
     result = extract(
         flat.length,
         flat.read,
-        INSTRUCTION.format(question=question),
-        ask,
-        chunk_chars=min(fit_chars(run.sub), CHUNK_CHARS),
+        instruction,
+        asking(run.gateway.map, call),
+        chunk_chars=size,
         must_contain=words,
         progress=progress,
     )
@@ -96,29 +96,37 @@ def run_extracted(question: str, source: object, run: Run, operation: str) -> An
     if not result.found:
         raise NothingFound(f"nothing the question counts was found: {result.summary()}")
     ranked = tally_values([f.item for f in result.found])
-    text = f"{_lead(operation, result, ranked)}\n\n{_support(result, ranked)}"
+    lead = f"{_lead(operation, result, ranked)}{_caveat(result, words)}."
+    text = f"{lead}\n\n{_support(result, ranked)}"
     run.emit(EventKind.FINAL, answer=text)
-    chosen = ranked[-1 if operation == "least" else 0][0].casefold()
-    cited = [f for f in result.found if f.item.casefold() == chosen] or result.found
+    chosen = (least(ranked) if operation == "least" else ranked[0])[0].casefold()
+    own = [f for f in result.found if f.key == chosen]
+    cited = own if operation in ("most", "least") else result.found
     return Answer(
         text=text,
         mode="aggregate",
-        citations=[flat.cite(f.start, f.end) for f in _first(cited, operation, result)],
+        citations=[flat.cite(f.start, f.end) for f in cited[:CITED]],
         usage=run.gateway.usage.to_dict(),
         stats={
             "chunks": result.chunks,
             "asked": result.asked,
             "skipped": result.skipped,
             "records": len(result.found),
-            "unread": result.unread + result.failed,
+            "failed": result.failed,
+            "unread": result.unread,
         },
         reason="the question counts over the whole text: the sub-model read every chunk, "
         "code counted",
     )
 
 
-def _first(cited: list[Found], operation: str, result: Extraction) -> list[Found]:
-    return (cited if operation in ("most", "least") else result.found)[:CITED]
+def _caveat(result: Extraction, words: list[str]) -> str:
+    """What the lead rests on less than all of: chunks not read, or passed over by code."""
+    if result.partial:
+        return " (from the chunks read; some were not)"
+    if result.skipped:
+        return f" (chunks holding none of {', '.join(words)} were passed over)"
+    return ""
 
 
 def _flat(source: object) -> Flat:
@@ -134,20 +142,19 @@ def _flat(source: object) -> Flat:
 
 
 def _lead(operation: str, result: Extraction, ranked: list[tuple[str, int]]) -> str:
-    """The direct answer: the figure, the values or the one that ranks first."""
-    partial = " (from the chunks read; some were not)" if result.unread or result.failed else ""
-    values = ", ".join(value for value, _ in ranked[:SHOWN]) + (
-        ", …" if len(ranked) > SHOWN else ""
-    )
+    """The direct answer, without its full stop: the figure, the values or the one that ranks
+    first (or last)."""
+    more = ", …" if len(ranked) > SHOWN else ""
+    values = ", ".join(value for value, _ in ranked[:SHOWN]) + more
     if operation == "count":
-        return f"{len(result.found):,}{partial}."
+        return f"{len(result.found):,}"
     if operation == "distinct":
-        return f"{len(ranked):,}{partial}: {values}."
+        return f"{len(ranked):,}: {values}"
     if operation == "list":
-        return f"{values} ({len(ranked):,}){partial}."
-    value, count = ranked[-1] if operation == "least" else ranked[0]
+        return f"{values} ({len(ranked):,})"
+    value, count = least(ranked) if operation == "least" else ranked[0]
     which = "the least often" if operation == "least" else "the most often"
-    return f"{value}: {count:,} times, {which}{partial}."
+    return f"{value}: {count:,} times, {which}"
 
 
 def _support(result: Extraction, ranked: list[tuple[str, int]]) -> str:

@@ -147,9 +147,8 @@ def choose_mode(
     if context_chars is not None and context_chars // 3 + 1_500 <= root.context_window:
         return "base", f"{what} fits in {root.name}'s window"
     measured = measured_mode(question, root.name)
-    if measured is not None and (measured[0] != "rlm" or allow_code):
-        mode, why = measured
-        return (fallback if mode == "base" else mode), f"{what} exceeds the window; {why}"
+    if measured is not None and measured[0] != "base" and (measured[0] != "rlm" or allow_code):
+        return measured[0], f"{what} exceeds the window; {measured[1]}"
     if root.writes_code and allow_code:
         return "rlm", f"{what} exceeds {root.name}'s window and it writes code (not measured)"
     if root.writes_code:
@@ -178,7 +177,10 @@ def answer(question: str, source: Source, run: Run, mode: str = "auto") -> Answe
             _size(source), run.root, FALLBACK[kind], run.options.allow_code, question
         )
         if kind not in MODES[mode].runs:  # (a mode measured on files, for a context in memory)
-            mode = FALLBACK[kind]
+            mode, reason = (
+                FALLBACK[kind],
+                f"{reason}, which does not read {kind}s: {FALLBACK[kind]}",
+            )
     else:
         reason = f"{mode} was asked for"
     run.emit(EventKind.MODE, mode=mode, reason=reason)

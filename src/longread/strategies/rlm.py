@@ -19,6 +19,7 @@ from longread.text.cut import truncate_middle
 from longread.text.questions import counted_words, question_kind
 from longread.text.slices import ContextSlicer
 from longread.tools.context_tools import ContextTools
+from longread.tools.extract import instruction_for
 from longread.tools.toolset import Toolset
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
@@ -209,8 +210,9 @@ class RLMLoop:
         step = FIRST_STEP.format(question=question, example=self.example, output=output)
         if question_kind(question) != "aggregate":
             return step
-        instruction = f"List every item this question counts: {question}"
-        return step + COUNTING.format(instruction=instruction, words=counted_words(question))
+        return step + COUNTING.format(
+            instruction=instruction_for(question), words=counted_words(question)
+        )
 
     def _turn(self, sandbox: Sandbox, messages: list[dict[str, str]], turn: int) -> str | None:
         reply = self._ask_root(messages, purpose=Purpose.ROOT)

@@ -5,10 +5,11 @@ against those the text holds."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
-from longread.text.rank import terms
+from longread.text.rank import keywords, stem, terms
 
 _MOST = re.compile(r"\b(most|more\s+than\s+any|greatest|largest|highest|maximum|longest)\b", re.I)
 _LEAST = re.compile(r"\b(least|fewest|smallest|lowest|minimum|shortest)\b", re.I)
@@ -97,7 +98,12 @@ def aggregate_question(question: str) -> Aggregate | None:
 
 _DISTINCT = re.compile(
     r"\bhow\s+many\s+(?:different|distinct|separate|unique)\b"
-    r"|\bhow\s+many\b.*\b(?:in\s+total|in\s+all|altogether|throughout|overall|named|listed)\b",
+    r"|\bhow\s+many\b.*\b(?:are|were|is|was)\s+(?:named|listed|mentioned)\b",
+    re.I,
+)
+_LIST_ALL = re.compile(
+    r"\b(?:list|name|enumerate|give)\s+(?:all|every|each)\b"
+    r"|\b(?:all|every)\s+(?:the\s+)?\w+\s+(?:that\s+(?:are|is)\s+)?(?:named|mentioned|listed)\b",
     re.I,
 )
 _TIMES = re.compile(r"\bhow\s+many\s+times\b|\bhow\s+often\b|\bnumber\s+of\s+times\b", re.I)
@@ -113,7 +119,7 @@ def whole_text_operation(question: str) -> str | None:
     be counted (`How many different ships are named?`, `List every treaty`, `Which city is
     mentioned most often?`), what to do with the records of it: count, distinct, list, most or
     least; None for a question that may ask for one fact (`How many men did Drake bring?`)."""
-    if _LIST.search(question):
+    if _LIST_ALL.search(question):
         return "list"
     if _FREQUENT.search(question):
         return "least" if re.search(r"\bleast\b", question, re.I) else "most"
@@ -140,10 +146,16 @@ _ASKING = frozenset(  # words that say how to count, not what: no chunk need hol
 
 
 def counted_words(question: str) -> list[str]:
-    """The stems of the words naming what a question counts (`ship`, `log` for `How many
-    different ships are named in the log?`): a part of the text holding none has nothing to
-    count."""
-    return list(dict.fromkeys(w for w in terms(question) if w not in _ASKING))
+    """The starts of the words naming what a question counts, as a chunk may spell them
+    (`ship`, `countr` for `How many countries and ships are named?`): a part of the text holding
+    none of them has nothing of it to count, by its words at least."""
+    found = []
+    for word in keywords(question).lower().split():
+        root = stem(word)
+        start = os.path.commonprefix([word, root])  # (`countries`, `country`: `countr`)
+        if root not in _ASKING and len(start) >= 3:
+            found.append(start)
+    return list(dict.fromkeys(found))
 
 
 def question_kind(question: str) -> str:

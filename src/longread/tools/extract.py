@@ -4,19 +4,18 @@ the most, every case) is answered when its records have no structure code can fi
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from longread.errors import BudgetExceededError
+from longread import deadline
+from longread.errors import BudgetExceededError, CancelledError
 
-Ask = Callable[[list[str]], list[str]]  # prompts -> replies in order (a failed one: "error: …",
-# one not asked for want of budget: UNREAD and why)
-UNREAD = "unread:"
-Read = Callable[[int, int], str]  # (start, end) -> those characters of the text
 BATCH = 16  # chunks asked about at once (progress and the budget are checked between batches)
 ITEM_CHARS = 200  # a longer line is a sentence, not a record
+MIN_CHUNK_CHARS = 1_000
 EXTRACT_PROMPT = """{instruction}
 
 Copy each one exactly as the passage writes it, one per line, nothing else. Write NONE if the \
@@ -24,8 +23,51 @@ passage has none.
 
 Passage:
 {chunk}"""
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
+_BULLET = re.compile(r"^\s*(?:[-*•]\s*|\d+[.)]\s+(?=\S))")  # (`12.` alone is a record)
 _NONE = {"", "none", "none.", "n/a", "nothing"}
+
+
+def instruction_for(question: str) -> str:
+    """What the sub-model is asked of each chunk for a question counting over the whole text."""
+    return (
+        f"Question about a long text: {question}\n"
+        "This passage is one part of that text. List every name, date, figure or phrase in it "
+        "that this question counts or asks about."
+    )
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A chunk the sub-model did not read: its call failed, or (`unread`) was not made for want
+    of budget."""
+
+    reason: str
+    unread: bool = False
+
+
+Ask = Callable[[list[str]], list["str | Failed"]]  # prompts -> replies in order
+Read = Callable[[int, int], str]  # (start, end) -> those characters of the text
+
+
+def asking(
+    run_all: Callable[[Callable[[str], str | Failed], list[str]], list[str | Failed]],
+    call: Callable[[str], str],
+) -> Ask:
+    """An Ask making `call(prompt)` for each prompt through `run_all` (several at once): a
+    failed call gives Failed in its place, a spent budget Failed(unread=True); a cancel or the
+    cell's deadline ends it all."""
+
+    def one(prompt: str) -> str | Failed:
+        try:
+            return call(prompt)
+        except BudgetExceededError as error:
+            return Failed(str(error), unread=True)
+        except (CancelledError, deadline.DeadlineExceeded):
+            raise
+        except Exception as error:  # (one failed call does not end the reading)
+            return Failed(f"{type(error).__name__}: {error}")
+
+    return lambda prompts: run_all(one, prompts)
 
 
 @dataclass(frozen=True)
@@ -36,11 +78,16 @@ class Found:
     start: int
     end: int
 
+    @property
+    def key(self) -> str:
+        """The record as counted: regardless of case and spacing."""
+        return " ".join(self.item.split()).casefold()
+
 
 @dataclass
 class Extraction:
     """The records found, and how every chunk was read: by the sub-model (`asked`), by code
-    (`skipped`: none of the words the records must hold), or not (`failed` calls, `unread` after
+    (`skipped`: none of the words the records must hold), or not (`failed` calls, `unread` once
     the budget ran out). `dropped` counts lines the model gave that its chunk does not hold."""
 
     found: list[Found] = field(default_factory=list)
@@ -51,6 +98,11 @@ class Extraction:
     unread: int = 0
     dropped: int = 0
     stopped: str = ""  # why reading stopped early, if it did
+
+    @property
+    def partial(self) -> bool:
+        """Whether some chunk was read neither by the sub-model nor by code."""
+        return bool(self.failed or self.unread)
 
     def summary(self) -> str:
         """How the chunks were read, in one sentence."""
@@ -64,6 +116,12 @@ class Extraction:
         if self.unread:
             text += f"; {self.unread:,} chunks not read ({self.stopped})"
         return text + "."
+
+
+def chunk_room(window_chars: int, instruction: str, cap: int) -> int:
+    """Characters of text a chunk may hold: what fits beside the prompt, at most `cap`."""
+    room = window_chars - len(EXTRACT_PROMPT) - len(instruction)
+    return max(MIN_CHUNK_CHARS, min(cap, room))
 
 
 def chunks(length: int, size: int, read: Read) -> Iterator[tuple[int, str]]:
@@ -88,17 +146,18 @@ def extract(
     ask: Ask,
     *,
     chunk_chars: int,
-    must_contain: list[str] | None = None,
+    must_contain: Sequence[str] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> Extraction:
     """Ask the sub-model, for every chunk of the text holding any of `must_contain` (word
     starts, any case; every chunk without it), to list what `instruction` asks for; keep each
-    line the chunk holds."""
-    words = [w for w in (must_contain or []) if w.strip()]
-    holds = re.compile("|".join(rf"(?<!\w){re.escape(w.strip())}" for w in words), re.I)
+    line the chunk holds. Reading stops when the budget runs out (the rest counted unread)."""
+    words = [w.strip() for w in must_contain if w.strip()]
+    holds = re.compile("|".join(rf"(?<!\w){re.escape(w)}" for w in words), re.I)
     result = Extraction()
     waiting: list[tuple[int, str]] = []
     for start, text in chunks(length, chunk_chars, read):
+        deadline.check()
         result.chunks += 1
         if words and not holds.search(text):
             result.skipped += 1
@@ -109,6 +168,10 @@ def extract(
             waiting = []
             if progress:
                 progress(start + len(text), length)
+            if result.stopped:  # (the rest is not read, only counted)
+                result.unread += math.ceil((length - start - len(text)) / chunk_chars)
+                result.chunks += math.ceil((length - start - len(text)) / chunk_chars)
+                break
     _ask(waiting, instruction, ask, result)
     return result
 
@@ -116,21 +179,13 @@ def extract(
 def _ask(waiting: list[tuple[int, str]], instruction: str, ask: Ask, result: Extraction) -> None:
     if not waiting:
         return
-    if result.stopped:
-        result.unread += len(waiting)
-        return
     prompts = [EXTRACT_PROMPT.format(instruction=instruction, chunk=text) for _, text in waiting]
-    try:
-        replies = ask(prompts)
-    except BudgetExceededError as error:
-        result.stopped, result.unread = str(error), result.unread + len(waiting)
-        return
-    for (start, text), reply in zip(waiting, replies, strict=True):
-        if reply.startswith(UNREAD):
-            result.stopped, result.unread = reply[len(UNREAD) :].strip(), result.unread + 1
-            continue
-        if reply.startswith("error:"):
-            result.failed += 1
+    for (start, text), reply in zip(waiting, ask(prompts), strict=True):
+        if isinstance(reply, Failed):
+            if reply.unread:
+                result.stopped, result.unread = reply.reason, result.unread + 1
+            else:
+                result.failed += 1
             continue
         result.asked += 1
         _keep(reply, text, start, result)
@@ -144,11 +199,12 @@ def _keep(reply: str, text: str, base: int, result: Extraction) -> None:
         if item.lower() in _NONE or len(item) > ITEM_CHARS:
             continue
         pattern = r"\s+".join(map(re.escape, item.split()))
-        match = re.compile(rf"(?<!\w){pattern}(?!\w)", re.I).search(text, taken.get(pattern, 0))
+        key = " ".join(item.split()).casefold()  # (the pattern matches in any case)
+        match = re.compile(rf"(?<!\w){pattern}(?!\w)", re.I).search(text, taken.get(key, 0))
         if match is None:
             result.dropped += 1
             continue
-        taken[pattern] = match.end()
+        taken[key] = match.end()
         result.found.append(Found(match.group(0), base + match.start(), base + match.end()))
 
 
@@ -163,3 +219,9 @@ def tally_values(values: list[str]) -> list[tuple[str, int]]:
         forms.setdefault(key, Counter())[" ".join(str(value).split())] += 1
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     return [(forms[key].most_common(1)[0][0], n) for key, n in ranked]
+
+
+def least(ranked: list[tuple[str, int]]) -> tuple[str, int]:
+    """Of a tally, the value counted least often (the first in alphabetical order on a tie)."""
+    fewest = min(n for _, n in ranked)
+    return next(item for item in ranked if item[1] == fewest)

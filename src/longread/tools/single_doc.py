@@ -75,6 +75,7 @@ node's text."""
 FIRST_STEP = """for hit in search({query!r}, k=3):
     print(hit["section"], hit["start"], hit["end"], "|", hit["snippet"])"""
 SNIPPET_READ = 100_000  # characters of a section a search reads for its best sentence
+MAX_SEARCH_HITS = 100  # sections one search returns at most (the first 10 with a snippet)
 
 
 class SingleDocTools(TreeNavigation, Toolset):
@@ -342,14 +343,15 @@ class SingleDocTools(TreeNavigation, Toolset):
 
     def search(self, query: str, k: int = 5) -> list[dict]:
         """The k sections most relevant to `query` (BM25 over their text): section, score, start,
-        end, and the snippet, the sentence of the section's own text that matches best."""
+        end, and (for the first ten) the snippet, the sentence of the section's own text that
+        matches best."""
         query = short_text(query, QUERY_CHARS)
-        hits = self.search_ids(query, k)
+        hits = self.search_ids(query, max(1, min(int(k), MAX_SEARCH_HITS)))
         rows = self.store.section_rows(sid for sid, _ in hits)
         found = []
-        for sid, score in hits:
+        for rank, (sid, score) in enumerate(hits):
             own = self.own_span(rows[sid].name)
-            text = self._read(own[0], min(own[1], own[0] + SNIPPET_READ))
+            text = self._read(own[0], min(own[1], own[0] + SNIPPET_READ)) if rank < 10 else ""
             found.append(
                 {
                     "section": rows[sid].name,

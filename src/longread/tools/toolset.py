@@ -11,19 +11,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from longread.answer import Citation
+from longread.deadline import DeadlineExceeded
 from longread.errors import BudgetExceededError, CancelledError
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
 from longread.text.cut import truncate_middle
 from longread.tools.bounds import READ_LIMIT, bounded_batch, fit_chars, short_name, short_text
-from longread.tools.extract import extract, tally_values
+from longread.tools.extract import asking, chunk_room, extract, tally_values
 from longread.tools.hypothesis import HypothesisTracker
 
 Recurse = Callable[[str, Any], str]  # (prompt, text) -> a child RLM's answer
 CHUNK_CHARS = 8_000  # what map_chunks hands the sub-model at once (small models list best)
 MAX_RECORDS = 1_000_000  # records one tally counts
-FATAL = (BudgetExceededError, CancelledError)  # end a batch (and the run), not just one item
+FATAL = (  # end a batch (and the run or the cell), not just one item
+    BudgetExceededError,
+    CancelledError,
+    DeadlineExceeded,
+)
 CORE_DOC = (
     "llm_query(prompt) -> str  # ask the sub-model; it sees only the prompt\n"
     "llm_query_batched(prompts) -> list[str]  # several at once, answers in order "
@@ -171,16 +176,19 @@ class Toolset:
 
     def map_chunks(self, instruction: str, must_contain: Any = None) -> list[dict]:
         """The sub-model lists what `instruction` asks for in every chunk of the source (those
-        holding none of the words of `must_contain` are passed over by code); the lines each
-        chunk holds word for word come back as records {item, start, end}."""
+        holding none of the words of `must_contain`, a word or a list, are passed over by code);
+        the lines each chunk holds word for word come back as records {item, start, end}."""
+        if isinstance(must_contain, str):
+            must_contain = [must_contain]
         words = [short_name(w) for w in bounded_batch(must_contain or [], "words")]
+        instruction = short_text(instruction)
         plain_call = functools.partial(Toolset.llm_query, self)  # (the chunk is in the prompt)
         result = extract(
             self.context_length(),
             self.read_context,
-            short_text(instruction),
-            lambda prompts: self._each(plain_call, [(p,) for p in prompts]),
-            chunk_chars=min(fit_chars(self.sub), CHUNK_CHARS),
+            instruction,
+            asking(self.gateway.map, plain_call),
+            chunk_chars=chunk_room(fit_chars(self.sub), instruction, CHUNK_CHARS),
             must_contain=words,
         )
         self.notices.append(f"map_chunks read {result.summary()}")
