@@ -6,6 +6,7 @@ import pytest
 
 from conftest import make_run
 from longread.errors import InputError
+from longread.llm.local_models import LOCAL_MODELS
 from longread.llm.scripted import ScriptedLM
 from longread.strategies import competence
 from longread.strategies.catalog import modes_for
@@ -38,6 +39,18 @@ def test_a_measured_model_gets_the_mode_measured_best_for_the_kind_of_question(m
     assert choose_mode(200_000, coder, "map", question=chain)[0] == "rlm"
     assert choose_mode(200_000, coder, "map", allow_code=False, question=chain)[0] == "map"
     assert choose_mode(6_000, coder, question="Who hid the key?")[0] == "base"  # (it fits)
+
+
+def test_every_local_model_has_a_measured_mode_for_every_kind_of_question():
+    for key in LOCAL_MODELS:
+        measured = competence.MEASURED[f"local:{key}"]
+        assert set(measured.best) == {"fact", "chain", "aggregate"}
+        assert set(measured.best.values()) <= set(MODES) and measured.evidence
+    small = ScriptedLM([], writes_code=True, context_window=8192, name="local:qwen2.5-coder-0.5b")
+    mode, reason = choose_mode(400_000, small, "map", question="Who hid the brass key?")
+    assert mode == "rlm" and "answers fact questions best in rlm (measured:" in reason
+    chain = "Who captained the ship that carried the silk?"
+    assert choose_mode(400_000, small, "map", question=chain)[0] == "map"  # (not "writes code")
 
 
 def test_answer_records_the_mode_and_reason():
