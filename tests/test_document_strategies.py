@@ -323,14 +323,12 @@ def test_drop_index_forgets_the_stored_index(contract, tmp_path):
     assert rlm.index.names[1] == "1 Definitions" and rlm.store.find(digest) == rlm.index.store_id
 
 
-def test_rlm_shows_a_runnable_first_search_and_repeats_it_when_refusing_a_guess(contract, tmp_path):
-    root = ScriptedLM(["```repl\nFINAL('a guess')\n```"] * 2)
+def test_rlm_starts_from_the_sentences_a_search_finds_and_may_answer_from_them(contract, tmp_path):
+    root = ScriptedLM(["```repl\nFINAL('Thirty days after notice.')\n```"] * 2)
     tools = tools_for(contract, tmp_path, ScriptedLM([]))
     answer = modes.answer("How long is the cure period?", tools, run_with(root, root), mode="rlm")
     first = root.requests[0].messages[-1]["content"]
-    assert (
-        "for hit in search('long cure period', k=3):" in first and "Output:\n3 Termination" in first
-    )
-    refusal = root.requests[1].messages[-1]["content"]
-    assert "FINAL was refused" in refusal and "search('long cure period', k=3)" in refusal
-    assert answer.text == "a guess" and answer.stats["turns"] == 2 and answer.citations == []
+    assert "for hit in search('long cure period', k=3):" in first
+    assert "Output:\n3 Termination" in first and "cure period of thirty days" in first
+    assert answer.stats["turns"] == 1 and len(root.requests) == 1  # (the sentence was read)
+    assert answer.text == "Thirty days after notice." and answer.citations

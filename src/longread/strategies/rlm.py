@@ -174,7 +174,10 @@ class RLMLoop:
                 self.run.emit(EventKind.WARNING, text=isolation.warning(sandbox.layers))
             messages = [
                 {"role": "system", "content": system},
-                {"role": "user", "content": self._first_step(sandbox, question)},
+                {
+                    "role": "user",
+                    "content": self._first_step(sandbox, question, brief.first_step_reads),
+                },
             ]
             try:
                 for turns in range(1, o.max_iterations + 1):
@@ -200,12 +203,13 @@ class RLMLoop:
                 )
                 raise
 
-    def _first_step(self, sandbox: Sandbox, question: str) -> str:
-        """The question, with the example search already run: every model starts from passages
-        (a search result is not yet reading, so a FINAL right after it is still refused once)."""
+    def _first_step(self, sandbox: Sandbox, question: str, reads: bool) -> str:
+        """The question, with the example search already run: every model starts from passages.
+        A FINAL right after it is refused once as a guess unless the search showed the source's
+        own text (`reads`: a document's best sentences; a corpus's ranking is not yet reading)."""
         self.ran.add(self.example.strip())
         result = self._execute(sandbox, self.example, 0, 1)
-        self.tools.touched = False
+        self.tools.touched = reads
         output = truncate_middle(result.render(), self.feedback_chars)
         step = FIRST_STEP.format(question=question, example=self.example, output=output)
         if question_kind(question) != "aggregate":

@@ -218,6 +218,7 @@ class SingleDocTools(TreeNavigation, Toolset):
             FIRST_STEP.format(query=query),
             variables=self.variables(),
             context_length=self.index.total_chars,
+            first_step_reads=True,  # (each hit's best sentence)
         )
 
     def variables(self) -> dict[str, Any]:

@@ -51,7 +51,8 @@ CORE_DOC = (
 class Brief:
     """How a toolset presents itself: the system prompt's opening (what is being explored) and
     closing (how to go about it), the first step (code searching for the question's key words,
-    run before the first turn), and variables preset in the REPL. `context` is the REPL's
+    run before the first turn; `first_step_reads` when its output quotes the source, so a FINAL
+    right after it rests on text), and variables preset in the REPL. `context` is the REPL's
     `context` value; or, with `context_length`, it is a lazy view of that many characters that
     `read_context` serves."""
 
@@ -61,6 +62,7 @@ class Brief:
     context: Any = None
     variables: dict[str, Any] = field(default_factory=dict)
     context_length: int | None = None
+    first_step_reads: bool = False  # does the first step's output show the source's own text?
 
 
 class Toolset:
