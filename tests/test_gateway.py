@@ -195,3 +195,17 @@ def test_as_done_yields_what_finished_then_raises_the_first_failure():
         for item, result in Gateway(concurrency=1).as_done(work, list(range(8))):
             seen.append((item, result))
     assert seen[:3] == [(0, 0), (1, 10), (2, 20)] and len(seen) <= 4  # the rest were cancelled
+
+
+def test_a_call_is_given_the_time_the_run_has_left_and_no_retry_outlasts_it():
+    lm = ScriptedLM(["one", "two"])
+    Gateway().complete(lm, "q", purpose="root")
+    assert lm.requests[0].timeout is None  # (no time budget, no cell)
+    gateway = Gateway(budget=Budget(max_seconds=30))
+    gateway.complete(lm, "q", purpose="root")
+    assert 0 < lm.requests[1].timeout <= 30
+    flaky = ScriptedLM([TransientModelError("503")] * 3, latency=0.3)
+    tight = Gateway(budget=Budget(max_seconds=0.2), backoff=0.01)
+    with pytest.raises(BudgetExceededError, match="time budget"):
+        tight.complete(flaky, "q", purpose="root")
+    assert len(flaky.requests) == 1  # (the retry would start past the budget)

@@ -203,3 +203,14 @@ def test_a_prompt_cache_lets_a_conversation_resume_after_a_call_in_between():
     states = list(small.llama.cache.cache_state.values())  # (the long prompt's logits: ~60 MB)
     assert len(states) == 1 and small.llama.cache.cache_size <= 40 << 20
     assert states[0].llama_state_size < states[0].scores.nbytes  # (logits: most of a state)
+
+
+def test_a_local_reply_stops_where_its_time_runs_out():
+    from longread.llm.local import LocalLM
+    from longread.llm.types import Request
+
+    lm = LocalLM(bundled_smollm2_path(), name="local:timed", writes_code=False)
+    story = ({"role": "user", "content": "Write a very long story about a harbour."},)
+    full = lm.complete(Request(story, max_tokens=120))
+    cut = lm.complete(Request(story, max_tokens=120, timeout=0.2))
+    assert full.output_tokens > 60 and cut.output_tokens < full.output_tokens / 2

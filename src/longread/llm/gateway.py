@@ -202,10 +202,18 @@ class Gateway:
 
         return await asyncio.to_thread(self.complete, lm, prompt, **kwargs)
 
+    def _time_left(self) -> float | None:
+        """Seconds a call may take: to the REPL cell's deadline or the run's, the sooner."""
+        run = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        left = [t for t in (deadline.remaining(), run) if t is not None]
+        return min(left) if left else None
+
     def _call_with_retries(self, lm: LM, request: Request, purpose: Purpose) -> Completion:
         for attempt in range(self.max_retries + 1):
+            if attempt:
+                self._check_budget(purpose, count_call=False)  # (no retry past the time budget)
             try:
-                return lm.complete(replace(request, timeout=deadline.remaining()))
+                return lm.complete(replace(request, timeout=self._time_left()))
             except TransientModelError as error:
                 if attempt == self.max_retries:
                     raise ModelError(f"{error} (gave up after {attempt + 1} attempts)") from error

@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,20 @@ def load_llama(
             if prompt_cache_bytes:
                 _loaded[key].set_cache(prompt_cache(prompt_cache_bytes))
         return _loaded[key]
+
+
+def until(end: float, end_token: int) -> Any:
+    """A llama.cpp logits processor that ends the reply at `end` (a `time.monotonic()` value):
+    from then on, `end_token` is the only token it may choose."""
+    from llama_cpp import LogitsProcessorList
+
+    def processor(tokens: Any, scores: Any) -> Any:
+        if time.monotonic() >= end:
+            scores[:] = -float("inf")
+            scores[end_token] = 0.0
+        return scores
+
+    return LogitsProcessorList([processor])
 
 
 def prompt_cache(capacity_bytes: int) -> Any:
@@ -105,6 +120,10 @@ class LocalLM(LM):
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
         llama = self.llama
+        if request.timeout is not None:  # (the reply is cut where the time runs out)
+            kwargs["logits_processor"] = until(
+                time.monotonic() + request.timeout, llama.token_eos()
+            )
         with _load_lock:
             lock = _call_locks.setdefault(id(llama), threading.Lock())
         with lock:
