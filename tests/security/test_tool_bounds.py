@@ -242,3 +242,26 @@ def test_the_words_a_grep_looks_up_in_the_index_are_bounded(macbeth, pattern):
     with Sandbox(macbeth.functions(), cell_timeout=5) as sandbox:
         seconds, output = timed(sandbox, f"print(len(grep_all({pattern!r})))")
     assert seconds < 3 and RESTART_NOTE not in output and "Traceback" not in output
+
+
+def test_map_chunks_and_tally_bound_what_model_code_asks_of_them(macbeth):
+    """Many words, words that are patterns, a word given as a string, a huge instruction, a
+    tally of millions: each refused or bounded, and the regex built from words is escaped."""
+    slow_sub = ScriptedLM(lambda r: "NONE", latency=1.5)
+    tools = SingleDocTools(macbeth.index, slow_sub, Gateway())
+    with Sandbox(tools.functions(), cell_timeout=2) as sandbox:
+        refused = sandbox.run("map_chunks('list', must_contain=['w'] * 10_000)").render()
+        assert "at most 256 at a time" in refused
+        took, output = timed(
+            sandbox,
+            "print(len(map_chunks('x' * 10**6, must_contain=['(a+)+$', 'zqx'])))",
+        )
+        assert took < 2.5 and output.strip().endswith("0")  # (no chunk holds those: none read)
+        assert slow_sub.requests == []
+        took, output = timed(sandbox, "map_chunks('List every king', must_contain='king')")
+        assert took < 2 + 1.5 + 0.5, output  # (ended with the cell, and the calls in flight)
+        assert "ran longer than 2 s and was stopped" in output
+        assert len(slow_sub.requests) < 30
+        assert all(len(r.messages[-1]["content"]) < 40_000 for r in slow_sub.requests)
+        refused = sandbox.run("tally([0] * 1_100_000)").render()  # (3 MB: within a frame)
+        assert "more than 1,000,000 records" in refused
