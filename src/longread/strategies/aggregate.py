@@ -1,9 +1,9 @@
 """Counting by structure, the `aggregate` strategy's first way, for a question whose answer
 depends on the whole text (how many, who or which the most, every case): every part of the
-source is read, its records taken (each speech
-and its speaker, each mention of a word, each section of a kind), those the question names kept
-(a speaker, an act, a document), and code counts them. The answer leads with the result, then
-says what was counted, and cites the records counted. No model is called."""
+source is read, its records taken (each speech and its speaker, each mention of a word, each
+section of a kind), those the question names kept (a speaker, an act, a document), and code
+counts them. The answer leads with the result, then says what was counted, and cites the
+records counted. No model is called."""
 
 from __future__ import annotations
 

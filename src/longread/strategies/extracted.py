@@ -1,9 +1,8 @@
 """The `aggregate` strategy, and its second way: an aggregate question with nothing code can
-count by structure (`How many different ships
-are named?`, `List every treaty`): the sub-model lists, chunk by chunk over the whole source, the
-records the question counts; each is kept only where its chunk holds it word for word, and code
-counts them. The answer leads with the result, says how every chunk was read, and cites the
-records counted."""
+count by structure (`How many different ships are named?`, `List every treaty`): the sub-model
+lists, chunk by chunk over the whole source, the records the question counts; each is kept only
+where its chunk holds it word for word, and code counts them. The answer leads with the result,
+says how every chunk was read, and cites the records counted."""
 
 from __future__ import annotations
 
