@@ -265,3 +265,16 @@ def test_map_chunks_and_tally_bound_what_model_code_asks_of_them(macbeth):
         assert all(len(r.messages[-1]["content"]) < 40_000 for r in slow_sub.requests)
         refused = sandbox.run("tally([0] * 1_100_000)").render()  # (3 MB: within a frame)
         assert "more than 1,000,000 records" in refused
+
+
+def test_a_search_for_a_huge_number_of_sections_is_bounded(macbeth):
+    """search() reads each hit's text for its snippet: model code asking for a billion hits gets
+    at most a hundred, and reads the text of ten."""
+    with Sandbox(macbeth.functions(), cell_timeout=5) as sandbox:
+        took, output = timed(
+            sandbox,
+            "hits = search('king thane blood', k=10**9)\n"
+            "print(len(hits), sum(1 for h in hits if h['snippet']))",
+        )
+    hits, with_snippet = map(int, output.split())
+    assert 0 < hits <= 100 and with_snippet <= 10 and took < 5
