@@ -151,10 +151,11 @@ def test_bad_input(corpus, tmp_path):
         MultiDocRLM(empty, weak, weak, store_path=tmp_path / "e.sqlite").query("q")
 
 
-def test_corpus_commands(corpus, tmp_path):
+@pytest.mark.parametrize("shards", [[], ["--shards", "3"]])
+def test_corpus_commands(corpus, tmp_path, shards):
     write_bad_files(corpus)
     env = {"LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
-    result = longread("index", str(corpus), "--no-llm-meta", env=env)
+    result = longread("index", str(corpus), "--no-llm-meta", *shards, env=env)
     assert result.returncode == 0, result.stderr
     assert (
         "5 documents" in result.stdout
@@ -164,6 +165,9 @@ def test_corpus_commands(corpus, tmp_path):
     assert "skipped bad/blob.bin" in result.stdout
     listing = longread("corpus", "ls", str(corpus), env=env).stdout
     assert all(doc_id in listing for doc_id in ARTICLES) and "Merger Announcement" in listing
+    shown = re.findall(r"^shard-(\d)\.sqlite +ready +(\d+) documents", listing, re.M)
+    assert len(shown) == (3 if shards else 0)
+    assert sum(int(docs) for _, docs in shown) == (5 if shards else 0)
     result = longread("corpus", "rm", str(corpus), "notes/garden.txt", env=env)
     assert result.returncode == 0 and "removed notes/garden.txt" in result.stdout
     (corpus / "news" / "heron.md").unlink()

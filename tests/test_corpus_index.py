@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from corpus_fixtures import ARTICLES, built, open_index, write_bad_files, write_corpus
 from longread.errors import InputError
-from longread.index import corpus as corpus_module
+from longread.index import corpus_update
 from longread.index.corpus import CorpusIndex
 from longread.index.corpus_files import compare, list_ahead, scan
 from longread.store.corpus_store import CorpusStore
@@ -187,8 +187,8 @@ def test_identical_files_share_their_stored_text(corpus, tmp_path):
 
 
 def test_a_parallel_build_equals_a_serial_one(tmp_path, monkeypatch):
-    monkeypatch.setattr(corpus_module, "READ_AHEAD_FILES", 20)  # workers wait for the store, which
-    monkeypatch.setattr(corpus_module, "COMMIT_DOCS", 30)  # commits in several transactions
+    monkeypatch.setattr(corpus_update, "READ_AHEAD_FILES", 20)  # workers wait for the store, which
+    monkeypatch.setattr(corpus_update, "COMMIT_DOCS", 30)  # commits in several transactions
     articles = {
         f"a/{n:03d}.txt": f"Article {n}\n\nThe {['red', 'blue', 'green'][n % 3]} widget number {n} "
         f"ships on 2024-05-{n % 28 + 1:02d}. See {(n + 1) % 80:03d}.txt.\n"
@@ -285,14 +285,15 @@ def test_a_folder_is_listed_against_its_index_ahead_in_a_forked_process_or_on_a_
     expected = compare(scan(root), CorpusStore(db).file_states())
     assert (sorted(expected.changed), expected.removed) == (["a.txt", "d.txt"], ["c.txt"])
     assert (expected.stored, expected.unchanged) == ({"a.txt"}, 1)
-    assert list_ahead(root, db).result(timeout=30) == expected  # (forked: this thread is alone)
+    forked = list_ahead(root, db, [db])  # (forked: this thread is alone)
+    assert forked.result(timeout=30) == expected
     busy = threading.Event()
     other = threading.Thread(target=busy.wait)
     other.start()  # (another thread running: no fork, a thread of its own)
     try:
-        assert list_ahead(root, db).result(timeout=30) == expected
+        assert list_ahead(root, db, [db]).result(timeout=30) == expected
     finally:
         busy.set()
         other.join()
     with pytest.raises(FileNotFoundError):
-        list_ahead(tmp_path / "gone", db).result(timeout=30)
+        list_ahead(tmp_path / "gone", db, [db]).result(timeout=30)

@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from longread.index.corpus import CorpusIndex
 from longread.index.single import SingleDocIndex
 from longread.llm.scripted import ScriptedLM
-from longread.store.corpus_store import CorpusStore
 from longread.store.docstore import DocStore
+from longread.store.open_corpus import open_corpus_store
 from longread.web.progress import PHASES
 from test_ingest_documents import write_docx, write_pdf
 from webserver import post, response_lines, scripted_app, serving, sse_events
@@ -392,23 +392,25 @@ def test_indexed_documents_are_listed_and_analyzed_through_their_index(tmp_path)
     assert mixed.status_code == 422 and "analyzed alone" in mixed.json()["detail"]
 
 
-def index_corpus(tmp_path, name="harbour", fact=FACT):
-    """A folder of two files indexed as a corpus in the server's index folder; one states `fact`."""
+def index_corpus(tmp_path, name="harbour", fact=FACT, shards=None):
+    """A folder of two files indexed as a corpus in the server's index folder (in one store, or
+    in `shards`); one states `fact`."""
     folder = tmp_path / name
     (folder / "records").mkdir(parents=True)
     (folder / "records" / "wages.txt").write_text(
         f"Harbour wages.\n\n{FILLER * 3}{fact}\n", encoding="utf-8"
     )
     (folder / "boats.txt").write_text(f"Harbour boats.\n\n{FILLER * 4}", encoding="utf-8")
-    store = CorpusStore(tmp_path / "indexes" / f"{name}-1a2b.sqlite")
+    store = open_corpus_store(tmp_path / "indexes" / f"{name}-1a2b.sqlite", shards)
     CorpusIndex(folder, store).update(parallel=False)
     store.close()
     return folder
 
 
-def test_an_indexed_corpus_is_listed_and_analyzed_citing_its_documents(tmp_path):
-    index_corpus(tmp_path)
-    gone = index_corpus(tmp_path, "moved")
+@pytest.mark.parametrize("shards", [None, 3])
+def test_an_indexed_corpus_is_listed_and_analyzed_citing_its_documents(tmp_path, shards):
+    index_corpus(tmp_path, shards=shards)
+    gone = index_corpus(tmp_path, "moved", shards=shards)
     for path in sorted(
         gone.rglob("*"), reverse=True
     ):  # a corpus whose folder is gone is not offered

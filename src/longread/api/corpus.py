@@ -20,7 +20,8 @@ from longread.ingest.metadata import ContentMeta, headings_in
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.repl.protocol import decoded
-from longread.store.corpus_store import CorpusStore, StoredDoc
+from longread.store.corpus_store import StoredDoc
+from longread.store.open_corpus import open_corpus_store
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run
 from longread.strategies.modes import answer
@@ -46,17 +47,21 @@ class MultiDocRLM(Asker):
         sub_model: str | LM | None = None,
         *,
         store_path: str | Path | None = None,
+        shards: int | None = None,
         **settings: Any,
     ):
-        """`settings` are SingleDocRLM's: mode (auto, retrieval, map or rlm), budget, options,
-        trace_path, cache, on_event, enable_logging, client_options."""
+        """`store_path`: the index's database (by default one in the cache for the folder);
+        `shards`: split the index into that many databases (by default as it is: one for a new
+        index). `settings` are SingleDocRLM's: mode (auto, retrieval, map or rlm), budget,
+        options, trace_path, cache, on_event, enable_logging, client_options."""
         super().__init__(root_model, sub_model, **settings)
         check_mode(self.mode, "corpus")
         self.corpus_path = Path(corpus_path)
         if not self.corpus_path.is_dir():
             raise InputError(f"{corpus_path} is not a folder")
         self.index = CorpusIndex(
-            self.corpus_path, CorpusStore(store_path or index_path(self.corpus_path))
+            self.corpus_path,
+            open_corpus_store(Path(store_path or index_path(self.corpus_path)), shards),
         )
         self._saved: dict[str, ContentMeta] = {}
         self._save_path: Path | None = None

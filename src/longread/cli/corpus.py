@@ -35,6 +35,21 @@ LLM_META = typer.Option(
     "(else rules alone: fast, no model call). Default: if the sub-model writes code.",
 )
 
+EXECUTOR = typer.Option(
+    None,
+    "--executor",
+    help="Who reads a folder's files: local (this machine's processes, the default) or ray "
+    "(a Ray cluster: RAY_ADDRESS joins one, else a local Ray starts). Also LONGREAD_EXECUTOR.",
+)
+SHARDS = typer.Option(
+    None,
+    "--shards",
+    min=1,
+    help="Split the folder's index into N databases (built as N streams of jobs; on a cluster "
+    "the index folder must be on storage every node can reach). An index in one database is "
+    "split without reading its files again. Default: as the index is (one for a new one).",
+)
+
 
 def open_corpus(folder: Path, *args: Any, **settings: Any) -> MultiDocRLM:
     """The folder's corpus, its index and models as the command line gives them."""
@@ -61,14 +76,18 @@ def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = Non
 
 
 def update_corpus(
-    folder: Path, sub_model: str | None, llm_meta: bool | None, executor: str | None = None
+    folder: Path,
+    sub_model: str | None,
+    llm_meta: bool | None,
+    executor: str | None = None,
+    shards: int | None = None,
 ) -> None:
-    """Build or update the folder's index with a progress bar (its files read by `executor`'s
-    workers: local or ray), then report."""
+    """Build or update the folder's index (in `shards` databases, if given) with a progress bar,
+    its files read by `executor`'s workers (local or ray), then report."""
     from longread.executor import make_executor
     from longread.llm.gateway import Gateway
 
-    rlm = open_corpus(folder, sub_model=sub_model)
+    rlm = open_corpus(folder, sub_model=sub_model, shards=shards)
     gateway = Gateway(cache=rlm.cache)
     with make_executor(executor) as runner, progress_bars() as advance:
         report = rlm.build_index(
@@ -128,6 +147,15 @@ def ls(
             + "\n"
         )
         return
+    from longread.store.sharded_store import ShardedCorpusStore
+
+    store = rlm.index.store
+    for shard in store.manifest.shards if isinstance(store, ShardedCorpusStore) else []:
+        console.print(
+            f"[dim]{escape(shard.file)}  {shard.state}  {shard.docs:,} documents  "
+            f"digest {shard.digest or '-'}[/]",
+            highlight=False,
+        )
     for d in docs:
         first_date = d.meta["dates"][0] if d.meta["dates"] else "-"
         console.print(
@@ -168,7 +196,11 @@ def rm(
 
 @corpus_app.command("update")
 def update(
-    folder: Path = FOLDER, sub_model: str | None = SUB_MODEL, llm_meta: bool | None = LLM_META
+    folder: Path = FOLDER,
+    sub_model: str | None = SUB_MODEL,
+    llm_meta: bool | None = LLM_META,
+    executor: str | None = EXECUTOR,
+    shards: int | None = SHARDS,
 ) -> None:
     """Re-scan the folder: add new files, re-index changed ones, drop deleted ones."""
-    update_corpus(folder, sub_model, llm_meta)
+    update_corpus(folder, sub_model, llm_meta, executor, shards)

@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 
 from longread.cli.app import app
-from longread.cli.corpus import LLM_META, update_corpus
+from longread.cli.corpus import EXECUTOR, LLM_META, SHARDS, update_corpus
 from longread.cli.display import console, progress_bars
 from longread.errors import InputError
 
@@ -36,18 +36,14 @@ def index(
     ),
     group_size: int = typer.Option(5, help="Summaries grouped under each node of the tree."),
     llm_meta: bool | None = LLM_META,
-    executor: str | None = typer.Option(
-        None,
-        "--executor",
-        help="Who reads a folder's files: local (this machine's processes, the default) or ray "
-        "(a Ray cluster: RAY_ADDRESS joins one, else a local Ray starts). Also LONGREAD_EXECUTOR.",
-    ),
+    executor: str | None = EXECUTOR,
+    shards: int | None = SHARDS,
 ) -> None:
     """Index FILE: structure, sections, full-text search, summaries and the summary tree
     (resumable). A document without headings is cut into sections by the smart chunker. Index a
     folder: every document's text, metadata, full-text search, inverted indexes and links."""
     if file.is_dir():
-        return update_corpus(file, sub_model, llm_meta, executor)
+        return update_corpus(file, sub_model, llm_meta, executor, shards)
     from longread.api import SingleDocRLM, TreeOptions
     from longread.llm.gateway import Gateway
 

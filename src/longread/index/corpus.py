@@ -8,8 +8,8 @@ ends where a fresh build does."""
 from __future__ import annotations
 
 import json
-from collections import defaultdict, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,35 +17,28 @@ from typing import Any
 
 from longread.errors import InputError
 from longread.events import Event, EventKind, EventSink, ignore
-from longread.executor import Executor, Job, LocalExecutor
+from longread.executor import Executor
 from longread.index.corpus_files import (
     Listing,
-    Skipped,
     UpdateReport,
-    compare,
     file_state,
     index_terms,
     list_ahead,
     listing,
-    prepare,
-    prepare_all,
 )
 from longread.index.corpus_json import content_meta, corpus_dict, saved_meta
+from longread.index.corpus_update import files_named, listed_only, store_files
 from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS
+from longread.index.shard_build import build_shards
 from longread.index.single import SingleDocIndex
 from longread.ingest.metadata import ContentMeta, keyword_key, tokens
-from longread.store.corpus_store import CorpusStore, DocRecord, StoredDoc
+from longread.store.corpus_store import StoredDoc
+from longread.store.open_corpus import CorpusStores
+from longread.store.sharded_store import ShardedCorpusStore
 
 MetaReader = Callable[[list[tuple[StoredDoc, str, ContentMeta]]], list[ContentMeta]]
 """Reads documents (each with its opening and its rules' metadata) and returns better metadata."""
 BATCH_SIZE = 256  # documents a sub-model reads per saved step
-# documents stored per transaction, at most (fewer, larger transactions rewrite the inverted
-# indexes' pages less often)
-COMMIT_DOCS, COMMIT_CHARS = 2_048, 32_000_000
-READ_AHEAD_FILES, READ_AHEAD_BYTES = 2_048, 64_000_000  # what worker processes read ahead, at most
-PROGRESS_EVERY = 256  # documents
-_JOB_FILES = 16  # files a worker reads per job
-_PARALLEL_MIN = 64  # fewer files than this are read in this process
 
 
 @dataclass
@@ -71,9 +64,9 @@ class DocumentMeta:
 
 
 class CorpusIndex:
-    """A folder of documents indexed in one CorpusStore."""
+    """A folder of documents indexed in one CorpusStore, or in shards."""
 
-    def __init__(self, root: str | Path, store: CorpusStore):
+    def __init__(self, root: str | Path, store: CorpusStores):
         self.root = Path(root).expanduser().resolve()
         if not self.root.is_dir():
             raise InputError(f"{root} is not a folder")
@@ -97,39 +90,25 @@ class CorpusIndex:
     ) -> UpdateReport:
         """Bring the index in line with the folder (or with the files `only`): add new files,
         replace changed ones, remove deleted ones. Files are read by `executor`'s workers (this
-        machine's processes by default) when `parallel`; `meta_reader` (e.g. the sub-model) may
-        improve each new document's metadata."""
-        if only is None:
-            listed = self._listed()
+        machine's processes by default) when `parallel` (a sharded index: each shard's files in
+        batches, each an executor job); `meta_reader` (e.g. the sub-model) may improve each new
+        document's metadata."""
+        listed = (
+            self._listed()
+            if only is None
+            else listed_only(self.store, files_named(self.root, only), only)
+        )
+        if isinstance(self.store, ShardedCorpusStore) and parallel:
+            report = build_shards(self.root, self.store, listed, executor, on_event)
         else:
-            states = self.store.file_states()
-            listed = compare(
-                {d: file_state(self.root / d) for d in only if (self.root / d).is_file()},
-                {d: states[d] for d in only if d in states},
+            report = store_files(
+                self.root,
+                self.store,
+                listed,
+                parallel=parallel,
+                executor=executor,
+                on_event=on_event,
             )
-        report = UpdateReport(removed=listed.removed, unchanged=listed.unchanged)
-        todo = list(listed.changed)
-        self.store.remove_docs(report.removed)
-        sizes = [
-            (d, state[0] if (state := listed.changed[d]) else 0) for d in todo
-        ]  # (what the read-ahead counts)
-        pending: list[DocRecord] = []
-        chars = 0
-        for done, item in enumerate(self._prepared(sizes, parallel, executor), 1):
-            record = self._sort_out(item, report, listed.stored)
-            if record is not None:
-                pending.append(record)
-                chars += len(record.text)
-            if len(pending) >= COMMIT_DOCS or chars >= COMMIT_CHARS or done == len(todo):
-                self.store.remove_docs([r.doc_id for r in pending if r.doc_id in listed.stored])
-                self.store.add_records(pending)
-                pending, chars = [], 0
-            if done % PROGRESS_EVERY == 0 or done == len(todo):
-                on_event(
-                    Event(
-                        EventKind.PROGRESS, {"task": "documents", "done": done, "total": len(todo)}
-                    )
-                )
         if meta_reader is not None:
             self.improve_meta(meta_reader, batch_size, on_event)
         self._levels.clear()
@@ -138,12 +117,14 @@ class CorpusIndex:
     def prescan(self) -> None:
         """Start listing the folder's files, against the index, for the next `update` (see
         list_ahead)."""
-        self._listing = list_ahead(self.root, self.store.path.resolve())
+        self._listing = list_ahead(self.root, self.store.path.resolve(), self.store.databases)
 
     def _listed(self) -> Listing:
         """The folder against the index (the listing `prescan` started, else a new one)."""
         started, self._listing = self._listing, None
-        return started.result() if started else listing(self.root, self.store.path.resolve())
+        if started:
+            return started.result()
+        return listing(self.root, self.store.path.resolve(), self.store.databases)
 
     def index_full_text(self, on_event: EventSink = ignore) -> None:
         """Put the documents not yet in the full-text index into it (else the first search does),
@@ -183,64 +164,6 @@ class CorpusIndex:
                 )
             )
         return len(todo)
-
-    def _sort_out(
-        self, item: DocRecord | Skipped, report: UpdateReport, stored: set[str]
-    ) -> DocRecord | None:
-        """The record to store, or None for a skipped file or a changed file with the same text.
-        `stored`: the documents stored before the update (the others are new)."""
-        if isinstance(item, Skipped):  # (a stored document whose file became unreadable goes)
-            report.skipped.append(item)
-            report.removed += self.store.remove_docs([item.doc_id])
-            return None
-        old = self.store.doc(item.doc_id) if item.doc_id in stored else None
-        if old is not None and old.content_hash == item.digest:
-            self.store.touch(item.doc_id, item.file_size, item.mtime_ns)
-            report.unchanged += 1
-            return None
-        (report.changed if old is not None else report.added).append(item.doc_id)
-        return item
-
-    def _prepared(
-        self, files: list[tuple[str, int]], parallel: bool, executor: Executor | None
-    ) -> Iterator[DocRecord | Skipped]:
-        """Each of the files (doc id, size in bytes) read, in order: by the executor's workers
-        (this machine's processes by default) when `parallel`, which read at most
-        READ_AHEAD_FILES or READ_AHEAD_BYTES ahead of the caller (so memory stays bounded, and
-        they go on reading while the caller stores)."""
-        root = str(self.root)
-        if not parallel or len(files) < _PARALLEL_MIN:
-            yield from (prepare(root, doc_id) for doc_id, _ in files)
-            return
-        runner = executor or LocalExecutor()
-        try:
-            ahead: deque[tuple[Job[list[DocRecord | Skipped]], int, int]] = deque()
-            files_ahead = bytes_ahead = 0
-            for start in [*range(0, len(files), _JOB_FILES), None]:  # (None: take the rest)
-                while ahead and (
-                    start is None
-                    or files_ahead >= READ_AHEAD_FILES
-                    or bytes_ahead >= READ_AHEAD_BYTES
-                ):
-                    reading, count, size = ahead.popleft()
-                    files_ahead, bytes_ahead = files_ahead - count, bytes_ahead - size
-                    yield from reading.result()
-                if start is not None:
-                    job = files[start : start + _JOB_FILES]
-                    size = sum(s for _, s in job)
-                    ahead.append(
-                        (
-                            runner.submit(prepare_all, (root, [d for d, _ in job]), retries=2),
-                            len(job),
-                            size,
-                        )
-                    )
-                    files_ahead, bytes_ahead = files_ahead + len(job), bytes_ahead + size
-        finally:
-            for reading, _, _ in ahead:  # (a caller that stops early leaves nothing running)
-                reading.cancel()
-            if executor is None:  # (one passed in is its owner's to close)
-                runner.close()
 
     def _named_in(self, rows: list[int], names: list[tuple[int, str]]) -> set[tuple[int, int]]:
         """(row, named row) for the names each document holds: checked by search where the
@@ -314,8 +237,10 @@ class CorpusIndex:
                 raise InputError(
                     f"{doc_id} changed since it was indexed; run `longread corpus update`"
                 )
-            index = SingleDocIndex.build(path, self.store)
-            if index.store_id != doc.store_id:
+            shard = self.store.holding(doc_id)
+            index = SingleDocIndex.build(path, shard)
+            stored = shard.doc(doc_id)
+            if stored is None or index.store_id != stored.store_id:
                 raise InputError(
                     f"{doc_id} changed since it was indexed; run `longread corpus update`"
                 )

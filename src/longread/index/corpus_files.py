@@ -8,7 +8,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -102,6 +102,14 @@ class UpdateReport:
     unchanged: int = 0
     skipped: list[Skipped] = field(default_factory=list)
 
+    def take_in(self, other: UpdateReport) -> None:
+        """Add what another update (of other documents) did to this report."""
+        self.added += other.added
+        self.changed += other.changed
+        self.removed += other.removed
+        self.unchanged += other.unchanged
+        self.skipped += other.skipped
+
     def summary(self) -> str:
         return (
             f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
@@ -165,26 +173,31 @@ def compare(files: Files, states: Mapping[str, tuple[int, int]]) -> Listing:
     )
 
 
-def listing(root: Path, store_path: Path) -> Listing:
-    """The folder's files (leaving out the index, if it is kept there) against those the index at
-    `store_path` recorded, read through a connection of its own."""
+def listing(root: Path, store_path: Path, databases: Sequence[Path]) -> Listing:
+    """The folder's files (leaving out the index at `store_path`, if it is kept there) against
+    those the index's `databases` (its one database, or its shards) recorded, read through
+    connections of their own."""
     files = scan(root, store_path)
-    with closing(sqlite3.connect(store_path)) as db:
-        return compare(files, file_states(db))
+    states: dict[str, tuple[int, int]] = {}
+    for database in databases:
+        with closing(sqlite3.connect(database)) as db:
+            states.update(file_states(db))
+    return compare(files, states)
 
 
-def list_ahead(root: Path, store_path: Path) -> Future[Listing]:
-    """listing(root, store_path) beside this process's own work (such as loading a model SDK): in
-    a forked process where the system forks (listing and comparing 100,000 files takes about a
-    second of interpreter time, and only the differences come back), else on a thread (its stat
-    calls still let other work go on)."""
+def list_ahead(root: Path, store_path: Path, databases: Sequence[Path]) -> Future[Listing]:
+    """listing(root, store_path, databases) beside this process's own work (such as loading a model
+    SDK): in a forked process where the system forks (listing and comparing 100,000 files takes
+    about a second of interpreter time, and only the differences come back), else on a thread (its
+    stat calls still let other work go on)."""
     result: Future[Listing] = Future()
     if "fork" not in get_all_start_methods() or threading.active_count() > 1:
-        receive: Callable[[], Listing] = partial(listing, root, store_path)  # (fork a lone thread)
+        # (no fork from a process with other threads)
+        receive: Callable[[], Listing] = partial(listing, root, store_path, databases)
     else:
         ours, theirs = Pipe(duplex=False)
         lister = get_context("fork").Process(
-            target=_list_into, args=(root, store_path, theirs), daemon=True
+            target=_list_into, args=(root, store_path, databases, theirs), daemon=True
         )
         lister.start()
         theirs.close()
@@ -200,9 +213,9 @@ def list_ahead(root: Path, store_path: Path) -> Future[Listing]:
     return result
 
 
-def _list_into(root: Path, store_path: Path, pipe: Connection) -> None:
+def _list_into(root: Path, store_path: Path, databases: Sequence[Path], pipe: Connection) -> None:
     try:
-        pipe.send((True, listing(root, store_path)))
+        pipe.send((True, listing(root, store_path, databases)))
     except Exception as error:
         pipe.send((False, error))
 

@@ -12,14 +12,14 @@ from typing import Any, Protocol
 
 from longread.index.corpus_files import index_terms
 from longread.ingest.metadata import ContentMeta
-from longread.store.corpus_store import CorpusStore
+from longread.store.open_corpus import CorpusStores
 
 
 class Indexed(Protocol):
     """What the JSON form reads from a corpus index."""
 
     root: Path
-    store: CorpusStore
+    store: CorpusStores
 
     def totals(self) -> tuple[int, int]: ...
 

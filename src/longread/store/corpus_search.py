@@ -34,7 +34,7 @@ class CorpusSearch:
         """Index the full text of the documents not yet indexed. Each step indexes about
         `fts_batch_chars` of text and commits, so an interrupted build resumes where it stopped;
         on_progress(documents indexed, documents to index) is called after each step."""
-        todo = self.db.execute("SELECT count(*) FROM fts_pending").fetchone()[0]
+        todo = self.pending_full_text()
         done = 0
         while done < todo and (step := self._fts_step()):
             done += step
@@ -75,6 +75,10 @@ class CorpusSearch:
             return None
         rows = rows_holding(self.db, "corpus_fts", "corpus_vocab", terms, self.totals()[0])
         return None if rows is None else self.doc_ids_of(rows)
+
+    def pending_full_text(self) -> int:
+        """How many documents wait to go into the full-text index."""
+        return self.db.execute("SELECT count(*) FROM fts_pending").fetchone()[0]
 
     def _indexed(self, row: int) -> bool:
         """Whether the document's full text is in corpus_fts."""
@@ -165,7 +169,7 @@ class CorpusSearch:
                 )
             )
         ranked = sorted(
-            ((ids[row], score) for row, score in scored.items() if row in ids), key=_best_first
+            ((ids[row], score) for row, score in scored.items() if row in ids), key=best_first
         )  # (a row without a document, as the full-text path's join leaves it out)
         return ranked[:k]
 
@@ -206,5 +210,6 @@ class CorpusSearch:
         ]
 
 
-def _best_first(ranked: tuple[str, float]) -> tuple[float, str]:
+def best_first(ranked: tuple[str, float]) -> tuple[float, str]:
+    """The order of ranked results: best score first, ties by document id."""
     return -ranked[1], ranked[0]

@@ -7,9 +7,10 @@ two modules."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,15 @@ class CorpusStore(DocStore, CorpusSearch):
             "CREATE VIRTUAL TABLE IF NOT EXISTS corpus_vocab USING fts5vocab(corpus_fts, 'row')"
         )
         self.db.commit()
+
+    @property
+    def databases(self) -> list[Path]:
+        """The database files of this corpus (one: this store's)."""
+        return [self.path]
+
+    def holding(self, doc_id: str) -> CorpusStore:
+        """The store that holds the document `doc_id` (this one)."""
+        return self
 
     # -- the root folder -------------------------------------------------------------------
     def root(self) -> str | None:
@@ -260,6 +270,32 @@ class CorpusStore(DocStore, CorpusSearch):
                         for term in keys
                     ),
                 )
+
+    def keep_only(self, keep: Callable[[str], bool]) -> None:
+        """Forget every document whose id `keep` rejects, at once (a copy of a corpus becoming one
+        of its shards): the full-text index is emptied and takes in the documents kept anew."""
+        docs = self.db.execute("SELECT id, doc_id, store_id FROM corpus_docs").fetchall()
+        kept_texts = {text for _, doc_id, text in docs if keep(doc_id)}
+        dropped = [(row,) for row, doc_id, _ in docs if not keep(doc_id)]
+        self._count = None
+        with self._bulk():
+            self.db.executemany("DELETE FROM doc_terms WHERE doc = ?", dropped)
+            self.db.executemany("DELETE FROM corpus_docs WHERE id = ?", dropped)
+            for text in {text for _, _, text in docs} - kept_texts:
+                self._drop_text(text)
+            self.db.execute("INSERT INTO corpus_fts (corpus_fts) VALUES ('delete-all')")
+            self.db.execute("DELETE FROM fts_pending")
+            self.db.execute("INSERT INTO fts_pending SELECT id FROM corpus_docs")
+        self.db.execute("VACUUM")
+
+    def digest(self) -> str:
+        """A digest of the documents held: their ids and content hashes."""
+        digest = hashlib.sha256()
+        for doc_id, content in self.db.execute(
+            "SELECT doc_id, content_hash FROM corpus_docs ORDER BY doc_id"
+        ):
+            digest.update(f"{doc_id}\0{content}\n".encode())
+        return digest.hexdigest()[:16]
 
     def rows_with_meta_source(self, source: str) -> list[int]:
         """Rows of the documents whose metadata came from `source` ("rules": no model read them)."""

@@ -272,16 +272,20 @@ class DocStore(TreeTables, SectionSearch, SectionRows):
 
     def remove_document(self, store_id: int) -> None:
         with self._bulk():
-            self._drop_fts(store_id)
-            self._drop_tree(store_id)
-            self.db.execute(
-                "DELETE FROM section_summaries "
-                "WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
-                (store_id,),
-            )
-            self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
-            self.db.execute("DELETE FROM text_blocks WHERE doc_id = ?", (store_id,))
-            self.db.execute("DELETE FROM documents WHERE id = ?", (store_id,))
+            self._drop_text(store_id)
+
+    def _drop_text(self, store_id: int) -> None:
+        """Delete a document's text and all that was built on it, in the caller's transaction."""
+        self._drop_fts(store_id)
+        self._drop_tree(store_id)
+        self.db.execute(
+            "DELETE FROM section_summaries "
+            "WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
+            (store_id,),
+        )
+        self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
+        self.db.execute("DELETE FROM text_blocks WHERE doc_id = ?", (store_id,))
+        self.db.execute("DELETE FROM documents WHERE id = ?", (store_id,))
 
     def set_doc_type(self, store_id: int, doc_type: str) -> None:
         with self.db:

@@ -133,7 +133,7 @@ class CorpusTools(Toolset):
         level2 = self.index.document_index(doc_id)
         own = dict(zip((row.id for row in level2.rows), own_spans(level2.rows), strict=True))
         spans, used = [], 0
-        for section_id, _ in self.store.search_sections(level2.store_id, keywords(question), 20):
+        for section_id, _ in level2.store.search_sections(level2.store_id, keywords(question), 20):
             start, end = own[section_id]
             spans.append((start, min(end, start + chars - used)))
             used += spans[-1][1] - start

@@ -10,10 +10,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from longread.errors import InputError
 from longread.index.corpus import CorpusIndex
 from longread.index.single import SingleDocIndex
-from longread.store.corpus_store import CorpusStore
 from longread.store.docstore import SCHEMA_VERSION, DocStore
+from longread.store.manifest import MANIFEST
+from longread.store.open_corpus import open_corpus_store
 
 
 @dataclass
@@ -74,7 +76,7 @@ class IndexedCorpus:
     @contextmanager
     def opened(self) -> Iterator[CorpusIndex]:
         """The corpus index, its store closed afterwards."""
-        store = CorpusStore(self.store_path)
+        store = open_corpus_store(self.store_path)
         try:
             yield CorpusIndex(self.root, store)
         finally:
@@ -86,21 +88,18 @@ Indexed = IndexedDocument | IndexedCorpus
 
 def list_indexed(folder: Path) -> list[Indexed]:
     """Every index stored under `folder`: documents with ids `idx-<store name>-<n>`, corpora (whose
-    folder still exists) with ids `corpus-<store name>`. A store of another schema version, or one
-    that cannot be read, is left alone."""
+    folder still exists, in one store or in shards) with ids `corpus-<store name>`. A store of
+    another schema version, or one that cannot be read, is left alone."""
+    if not folder.is_dir():
+        return []
     found: list[Indexed] = []
-    for path in sorted(folder.glob("*.sqlite")) if folder.is_dir() else []:
-        kind = store_kind(path)
+    sharded = {p.parent.with_suffix(".sqlite") for p in folder.glob(f"*.shards/{MANIFEST}")}
+    for path in sorted({*folder.glob("*.sqlite"), *sharded}):
+        kind = "corpus" if path in sharded else store_kind(path)
         if kind == "corpus":
-            corpus_store = CorpusStore(path)
-            try:
-                root, (documents, chars) = corpus_store.root(), corpus_store.totals()
-            finally:
-                corpus_store.close()
-            if root is not None and Path(root).is_dir():
-                found.append(
-                    IndexedCorpus(f"corpus-{path.stem}", path, Path(root), documents, chars)
-                )
+            corpus = _corpus(path)
+            if corpus is not None:
+                found.append(corpus)
         elif kind == "document":
             store = DocStore(path)
             try:
@@ -120,6 +119,22 @@ def list_indexed(folder: Path) -> list[Indexed]:
             finally:
                 store.close()
     return found
+
+
+def _corpus(index_file: Path) -> IndexedCorpus | None:
+    """The corpus indexed in `index_file` (or in its shards), if its folder still exists and its
+    index can be read."""
+    try:
+        store = open_corpus_store(index_file)
+    except (InputError, sqlite3.Error):
+        return None
+    try:
+        root, (documents, chars) = store.root(), store.totals()
+    finally:
+        store.close()
+    if root is None or not Path(root).is_dir():
+        return None
+    return IndexedCorpus(f"corpus-{index_file.stem}", index_file, Path(root), documents, chars)
 
 
 def store_kind(path: Path) -> str | None:

@@ -1,0 +1,137 @@
+"""Storing a folder's new and changed files in a corpus store, and forgetting its deleted ones: the
+files are read by worker processes (or an executor's workers) a little ahead of the storing, in
+transactions of bounded size, so memory stays bounded and a stopped update keeps what it
+committed. A changed file whose text is the same costs one statement."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from longread.events import Event, EventKind, EventSink, ignore
+from longread.executor import Executor, Job, LocalExecutor
+from longread.index.corpus_files import (
+    Files,
+    Listing,
+    Skipped,
+    UpdateReport,
+    compare,
+    file_state,
+    prepare,
+    prepare_all,
+)
+from longread.store.corpus_store import DocRecord
+from longread.store.open_corpus import CorpusStores
+
+# documents stored per transaction, at most (fewer, larger transactions rewrite the inverted
+# indexes' pages less often)
+COMMIT_DOCS, COMMIT_CHARS = 2_048, 32_000_000
+READ_AHEAD_FILES, READ_AHEAD_BYTES = 2_048, 64_000_000  # what worker processes read ahead, at most
+PROGRESS_EVERY = 256  # documents
+_JOB_FILES = 16  # files a worker reads per job
+PARALLEL_MIN = 64  # fewer files than this are read in this process
+
+
+def listed_only(store: CorpusStores, files: Files, gone: Sequence[str] = ()) -> Listing:
+    """The Listing of the files `files` (with their states) and of the deleted files `gone`
+    alone, against the index."""
+    states = store.file_states()
+    return compare(files, {d: states[d] for d in [*files, *gone] if d in states})
+
+
+def files_named(root: Path, doc_ids: Sequence[str]) -> Files:
+    """The states of the files `doc_ids` that are there."""
+    return {d: file_state(root / d) for d in doc_ids if (root / d).is_file()}
+
+
+def store_files(
+    root: Path,
+    store: CorpusStores,
+    listed: Listing,
+    *,
+    parallel: bool = True,
+    executor: Executor | None = None,
+    on_event: EventSink = ignore,
+) -> UpdateReport:
+    """Bring `store` in line with `listed`: add the new files, replace the changed ones, remove
+    the deleted ones (see the module's docstring)."""
+    report = UpdateReport(removed=listed.removed, unchanged=listed.unchanged)
+    todo = list(listed.changed)
+    store.remove_docs(report.removed)
+    sizes = [
+        (d, state[0] if (state := listed.changed[d]) else 0) for d in todo
+    ]  # (what the read-ahead counts)
+    pending: list[DocRecord] = []
+    chars = 0
+    for done, item in enumerate(_prepared(str(root), sizes, parallel, executor), 1):
+        record = _sort_out(store, item, report, listed.stored)
+        if record is not None:
+            pending.append(record)
+            chars += len(record.text)
+        if len(pending) >= COMMIT_DOCS or chars >= COMMIT_CHARS or done == len(todo):
+            store.remove_docs([r.doc_id for r in pending if r.doc_id in listed.stored])
+            store.add_records(pending)
+            pending, chars = [], 0
+        if done % PROGRESS_EVERY == 0 or done == len(todo):
+            on_event(
+                Event(EventKind.PROGRESS, {"task": "documents", "done": done, "total": len(todo)})
+            )
+    return report
+
+
+def _sort_out(
+    store: CorpusStores, item: DocRecord | Skipped, report: UpdateReport, stored: set[str]
+) -> DocRecord | None:
+    """The record to store, or None for a skipped file or a changed file with the same text.
+    `stored`: the documents stored before the update (the others are new)."""
+    if isinstance(item, Skipped):  # (a stored document whose file became unreadable goes)
+        report.skipped.append(item)
+        report.removed += store.remove_docs([item.doc_id])
+        return None
+    old = store.doc(item.doc_id) if item.doc_id in stored else None
+    if old is not None and old.content_hash == item.digest:
+        store.touch(item.doc_id, item.file_size, item.mtime_ns)
+        report.unchanged += 1
+        return None
+    (report.changed if old is not None else report.added).append(item.doc_id)
+    return item
+
+
+def _prepared(
+    root: str, files: list[tuple[str, int]], parallel: bool, executor: Executor | None
+) -> Iterator[DocRecord | Skipped]:
+    """Each of the files (doc id, size in bytes) read, in order: by the executor's workers (this
+    machine's processes by default) when `parallel`, which read at most READ_AHEAD_FILES or
+    READ_AHEAD_BYTES ahead of the caller (so memory stays bounded, and they go on reading while
+    the caller stores)."""
+    if not parallel or len(files) < PARALLEL_MIN:
+        yield from (prepare(root, doc_id) for doc_id, _ in files)
+        return
+    runner = executor or LocalExecutor()
+    try:
+        ahead: deque[tuple[Job[list[DocRecord | Skipped]], int, int]] = deque()
+        files_ahead = bytes_ahead = 0
+        for start in [*range(0, len(files), _JOB_FILES), None]:  # (None: take the rest)
+            while ahead and (
+                start is None or files_ahead >= READ_AHEAD_FILES or bytes_ahead >= READ_AHEAD_BYTES
+            ):
+                reading, count, size = ahead.popleft()
+                files_ahead, bytes_ahead = files_ahead - count, bytes_ahead - size
+                yield from reading.result()
+            if start is not None:
+                job = files[start : start + _JOB_FILES]
+                size = sum(s for _, s in job)
+                ahead.append(
+                    (
+                        runner.submit(prepare_all, (root, [d for d, _ in job]), retries=2),
+                        len(job),
+                        size,
+                    )
+                )
+                files_ahead, bytes_ahead = files_ahead + len(job), bytes_ahead + size
+    finally:
+        for reading, _, _ in ahead:  # (a caller that stops early leaves nothing running)
+            reading.cancel()
+        if executor is None:  # (one passed in is its owner's to close)
+            runner.close()
