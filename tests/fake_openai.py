@@ -5,11 +5,13 @@ app through the real OpenAI client: each chat completion is answered with the ne
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 Reply = str | Callable[[list[dict[str, Any]]], str]
@@ -30,6 +32,7 @@ class FakeOpenAI:
     last: str = "```repl\nFINAL('out of script')\n```"
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
+    callers: list[str] | None = None  # the title of each request's sending process, if kept
 
     def answer(self, body: dict[str, Any]) -> str:
         reply = self.replies.pop(0) if self.replies else self.last
@@ -55,6 +58,8 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:  # noqa: N802
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
             server.requests.append(body)
+            if server.callers is not None:
+                server.callers.append(process_on_port(self.client_address[1]))
             server.headers.append({k.lower(): v for k, v in self.headers.items()})
             try:
                 text = server.answer(body)
@@ -83,6 +88,27 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             )
 
     return Handler
+
+
+def process_on_port(port: int) -> str:
+    """The command line (title) of the process holding this machine's TCP socket on `port`, from
+    /proc ("" if it cannot be found)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table, encoding="ascii") as rows:
+            for row in list(rows)[1:]:
+                fields = row.split()
+                if int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(f"socket:[{fields[9]}]")
+    for process in Path("/proc").iterdir():
+        if not process.name.isdigit():
+            continue
+        try:
+            if any(os.readlink(fd) in inodes for fd in (process / "fd").iterdir()):
+                return (process / "cmdline").read_bytes().split(b"\0")[0].decode()
+        except OSError:
+            continue
+    return ""
 
 
 @contextmanager

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -36,6 +37,14 @@ class Job(Protocol[R_co]):
         ...
 
 
+class Shared(Protocol):
+    """An object jobs share: its methods are called one at a time, in the order they arrive."""
+
+    def call(self, method: str, *args: Any) -> Any:
+        """target.method(*args), on the one object."""
+        ...
+
+
 class Executor(ABC):
     """Runs `work(item)` for independent items: one at a time (`submit`, results taken in any
     order) or all of them (`each`, results as they are done). A job that raises is run again up
@@ -53,6 +62,11 @@ class Executor(ABC):
     ) -> Iterator[tuple[T, R]]:
         """(item, work(item)) as each finishes; after an error, jobs not yet started are
         cancelled."""
+
+    @abstractmethod
+    def shared(self, cls: type, *args: Any) -> Shared:
+        """One object, `cls(*args)`, that every job can call wherever it runs (such as one rate
+        limit and budget for all the workers' model calls)."""
 
     def close(self) -> None:
         """Let go of what the executor holds (workers, a connection to a cluster)."""
@@ -73,13 +87,15 @@ class LocalExecutor(Executor):
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 2
         self._pool: ProcessPoolExecutor | None = None
+        self._starting = threading.Lock()
 
     @property
     def pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            method = "fork" if "fork" in get_all_start_methods() else "spawn"  # fork: fastest
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context(method))
-        return self._pool
+        with self._starting:  # (threads submitting at once start one pool)
+            if self._pool is None:
+                method = "fork" if "fork" in get_all_start_methods() else "spawn"  # fastest
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context(method))
+            return self._pool
 
     def submit(self, work: Callable[[T], R], item: T, retries: int = 0) -> Future[R]:
         return self.pool.submit(functools.partial(_retrying, work, retries), item)
@@ -97,6 +113,11 @@ class LocalExecutor(Executor):
             for future in running:
                 future.cancel()
 
+    def shared(self, cls: type, *args: Any) -> LocalShared:
+        """The object, behind a lock: shared by this process's threads (a job in a worker process
+        calls a copy of it)."""
+        return LocalShared(cls(*args))
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
@@ -111,6 +132,28 @@ def _retrying(work: Callable[[T], R], retries: int, item: T) -> R:
         except Exception:  # (the last try, below, raises it)
             continue
     return work(item)
+
+
+class LocalShared:
+    """An object of this process, its methods called under a lock."""
+
+    def __init__(self, target: Any):
+        self.target = target
+        self._lock = threading.Lock()
+
+    def call(self, method: str, *args: Any) -> Any:
+        with self._lock:
+            return getattr(self.target, method)(*args)
+
+
+class RayShared:
+    """A Ray actor: its methods run one at a time, in the actor's process, wherever it lives."""
+
+    def __init__(self, actor: Any):
+        self.actor = actor
+
+    def call(self, method: str, *args: Any) -> Any:
+        return import_ray().get(getattr(self.actor, method).remote(*args))
 
 
 class RayJob(Generic[R]):
@@ -172,6 +215,10 @@ class RayExecutor(Executor):
         finally:
             for ref in running:
                 self.ray.cancel(ref)
+
+    def shared(self, cls: type, *args: Any) -> RayShared:
+        """The object as a Ray actor (one CPU-less process on the cluster)."""
+        return RayShared(self.ray.remote(num_cpus=0)(cls).remote(*args))
 
     def close(self) -> None:
         if self._started:

@@ -11,8 +11,10 @@ from typing import Any, Self
 from longread.answer import Answer
 from longread.config import cache_dir, default_model, default_sub_model
 from longread.events import EventSink, JsonlTrace, fan_out
+from longread.executor import Executor
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
+from longread.llm.remote import RemoteLM
 from longread.llm.specs import ClientOptions, check_spec, preload, resolve_model
 from longread.llm.usage import Budget
 from longread.repl.workers import prespawn
@@ -42,8 +44,10 @@ class Asker:
         cache: bool = True,
         on_event: EventSink | None = None,
         client_options: ClientOptions = ClientOptions(),
+        executor: Executor | None = None,
     ):
         self._specs = (model, sub_model, client_options)
+        self.executor = executor  # on Ray: where sub-calls (and metadata reads) run
         self.mode = mode
         self.enable_logging = enable_logging
         self.trace_path = trace_path
@@ -64,6 +68,12 @@ class Asker:
         _, sub_model, client_options = self._specs
         spec = sub_model if sub_model is not None else default_sub_model(self.root.name)
         return self.root if spec == self.root.name else as_lm(spec, "", client_options)
+
+    def sub_spec(self) -> str | None:
+        """The sub-model's spec, for workers to make it from; None if it was given as an object."""
+        model, sub_model, _ = self._specs
+        given = sub_model if sub_model is not None else model
+        return None if isinstance(given, LM) else self.sub.name
 
     def prepare_models(self) -> None:
         """Check both model specs now (an unknown spec or a missing key fails before any indexing)
@@ -99,8 +109,11 @@ class Asker:
         gateway = Gateway(
             budget=self.budget, cache=self.cache, on_event=sink, concurrency=options.concurrency
         )
+        sub = self.sub
+        if self.executor is not None and self.executor.name == "ray" and self.sub_spec():
+            sub = RemoteLM(self.sub, self.executor, self._specs[2])
         try:
-            yield Run(self.root, self.sub, gateway, options, sink)
+            yield Run(self.root, sub, gateway, options, sink)
         finally:
             if trace:
                 trace.close()

@@ -10,15 +10,17 @@ from typing import Any
 from longread.answer import Answer
 from longread.api.asker import Asker
 from longread.config import index_path
-from longread.errors import InputError
+from longread.errors import InputError, ModelError
 from longread.events import EventSink, ignore
-from longread.executor import Executor
+from longread.executor import Executor, LocalShared
 from longread.index.corpus import BATCH_SIZE, CorpusIndex, MetaReader
 from longread.index.corpus_files import UpdateReport
+from longread.index.enrich.corpus_meta import read_meta_on
 from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS, llm_meta
 from longread.ingest.metadata import ContentMeta, headings_in
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
+from longread.llm.limits import CallLimits, Limits
 from longread.repl.protocol import decoded
 from longread.store.corpus_store import StoredDoc
 from longread.store.open_corpus import open_corpus_store
@@ -76,32 +78,67 @@ class MultiDocRLM(Asker):
         on_event: EventSink | None = None,
         gateway: Gateway | None = None,
         executor: Executor | None = None,
+        limits: Limits | None = None,
     ) -> UpdateReport:
         """Index the folder, or bring its index up to date: new files are read (in parallel, by
         this machine's worker processes or `executor`'s), changed ones re-read, deleted ones
-        dropped; untouched ones cost nothing. With
-        `llm_meta` (by default: when the sub-model writes code, as capable models do), the
-        sub-model reads each new document's opening for its metadata (checked against the text;
-        the rules fill in). Then the full-text index takes in the new documents. `on_event`
-        receives `progress` events (task "documents", "metadata" or "full text")."""
-        reader = self._meta_reader(gateway or Gateway(cache=self.cache), llm_meta)
+        dropped; untouched ones cost nothing. With `llm_meta` (by default: when the sub-model
+        writes code, as capable models do), the sub-model reads each new document's opening for
+        its metadata (checked against the text; the rules fill in): on a Ray `executor`, in Ray
+        tasks sharing `limits` (one rate limit and budget for all; by default the run's budget).
+        A document it could not read is reported (`unread`) and read on the next build. Then the
+        full-text index takes in the new documents. `on_event` receives `progress` events (task
+        "documents", "metadata" or "full text")."""
+        sink, executor = on_event or ignore, executor or self.executor
+        gateway = gateway or Gateway(cache=self.cache)
+        wanted = self.sub.writes_code if llm_meta is None else llm_meta
+        on_ray = wanted and executor is not None and executor.name == "ray"
+        on_cluster = self.sub_spec() if on_ray else None
+        if limits is not None and not on_cluster and gateway.limits is None:
+            gateway.limits = LocalShared(CallLimits(limits))
+        unread: dict[str, str] = {}
+        reader = self._meta_reader(gateway, wanted and not on_cluster, unread)
         report = self.index.update(
             parallel=parallel,
             batch_size=batch_size,
             meta_reader=reader,
-            on_event=on_event or ignore,
+            on_event=sink,
             executor=executor,
         )
-        self.index.index_full_text(on_event or ignore)
+        if on_cluster and executor is not None:
+            report.unread = read_meta_on(
+                executor,
+                self.index.store,
+                on_cluster,
+                options=self._specs[2],
+                cache=self.cache.path if self.cache else None,
+                limits=limits
+                or Limits(
+                    max_calls=self.budget.max_subcalls, max_cost_usd=self.budget.max_cost_usd
+                ),
+                sample_chars=self._sample_chars(),
+                concurrency=gateway.concurrency,
+                on_event=sink,
+            ).failed
+        else:
+            report.unread = unread
+        self.index.index_full_text(sink)
         if save_path is not None:
             self.save_index(save_path)
         return report
 
-    def _meta_reader(self, gateway: Gateway, llm: bool | None) -> MetaReader | None:
-        """Metadata for new documents: a saved index's (same content), else the sub-model's, else
-        the rules'."""
-        if llm is None:
-            llm = self.sub.writes_code
+    def _sample_chars(self) -> int:
+        """How much of a document's opening the sub-model reads for its metadata."""
+        return min(
+            fit_chars(self.sub, 1_200), MODEL_SAMPLE_CHARS if self.sub.writes_code else 1_500
+        )
+
+    def _meta_reader(
+        self, gateway: Gateway, llm: bool, unread: dict[str, str]
+    ) -> MetaReader | None:
+        """Metadata for new documents: a saved index's (same content), else the sub-model's (if
+        `llm`; a document it could not read is noted in `unread` and keeps the rules'), else the
+        rules'."""
         if not (llm or self._saved):
             return None
 
@@ -111,12 +148,19 @@ class MultiDocRLM(Asker):
                 return self._saved[doc.content_hash]
             if not llm:
                 return rules
-            chars = min(
-                fit_chars(self.sub, 1_200), MODEL_SAMPLE_CHARS if self.sub.writes_code else 1_500
-            )
-            return llm_meta(
-                sample, headings_in(sample), doc.doc_id, rules, self.sub, gateway, chars
-            )
+            try:
+                return llm_meta(
+                    sample,
+                    headings_in(sample),
+                    doc.doc_id,
+                    rules,
+                    self.sub,
+                    gateway,
+                    self._sample_chars(),
+                )
+            except ModelError as error:
+                unread[doc.doc_id] = str(error)
+                return rules
 
         return lambda batch: gateway.map(one, batch)
 
@@ -138,7 +182,10 @@ class MultiDocRLM(Asker):
 
     def add_document(self, path: str | Path, llm_meta: bool | None = None) -> str:
         """Index one file of the corpus folder (again, if it changed); returns its id."""
-        return self.index.add_document(path, self._meta_reader(Gateway(cache=self.cache), llm_meta))
+        wanted = self.sub.writes_code if llm_meta is None else llm_meta
+        return self.index.add_document(
+            path, self._meta_reader(Gateway(cache=self.cache), wanted, {})
+        )
 
     def remove_document(self, doc_id: str) -> bool:
         """Forget one document; False if it was not indexed."""

@@ -10,6 +10,7 @@ from longread.answer import Answer
 from longread.api.asker import Asker
 from longread.config import index_path
 from longread.events import Event, EventKind, EventSink, ignore
+from longread.executor import Executor
 from longread.index.enrich.doc_type import UNSURE, ask_doc_type
 from longread.index.single import SingleDocIndex
 from longread.index.tree import TreeOptions, build_summaries
@@ -55,6 +56,7 @@ class SingleDocRLM(Asker):
         on_event: EventSink | None = None,
         client_options: ClientOptions = ClientOptions(),
         store_path: str | Path | None = None,
+        executor: Executor | None = None,
     ):
         super().__init__(
             root_model,
@@ -67,6 +69,7 @@ class SingleDocRLM(Asker):
             cache=cache,
             on_event=on_event,
             client_options=client_options,
+            executor=executor,
         )
         check_mode(mode, "document")
         self.doc_path = Path(doc_path)

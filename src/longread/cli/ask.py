@@ -59,10 +59,18 @@ def ask(
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+    executor: str | None = typer.Option(
+        None,
+        "--executor",
+        help="ray: the sub-model's calls (map, llm_query_batched) and a folder's indexing run as "
+        "Ray tasks (RAY_ADDRESS joins a cluster, else a local Ray starts). Default: local. Also "
+        "LONGREAD_EXECUTOR.",
+    ),
 ) -> None:
     """Answer QUESTION about FILE (or a folder of documents), citing the passages the answer rests
     on (indexed on first use; `longread index` adds section summaries or document metadata)."""
-    from longread.api import Budget, RunOptions, SingleDocRLM
+    from longread.api import Budget, RunOptions
+    from longread.executor import make_executor
     from longread.llm.specs import ClientOptions
 
     progress = ProgressLine(enabled=not (quiet or json_out))
@@ -81,8 +89,23 @@ def ask(
         cache=not no_cache,
         client_options=ClientOptions(base_url, api_key),
     )
-    if file.is_dir():
-        return ask_corpus(file, question, model, sub_model, progress, json_out, **settings)
+    with make_executor(executor) as runner:
+        answering = ask_corpus if file.is_dir() else ask_document
+        answering(file, question, model, sub_model, progress, json_out, executor=runner, **settings)
+
+
+def ask_document(
+    file: Path,
+    question: str,
+    model: str | None,
+    sub_model: str | None,
+    progress: ProgressLine,
+    as_json: bool,
+    **settings: Any,
+) -> None:
+    """`longread ask FILE "question"`: index the document if needed, then answer with citations."""
+    from longread.api import SingleDocRLM
+
     rlm = SingleDocRLM(file, model, sub_model, on_event=progress, **settings)
     rlm.prepare_models()
     with progress:
@@ -98,4 +121,4 @@ def ask(
             ),
         )
         answer = rlm.query(question)
-    print_answer(answer, as_json=json_out)
+    print_answer(answer, as_json=as_json)

@@ -41,6 +41,12 @@ EXECUTOR = typer.Option(
     help="Who reads a folder's files: local (this machine's processes, the default) or ray "
     "(a Ray cluster: RAY_ADDRESS joins one, else a local Ray starts). Also LONGREAD_EXECUTOR.",
 )
+RATE = typer.Option(
+    None,
+    "--rate",
+    min=0.01,
+    help="Model requests per second at most, all workers together (for metadata on a cluster).",
+)
 SHARDS = typer.Option(
     None,
     "--shards",
@@ -71,6 +77,12 @@ def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = Non
             f"[yellow]skipped[/] {escape(skipped.doc_id)}: {escape(skipped.reason)}",
             highlight=False,
         )
+    for doc_id, reason in report.unread.items():
+        console.print(
+            f"[yellow]metadata not read[/] {escape(doc_id)}: {escape(reason)} "
+            "(read again on the next update)",
+            highlight=False,
+        )
     if usage:
         console.print(f"metadata: {usage}", highlight=False)
 
@@ -81,17 +93,21 @@ def update_corpus(
     llm_meta: bool | None,
     executor: str | None = None,
     shards: int | None = None,
+    rate: float | None = None,
 ) -> None:
     """Build or update the folder's index (in `shards` databases, if given) with a progress bar,
-    its files read by `executor`'s workers (local or ray), then report."""
+    its files read by `executor`'s workers (local or ray; the sub-model's calls at most `rate`
+    a second), then report."""
     from longread.executor import make_executor
     from longread.llm.gateway import Gateway
+    from longread.llm.limits import Limits
 
     rlm = open_corpus(folder, sub_model=sub_model, shards=shards)
     gateway = Gateway(cache=rlm.cache)
+    limits = Limits(per_second=rate) if rate else None
     with make_executor(executor) as runner, progress_bars() as advance:
         report = rlm.build_index(
-            llm_meta=llm_meta, on_event=advance, gateway=gateway, executor=runner
+            llm_meta=llm_meta, on_event=advance, gateway=gateway, executor=runner, limits=limits
         )
     print_report(rlm, report, gateway.usage.summary() if gateway.usage.calls else None)
 
@@ -201,6 +217,7 @@ def update(
     llm_meta: bool | None = LLM_META,
     executor: str | None = EXECUTOR,
     shards: int | None = SHARDS,
+    rate: float | None = RATE,
 ) -> None:
     """Re-scan the folder: add new files, re-index changed ones, drop deleted ones."""
-    update_corpus(folder, sub_model, llm_meta, executor, shards)
+    update_corpus(folder, sub_model, llm_meta, executor, shards, rate)

@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 
 from longread.cli.app import app
-from longread.cli.corpus import EXECUTOR, LLM_META, SHARDS, update_corpus
+from longread.cli.corpus import EXECUTOR, LLM_META, RATE, SHARDS, update_corpus
 from longread.cli.display import console, progress_bars
 from longread.errors import InputError
 
@@ -38,12 +38,13 @@ def index(
     llm_meta: bool | None = LLM_META,
     executor: str | None = EXECUTOR,
     shards: int | None = SHARDS,
+    rate: float | None = RATE,
 ) -> None:
     """Index FILE: structure, sections, full-text search, summaries and the summary tree
     (resumable). A document without headings is cut into sections by the smart chunker. Index a
     folder: every document's text, metadata, full-text search, inverted indexes and links."""
     if file.is_dir():
-        return update_corpus(file, sub_model, llm_meta, executor, shards)
+        return update_corpus(file, sub_model, llm_meta, executor, shards, rate)
     from longread.api import SingleDocRLM, TreeOptions
     from longread.llm.gateway import Gateway
 

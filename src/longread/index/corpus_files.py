@@ -101,6 +101,7 @@ class UpdateReport:
     removed: list[str] = field(default_factory=list)
     unchanged: int = 0
     skipped: list[Skipped] = field(default_factory=list)
+    unread: dict[str, str] = field(default_factory=dict)  # documents the sub-model failed: why
 
     def take_in(self, other: UpdateReport) -> None:
         """Add what another update (of other documents) did to this report."""

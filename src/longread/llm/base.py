@@ -38,6 +38,10 @@ class LM(ABC):
 
         return await asyncio.to_thread(self.complete, request)
 
+    def cancel_pending(self) -> None:
+        """Drop the calls this model has queued elsewhere (such as on a cluster); none here."""
+        return None
+
     def count_tokens(self, text: str) -> int:
         """Tokens in `text`: the provider's tokenizer where we have it, else about four chars a
         token."""

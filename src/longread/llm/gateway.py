@@ -9,13 +9,16 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from longread import deadline
 from longread.errors import BudgetExceededError, CancelledError, ModelError
 from longread.events import Event, EventKind, EventSink, ignore
+from longread.executor import Shared
 from longread.llm.base import LM, TransientModelError
+from longread.llm.limits import limited
 from longread.llm.pricing import cost_usd
 from longread.llm.types import Completion, Message, Request
 from longread.llm.usage import Budget, Purpose, Usage, counts_as_subcall, current_depth
@@ -54,6 +57,7 @@ class Gateway:
         backoff: float = 0.5,
         on_event: EventSink = ignore,
         sleep: Callable[[float], None] = time.sleep,
+        limits: Shared | None = None,
     ):
         self.budget = budget
         self.cache = cache
@@ -63,11 +67,13 @@ class Gateway:
         self.on_event = on_event
         self.usage = Usage()
         self._sleep = sleep
+        self.limits = limits  # shared with other workers: one rate limit and budget for all
         self._started = time.monotonic()
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(concurrency)
         self._cancelled = threading.Event()
         self._subcalls_in_flight = 0
+        self._models: set[LM] = set()  # the models called (to cancel what they queued)
 
     @property
     def elapsed(self) -> float:
@@ -84,8 +90,11 @@ class Gateway:
         return self._cancelled
 
     def cancel(self) -> None:
-        """Make every later call (and retry wait) raise CancelledError."""
+        """Make every later call (and retry wait) raise CancelledError; drop the calls the models
+        have queued elsewhere."""
         self._cancelled.set()
+        for lm in list(self._models):
+            lm.cancel_pending()
 
     def complete(
         self,
@@ -111,6 +120,7 @@ class Gateway:
         if self.cache and (hit := self.cache.get(key)) is not None:
             return self._record(lm, purpose, label, Completion(**hit, cached=True), 0.0)
         self._check_budget(purpose)
+        self._models.add(lm)
         try:
             self._emit(
                 EventKind.LLM_START,
@@ -213,7 +223,11 @@ class Gateway:
             if attempt:
                 self._check_budget(purpose, count_call=False)  # (no retry past the time budget)
             try:
-                return lm.complete(replace(request, timeout=self._time_left()))
+                with self._turn() as charge:
+                    completion = lm.complete(replace(request, timeout=self._time_left()))
+                    tokens = completion.input_tokens, completion.output_tokens
+                    charge(cost_usd(lm.name, *tokens) or 0.0)
+                return completion
             except TransientModelError as error:
                 if attempt == self.max_retries:
                     raise ModelError(f"{error} (gave up after {attempt + 1} attempts)") from error
@@ -236,6 +250,10 @@ class Gateway:
                 deadline.check()
                 self._check_budget(purpose, count_call=False)
         raise AssertionError("unreachable")
+
+    def _turn(self) -> AbstractContextManager[Callable[[float], None]]:
+        """The call's turn under the shared limits (at once, without them)."""
+        return limited(self.limits, self._sleep) if self.limits else nullcontext(lambda usd: None)
 
     def _record(
         self, lm: LM, purpose: Purpose, label: str | None, completion: Completion, seconds: float
