@@ -44,11 +44,18 @@ def serve(
         "--allow-unisolated-code",
         help="Offer rlm mode even where the operating system cannot isolate model-written code.",
     ),
+    executor: str | None = typer.Option(
+        None,
+        "--executor",
+        help="ray: the sub-model's calls run as Ray tasks (RAY_ADDRESS joins a cluster, else a "
+        "local Ray starts). Default: local. Also LONGREAD_EXECUTOR.",
+    ),
 ) -> None:
     """Serve the web app: upload documents, ask with any mode, watch the run live, read the cited
     answer. The API is described at /docs."""
     import uvicorn
 
+    from longread.executor import make_executor
     from longread.repl.isolation import is_isolated, warning
     from longread.repl.sandbox import probe
     from longread.web import create_app
@@ -82,5 +89,7 @@ def serve(
         err_console.print(
             f"[yellow]warning:[/] {escape(warning(layers))}; {consequence}", highlight=False
         )
-    print(f"longread: serving on http://{host}:{port}/ (API docs at /docs)", flush=True)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    with make_executor(executor) as runner:
+        settings.executor = runner
+        print(f"longread: serving on http://{host}:{port}/ (API docs at /docs)", flush=True)
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")

@@ -225,7 +225,7 @@ class CorpusIndex:
             doc.content_hash,
             m["source"],
             bool(self.store.sections(doc.store_id)),
-            str(self.store.path),
+            str(self.store.holding(doc_id).path),
         )
 
     def document_index(self, doc_id: str) -> SingleDocIndex:

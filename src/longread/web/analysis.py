@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from longread.answer import CITATION_MARK, Answer, Citation
 from longread.errors import BudgetExceededError, InputError
 from longread.llm.gateway import Gateway
+from longread.llm.remote import RemoteLM
 from longread.llm.usage import Budget
 from longread.repl.isolation import is_isolated
 from longread.repl.sandbox import probe
@@ -62,6 +63,8 @@ class Analysis:
         settings = services.settings
         self.root = services.models.get(request.model, settings.model)
         self.sub = services.models.get(request.subModel, settings.default_sub)
+        if settings.executor is not None and settings.executor.name == "ray":
+            self.sub = RemoteLM(self.sub, settings.executor)
         self.target = _documents(request.document_ids, services, request.chunkSize)
         check_mode(request.mode, _kind(self.target))
         if request.mode == "rlm" and not self.root.writes_code:

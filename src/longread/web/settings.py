@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from longread.config import cache_dir, default_model, default_sub_model
+from longread.executor import Executor
 from longread.llm.base import LM
 from longread.llm.specs import resolve_model
 
@@ -34,6 +35,7 @@ class Settings:
     index_dir: Path = field(default_factory=lambda: cache_dir() / "indexes")
     resolve: Callable[[str], LM] = resolve_model
     cache: bool = True  # reuse model responses across analyses (the gateway's SQLite cache)
+    executor: Executor | None = None  # on Ray: the sub-model's calls run as Ray tasks
 
     @property
     def max_upload_bytes(self) -> int:
