@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from longread.errors import InputError
 from longread.executor import LocalExecutor, RayExecutor
 from longread.index import shard_build
 from longread.index.corpus import CorpusIndex
+from longread.index.corpus_files import file_state
 from longread.index.shard_build import ShardBatch, build_batch
 from longread.store.manifest import BUILDING, READY, Manifest, shards_folder
 from longread.store.open_corpus import open_corpus_store
@@ -102,6 +104,7 @@ import sys
 from longread.executor import RayExecutor
 from longread.index import shard_build
 from longread.index.corpus import CorpusIndex
+from longread.index.corpus_files import file_state
 from longread.store.open_corpus import open_corpus_store
 shard_build.BATCH_FILES = 100
 index = CorpusIndex(sys.argv[1], open_corpus_store(__import__("pathlib").Path(sys.argv[2]), 4))
@@ -165,3 +168,14 @@ def test_a_build_on_two_nodes_runs_batches_on_both(tmp_path, monkeypatch, worker
     finally:
         ray.shutdown()
         cluster.shutdown()
+
+
+def test_a_ray_worker_that_cannot_write_its_shard_fails_in_one_line(tmp_path, workers_see_tests):
+    root = notes_folder(tmp_path, 3)
+    (tmp_path / "file").write_text("not a folder")
+    files = tuple((p.name, file_state(p)) for p in sorted(root.iterdir()))
+    batch = ShardBatch(str(root), str(tmp_path / "file" / "shard-0.sqlite"), files)
+    with RayExecutor() as executor, pytest.raises(InputError) as failed:
+        list(executor.each(build_batch, [batch]))
+    assert "storage every node can reach" in str(failed.value)
+    assert "\n" not in str(failed.value) and "Traceback" not in str(failed.value)

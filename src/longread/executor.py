@@ -153,7 +153,7 @@ class RayShared:
         self.actor = actor
 
     def call(self, method: str, *args: Any) -> Any:
-        return import_ray().get(getattr(self.actor, method).remote(*args))
+        return ray_result(import_ray(), getattr(self.actor, method).remote(*args))
 
 
 class RayJob(Generic[R]):
@@ -163,7 +163,7 @@ class RayJob(Generic[R]):
         self.ray, self.ref = ray, ref
 
     def result(self) -> R:
-        return self.ray.get(self.ref)
+        return ray_result(self.ray, self.ref)
 
     def cancel(self) -> None:
         self.ray.cancel(self.ref)
@@ -211,7 +211,7 @@ class RayExecutor(Executor):
             while running:
                 done, _ = self.ray.wait(list(running), num_returns=1)
                 item = running.pop(done[0])
-                yield item, self.ray.get(done[0])
+                yield item, ray_result(self.ray, done[0])
         finally:
             for ref in running:
                 self.ray.cancel(ref)
@@ -224,6 +224,18 @@ class RayExecutor(Executor):
         if self._started:
             self.ray.shutdown()
             self._started = False
+
+
+def ray_result(ray: Any, ref: Any) -> Any:
+    """The task's result; if it raised, its own error (not Ray's wrapper, whose message carries
+    the remote traceback), so a one-line error stays one line."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as error:
+        cause = error.cause
+        if isinstance(cause, BaseException):
+            raise cause from None
+        raise
 
 
 def import_ray() -> Any:
