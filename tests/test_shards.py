@@ -5,12 +5,10 @@ Ray tasks; a one-database index is split without reading a file or calling a mod
 from __future__ import annotations
 
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
 
-from longread import deadline
 from longread.errors import InputError
 from longread.executor import LocalExecutor
 from longread.index.corpus import CorpusIndex
@@ -217,16 +215,3 @@ def test_a_batch_run_twice_stores_each_document_once(tmp_path, folder):
         assert db.execute("SELECT count(*) FROM corpus_fts_docsize").fetchone()[0] == 40
     forget = build_batch(ShardBatch(str(root), str(tmp_path / "s.sqlite"), (), (ids[0], "x")))
     assert forget.removed == [ids[0]]
-
-
-def test_a_search_on_every_shard_ends_at_the_callers_deadline(folder, tmp_path):
-    """Host work for model code is bounded: the cell's deadline reaches the shards' threads."""
-    root, _ = folder
-    sharded = indexed(root, tmp_path / "c.sqlite", 4)
-    words = ["the", "and", "of", "to", "thou"]
-    assert sharded.store.rank(words, 10)  # (in time, it answers)
-    with (
-        deadline.until(time.monotonic() - 1),
-        pytest.raises(sqlite3.OperationalError, match="interrupt"),
-    ):
-        sharded.store.rank(words, 10)
