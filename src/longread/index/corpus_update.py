@@ -36,8 +36,7 @@ PARALLEL_MIN = 64  # fewer files than this are read in this process
 def listed_only(store: CorpusStores, files: Files, gone: Sequence[str] = ()) -> Listing:
     """The Listing of the files `files` (with their states) and of the deleted files `gone`
     alone, against the index."""
-    states = store.file_states()
-    return compare(files, {d: states[d] for d in [*files, *gone] if d in states})
+    return compare(files, store.file_states([*files, *gone]))
 
 
 def files_named(root: Path, doc_ids: Sequence[str]) -> Files:

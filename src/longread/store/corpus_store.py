@@ -354,8 +354,21 @@ class CorpusStore(DocStore, CorpusSearch):
         """(doc id, characters) of every document, in id order."""
         return self.db.execute("SELECT doc_id, chars FROM corpus_docs ORDER BY doc_id").fetchall()
 
-    def file_states(self) -> dict[str, tuple[int, int]]:
-        return file_states(self.db)
+    def file_states(self, doc_ids: Sequence[str] | None = None) -> dict[str, tuple[int, int]]:
+        """doc id -> (file size, mtime in ns) as last indexed: of every document, or of those
+        among `doc_ids`."""
+        if doc_ids is None:
+            return file_states(self.db)
+        found: dict[str, tuple[int, int]] = {}
+        for at in range(0, len(doc_ids), 500):
+            part = list(doc_ids[at : at + 500])
+            rows = self.db.execute(
+                "SELECT doc_id, file_size, mtime_ns FROM corpus_docs "
+                f"WHERE doc_id IN ({','.join('?' * len(part))})",
+                part,
+            )
+            found.update((doc_id, (size, mtime_ns)) for doc_id, size, mtime_ns in rows)
+        return found
 
     def totals(self) -> tuple[int, int]:
         """(documents, characters)."""

@@ -83,8 +83,8 @@ class ShardedCorpusStore:
         for shard in self.shards:
             shard.set_root(root)
 
-    def file_states(self) -> dict[str, tuple[int, int]]:
-        return reduce(lambda a, b: a | b, self._everywhere(CorpusStore.file_states))
+    def file_states(self, doc_ids: Sequence[str] | None = None) -> dict[str, tuple[int, int]]:
+        return reduce(lambda a, b: a | b, self._everywhere(lambda s: s.file_states(doc_ids)))
 
     # -- writing ------------------------------------------------------------------------------
     def add_records(self, records: Iterable[DocRecord]) -> list[int]:
