@@ -208,6 +208,19 @@ def test_analyze_map_answers_with_chunk_citations(client):
     )
 
 
+def test_the_answer_carries_its_claims_placed_in_the_text_shown(tmp_path):
+    root = ScriptedLM(lambda r: "The keeper is paid in herring and salt [1]. He owns a boat [1].")
+    client = TestClient(scripted_app(tmp_path, root, ScriptedLM(reader)))
+    result = client.post("/api/analyze", json=body(upload_text(client))).json()
+    [citation] = result["citations"]
+    held, unheld = result["claims"]
+    for claim in (held, unheld):  # offsets into the answer as shown, marks renamed
+        assert result["answer"][claim["start"] : claim["end"]] == claim["text"]
+    assert held["text"] == f"The keeper is paid in herring and salt [{citation['id']}]."
+    assert held["supported"] and held["citations"] == [citation["id"]]
+    assert not unheld["supported"] and "holds" in unheld["reason"]
+
+
 def test_more_chunks_than_max_subcalls_are_chosen_by_bm25_and_the_answer_says_so(client):
     doc_id = upload_text(client, TEXT.replace("harbour", "keeper"))  # every chunk matches a little
     result = client.post("/api/analyze", json=body(doc_id, maxSubcalls=3)).json()

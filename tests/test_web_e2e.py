@@ -163,6 +163,11 @@ def test_upload_analyze_and_open_a_citation(page, tmp_path):
         assert EVIL in answer.text_content()  # shown as text...
         assert page.evaluate("window.pwned") is None  # ...and never run
         assert page.locator("#answer .answer-text img, #answer script").count() == 0
+        unsupported = page.locator("#answer .answer-text span.unsupported")  # the EVIL "claim"
+        assert unsupported.count() == 1 and "pwned" in unsupported.text_content()
+        states = page.locator("#answer .claims li .claim-state").all_inner_texts()
+        assert states == ["✓ supported", "⚠ unsupported"]
+        assert "1 of 2 claims supported" in page.locator("#answer .usage").inner_text()
         cited, where = open_citation(page, "#answer .answer-text button.cite")
         assert cited == FACT and "page 2" in where
         shot(page, "scripted-map-citation")

@@ -22,6 +22,19 @@ class Citation:
     page: int | None = None
 
 
+@dataclass
+class Claim:
+    """One statement of an answer: its text, where it stands in the answer ([start, end)), the
+    numbers of the citations it rests on (1-based, as its `[n]` marks), and whether they hold it."""
+
+    text: str
+    start: int
+    end: int
+    citations: list[int] = field(default_factory=list)
+    supported: bool = False
+    reason: str = ""
+
+
 CITATION_MARK = re.compile(r"\[(\d+)\]")  # an answer's "[2]": its second citation
 
 
@@ -34,6 +47,7 @@ class Answer:
     reason: str = ""
     stats: dict[str, Any] = field(default_factory=dict)
     stopped_by: str | None = None
+    claims: list[Claim] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

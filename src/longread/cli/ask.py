@@ -53,6 +53,12 @@ def ask(
         "from each (default: on for local models and models that cannot write code; use --focus "
         "for a small model behind a server).",
     ),
+    verify: bool = typer.Option(
+        False,
+        "--verify",
+        help="The sub-model also judges each claim against the text it cites (one more call, "
+        "inside the budget); without it claims are checked by their words and numbers.",
+    ),
     trace: Path | None = typer.Option(None, help="Write a JSONL trace of the run here."),
     no_cache: bool = typer.Option(
         False, "--no-cache", help="Do not reuse or store model responses."
@@ -85,6 +91,7 @@ def ask(
             cell_timeout=cell_timeout,
             focus=focus,
             top_k=top_k,
+            verify=verify,
         ),
         cache=not no_cache,
         client_options=ClientOptions(base_url, api_key),

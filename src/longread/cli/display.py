@@ -123,26 +123,45 @@ class ProgressLine:
 def print_answer(answer: Answer, as_json: bool = False) -> None:
     """The answer, its citations, and a one-line usage summary (or all of it as JSON). Every line of
     the answer, as the terminal shows it, is indented: a line in it that looks like a citation or
-    the usage line cannot pass for the tool's own, which start at the margin."""
+    the usage line cannot pass for the tool's own, which start at the margin. A claim its
+    citations do not hold is shown in yellow, marked ⚠ and its number, which the reason's line
+    below repeats."""
     if as_json:
         sys.stdout.write(
             json_for_terminal(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2)) + "\n"
         )
         return
-    for line in Text(for_terminal(answer.text)).wrap(console, max(20, console.width - INDENT)):
+    for line in marked_text(answer).wrap(console, max(20, console.width - INDENT)):
         line.rstrip()
-        console.print(
-            " " * INDENT + line.plain if line.plain else "",
-            highlight=False,
-            markup=False,
-            soft_wrap=True,
-        )
+        console.print(Text(" " * INDENT) + line if line.plain else "", soft_wrap=True)
     for number, c in enumerate(answer.citations, 1):
         snippet = " ".join(c.text.split())[:160]
         where = f"{c.doc_id} [{c.start}:{c.end})" + (f" § {c.span_id}" if c.span_id else "")
         where += f" p. {c.page}" if c.page is not None else ""
         console.print(f"[dim][{number}] {escape(where)}[/] {escape(snippet)}", highlight=False)
+    for number, claim in enumerate(answer.claims, 1):
+        if not claim.supported:  # (the reason, not the claim: model text stays indented)
+            reason = " ".join(claim.reason.split())[:200]
+            console.print(f"[yellow]⚠{number} unsupported:[/] {escape(reason)}", highlight=False)
     summary = f"{answer.mode} · {usage_line(answer.usage)}"
+    if answer.claims:
+        held = sum(claim.supported for claim in answer.claims)
+        summary += f" · {held} of {len(answer.claims)} claims supported"
     if answer.stopped_by:
         summary += f" · stopped by {answer.stopped_by}"
-    console.print(f"[dim]{summary}[/]", highlight=False)
+    console.print(f"[dim]{summary}[/]", highlight=False, soft_wrap=True)
+
+
+def marked_text(answer: Answer) -> Text:
+    """The answer's text, safe for a terminal, each unsupported claim in yellow and marked ⚠ with
+    its number (claims are in the order of the text)."""
+    text, at = Text(), 0
+    for number, claim in enumerate(answer.claims, 1):
+        if claim.supported or claim.start < at:
+            continue
+        text.append(for_terminal(answer.text[at : claim.start]))
+        said = for_terminal(answer.text[claim.start : claim.end])
+        text.append(f"{said} ⚠{number}", style="yellow")
+        at = claim.end
+    text.append(for_terminal(answer.text[at:]))
+    return text

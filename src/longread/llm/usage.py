@@ -32,6 +32,7 @@ class Purpose(StrEnum):
     SMART_CHUNK = "smart_chunk"
     DOC_TYPE = "doc_type"
     DOCUMENT_META = "document_meta"
+    VERIFY = "verify"  # the sub-model judging whether cited spans entail an answer's claims
 
 
 ROOT_PURPOSES = frozenset({Purpose.ROOT, Purpose.ROOT_FINAL})

@@ -36,6 +36,7 @@ class RunOptions:
     top_k: int = 8  # retrieval: passages given to the root model
     rewrite: bool = False  # map/tree: a last pass in which the root model restates the answer
     allow_code: bool = True  # may `auto` pick rlm (a server without OS isolation says no)
+    verify: bool = False  # the sub-model judges each claim against the spans it cites
 
 
 @dataclass

@@ -32,6 +32,7 @@ from longread.strategies.retrieval import (
 from longread.strategies.rlm import RLMLoop
 from longread.strategies.texts import InMemory, TextDocs
 from longread.strategies.tree import run_tree
+from longread.strategies.verify import checked_claims
 from longread.text.questions import aggregate_question, whole_text_operation
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
@@ -164,7 +165,19 @@ def choose_mode(
 
 def answer(question: str, source: Source, run: Run, mode: str = "auto") -> Answer:
     """Answer about `source` with `mode` (`auto`: the decision gate); the answer says which mode
-    answered and why."""
+    answered and why, and which of its claims its citations hold."""
+    try:
+        result = _answered(question, source, run, mode)
+    except BudgetExceededError as error:
+        if error.partial is not None:
+            error.partial.claims = checked_claims(error.partial, question, run)
+        raise
+    result.claims = checked_claims(result, question, run)
+    result.usage = run.gateway.usage.to_dict()  # (the judge's call included)
+    return result
+
+
+def _answered(question: str, source: Source, run: Run, mode: str) -> Answer:
     kind = KINDS[type(source)]
     check_mode(mode, kind)
     if isinstance(source, CorpusTools) and source.index.totals()[0] == 0:

@@ -40,6 +40,7 @@ class AnalyzeRequest(BaseModel):
     maxSubcalls: int = Field(24, ge=1, le=500)
     concurrency: int = Field(6, ge=1, le=16)
     rewrite: bool = False
+    verify: bool = False
     model: str | None = Field(None, max_length=300)
     subModel: str | None = Field(None, max_length=300)
 
@@ -89,6 +90,7 @@ class Analysis:
             top_k=request.topK,
             rewrite=request.rewrite,
             allow_code=allow_code,
+            verify=request.verify,
         )
         self.progress: Progress | None = None
         self.gateway = Gateway(
@@ -156,16 +158,28 @@ class Analysis:
 
     def _result(self, answer: Answer) -> dict[str, Any]:
         citations = [self._citation(c) for c in answer.citations]
-        text = answer.text
-        if answer.mode in ("map", "tree", "retrieval"):  # there `[n]` cites citations[n-1]
-            text = CITATION_MARK.sub(
-                lambda m: (
-                    f"[{citations[int(m[1]) - 1]['id']}]"
-                    if 0 < int(m[1]) <= len(citations)
-                    else m[0]
-                ),
-                text,
+        ids = [c["id"] for c in citations]
+
+        def shown(text: str) -> str:
+            """`text` with each `[n]` as its citation's id (in the modes where `[n]` cites)."""
+            if answer.mode not in ("map", "tree", "retrieval"):
+                return text
+            return CITATION_MARK.sub(
+                lambda m: f"[{ids[int(m[1]) - 1]}]" if 0 < int(m[1]) <= len(ids) else m[0], text
             )
+
+        text = shown(answer.text)
+        claims = [
+            {
+                "text": shown(claim.text),
+                "start": len(shown(answer.text[: claim.start])),
+                "end": len(shown(answer.text[: claim.end])),
+                "citations": [ids[n - 1] for n in claim.citations],
+                "supported": claim.supported,
+                "reason": claim.reason,
+            }
+            for claim in answer.claims
+        ]
         usage = answer.usage
         total = len(self.target.chunks) if isinstance(self.target, TextDocs) else None
         return {
@@ -174,6 +188,7 @@ class Analysis:
             "reason": answer.reason,
             "stopped_by": answer.stopped_by,
             "citations": citations,
+            "claims": claims,
             "usage": {
                 key: usage.get(key)
                 for key in (

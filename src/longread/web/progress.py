@@ -85,6 +85,10 @@ class Progress:
             self.phase(name)
         elif name == "REWRITE":
             self.log("rewrite pass")
+        elif name == "VERIFY":
+            self.log(
+                f"verify: the sub-model judges {data['claims']} claims against their citations"
+            )
 
     def _on_llm_start(self, data: dict[str, Any]) -> None:
         purpose, label = data["purpose"], data.get("label")

@@ -182,6 +182,7 @@ function request(mode) {
     question: $("#question").value.trim(), mode, document_ids: [...state.selected],
     chunkSize: number("chunkSize"), topK: number("topK"), maxSubcalls: number("maxSubcalls"),
     concurrency: number("concurrency"), rewrite: $("#rewrite").checked,
+    verify: $("#verify").checked,
     model: $("#model").value || null, subModel: $("#subModel").value || null,
   };
 }
@@ -235,29 +236,49 @@ class RunView {
     list.replaceChildren(...result.citations.map((c) => el("li", {},
       citationButton(c, c.id), " ", el("q", {}, c.text.length > 240 ? `${c.text.slice(0, 240)}…` : c.text))));
     if (!result.citations.length) list.append(el("li", { class: "muted" }, "No citation: the text does not support this answer word for word."));
+    $(".claims", this.answer).replaceChildren(...result.claims.map((c) => el("li",
+      { class: c.supported ? "supported" : "unsupported" },
+      el("span", { class: "claim-state" }, c.supported ? "✓ supported" : "⚠ unsupported"), " ", c.text,
+      c.reason ? el("span", { class: "muted" }, ` (${c.reason})`) : "")));
+    const held = result.claims.filter((c) => c.supported).length;
+    const claims = result.claims.length ? ` · ${held} of ${result.claims.length} claims supported` : "";
     const u = result.usage;
     const cost = u.cost_usd === null ? "cost unknown" : `$${u.cost_usd.toFixed(4)}`;
     const chunks = result.chunks_read == null ? ""
       : ` · ${result.chunks_read} of ${result.chunks_total ?? "?"} chunks read`;
     $(".usage", this.answer).textContent = `${u.calls} calls (${u.subcalls} sub, ${u.cached_calls} cached) · ` +
       `${u.input_tokens.toLocaleString("en")} in / ${u.output_tokens.toLocaleString("en")} out tokens · ${cost} · ` +
-      `${u.seconds.toFixed(1)} s${chunks}${result.stopped_by ? ` · stopped by ${result.stopped_by}` : ""}`;
+      `${u.seconds.toFixed(1)} s${chunks}${claims}${result.stopped_by ? ` · stopped by ${result.stopped_by}` : ""}`;
   }
 }
 
-/** The answer's text with each [citation-id] it contains as a button that opens the cited text. */
+/** The answer's text, each unsupported claim highlighted (its reason as a tooltip) and each
+ * [citation-id] it contains as a button that opens the cited text. */
 function renderAnswer(target, result) {
-  const byId = new Map(result.citations.map((c) => [c.id, c]));
   target.replaceChildren();
-  const marks = /\[([^\][]+)\]/g;
   let last = 0;
-  for (const match of result.answer.matchAll(marks)) {
+  for (const claim of result.claims.filter((c) => !c.supported)) {
+    if (claim.start < last) continue;
+    appendCited(target, result.answer.slice(last, claim.start), result.citations);
+    const span = el("span", { class: "unsupported", title: `unsupported: ${claim.reason}` });
+    appendCited(span, result.answer.slice(claim.start, claim.end), result.citations);
+    target.append(span);
+    last = claim.end;
+  }
+  appendCited(target, result.answer.slice(last), result.citations);
+}
+
+/** `text` appended to `target`, each [citation-id] in it a button. */
+function appendCited(target, text, citations) {
+  const byId = new Map(citations.map((c) => [c.id, c]));
+  let last = 0;
+  for (const match of text.matchAll(/\[([^\][]+)\]/g)) {
     const citation = byId.get(match[1]);
     if (!citation) continue;
-    target.append(document.createTextNode(result.answer.slice(last, match.index)), citationButton(citation, `[${match[1]}]`));
+    target.append(document.createTextNode(text.slice(last, match.index)), citationButton(citation, `[${match[1]}]`));
     last = match.index + match[0].length;
   }
-  target.append(document.createTextNode(result.answer.slice(last)));
+  target.append(document.createTextNode(text.slice(last)));
 }
 
 function citationButton(citation, label) {
@@ -332,7 +353,7 @@ async function compare() {
       el("h3", {}, mode), el("ol", { class: "phases" }), el("div", { class: "terminal", role: "log", tabindex: "0" }),
       el("article", { class: "answer-card card", hidden: "" },
         el("h4", {}, "Answer ", el("span", { class: "mode-tag" })), el("p", { class: "answer-text" }),
-        el("ol", { class: "citations" }), el("p", { class: "usage muted" })));
+        el("ol", { class: "citations" }), el("ul", { class: "claims" }), el("p", { class: "usage muted" })));
     grid.append(column);
     return new RunView(column, mode);
   });

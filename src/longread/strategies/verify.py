@@ -1,0 +1,78 @@
+"""Each claim of an answer checked against the spans it cites: by their words (always), and with
+`verify` by the sub-model judging entailment, all claims in one call inside the run's budget."""
+
+from __future__ import annotations
+
+from longread.answer import Answer, Claim
+from longread.errors import BudgetExceededError, ModelError
+from longread.events import EventKind
+from longread.llm.jsonio import complete_json
+from longread.llm.usage import Purpose
+from longread.strategies.common import Run
+from longread.text.claims import check_claims, missing_facts, statement
+
+SPAN_CHARS = 1_500  # of each cited span shown to the judge
+PROMPT = """Below are claims from an answer to the question "{question}", each with the source \
+text it cites. For each claim, decide whether its source text states or directly implies it. \
+A claim whose source says something different, or says nothing about it, is not supported.
+
+{claims}"""
+SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "claim": {"type": "integer"},
+            "supported": {"type": "boolean"},
+            "reason": {"type": "string"},
+        },
+        "required": ["claim", "supported"],
+    },
+}
+
+
+def checked_claims(answer: Answer, question: str, run: Run) -> list[Claim]:
+    """The answer's claims, each marked supported or not, with the reason."""
+    cited = [c.text for c in answer.citations]
+    claims = check_claims(answer.text, cited, question)
+    if run.options.verify:
+        judge(claims, cited, question, run)
+    return claims
+
+
+def judge(claims: list[Claim], cited: list[str], question: str, run: Run) -> None:
+    """The sub-model's verdict on each claim that cites a span stating its numbers and names (the
+    others stay unsupported). If the budget runs out or the reply is unreadable, the check by
+    words stands, and a warning says so."""
+    sources = {id(c): "\n".join(cited[n - 1] for n in c.citations) for c in claims}
+    judged = [
+        c
+        for c in claims
+        if c.citations and not missing_facts(statement(c), sources[id(c)], question)
+    ]
+    if not judged:
+        return
+    listed = "\n\n".join(
+        f"Claim {n}: {statement(c)}\nSource {n}: {' '.join(sources[id(c)].split())[:SPAN_CHARS]}"
+        for n, c in enumerate(judged, 1)
+    )
+    run.emit(EventKind.PHASE, name="VERIFY", claims=len(judged))
+    try:
+        verdicts = complete_json(
+            run.gateway,
+            run.sub,
+            PROMPT.format(question=question, claims=listed),
+            SCHEMA,
+            purpose=Purpose.VERIFY,
+            max_tokens=60 + 60 * len(judged),
+        )
+    except (BudgetExceededError, ModelError) as error:
+        run.emit(EventKind.WARNING, text=f"claims checked by their words only: {error}")
+        return
+    for verdict in verdicts:
+        if 0 < verdict["claim"] <= len(judged):
+            claim = judged[verdict["claim"] - 1]
+            claim.supported = verdict["supported"]
+            claim.reason = verdict.get("reason", "") or (
+                "" if claim.supported else f"{run.sub.name} judged the cited text does not hold it"
+            )

@@ -1,0 +1,130 @@
+"""An answer split into claims (sentences and list items), each checked against the text it
+cites: a claim is supported when its cited text holds its words and every number it states."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from longread.answer import CITATION_MARK, Claim
+from longread.text.grounding import new_terms, says_nothing
+from longread.text.rank import terms
+
+_MARKS = r"(?:\s*\[\d+\])*"
+_SENTENCE = re.compile(  # up to a full stop before a word not in lower case (or the line's end)
+    rf"[^\n]+?(?:[.!?]+[\"”’)]*{_MARKS}(?=\s+[^a-z0-9\s]|\s*$)|$)", re.MULTILINE
+)
+_LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\[\d+\])\s+")
+_LABEL = re.compile(r"^\([^)]*\)\s*")  # a listed finding's "(section)"
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NAME = re.compile(r"(?<=\S)\s+[\"“(]?([A-Z][\w-]*)")  # a capitalized word, not the first
+SHARE = 0.5  # of a claim's new words its cited text must hold
+
+
+def split_claims(answer: str) -> list[Claim]:
+    """The answer's statements: each list item whole, other lines cut into sentences (a `[n]` mark
+    after a sentence's full stop stays with it). Headings, notes in brackets and "not found"
+    lines are not claims."""
+    claims = []
+    offset = 0
+    for line in answer.splitlines(keepends=True):
+        pieces = [re.match(r"[^\n]*", line)] if _LISTED.match(line) else _SENTENCE.finditer(line)
+        for piece in pieces:
+            if piece is None:
+                continue
+            raw = piece.group(0)
+            text = raw.strip()
+            if _is_claim(text):
+                start = offset + piece.start() + len(raw) - len(raw.lstrip())
+                claims.append(Claim(text, start, start + len(text), _marks(text)))
+        offset += len(line)
+    return claims
+
+
+def _is_claim(text: str) -> bool:
+    bare = CITATION_MARK.sub("", text).strip()
+    return bool(
+        terms(bare)
+        and not bare.endswith(":")
+        and not (bare.startswith("(") and bare.endswith(")"))
+        and not says_nothing(bare)
+    )
+
+
+def _marks(text: str) -> list[int]:
+    return list(dict.fromkeys(int(n) for n in CITATION_MARK.findall(text)))
+
+
+def statement(claim: Claim) -> str:
+    """The claim without its citation marks, list bullet and section label."""
+    return CITATION_MARK.sub("", _LABEL.sub("", _LISTED.sub("", claim.text))).strip()
+
+
+def numbers(text: str) -> set[str]:
+    """The numbers `text` states, without thousands separators ("4,500" and "4500" are one)."""
+    return {n.replace(",", "").rstrip(".") for n in _NUMBER.findall(text)}
+
+
+def names(text: str) -> list[str]:
+    """The capitalized words of `text` after its first (names, mostly), stop words left out."""
+    return [word for word in dict.fromkeys(_NAME.findall(text)) if terms(word)]
+
+
+def missing_facts(claim: str, source: str, question: str) -> str:
+    """What of the claim's numbers and names `source` (or the question) lacks, as a reason; ""
+    when it has them all. No judge overrules this."""
+    missing = numbers(claim) - numbers(source)
+    if missing:
+        return f"the cited text does not state {', '.join(sorted(missing))}"
+    known = set(terms(source)) | set(terms(question))
+    absent = [word for word in names(claim) if not set(terms(word)) <= known]
+    return f"the cited text does not name {', '.join(absent)}" if absent else ""
+
+
+def holds(claim: str, source: str, question: str) -> tuple[bool, str]:
+    """Whether `source` holds the claim: every number and name it states, and at least half of
+    its words that the question does not already contain; with the reason when it does not."""
+    lacking = missing_facts(claim, source, question)
+    if lacking:
+        return False, lacking
+    fresh = new_terms(claim, question)
+    if not fresh:
+        return True, "restates the question"
+    present = set(terms(source))
+    share = sum(t in present for t in fresh) / len(fresh)
+    if share < SHARE:
+        return False, f"the cited text holds {share:.0%} of its words"
+    return True, ""
+
+
+def check_claims(answer: str, cited: Sequence[str], question: str) -> list[Claim]:
+    """Every claim of `answer` checked against `cited` (the citations' texts, in order). A claim
+    marked `[n]` rests on those citations; an unmarked one on whichever of the answer's citations
+    holds it. A claim that cites nothing, or whose citations do not hold it, is unsupported."""
+    claims = split_claims(answer)
+    for claim in claims:
+        said = statement(claim)
+        marked = [n for n in claim.citations if 0 < n <= len(cited)]
+        if claim.citations and not marked:
+            claim.citations, claim.reason = [], "cites a passage the answer does not have"
+            continue
+        if marked:
+            claim.supported, claim.reason = holds(
+                said, "\n".join(cited[n - 1] for n in marked), question
+            )
+            continue
+        verdicts = [holds(said, text, question) for text in cited]
+        claim.citations = [n for n, (held, _) in enumerate(verdicts, 1) if held][:3]
+        claim.supported = bool(claim.citations)
+        if not claim.supported:
+            claim.reason = _unheld(verdicts)
+    return claims
+
+
+def _unheld(verdicts: list[tuple[bool, str]]) -> str:
+    """Why an unmarked claim is unsupported, given what each of the answer's citations said."""
+    if not verdicts:
+        return "cites nothing"
+    if len(verdicts) == 1:
+        return f"marks no citation, and [1] does not hold it: {verdicts[0][1]}"
+    return f"marks no citation, and none of the {len(verdicts)} citations holds it"

@@ -1,0 +1,204 @@
+"""Claims: an answer split into statements, each checked against the spans it cites. A planted
+suite (wrong citation, changed digit, swapped name, no citation) against correct claims (quoted,
+paraphrased); the sub-model's verdict with --verify in one call (and what it may not overrule);
+the claims on the answer object, in the CLI's output and in the web API's JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from cli import longread
+from fake_openai import fake_openai
+from longread.answer import Answer, Citation
+from longread.api import SingleDocRLM
+from longread.llm.gateway import Gateway
+from longread.llm.scripted import ScriptedLM
+from longread.llm.usage import Budget
+from longread.strategies.common import Run, RunOptions
+from longread.strategies.verify import checked_claims
+from longread.text.claims import check_claims, split_claims
+
+TERMINATION = (
+    "Either party may terminate this Agreement upon thirty (30) days prior written notice."
+)
+FEE = "The annual licence fee is $4,500, payable in advance on the first of January."
+LAW = "This Agreement is governed by the laws of the State of Delaware."
+AUDIT = "The Supplier keeps its records for seven years and opens them to the Customer's auditors."
+CITED = [TERMINATION, FEE, LAW, AUDIT]
+QUESTION = "What are the main terms of the agreement?"
+
+CORRECT = [
+    "Either party may terminate the Agreement on 30 days written notice [1].",  # close to quoted
+    "The licence fee of $4,500 a year is paid in advance [2].",  # reworded
+    "Delaware law governs the Agreement [3].",  # word order changed
+    "Records are kept for seven years and auditors of the Customer may see them [4].",
+    "The fee, $4,500, is due in advance [2][1].",  # two citations, one of them holding it
+]
+PLANTED = [
+    "Either party may terminate the Agreement on 30 days written notice [2].",  # wrong citation
+    "The annual licence fee is $4,600, payable in advance [2].",  # a digit changed
+    "The Agreement is governed by the laws of the State of Texas [3].",  # a name swapped
+    "The Supplier keeps its records for seven years [5].",  # cites a passage that is not there
+    "Either party may terminate the Agreement on 60 days written notice [1].",
+    "The Customer must insure the goods against fire and flood.",  # no citation, nothing holds it
+]
+
+
+@pytest.mark.parametrize("claim", CORRECT)
+def test_a_correct_claim_is_supported(claim):
+    [checked] = check_claims(claim, CITED, QUESTION)
+    assert checked.supported, checked.reason
+
+
+@pytest.mark.parametrize("claim", PLANTED)
+def test_a_planted_wrong_claim_is_unsupported_with_a_reason(claim):
+    [checked] = check_claims(claim, CITED, QUESTION)
+    assert not checked.supported and checked.reason
+
+
+def test_a_mixed_answer_marks_exactly_the_planted_claims():
+    answer = " ".join(CORRECT[:2] + PLANTED[:2]) + "\n\n- " + CORRECT[2] + "\n- " + PLANTED[2]
+    claims = check_claims(answer, CITED, QUESTION)
+    assert [c.supported for c in claims] == [True, True, False, False, True, False]
+    for claim in claims:  # each claim's span in the answer is the claim's text
+        assert answer[claim.start : claim.end] == claim.text
+    assert claims[3].reason == "the cited text does not state 4600"
+    assert claims[5].reason == "the cited text does not name Texas"
+
+
+def test_an_unmarked_claim_rests_on_the_citation_that_holds_it_and_none_is_dropped():
+    answer = "The licence fee is $4,500 a year. The Customer must insure the goods."
+    first, second = check_claims(answer, CITED, QUESTION)
+    assert first.supported and first.citations == [2]
+    assert not second.supported and second.citations == []
+    assert "none of the 4 citations" in second.reason
+    [alone] = check_claims("The Customer must insure the goods.", [], QUESTION)
+    assert not alone.supported and alone.reason == "cites nothing"
+
+
+def test_headings_notes_and_not_found_lines_are_not_claims():
+    answer = (
+        "Other findings:\n[2] (Payment) The fee is $4,500.\n"
+        "(Answered from 8 of 20 passages, chosen by relevance.)\nNot mentioned.\n"
+        "See Sec. 4 of the Agreement. It ends in 2027."
+    )
+    assert [c.text for c in split_claims(answer)] == [
+        "[2] (Payment) The fee is $4,500.",
+        "See Sec. 4 of the Agreement.",
+        "It ends in 2027.",
+    ]
+
+
+# --- the sub-model as judge (--verify) ---------------------------------------------------------
+
+
+def judged_run(judge: ScriptedLM, **budget) -> Run:
+    return Run(ScriptedLM([]), judge, Gateway(budget=Budget(**budget)), RunOptions(verify=True))
+
+
+def answer_of(text: str) -> Answer:
+    return Answer(text, "retrieval", [Citation("doc", 0, len(t), t) for t in CITED])
+
+
+def test_verify_judges_every_cited_claim_in_one_call_and_no_verdict_overrules_the_facts():
+    paraphrase = "Either side can end the deal by telling the other a month ahead [1]."
+    text = f"{paraphrase} {PLANTED[1]} {PLANTED[0]} {PLANTED[5]}"
+
+    def judge(request):  # says "supported" to everything it is shown
+        shown = request.messages[-1]["content"]
+        count = shown.count("\nSource ")
+        return json.dumps([{"claim": n, "supported": True} for n in range(1, count + 1)])
+
+    sub = ScriptedLM(judge)
+    assert not check_claims(text, CITED, QUESTION)[0].supported  # the words alone miss it
+    claims = checked_claims(answer_of(text), QUESTION, judged_run(sub))
+    assert len(sub.requests) == 1
+    shown = sub.requests[0].messages[-1]["content"]
+    assert "end the deal" in shown  # judged: the words missed it, the judge holds it
+    assert "4,600" not in shown and "30 days" not in shown  # numbers not in the span: not judged
+    assert "insure" not in shown  # nor a claim that cites nothing
+    assert [c.supported for c in claims] == [True, False, False, False]
+
+
+def test_the_judge_can_reject_what_the_words_accept():
+    sub = ScriptedLM([json.dumps([{"claim": 1, "supported": False, "reason": "not stated"}])])
+    [claim] = checked_claims(answer_of(CORRECT[0]), QUESTION, judged_run(sub))
+    assert not claim.supported and claim.reason == "not stated"
+
+
+def test_an_unreadable_verdict_or_a_spent_budget_leaves_the_check_by_words(tmp_path):
+    events = []
+    sub = ScriptedLM(["no idea", "still not JSON"])
+    run = judged_run(sub)
+    run.on_event = events.append
+    claims = checked_claims(answer_of(CORRECT[0] + " " + PLANTED[0]), QUESTION, run)
+    assert [c.supported for c in claims] == [True, False] and len(sub.requests) == 2
+    assert any(e.kind == "warning" and "by their words" in e.data["text"] for e in events)
+    spent = ScriptedLM([json.dumps([{"claim": 1, "supported": False}])])
+    claims = checked_claims(answer_of(CORRECT[0]), QUESTION, judged_run(spent, max_subcalls=0))
+    assert claims[0].supported and spent.requests == []
+
+
+# --- end to end ----------------------------------------------------------------------------------
+
+
+def contract(tmp_path):
+    path = tmp_path / "contract.md"
+    sections = ["Termination", "Fees", "Law", "Audit"]
+    path.write_text(
+        "\n\n".join(
+            f"# {name}\n\n{text}\n\n" + "Filler about the parties. " * 200
+            for name, text in zip(sections, CITED, strict=True)
+        )
+    )
+    return path
+
+
+def citing_root(messages: list[dict]) -> str:
+    """A root model answering from the numbered passages: the fee cited right, the notice period
+    cited to the passage on the governing law."""
+    passages = dict(
+        re.findall(r"\[(\d+)\] \(.*?\)\n(.*?)(?=\n\n\[\d+\] \(|$)", messages[-1]["content"], re.S)
+    )
+    fee, law = (
+        next(n for n, text in passages.items() if w in text) for w in ("$4,500", "Delaware")
+    )
+    return f"The licence fee is $4,500 a year [{fee}]. Notice of termination is 30 days [{law}]."
+
+
+ASKED = "What are the licence fee, the notice of termination and the governing law?"
+
+
+def test_the_api_answer_carries_its_claims(tmp_path):
+    root = ScriptedLM(lambda request: citing_root(request.messages))
+    rlm = SingleDocRLM(
+        contract(tmp_path),
+        root,
+        cache=False,
+        mode="retrieval",
+        store_path=tmp_path / "index.sqlite",
+    )
+    answer = rlm.query(ASKED)
+    fee, notice = answer.claims
+    assert fee.supported and FEE in answer.citations[fee.citations[0] - 1].text
+    assert not notice.supported and "Delaware" in answer.citations[notice.citations[0] - 1].text
+    assert answer.to_dict()["claims"][1]["supported"] is False
+
+
+def test_the_cli_marks_the_unsupported_claim_and_counts_the_supported(tmp_path):
+    path = contract(tmp_path)
+    with fake_openai([citing_root] * 2) as server:
+        options = ["--mode", "retrieval", "--model", "openai:scripted", "--base-url", server.url]
+        shown = longread("ask", str(path), ASKED, *options, cache=tmp_path / "cache")
+        as_json = longread(
+            "ask", str(path), ASKED, *options, "--json", "--no-cache", cache=tmp_path / "cache"
+        )
+    assert shown.returncode == 0, shown.stderr
+    assert "Notice of termination is 30 days [2]. ⚠2" in shown.stdout
+    assert "\n⚠2 unsupported: the cited text does not state 30\n" in shown.stdout
+    assert "1 of 2 claims supported" in shown.stdout and "⚠1" not in shown.stdout
+    claims = json.loads(as_json.stdout)["claims"]
+    assert [c["supported"] for c in claims] == [True, False] and claims[0]["citations"] == [1]
