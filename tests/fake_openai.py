@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -83,11 +84,25 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                             "message": {"role": "assistant", "content": text},
                         }
                     ],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+                    "usage": usage(body["messages"], text),
                 },
             )
 
     return Handler
+
+
+_PIECE = re.compile(r"\w+|[^\w\s]")  # a word or a punctuation mark: this server's "tokens"
+
+
+def usage(messages: list[dict[str, Any]], reply: str) -> dict[str, int]:
+    """Token counts as a provider reports them, by this server's own count (not the client's)."""
+    prompt = sum(len(_PIECE.findall(str(m.get("content", "")))) + 3 for m in messages)
+    completion = len(_PIECE.findall(reply))
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
 
 
 def process_on_port(port: int) -> str:

@@ -34,14 +34,19 @@ FACT = SECTIONS["3 Termination"]
 FACTS = set(SECTIONS.values())
 
 
-@pytest.fixture
-def contract(tmp_path):
+def write_contract(path, fillers: int = 6):
+    """The agreement of SECTIONS, each fact between `fillers` filler paragraphs each side."""
     body = "".join(
-        f"## {title}\n\n{FILLER * 6}{fact}\n\n{FILLER * 6}" for title, fact in SECTIONS.items()
+        f"## {title}\n\n{FILLER * fillers}{fact}\n\n{FILLER * fillers}"
+        for title, fact in SECTIONS.items()
     )
-    path = tmp_path / "contract.md"
     path.write_text(f"# Service Agreement\n\n{body}", encoding="utf-8")
     return path
+
+
+@pytest.fixture
+def contract(tmp_path):
+    return write_contract(tmp_path / "contract.md")
 
 
 def tools_for(path, tmp_path, sub):

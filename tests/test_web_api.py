@@ -221,6 +221,21 @@ def test_the_answer_carries_its_claims_placed_in_the_text_shown(tmp_path):
     assert not unheld["supported"] and "holds" in unheld["reason"]
 
 
+def test_the_estimate_makes_no_call_and_its_calls_are_the_runs(tmp_path):
+    root, sub = ScriptedLM(aggregator), ScriptedLM(reader)
+    client = TestClient(scripted_app(tmp_path, root, sub))
+    doc_id = upload_text(client)
+    for mode in ("base", "retrieval", "map"):
+        expected = client.post("/api/estimate", json=body(doc_id, mode=mode)).json()
+        assert root.requests == [] and sub.requests == [], mode
+        result = client.post("/api/analyze", json=body(doc_id, mode=mode)).json()
+        assert expected["calls"] == [result["usage"]["calls"]] * 2, mode
+        assert result["estimate"] == {**expected, "seconds": result["estimate"]["seconds"]}
+        root.requests.clear(), sub.requests.clear()
+    refused = client.post("/api/estimate", json=body(doc_id, mode="nonsense"))
+    assert refused.status_code == 422
+
+
 def test_more_chunks_than_max_subcalls_are_chosen_by_bm25_and_the_answer_says_so(client):
     doc_id = upload_text(client, TEXT.replace("harbour", "keeper"))  # every chunk matches a little
     result = client.post("/api/analyze", json=body(doc_id, maxSubcalls=3)).json()

@@ -173,6 +173,30 @@ def test_upload_analyze_and_open_a_citation(page, tmp_path):
         shot(page, "scripted-map-citation")
 
 
+def test_the_configure_step_shows_the_cost_before_anything_is_spent(page, tmp_path):
+    root, sub = scripted_models()
+    with serving(scripted_app(tmp_path, root, sub)) as base:
+        page.goto(base)
+        upload_pdf(page, tmp_path)
+        page.keyboard.press("Alt+2")
+        page.fill("#question", QUESTION)
+        page.select_option("#mode", "map")
+        estimate = page.locator("#estimate")
+        page.locator("#estimate", has_text="Estimate (map").wait_for()
+        shown = estimate.inner_text()
+        assert "Estimate (map)" in shown and "calls" in shown and "$0.0000" in shown
+        assert root.requests == [] and sub.requests == []  # nothing spent
+        page.select_option("#mode", "base")  # the estimate follows the settings
+        page.locator("#estimate", has_text="Estimate (base").wait_for()
+        assert "1 calls (1 sub)" in estimate.inner_text()
+        assert root.requests == [] and sub.requests == []
+        page.focus("#question")
+        page.keyboard.press("Control+Enter")
+        page.wait_for_selector("#answer:not([hidden])", timeout=30_000)
+        assert "estimated 1 calls" in page.locator("#answer .usage").inner_text()
+        shot(page, "scripted-estimate")
+
+
 def test_compare_runs_every_mode_side_by_side(page, tmp_path):
     root = ScriptedLM(lambda r: "Herring and salt.", writes_code=False)
     sub = ScriptedLM(

@@ -3,7 +3,7 @@ response cache and the event sinks, and one question's run."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
 from typing import Any, Self
@@ -19,7 +19,9 @@ from longread.llm.specs import ClientOptions, check_spec, preload, resolve_model
 from longread.llm.usage import Budget
 from longread.repl.workers import prespawn
 from longread.store.cache import ResponseCache
+from longread.strategies.catalog import modes_for
 from longread.strategies.common import Run, RunOptions
+from longread.strategies.estimate import Estimate, SourceMaker, estimate
 
 
 def as_lm(model: str | LM | None, fallback: str, options: ClientOptions = ClientOptions()) -> LM:
@@ -99,6 +101,17 @@ class Asker:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def _estimates(
+        self, question: str, kind: str, make_source: SourceMaker, modes: Sequence[str] | None
+    ) -> list[Estimate]:
+        """What answering would cost with each of `modes` (default: `auto`, then every mode for
+        this `kind` of source), without a model call, a trace or an event."""
+        run = Run(self.root, self.sub, Gateway(budget=self.budget), self.options)
+        return [
+            estimate(question, make_source, run, mode, self.cache)
+            for mode in modes or modes_for(kind)
+        ]
 
     @contextmanager
     def _run(self, options: RunOptions | None = None) -> Iterator[Run]:

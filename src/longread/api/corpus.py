@@ -4,6 +4,7 @@ date (metadata by rules, or read by a capable sub-model)."""
 from __future__ import annotations
 
 import code
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from longread.store.corpus_store import StoredDoc
 from longread.store.open_corpus import open_corpus_store
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run
+from longread.strategies.estimate import Estimate
 from longread.strategies.modes import answer
 from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
@@ -197,6 +199,16 @@ class MultiDocRLM(Asker):
     def close(self) -> None:
         self.index.store.close()
         super().close()
+
+    def estimate(self, question: str, modes: Sequence[str] | None = None) -> list[Estimate]:
+        """What answering would cost with each of `modes` (default: `auto`, then every mode for a
+        corpus), without a model call (the folder is indexed first if it never was)."""
+        if self.index.totals()[0] == 0:
+            self.build_index(llm_meta=False)
+        index = self.index
+        return self._estimates(
+            question, "corpus", lambda sub, gateway: CorpusTools(index, sub, gateway), modes
+        )
 
     def query(self, question: str, mode: str | None = None) -> Answer:
         """The answer with its citations (each names its document), usage and mode. The folder

@@ -4,6 +4,8 @@ summaries and the summary tree, all resumable)."""
 from __future__ import annotations
 
 import code
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from longread.answer import Answer
@@ -17,6 +19,7 @@ from longread.index.tree import TreeOptions, build_summaries
 from longread.ingest.doctype import detect_doc_type
 from longread.ingest.document import load_document
 from longread.llm.base import LM
+from longread.llm.dry_run import DryRunLM
 from longread.llm.gateway import Gateway
 from longread.llm.specs import ClientOptions
 from longread.llm.usage import Budget
@@ -24,10 +27,24 @@ from longread.repl.protocol import decoded
 from longread.store.docstore import DocStore, content_hash
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run, RunOptions
+from longread.strategies.estimate import Estimate, dry_gateway, from_usage
 from longread.strategies.modes import answer
 from longread.tools.single_doc import SingleDocTools
 
 DOC_TYPE_SAMPLE = 200_000  # characters from the start that the document type is judged on
+
+
+def _summarized(
+    index: SingleDocIndex, sub: LM, gateway: Gateway, tree: TreeOptions | None, sink: EventSink
+) -> SingleDocIndex:
+    """`index` with summaries and the summary tree (and its document type asked of the
+    sub-model first, when the rules are unsure)."""
+    head = index.read_range(0, DOC_TYPE_SAMPLE)
+    guess, confidence = detect_doc_type(head)
+    if confidence < UNSURE:
+        index.store.set_doc_type(index.store_id, ask_doc_type(head, guess, sub, gateway))
+        index = SingleDocIndex.open(index.store, index.store_id)
+    return build_summaries(index, sub, gateway, tree or TreeOptions(), sink).index
 
 
 class SingleDocRLM(Asker):
@@ -100,16 +117,7 @@ class SingleDocRLM(Asker):
         index = self._index = SingleDocIndex.build(self.doc_path, self.store)
         if summaries:
             gateway = gateway or Gateway(cache=self.cache)
-            head = index.read_range(0, DOC_TYPE_SAMPLE)
-            guess, confidence = detect_doc_type(head)
-            if confidence < UNSURE:
-                index.store.set_doc_type(
-                    index.store_id, ask_doc_type(head, guess, self.sub, gateway)
-                )
-                index = SingleDocIndex.open(self.store, index.store_id)
-            index = self._index = build_summaries(
-                index, self.sub, gateway, tree or TreeOptions(), sink
-            ).index
+            index = self._index = _summarized(index, self.sub, gateway, tree, sink)
         index.store.ensure_fts(
             index.store_id,
             lambda done, total: sink(
@@ -117,6 +125,25 @@ class SingleDocRLM(Asker):
             ),
         )
         return index
+
+    def estimate_index(self, tree: TreeOptions | None = None) -> Estimate:
+        """What `build_index()` would cost in summaries and the tree, without a model call: the
+        build runs on a scratch copy of the index against a stand-in for the sub-model."""
+        index = self.index
+        run = Run(self.sub, self.sub, Gateway(), self.options)
+        with tempfile.TemporaryDirectory(prefix="longread-estimate-") as scratch:
+            copy = DocStore(Path(scratch) / "index.sqlite")
+            try:
+                self.store.db.backup(copy.db)
+                scratch_index = SingleDocIndex.open(copy, index.store_id)
+                sub = DryRunLM(
+                    self.sub, "", self.cache.reply_tokens(self.sub.name) if self.cache else None
+                )
+                gateway = dry_gateway(run, self.cache)
+                _summarized(scratch_index, sub, gateway, tree, ignore)
+            finally:
+                copy.close()
+        return from_usage("index", gateway.usage, run, self.cache, "summaries and the tree")
 
     def drop_index(self) -> None:
         """Forget the stored index of the document's current content (the next use rebuilds it)."""
@@ -140,6 +167,14 @@ class SingleDocRLM(Asker):
     def close(self) -> None:
         self.store.close()
         super().close()
+
+    def estimate(self, question: str, modes: Sequence[str] | None = None) -> list[Estimate]:
+        """What answering would cost with each of `modes` (default: `auto`, then every mode for a
+        document): calls, tokens, dollars and seconds, without a model call."""
+        index = self.index
+        return self._estimates(
+            question, "document", lambda sub, gateway: SingleDocTools(index, sub, gateway), modes
+        )
 
     def query(self, question: str, mode: str | None = None) -> Answer:
         """The answer with its citations (section, offsets, page where known), usage and mode."""

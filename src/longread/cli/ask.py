@@ -9,7 +9,7 @@ import typer
 
 from longread.cli.app import app
 from longread.cli.corpus import ask_corpus
-from longread.cli.display import ProgressLine, print_answer
+from longread.cli.display import ProgressLine, answer_and_show
 from longread.strategies.catalog import modes_for
 
 
@@ -59,6 +59,12 @@ def ask(
         help="The sub-model also judges each claim against the text it cites (one more call, "
         "inside the budget); without it claims are checked by their words and numbers.",
     ),
+    dry_run: bool = typer.Option(
+        False,
+        "--dry-run",
+        help="Make no model call: print each mode's expected calls, tokens, dollars and seconds "
+        "(only --mode's when one is given).",
+    ),
     trace: Path | None = typer.Option(None, help="Write a JSONL trace of the run here."),
     no_cache: bool = typer.Option(
         False, "--no-cache", help="Do not reuse or store model responses."
@@ -98,7 +104,16 @@ def ask(
     )
     with make_executor(executor) as runner:
         answering = ask_corpus if file.is_dir() else ask_document
-        answering(file, question, model, sub_model, progress, json_out, executor=runner, **settings)
+        answering(
+            file,
+            question,
+            model,
+            sub_model,
+            progress,
+            (dry_run, json_out),
+            executor=runner,
+            **settings,
+        )
 
 
 def ask_document(
@@ -107,10 +122,11 @@ def ask_document(
     model: str | None,
     sub_model: str | None,
     progress: ProgressLine,
-    as_json: bool,
+    output: tuple[bool, bool],
     **settings: Any,
 ) -> None:
-    """`longread ask FILE "question"`: index the document if needed, then answer with citations."""
+    """`longread ask FILE "question"`: index the document if needed, then answer with citations
+    (`output`: dry run, JSON)."""
     from longread.api import SingleDocRLM
 
     rlm = SingleDocRLM(file, model, sub_model, on_event=progress, **settings)
@@ -127,5 +143,4 @@ def ask_document(
                 f"building full-text search: {done:,} of {total:,} sections…"
             ),
         )
-        answer = rlm.query(question)
-    print_answer(answer, as_json=as_json)
+        answer_and_show(rlm, question, *output)

@@ -12,7 +12,12 @@ import typer
 from rich.markup import escape
 
 from longread.cli.app import app
-from longread.cli.display import ProgressLine, console, print_answer, progress_bars
+from longread.cli.display import (
+    ProgressLine,
+    answer_and_show,
+    console,
+    progress_bars,
+)
 from longread.errors import InputError
 from longread.text.terminal import json_for_terminal
 
@@ -118,11 +123,11 @@ def ask_corpus(
     model: str | None,
     sub_model: str | None,
     progress: ProgressLine,
-    as_json: bool,
+    output: tuple[bool, bool],
     **settings: Any,
 ) -> None:
     """`longread ask DIR "question"`: bring the index up to date (rules metadata for new files),
-    then answer with citations into the documents."""
+    then answer with citations into the documents (`output`: dry run, JSON)."""
     rlm = open_corpus(folder, model, sub_model, on_event=progress, **settings)
     rlm.index.prescan()
     rlm.prepare_models()
@@ -144,8 +149,7 @@ def ask_corpus(
             f"{folder.name}: {total_docs:,} documents, {total_chars:,} characters"
             + (f" ({len(report.skipped)} files skipped)" if report.skipped else "")
         )
-        answer = rlm.query(question)
-    print_answer(answer, as_json=as_json)
+        answer_and_show(rlm, question, *output)
 
 
 @corpus_app.command("ls")

@@ -19,6 +19,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 from rich.status import Status
+from rich.table import Table
 from rich.text import Text
 
 from longread.answer import Answer
@@ -144,6 +145,13 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
             reason = " ".join(claim.reason.split())[:200]
             console.print(f"[yellow]⚠{number} unsupported:[/] {escape(reason)}", highlight=False)
     summary = f"{answer.mode} · {usage_line(answer.usage)}"
+    expected = answer.usage.get("estimate")
+    if expected:
+        summary += (
+            f" · estimated {span(expected['calls'])} calls, "
+            f"{span(expected['input_tokens'])} in / {span(expected['output_tokens'])} out"
+            + ("" if expected["seconds"] is None else f", {span(expected['seconds'], '', 1)} s")
+        )
     if answer.claims:
         held = sum(claim.supported for claim in answer.claims)
         summary += f" · {held} of {len(answer.claims)} claims supported"
@@ -165,3 +173,50 @@ def marked_text(answer: Answer) -> Text:
         at = claim.end
     text.append(for_terminal(answer.text[at:]))
     return text
+
+
+def answer_and_show(asker: Any, question: str, dry_run: bool, as_json: bool) -> None:
+    """The answer to `question` with what was estimated before it; with `dry_run`, only the
+    estimates (of every mode, when the mode is `auto`), and no model call."""
+    modes = None if asker.mode == "auto" else [asker.mode]
+    if dry_run:
+        print_estimates(asker.estimate(question, modes), as_json)
+        return
+    [expected] = asker.estimate(question, [asker.mode])
+    answer = asker.query(question)
+    answer.usage["estimate"] = expected.to_dict()
+    print_answer(answer, as_json)
+
+
+def span(pair: Any, unit: str = "", digits: int = 0) -> str:
+    """A (least, most) range as `n`, `n–m` or `n–no cap`."""
+    least, most = pair
+    shown = f"{unit}{least:,.{digits}f}"
+    if most == least:
+        return shown
+    return f"{shown}–" + ("no cap" if most is None else f"{unit}{most:,.{digits}f}")
+
+
+def print_estimates(estimates: list[Any], as_json: bool) -> None:
+    """Each mode's expected calls, tokens, dollars and seconds (or all of it as JSON)."""
+    if as_json:
+        sys.stdout.write(json.dumps([e.to_dict() for e in estimates], indent=2) + "\n")
+        return
+    table = Table(title="Estimate before any model call", title_justify="left")
+    for column in ("mode", "calls (sub)", "in tokens", "out tokens", "dollars", "seconds"):
+        table.add_column(column, justify="left" if column == "mode" else "right")
+    for number, e in enumerate(estimates):
+        name = f"auto → {e.mode}" if number == 0 and e.note.startswith("auto") else e.mode
+        table.add_row(
+            name,
+            f"{span(e.calls)} ({span(e.subcalls)})"
+            + (f", {e.cached_calls} cached" if e.cached_calls else ""),
+            span(e.input_tokens),
+            span(e.output_tokens),
+            "unknown" if e.cost_usd is None else span(e.cost_usd, "$", 4),
+            "unknown" if e.seconds is None else span(e.seconds, "", 1),
+        )
+    console.print(table)
+    for e in estimates:
+        if e.note:
+            console.print(f"[dim]{escape(e.mode)}: {escape(e.note)}[/]", highlight=False)

@@ -9,7 +9,7 @@ from rich.markup import escape
 
 from longread.cli.app import app
 from longread.cli.corpus import EXECUTOR, LLM_META, RATE, SHARDS, update_corpus
-from longread.cli.display import console, progress_bars
+from longread.cli.display import console, print_estimates, progress_bars
 from longread.errors import InputError
 
 
@@ -39,11 +39,19 @@ def index(
     executor: str | None = EXECUTOR,
     shards: int | None = SHARDS,
     rate: float | None = RATE,
+    dry_run: bool = typer.Option(
+        False,
+        "--dry-run",
+        help="Make no model call: build the structure, then print what the summaries and the "
+        "tree would cost (calls, tokens, dollars, seconds).",
+    ),
 ) -> None:
     """Index FILE: structure, sections, full-text search, summaries and the summary tree
     (resumable). A document without headings is cut into sections by the smart chunker. Index a
     folder: every document's text, metadata, full-text search, inverted indexes and links."""
     if file.is_dir():
+        if dry_run:
+            raise InputError("--dry-run estimates one file's summaries; not a folder's metadata")
         return update_corpus(file, sub_model, llm_meta, executor, shards, rate)
     from longread.api import SingleDocRLM, TreeOptions
     from longread.llm.gateway import Gateway
@@ -51,9 +59,11 @@ def index(
     rlm = SingleDocRLM(file, sub_model=sub_model)
     if rebuild:
         rlm.drop_index()
+    options = TreeOptions(smart_chunks, chunk_tokens, group_size)
+    if dry_run:
+        return print_estimates([rlm.estimate_index(options)], as_json=False)
     gateway = Gateway(cache=rlm.cache)
     with progress_bars() as advance:
-        options = TreeOptions(smart_chunks, chunk_tokens, group_size)
         built = rlm.build_index(summaries, on_event=advance, gateway=gateway, tree=options)
     console.print(
         f"{file.name}: {built.doc_type}, {built.total_chars:,} characters, "

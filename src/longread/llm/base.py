@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 
 from longread.errors import ModelError
-from longread.llm.types import Completion, Request
+from longread.llm.types import Completion, Message, Request
 
 
 class TransientModelError(ModelError):
@@ -46,6 +47,11 @@ class LM(ABC):
         """Tokens in `text`: the provider's tokenizer where we have it, else about four chars a
         token."""
         return len(text) // 4 + 1
+
+    def count_prompt(self, messages: Sequence[Message]) -> int:
+        """Tokens a request of these messages sends: their text and a few per message for the
+        chat template."""
+        return sum(self.count_tokens(m["content"]) + 4 for m in messages)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -131,9 +131,10 @@ class Gateway:
                     "prompt": truncate_middle(request.messages[-1]["content"], 4000),
                 },
             )
-            started = time.monotonic()
             with self._slots:
+                started = time.monotonic()  # (the wait for a slot is not the model's time)
                 completion = self._call_with_retries(lm, request, purpose)
+                seconds = time.monotonic() - started
             if self.cache:
                 self.cache.put(
                     key,
@@ -145,7 +146,10 @@ class Gateway:
                         "output_tokens": completion.output_tokens,
                     },
                 )
-            return self._record(lm, purpose, label, completion, time.monotonic() - started)
+                self.cache.record_speed(
+                    lm.name, completion.input_tokens, completion.output_tokens, seconds
+                )
+            return self._record(lm, purpose, label, completion, seconds)
         finally:
             if counts_as_subcall(purpose, current_depth()):
                 with self._lock:

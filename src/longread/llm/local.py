@@ -6,12 +6,13 @@ import atexit
 import os
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from longread.errors import ModelError
 from longread.llm.base import LM
-from longread.llm.types import Completion, Request
+from longread.llm.types import Completion, Message, Request
 
 _loaded: dict[tuple[str, int, str | None, int], Any] = {}
 _load_lock = threading.Lock()
@@ -114,6 +115,22 @@ class LocalLM(LM):
 
     def count_tokens(self, text: str) -> int:
         return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def count_prompt(self, messages: Sequence[Message]) -> int:
+        """Tokens of the prompt the model's own chat template makes of the messages (its default
+        system message included), when the model file has a template."""
+        llama = self.llama
+        template = llama.metadata.get("tokenizer.chat_template")
+        if not template:
+            return super().count_prompt(messages)
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        def text(token: int) -> str:
+            return llama.detokenize([token], special=True).decode("utf-8", "replace")
+
+        shaped = Jinja2ChatFormatter(template, text(llama.token_eos()), text(llama.token_bos()))
+        prompt = shaped(messages=list(messages)).prompt  # type: ignore[arg-type]
+        return len(llama.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
 
     def complete(self, request: Request) -> Completion:
         kwargs = request.chat_kwargs()

@@ -7,13 +7,14 @@ cancelling the run cancels the calls not yet done."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 
 from longread.errors import CancelledError
 from longread.executor import Executor, Job
 from longread.llm.base import LM
 from longread.llm.specs import ClientOptions, resolve_model
-from longread.llm.types import Completion, Request
+from longread.llm.types import Completion, Message, Request
 
 _MADE: dict[tuple[str, ClientOptions], LM] = {}  # the models this worker process has made
 
@@ -61,3 +62,6 @@ class RemoteLM(LM):
 
     def count_tokens(self, text: str) -> int:
         return self.model.count_tokens(text)
+
+    def count_prompt(self, messages: Sequence[Message]) -> int:
+        return self.model.count_prompt(messages)

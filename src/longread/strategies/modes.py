@@ -183,17 +183,10 @@ def _answered(question: str, source: Source, run: Run, mode: str) -> Answer:
     if isinstance(source, CorpusTools) and source.index.totals()[0] == 0:
         raise InputError(f"{source.index.root} has no readable documents")
     if mode == "auto":
-        counted = _counted(question, source, run)
-        if counted is not None:
-            return counted
-        mode, reason = choose_mode(
-            _size(source), run.root, FALLBACK[kind], run.options.allow_code, question
-        )
-        if kind not in MODES[mode].runs:  # (a mode measured on files, for a context in memory)
-            mode, reason = (
-                FALLBACK[kind],
-                f"{reason}, which does not read {kind}s: {FALLBACK[kind]}",
-            )
+        by_counting = counted(question, source, run)
+        if by_counting is not None:
+            return by_counting
+        mode, reason = gate(question, source, run)
     else:
         reason = f"{mode} was asked for"
     run.emit(EventKind.MODE, mode=mode, reason=reason)
@@ -207,7 +200,18 @@ def _answered(question: str, source: Source, run: Run, mode: str) -> Answer:
     return result
 
 
-def _counted(question: str, source: Source, run: Run) -> Answer | None:
+def gate(question: str, source: Source, run: Run) -> tuple[str, str]:
+    """The mode `auto` answers with when it does not count: `choose_mode` for this source."""
+    kind = KINDS[type(source)]
+    mode, reason = choose_mode(
+        _size(source), run.root, FALLBACK[kind], run.options.allow_code, question
+    )
+    if kind not in MODES[mode].runs:  # (a mode measured on files, for a context in memory)
+        return FALLBACK[kind], f"{reason}, which does not read {kind}s: {FALLBACK[kind]}"
+    return mode, reason
+
+
+def counted(question: str, source: Source, run: Run) -> Answer | None:
     """A question whose answer depends on the whole text (how many, the most, every case),
     answered by counting over all of it: records found by structure, else (for a question that
     can only be a count over the whole) listed by the sub-model from every chunk; None when it

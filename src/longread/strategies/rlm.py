@@ -20,7 +20,7 @@ from longread.text.questions import counted_words, question_kind
 from longread.text.slices import ContextSlicer
 from longread.tools.context_tools import ContextTools
 from longread.tools.extract import instruction_for
-from longread.tools.toolset import Toolset
+from longread.tools.toolset import Brief, Toolset
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_LANGS = {"repl", "python", "py", "python3", ""}
@@ -142,20 +142,25 @@ class RLMLoop:
         with at_depth(self.run.depth):  # every model call made for this RLM is counted at its depth
             return self._answer(question)
 
-    def _answer(self, question: str) -> Answer:
-        o = self.run.options
-        brief = self.tools.brief(question)
-        self.example = brief.first_step
+    def system_prompt(self, brief: Brief) -> str:
+        """The root model's instructions: the source, how to read it, the REPL's functions."""
         functions = self.tools.functions()
         own = [
             name for name in functions if name not in Toolset.CORE_NAMES and name != "context_read"
         ]
-        system = SYSTEM.format(
+        return SYSTEM.format(
             intro=brief.intro,
             guide=brief.guide,
             core=self.tools.core_doc(),
             tools="\n".join(describe(name, functions[name]) for name in own),
         )
+
+    def _answer(self, question: str) -> Answer:
+        o = self.run.options
+        brief = self.tools.brief(question)
+        self.example = brief.first_step
+        functions = self.tools.functions()
+        system = self.system_prompt(brief)
         turns = 0
         gateway = self.run.gateway
         with Sandbox(

@@ -3,6 +3,8 @@ and cancellation), and the answer in the API's shape."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -18,6 +20,7 @@ from longread.repl.sandbox import probe
 from longread.store.cache import ResponseCache
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run, RunOptions
+from longread.strategies.estimate import Estimate, SourceMaker, estimate
 from longread.strategies.modes import answer
 from longread.strategies.texts import TextDocs
 from longread.tools.corpus import CorpusTools
@@ -92,6 +95,7 @@ class Analysis:
             allow_code=allow_code,
             verify=request.verify,
         )
+        self.cache = services.cache
         self.progress: Progress | None = None
         self.gateway = Gateway(
             budget=budget,
@@ -107,8 +111,43 @@ class Analysis:
     def cancel(self) -> None:
         self.gateway.cancel()
 
+    @contextmanager
+    def _opened(self) -> Iterator[tuple[SourceMaker, str]]:
+        """The target as a source whose tools call a given sub-model (open while in the block),
+        and a line saying what it is."""
+        target = self.target
+        if isinstance(target, IndexedCorpus):
+            with target.opened() as corpus:
+                yield (
+                    lambda sub, gateway: CorpusTools(corpus, sub, gateway),
+                    f"indexed corpus, {target.documents:,} documents, {target.chars:,} characters",
+                )
+        elif isinstance(target, IndexedDocument):
+            with target.opened() as index:
+                yield (
+                    lambda sub, gateway: SingleDocTools(index, sub, gateway),
+                    f"indexed document, {index.section_count:,} sections, "
+                    f"{index.total_chars:,} characters",
+                )
+        else:
+            yield (
+                lambda sub, gateway: target,
+                f"{len(target.chunks)} chunk(s) of up to {target.chunk_chars:,} characters "
+                f"from {target.total_chars:,}",
+            )
+
+    def _estimate(self, make_source: SourceMaker) -> Estimate:
+        run = Run(self.root, self.sub, Gateway(budget=self.gateway.budget), self.options)
+        return estimate(self.request.question, make_source, run, self.request.mode, self.cache)
+
+    def estimate(self) -> dict[str, Any]:
+        """What the analysis would cost, without a model call."""
+        with self._opened() as (make_source, _):
+            return self._estimate(make_source).to_dict()
+
     def run(self, send: Send = lambda kind, data: None) -> dict[str, Any]:
-        """Answer the question, sending progress through `send`; returns the API's answer JSON."""
+        """Answer the question, sending progress through `send`; returns the API's answer JSON
+        (with the estimate made before the first call)."""
         progress = self.progress = Progress(send)
         run = Run(self.root, self.sub, self.gateway, self.options, progress)
         target = self.target
@@ -119,42 +158,18 @@ class Analysis:
             "INIT", f"{self.request.mode} · {names} · root {self.root.name}, sub {self.sub.name}"
         )
         try:
-            if isinstance(target, IndexedCorpus):
-                with target.opened() as corpus:
-                    progress.phase(
-                        "CHUNK",
-                        f"indexed corpus, {target.documents:,} documents, "
-                        f"{target.chars:,} characters",
-                    )
-                    result = answer(
-                        self.request.question,
-                        CorpusTools(corpus, self.sub, self.gateway),
-                        run,
-                        self.request.mode,
-                    )
-            elif isinstance(target, IndexedDocument):
-                with target.opened() as index:
-                    progress.phase(
-                        "CHUNK",
-                        f"indexed document, {index.section_count:,} sections, "
-                        f"{index.total_chars:,} characters",
-                    )
-                    tools = SingleDocTools(index, self.sub, self.gateway)
-                    result = answer(self.request.question, tools, run, self.request.mode)
-            else:
-                progress.phase(
-                    "CHUNK",
-                    f"{len(target.chunks)} chunk(s) of up to {target.chunk_chars:,} "
-                    f"characters from {target.total_chars:,}",
-                )
-                result = answer(self.request.question, target, run, self.request.mode)
+            with self._opened() as (make_source, described):
+                progress.phase("CHUNK", described)
+                expected = self._estimate(make_source)
+                source = make_source(self.sub, self.gateway)
+                result = answer(self.request.question, source, run, self.request.mode)
         except BudgetExceededError as error:
             if error.partial is None:
                 raise
             result = error.partial
             progress.log(f"stopped: {error}")
         progress.phase("RESPOND")
-        return self._result(result)
+        return {**self._result(result), "estimate": expected.to_dict()}
 
     def _result(self, answer: Answer) -> dict[str, Any]:
         citations = [self._citation(c) for c in answer.citations]

@@ -62,6 +62,16 @@ def config(request: Request) -> dict[str, Any]:
     }
 
 
+@router.post("/api/estimate")
+async def estimate(body: AnalyzeRequest, request: Request) -> dict[str, Any]:
+    """What an analysis would cost (calls, tokens, dollars, seconds), without a model call."""
+    analysis = await _start(body, request)
+    try:
+        return await run_in_threadpool(analysis.estimate)
+    except LongreadError as error:
+        raise HTTPException(422, str(error)) from error
+
+
 @router.post("/api/analyze")
 async def analyze(body: AnalyzeRequest, request: Request) -> dict[str, Any]:
     """Answer a question about documents: the answer, its citations, usage and chunks read. A

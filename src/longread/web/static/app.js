@@ -87,6 +87,7 @@ function showStep(name) {
     else button.removeAttribute("aria-current");
   }
   $(`#step-${name} h2`).focus();
+  if (name === "configure") estimateSoon();
 }
 
 // --- documents ------------------------------------------------------------------------------
@@ -176,6 +177,43 @@ function updateModes() {
   $("#mode-note").textContent = notes.join(" ");
 }
 
+/** A (least, most) range as "n", "n–m" or "n–no cap". */
+function span([least, most], format = (n) => n.toLocaleString("en")) {
+  if (most === least) return format(least);
+  return `${format(least)}–${most === null ? "no cap" : format(most)}`;
+}
+
+function describeEstimate(e) {
+  const cost = e.cost_usd === null ? "cost unknown (no price for this model)" : span(e.cost_usd, (n) => `$${n.toFixed(4)}`);
+  const seconds = e.seconds === null ? "time unknown (model not timed yet)" : `${span(e.seconds, (n) => n.toFixed(1))} s`;
+  return `${span(e.calls)} calls (${span(e.subcalls)} sub${e.cached_calls ? `, ${e.cached_calls} cached` : ""}) · ` +
+    `${span(e.input_tokens)} in / ${span(e.output_tokens)} out tokens · ${cost} · ${seconds}`;
+}
+
+/** The cost of the analysis as configured, asked of the server (no model call) a moment after
+ * the last change; a reply to an older configuration is dropped. */
+async function refreshEstimate() {
+  const target = $("#estimate");
+  const body = request($("#mode").value);
+  if (!body.question || !body.document_ids.length) { target.hidden = true; return; }
+  const asked = state.estimateAsked = JSON.stringify(body);
+  try {
+    const e = await api("/api/estimate", { method: "POST", headers: { "content-type": "application/json" }, body: asked });
+    if (asked !== state.estimateAsked) return;
+    target.textContent = `Estimate (${e.mode}${e.note ? `; ${e.note}` : ""}): ${describeEstimate(e)}`;
+  } catch (error) {
+    if (asked !== state.estimateAsked) return;
+    target.textContent = `No estimate: ${error.message}`;
+  }
+  target.hidden = false;
+}
+
+let estimateTimer = 0;
+function estimateSoon() {
+  clearTimeout(estimateTimer);
+  estimateTimer = setTimeout(refreshEstimate, 400);
+}
+
 function request(mode) {
   const number = (id) => Number($(`#${id}`).value);
   return {
@@ -248,7 +286,9 @@ class RunView {
       : ` · ${result.chunks_read} of ${result.chunks_total ?? "?"} chunks read`;
     $(".usage", this.answer).textContent = `${u.calls} calls (${u.subcalls} sub, ${u.cached_calls} cached) · ` +
       `${u.input_tokens.toLocaleString("en")} in / ${u.output_tokens.toLocaleString("en")} out tokens · ${cost} · ` +
-      `${u.seconds.toFixed(1)} s${chunks}${claims}${result.stopped_by ? ` · stopped by ${result.stopped_by}` : ""}`;
+      `${u.seconds.toFixed(1)} s${chunks}${claims}` +
+      `${result.estimate ? ` · estimated ${span(result.estimate.calls)} calls, ${span(result.estimate.input_tokens)} in / ${span(result.estimate.output_tokens)} out` : ""}` +
+      `${result.stopped_by ? ` · stopped by ${result.stopped_by}` : ""}`;
   }
 }
 
@@ -416,6 +456,8 @@ function wire() {
     start();
   });
   $("#model").addEventListener("change", updateModes);
+  $("#analyze-form").addEventListener("input", estimateSoon);
+  $("#analyze-form").addEventListener("change", estimateSoon);
   $("#analyze-form").addEventListener("submit", (event) => { event.preventDefault(); analyze(); });
   $("#compare").addEventListener("click", compare);
   $("#cancel").addEventListener("click", stopRuns);

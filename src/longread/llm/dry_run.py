@@ -1,0 +1,73 @@
+"""A stand-in for a model that makes no call: it counts each request's tokens with the model's own
+counter and replies with a sentence of the prompt (or JSON of that shape the schema asks for), so
+a strategy run against it goes the way a run that finds something goes, and the gateway's ledger
+becomes the estimate of the real run."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from longread.llm.base import LM
+from longread.llm.types import Completion, Request
+from longread.text.rank import terms
+
+REPLY_SHARE = 4  # a reply is estimated at a quarter of the tokens it may use
+_SENTENCE = re.compile(r"[^.!?\n]{20,400}[.!?]")
+
+
+class DryRunLM(LM):
+    """`model`'s name, window and abilities, without its calls. A reply is counted as the model's
+    mean reply where known, else a quarter of the tokens the request allows."""
+
+    def __init__(self, model: LM, question: str, reply_tokens: int | None = None):
+        self.model = model
+        self.reply_tokens = reply_tokens  # the model's mean reply, where known
+        self.name = model.name
+        self.context_window = model.context_window
+        self.writes_code = model.writes_code
+        self.on_cpu = model.on_cpu
+        self.question = question.strip()
+        self.asked = set(terms(question))
+
+    def count_tokens(self, text: str) -> int:
+        return self.model.count_tokens(text)
+
+    def complete(self, request: Request) -> Completion:
+        said = self._sentence(request.messages[-1]["content"])
+        text = said if request.json_schema is None else _json_like(request.json_schema, said)
+        return Completion(
+            text=text,
+            input_tokens=self.model.count_prompt(request.messages),
+            output_tokens=min(
+                request.max_tokens, self.reply_tokens or request.max_tokens // REPLY_SHARE
+            ),
+            model=self.name,
+        )
+
+    def _sentence(self, prompt: str) -> str:
+        """The prompt's sentence sharing most words with the question (a finding it could hold),
+        the question itself left out."""
+        best, most = "The text does not say.", -1
+        for match in _SENTENCE.finditer(
+            prompt.replace(self.question, " ") if self.question else prompt
+        ):
+            shared = len(self.asked & set(terms(match.group(0))))
+            if shared > most:
+                best, most = " ".join(match.group(0).split()), shared
+        return best
+
+
+def _json_like(schema: dict[str, Any], said: str) -> str:
+    return json.dumps(_value(schema, said))
+
+
+def _value(schema: dict[str, Any], said: str) -> Any:
+    """A value of `schema`'s shape: objects with every property, true, the sentence, 1, []."""
+    kind = schema.get("type")
+    if kind == "object":
+        return {key: _value(sub, said) for key, sub in schema.get("properties", {}).items()}
+    if kind == "array":
+        return []
+    return {"boolean": True, "string": said, "integer": 1, "number": 1}.get(str(kind))
