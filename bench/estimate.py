@@ -1,8 +1,8 @@
 """The cost estimate against the cost, end to end: for each document, question and mode,
 `longread ask --dry-run --json` (which must make no request) and then the real `longread ask
 --json --no-cache`, both as subprocesses against a scripted OpenAI-compatible server on 127.0.0.1
-that counts tokens its own way (a word or a punctuation mark each, not the client's count). With
-`--local`, the same runs on the embedded local model, whose tokens are counted exactly.
+that counts tokens its own way (with a real BPE vocabulary, Qwen2.5's, where the client estimates
+four characters a token). With `--local`, the same runs on the embedded local model.
 
     python bench/estimate.py [--local]
 """
@@ -38,17 +38,14 @@ def scripted(messages: list[dict]) -> str:
     prompt = messages[-1]["content"]
     if "Reply with JSON only" in prompt:
         snippet = prompt.split('"""')[1] if '"""' in prompt else prompt
-        sentence = next((s.strip() for s in snippet.split(".") if len(s.strip()) > 30), "")
+        sentence = next((s.strip() for s in snippet.split(".") if 30 < len(s.strip()) < 500), "")
         return json.dumps({"relevant": bool(sentence), "summary": sentence, "quote": sentence})
     return "The passages answer it [1]; the second adds a detail [2]."
 
 
-def ask(path: Path, question: str, mode: str, cache: Path | None, *model: str) -> dict:
-    """`longread ask` as a subprocess (`cache`: its cache folder; None: the user's, where the
-    local models are)."""
-    env = {**os.environ, "OPENAI_API_KEY": "sk-bench"}
-    if cache is not None:
-        env["LONGREAD_CACHE_DIR"] = str(cache)
+def ask(path: Path, question: str, mode: str, cache: Path, *model: str) -> dict:
+    """`longread ask` as a subprocess, with `cache` as its cache folder."""
+    env = {**os.environ, "OPENAI_API_KEY": "sk-bench", "LONGREAD_CACHE_DIR": str(cache)}
     done = subprocess.run(
         [LONGREAD, "ask", str(path), question, "--mode", mode, "--json", *model],
         capture_output=True,
@@ -61,7 +58,7 @@ def ask(path: Path, question: str, mode: str, cache: Path | None, *model: str) -
     return json.loads(done.stdout)
 
 
-def measure(model: list[str], cache: Path | None, server=None) -> list[tuple]:
+def measure(model: list[str], cache: Path, server=None) -> list[tuple]:
     rows = []
     for path, question in TASKS:
         for mode in MODES:
@@ -69,32 +66,52 @@ def measure(model: list[str], cache: Path | None, server=None) -> list[tuple]:
             sent = len(server.requests) if server else 0
             if server and sent:
                 raise SystemExit(f"--dry-run sent {sent} requests")
-            usage = ask(path, question, mode, cache, "--no-cache", *model)["usage"]
+            usage = ask(path, question, mode, cache, *model)["usage"]
             if server:
                 server.requests.clear()
             rows.append((path.name, question, mode, expected, usage))
     return rows
 
 
+def bpe_count():
+    """A real BPE tokenizer as the server's token count: Qwen2.5's vocabulary (151K tokens, near
+    a hosted model's; fetched on first use), only the vocabulary loaded."""
+    from llama_cpp import Llama
+
+    from longread.llm.local_models import LOCAL_MODELS, model_path
+
+    path = model_path(LOCAL_MODELS["qwen2.5-coder-0.5b"])
+    vocab = Llama(str(path), vocab_only=True, verbose=False)
+    return lambda text: len(vocab.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+
 def error(estimated: float, actual: float) -> str:
     return f"{100 * (estimated - actual) / actual:+.0f}%" if actual else "n/a"
 
 
+def total(usage: dict) -> int:
+    return usage["input_tokens"] + usage["output_tokens"]
+
+
 def table(title: str, rows: list[tuple]) -> None:
     print(f"\n{title}")
-    header = "| document | mode | calls est / actual | tokens est / actual (in+out) | error |"
-    print(header + "\n|---|---|---|---|---|")
+    print(
+        "| document | mode | calls est / actual | in est / actual | out est / actual | tokens "
+        "| seconds est / actual |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for name, _, mode, e, u in rows:
-        est_tokens = e["input_tokens"][0] + e["output_tokens"][0]
-        tokens = u["input_tokens"] + u["output_tokens"]
+        guess = {key: e[key][0] for key in ("input_tokens", "output_tokens")}
         print(
-            f"| {name} | {mode} | {e['calls'][0]} / {u['calls']} | {est_tokens:,} / {tokens:,} "
-            f"| {error(est_tokens, tokens)} |"
+            f"| {name} | {mode} | {e['calls'][0]} / {u['calls']} "
+            f"| {guess['input_tokens']:,} / {u['input_tokens']:,} "
+            f"| {guess['output_tokens']:,} / {u['output_tokens']:,} "
+            f"| {error(total(guess), total(u))} "
+            f"| {'unknown' if e['seconds'] is None else e['seconds'][0]} / {u['seconds']} |"
         )
     exact = sum(e["calls"][0] == u["calls"] for *_, e, u in rows)
     within = sum(
-        abs(e["input_tokens"][0] + e["output_tokens"][0] - u["input_tokens"] - u["output_tokens"])
-        <= 0.15 * (u["input_tokens"] + u["output_tokens"])
+        abs(e["input_tokens"][0] + e["output_tokens"][0] - total(u)) <= 0.15 * total(u)
         for *_, e, u in rows
     )
     print(f"\ncalls exact in {exact} of {len(rows)} runs; tokens within ±15% in {within}")
@@ -107,10 +124,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         cache = Path(scratch) / "cache"
         with fake_openai([scripted] * 10_000) as server:
+            server.count = bpe_count()
             model = ["--model", "openai:gpt-4o-mini", "--base-url", server.url]
             table("Scripted server (gpt-4o-mini prices)", measure(model, cache, server))
-        if args.local:
-            table("Local model (SmolLM2-135M)", measure(["--model", "local"], None))
+        if args.local:  # a fresh cache of its own, the downloaded models linked in
+            from longread.config import cache_dir
+
+            local = Path(scratch) / "local"
+            local.mkdir()
+            (local / "models").symlink_to(cache_dir() / "models")
+            table("Local model (SmolLM2-135M)", measure(["--model", "local"], local))
 
 
 if __name__ == "__main__":

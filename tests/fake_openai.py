@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 Reply = str | Callable[[list[dict[str, Any]]], str]
+_PIECE = re.compile(r"\w+|[^\w\s]")  # a word or a punctuation mark: a test server's "token"
 
 
 class Refusal(Exception):
@@ -34,6 +35,7 @@ class FakeOpenAI:
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     callers: list[str] | None = None  # the title of each request's sending process, if kept
+    count: Callable[[str], int] = lambda text: len(_PIECE.findall(text))  # the server's tokens
 
     def answer(self, body: dict[str, Any]) -> str:
         reply = self.replies.pop(0) if self.replies else self.last
@@ -84,20 +86,19 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                             "message": {"role": "assistant", "content": text},
                         }
                     ],
-                    "usage": usage(body["messages"], text),
+                    "usage": usage(body["messages"], text, server.count),
                 },
             )
 
     return Handler
 
 
-_PIECE = re.compile(r"\w+|[^\w\s]")  # a word or a punctuation mark: this server's "tokens"
-
-
-def usage(messages: list[dict[str, Any]], reply: str) -> dict[str, int]:
-    """Token counts as a provider reports them, by this server's own count (not the client's)."""
-    prompt = sum(len(_PIECE.findall(str(m.get("content", "")))) + 3 for m in messages)
-    completion = len(_PIECE.findall(reply))
+def usage(
+    messages: list[dict[str, Any]], reply: str, count: Callable[[str], int]
+) -> dict[str, int]:
+    """Token counts as a provider reports them, by the server's own count (not the client's)."""
+    prompt = sum(count(str(m.get("content", ""))) + 3 for m in messages)
+    completion = count(reply)
     return {
         "prompt_tokens": prompt,
         "completion_tokens": completion,

@@ -137,7 +137,7 @@ class SingleDocRLM(Asker):
                 self.store.db.backup(copy.db)
                 scratch_index = SingleDocIndex.open(copy, index.store_id)
                 sub = DryRunLM(
-                    self.sub, "", self.cache.reply_tokens(self.sub.name) if self.cache else None
+                    self.sub, "", self.cache.history(self.sub.name) if self.cache else None
                 )
                 gateway = dry_gateway(run, self.cache)
                 _summarized(scratch_index, sub, gateway, tree, ignore)

@@ -189,12 +189,12 @@ def answer_and_show(asker: Any, question: str, dry_run: bool, as_json: bool) -> 
 
 
 def span(pair: Any, unit: str = "", digits: int = 0) -> str:
-    """A (least, most) range as `n`, `n–m` or `n–no cap`."""
+    """A (least, most) range as `n`, `n–m`, or `n+` when it has no upper end."""
     least, most = pair
     shown = f"{unit}{least:,.{digits}f}"
     if most == least:
         return shown
-    return f"{shown}–" + ("no cap" if most is None else f"{unit}{most:,.{digits}f}")
+    return f"{shown}+" if most is None else f"{shown}–{unit}{most:,.{digits}f}"
 
 
 def print_estimates(estimates: list[Any], as_json: bool) -> None:
@@ -203,7 +203,7 @@ def print_estimates(estimates: list[Any], as_json: bool) -> None:
         sys.stdout.write(json.dumps([e.to_dict() for e in estimates], indent=2) + "\n")
         return
     table = Table(title="Estimate before any model call", title_justify="left")
-    for column in ("mode", "calls (sub)", "in tokens", "out tokens", "dollars", "seconds"):
+    for column in ("mode", "calls (sub)", "tokens in", "out", "dollars", "seconds"):
         table.add_column(column, justify="left" if column == "mode" else "right")
     for number, e in enumerate(estimates):
         name = f"auto → {e.mode}" if number == 0 and e.note.startswith("auto") else e.mode

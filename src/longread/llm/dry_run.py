@@ -11,6 +11,7 @@ from typing import Any
 
 from longread.llm.base import LM
 from longread.llm.types import Completion, Request
+from longread.store.cache import ModelHistory
 from longread.text.rank import terms
 
 REPLY_SHARE = 4  # a reply is estimated at a quarter of the tokens it may use
@@ -18,12 +19,13 @@ _SENTENCE = re.compile(r"[^.!?\n]{20,400}[.!?]")
 
 
 class DryRunLM(LM):
-    """`model`'s name, window and abilities, without its calls. A reply is counted as the model's
-    mean reply where known, else a quarter of the tokens the request allows."""
+    """`model`'s name, window and abilities, without its calls. A prompt is counted as the model
+    counts it, scaled by what its provider reported for earlier prompts; a reply as the model's
+    mean reply to requests of its shape (JSON or text), else a quarter of the tokens allowed."""
 
-    def __init__(self, model: LM, question: str, reply_tokens: int | None = None):
+    def __init__(self, model: LM, question: str, history: ModelHistory | None = None):
         self.model = model
-        self.reply_tokens = reply_tokens  # the model's mean reply, where known
+        self.history = history  # what earlier calls say of the model
         self.name = model.name
         self.context_window = model.context_window
         self.writes_code = model.writes_code
@@ -37,12 +39,13 @@ class DryRunLM(LM):
     def complete(self, request: Request) -> Completion:
         said = self._sentence(request.messages[-1]["content"])
         text = said if request.json_schema is None else _json_like(request.json_schema, said)
+        shape = "text" if request.json_schema is None else "json"
+        known = self.history.reply_tokens.get(shape) if self.history else None
+        ratio = self.history.token_ratio if self.history else 1.0
         return Completion(
             text=text,
-            input_tokens=self.model.count_prompt(request.messages),
-            output_tokens=min(
-                request.max_tokens, self.reply_tokens or request.max_tokens // REPLY_SHARE
-            ),
+            input_tokens=round(self.model.count_prompt(request.messages) * ratio),
+            output_tokens=min(request.max_tokens, known or request.max_tokens // REPLY_SHARE),
             model=self.name,
         )
 

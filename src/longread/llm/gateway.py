@@ -146,8 +146,14 @@ class Gateway:
                         "output_tokens": completion.output_tokens,
                     },
                 )
-                self.cache.record_speed(
-                    lm.name, completion.input_tokens, completion.output_tokens, seconds
+                counted = (  # (a local model's count is its own: exact, and not paid twice)
+                    completion.input_tokens if lm.on_cpu else lm.count_prompt(request.messages)
+                )
+                self.cache.record_call(
+                    lm.name,
+                    "text" if json_schema is None else "json",
+                    (completion.input_tokens, counted, completion.output_tokens),
+                    seconds,
                 )
             return self._record(lm, purpose, label, completion, seconds)
         finally:

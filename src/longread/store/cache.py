@@ -7,6 +7,7 @@ import json
 import sqlite3
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +18,29 @@ CREATE TABLE IF NOT EXISTS responses (
     value TEXT NOT NULL,
     created REAL NOT NULL
 );
-CREATE TABLE IF NOT EXISTS speeds (
-    model TEXT PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS model_calls (
+    model TEXT NOT NULL,
+    shape TEXT NOT NULL,  -- what was asked for: 'json' or 'text'
     calls INTEGER NOT NULL,
-    input_tokens INTEGER NOT NULL,
+    input_tokens INTEGER NOT NULL,  -- as the provider reported them
+    counted_tokens INTEGER NOT NULL,  -- as longread counted the same prompts
     output_tokens INTEGER NOT NULL,
-    seconds REAL NOT NULL
+    seconds REAL NOT NULL,
+    PRIMARY KEY (model, shape)
 )
 """
 DECODE_WEIGHT = 10  # an output token takes about as long as this many input tokens
+
+
+@dataclass(frozen=True)
+class ModelHistory:
+    """What the calls made so far say of a model: seconds per input token (an output token
+    counting as DECODE_WEIGHT), the provider's tokens per token longread counts, and the mean
+    reply in tokens for each shape of request ('json', 'text')."""
+
+    seconds_per_token: float | None
+    token_ratio: float
+    reply_tokens: dict[str, int]
 
 
 def request_key(model: str, fields: dict[str, Any]) -> str:
@@ -57,36 +72,39 @@ class ResponseCache:
                 (key, model, json.dumps(value, ensure_ascii=False), time.time()),
             )
 
-    def record_speed(
-        self, model: str, input_tokens: int, output_tokens: int, seconds: float
+    def record_call(
+        self, model: str, shape: str, tokens: tuple[int, int, int], seconds: float
     ) -> None:
-        """Add one model call's tokens and seconds to what is known of the model's speed."""
+        """Add one model call (`tokens`: input as reported, input as counted here, output) to
+        the model's history."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO speeds VALUES (?, 1, ?, ?, ?) ON CONFLICT (model) DO UPDATE SET "
-                "calls = calls + 1, input_tokens = input_tokens + excluded.input_tokens, "
+                "INSERT INTO model_calls VALUES (?, ?, 1, ?, ?, ?, ?) "
+                "ON CONFLICT (model, shape) DO UPDATE SET calls = calls + 1, "
+                "input_tokens = input_tokens + excluded.input_tokens, "
+                "counted_tokens = counted_tokens + excluded.counted_tokens, "
                 "output_tokens = output_tokens + excluded.output_tokens, "
                 "seconds = seconds + excluded.seconds",
-                (model, input_tokens, output_tokens, seconds),
+                (model, shape, *tokens, seconds),
             )
 
-    def seconds_per_token(self, model: str) -> float | None:
-        """Seconds per input token (an output token counting as `DECODE_WEIGHT`) over the model's
-        calls made so far; None for a model never timed here."""
+    def history(self, model: str) -> ModelHistory | None:
+        """What earlier calls say of `model` (None: it was never called with the cache on)."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT input_tokens + ? * output_tokens, seconds FROM speeds WHERE model = ?",
-                (DECODE_WEIGHT, model),
-            ).fetchone()
-        return row[1] / row[0] if row and row[0] > 0 else None
-
-    def reply_tokens(self, model: str) -> int | None:
-        """The model's mean reply length in tokens over its calls made so far (None: none)."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT output_tokens, calls FROM speeds WHERE model = ?", (model,)
-            ).fetchone()
-        return round(row[0] / row[1]) if row and row[1] else None
+            rows = self._db.execute(
+                "SELECT shape, calls, input_tokens, counted_tokens, output_tokens, seconds "
+                "FROM model_calls WHERE model = ?",
+                (model,),
+            ).fetchall()
+        if not rows:
+            return None
+        weighted = sum(r[2] + DECODE_WEIGHT * r[4] for r in rows)
+        counted = sum(r[3] for r in rows)
+        return ModelHistory(
+            sum(r[5] for r in rows) / weighted if weighted else None,
+            sum(r[2] for r in rows) / counted if counted else 1.0,
+            {r[0]: round(r[4] / r[1]) for r in rows},
+        )
 
     def close(self) -> None:
         with self._lock:

@@ -52,7 +52,7 @@ class _ReadOnly:
     def put(self, *args: object) -> None:
         return None
 
-    def record_speed(self, *args: object) -> None:
+    def record_call(self, *args: object) -> None:
         return None
 
 
@@ -80,7 +80,7 @@ def estimate(
     tools of an indexed source call the sub-model themselves: here they get the stand-ins)."""
 
     def stand_in(model: LM) -> DryRunLM:
-        return DryRunLM(model, question, cache.reply_tokens(model.name) if cache else None)
+        return DryRunLM(model, question, cache.history(model.name) if cache else None)
 
     root = stand_in(run.root)
     sub = root if run.sub is run.root else stand_in(run.sub)
@@ -136,7 +136,8 @@ def _seconds(usage: Usage, run: Run, cache: ResponseCache | None) -> float | Non
     for (model, purpose, depth), line in usage.lines.items():
         if line.calls == line.cached:
             continue
-        per_token = cache.seconds_per_token(model) if cache is not None else None
+        known = cache.history(model) if cache is not None else None
+        per_token = known.seconds_per_token if known else None
         if per_token is None:
             return None
         seconds = per_token * (line.input_tokens + DECODE_WEIGHT * line.output_tokens)
@@ -167,7 +168,8 @@ def _rlm_range(
     if subs_most is not None:
         parts = (cost_usd(root.name, *turns_most), cost_usd(sub.name, *subs_most))
         cost_most = None if None in parts else sum(p or 0.0 for p in parts)
-    per_token = cache.seconds_per_token(root.name) if cache is not None else None
+    known = cache.history(root.name) if cache is not None else None
+    per_token = known.seconds_per_token if known else None
 
     def seconds(tokens: tuple[int, ...] | None) -> float | None:
         if per_token is None or tokens is None:

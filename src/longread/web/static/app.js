@@ -177,10 +177,10 @@ function updateModes() {
   $("#mode-note").textContent = notes.join(" ");
 }
 
-/** A (least, most) range as "n", "n–m" or "n–no cap". */
+/** A (least, most) range as "n", "n–m", or "n+" when it has no upper end. */
 function span([least, most], format = (n) => n.toLocaleString("en")) {
   if (most === least) return format(least);
-  return `${format(least)}–${most === null ? "no cap" : format(most)}`;
+  return most === null ? `${format(least)}+` : `${format(least)}–${format(most)}`;
 }
 
 function describeEstimate(e) {
