@@ -17,10 +17,12 @@ def longread(
     cwd: Path | None = None,
     timeout: float = 180,
     text: bool = True,
+    input: str | None = None,
     **env: str,
 ) -> subprocess.CompletedProcess:
     """`longread ARGS` with OPENAI_API_KEY (a test key unless given), the cache in `cache`, and
-    `env` added to this process's environment; its output captured."""
+    `env` added to this process's environment, `input` on its standard input; its output
+    captured."""
     environment = {
         **os.environ,
         "OPENAI_API_KEY": "sk-test",
@@ -28,7 +30,13 @@ def longread(
         **env,
     }
     return subprocess.run(
-        [LONGREAD, *args], cwd=cwd, env=environment, capture_output=True, text=text, timeout=timeout
+        [LONGREAD, *args],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=text,
+        timeout=timeout,
+        input=input,
     )
 
 

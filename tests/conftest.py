@@ -13,6 +13,7 @@ from longread.strategies.common import Run, RunOptions
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("LONGREAD_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("LONGREAD_DATA_DIR", str(tmp_path / "data"))
 
 
 def make_run(

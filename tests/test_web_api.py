@@ -236,6 +236,31 @@ def test_the_estimate_makes_no_call_and_its_calls_are_the_runs(tmp_path):
     assert refused.status_code == 422
 
 
+def test_a_follow_up_in_the_conversation_is_answered_from_what_the_first_answer_cited(tmp_path):
+    def root(request) -> str:
+        if "New question:" in request.messages[-1]["content"]:
+            return "The keeper is paid in salt as well as herring [1]."
+        return aggregator(request)
+
+    client = TestClient(scripted_app(tmp_path, ScriptedLM(root), ScriptedLM(reader)))
+    doc_id = upload_text(client)
+    first = client.post("/api/analyze", json=body(doc_id)).json()
+    follow = body(
+        doc_id, question="Is the keeper paid in salt?", conversation=first["conversation"]
+    )
+    second = client.post("/api/analyze", json=follow).json()
+    [citation] = second["citations"]
+    assert second["mode"] == "recall" and second["usage"]["calls"] == 1
+    assert second["conversation"] == first["conversation"]
+    assert citation["text"] == FACT and second["answer"].endswith(f"[{citation['id']}].")
+    assert [c["supported"] for c in second["claims"]] == [True]
+    other = upload_text(client, name="other.txt")
+    elsewhere = client.post("/api/analyze", json={**follow, "document_ids": [other]})
+    assert elsewhere.status_code == 422 and "documents of its conversation" in elsewhere.text
+    ended = client.post("/api/analyze", json={**follow, "conversation": "no-such-id"})
+    assert ended.status_code == 404 and "ask the question afresh" in ended.text
+
+
 def test_more_chunks_than_max_subcalls_are_chosen_by_bm25_and_the_answer_says_so(client):
     doc_id = upload_text(client, TEXT.replace("harbour", "keeper"))  # every chunk matches a little
     result = client.post("/api/analyze", json=body(doc_id, maxSubcalls=3)).json()

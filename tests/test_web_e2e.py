@@ -173,6 +173,72 @@ def test_upload_analyze_and_open_a_citation(page, tmp_path):
         shot(page, "scripted-map-citation")
 
 
+def test_a_follow_up_is_answered_below_the_thread_of_earlier_questions(page, tmp_path):
+    _, sub = scripted_models()
+
+    def root(request):
+        if "New question:" in request.messages[-1]["content"]:
+            return "Salt is part of the keeper's pay [1]."
+        return f"The keeper is paid in herring and salt [1]. {EVIL}"
+
+    with serving(scripted_app(tmp_path, ScriptedLM(root), sub)) as base:
+        page.goto(base)
+        upload_pdf(page, tmp_path)
+        ask(page, "map")
+        page.wait_for_selector("#follow-up-form:not([hidden])", timeout=30_000)
+        assert page.locator("#thread").is_hidden()
+        page.fill("#follow-up", "Is salt part of the keeper's pay?")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#answer .mode-tag:text('(recall)')", timeout=30_000)
+        assert page.locator("#asked").inner_text() == "Q: Is salt part of the keeper's pay?"
+        [earlier] = page.locator("#thread .turns li").all_inner_texts()
+        assert QUESTION in earlier and "herring and salt" in earlier
+        assert page.evaluate("window.pwned") is None  # the earlier answer moved up as text
+        assert (
+            page.locator("#answer .answer-text")
+            .inner_text()
+            .startswith("Salt is part of the keeper's pay")
+        )
+        assert page.locator("#answer .usage").inner_text().startswith("1 calls (")
+        cited, _ = open_citation(page, "#answer .answer-text button.cite")
+        assert cited == FACT
+        page.wait_for_selector("#follow-up-form:not([hidden])")
+        page.keyboard.press("Alt+2")
+        page.focus("#question")
+        page.keyboard.press("Control+Enter")  # a new question from Configure: a new thread
+        page.wait_for_selector("#answer .mode-tag:text('(map)')", timeout=30_000)
+        assert page.locator("#thread").is_hidden()
+        shot(page, "scripted-follow-up")
+
+
+def test_files_upload_when_chosen_and_a_notice_goes_when_its_cause_does(page, tmp_path):
+    root, sub = scripted_models()
+    with serving(scripted_app(tmp_path, root, sub)) as base:
+        page.goto(base)
+        assert page.locator("#upload-form button").count() == 0  # one way to upload: choose
+        upload_pdf(page, tmp_path)
+        assert page.locator("#notice").inner_text().startswith("Added skarv-report.pdf")
+        page.keyboard.press("Alt+2")
+        assert page.locator("#notice").is_hidden()  # it was about the step left behind
+        page.keyboard.press("Alt+1")
+        page.locator("#documents tbody input[type=checkbox]").uncheck()
+        page.keyboard.press("Alt+2")
+        page.fill("#question", QUESTION)
+        page.click("#analyze-form button[type=submit]")
+        notice = page.locator("#notice")
+        assert notice.inner_text() == "Choose at least one document first."
+        assert page.locator("#step-documents").is_visible()  # shown where it can be fixed
+        page.locator("#documents tbody input[type=checkbox]").check()
+        assert notice.is_hidden()  # its cause is gone
+        page.keyboard.press("Alt+2")
+        page.fill("#question", "")
+        page.focus("#question")
+        page.keyboard.press("Control+Enter")
+        assert notice.inner_text() == "Write a question first."
+        page.keyboard.type("Who keeps the light?")
+        assert notice.is_hidden()
+
+
 def test_the_configure_step_shows_the_cost_before_anything_is_spent(page, tmp_path):
     root, sub = scripted_models()
     with serving(scripted_app(tmp_path, root, sub)) as base:

@@ -52,6 +52,17 @@ class Answer:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Answer:
+        """The answer `to_dict` gave (as read back from JSON)."""
+        return cls(
+            **{
+                **data,
+                "citations": [Citation(**c) for c in data.get("citations", [])],
+                "claims": [Claim(**c) for c in data.get("claims", [])],
+            }
+        )
+
 
 def slice_citation(piece: ContextSlice, start: int, end: int, doc_id: str) -> Citation:
     """A citation of [start, end) within a slice's text: in document offsets for a slice of a text

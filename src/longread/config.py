@@ -15,6 +15,16 @@ def cache_dir() -> Path:
     return Path(base) / "longread"
 
 
+def data_dir() -> Path:
+    """Where what a user made is kept (saved conversations): `$LONGREAD_DATA_DIR`, else
+    `$XDG_DATA_HOME/longread`, else `~/.local/share/longread`."""
+    explicit = os.environ.get("LONGREAD_DATA_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "longread"
+
+
 def index_path(document: Path) -> Path:
     """Where a document's index lives: one SQLite file per document path, in the cache."""
     import hashlib

@@ -202,6 +202,28 @@ def test_cancelling_the_run_kills_the_worker_at_once(mode):
         assert worker.poll() is not None
 
 
+def test_a_repl_kept_for_the_next_question_answers_to_that_questions_limits(mode):
+    """A conversation keeps its REPL: the next question's run brings its own tools, deadline and
+    cancellation, and a cell of it can outlast neither."""
+    with Sandbox({"source": lambda: "first"}, cell_timeout=60) as sandbox:
+        assert sandbox.run("kept = source()\nprint(kept)").output.strip() == "first"
+        with pytest.raises(ValueError, match="same tools"):  # no tool slipped in or out
+            sandbox.rebind({"source": str, "shell": str}, None, None)
+        sandbox.rebind({"source": lambda: "second"}, time.monotonic() + 2, None)
+        assert sandbox.run("print(kept, source())").output.strip() == "first second"
+        started = time.monotonic()
+        with pytest.raises(BudgetExceededError):
+            sandbox.run("while True:\n    pass")
+        assert time.monotonic() - started < 2 + 2 and sandbox._process is None
+    cancelled = threading.Event()
+    with Sandbox({}, cell_timeout=60) as sandbox:
+        sandbox.run("kept = 1")
+        sandbox.rebind({}, None, cancelled)
+        threading.Timer(0.5, cancelled.set).start()
+        with pytest.raises(CancelledError):
+            sandbox.run("while True:\n    pass")
+
+
 @pytest.fixture
 def big_document_tools(tmp_path) -> SingleDocTools:
     """A 12 MB document of lines like 'aaaa…a' (what catastrophic patterns feed on)."""

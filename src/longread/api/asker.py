@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
+from pathlib import Path
 from typing import Any, Self
 
 from longread.answer import Answer
+from longread.api.session import Session
 from longread.config import cache_dir, default_model, default_sub_model
 from longread.events import EventSink, JsonlTrace, fan_out
 from longread.executor import Executor
@@ -21,7 +23,9 @@ from longread.repl.workers import prespawn
 from longread.store.cache import ResponseCache
 from longread.strategies.catalog import modes_for
 from longread.strategies.common import Run, RunOptions
+from longread.strategies.conversation import Conversation, converse
 from longread.strategies.estimate import Estimate, SourceMaker, estimate
+from longread.strategies.modes import Source, answer
 
 
 def as_lm(model: str | LM | None, fallback: str, options: ClientOptions = ClientOptions()) -> LM:
@@ -130,6 +134,44 @@ class Asker:
         finally:
             if trace:
                 trace.close()
+
+
+class SourceAsker(Asker):
+    """What `SingleDocRLM` and `MultiDocRLM` share: a file or folder on disk, asked about one
+    question at a time or in a session."""
+
+    def source(self) -> tuple[Path, str]:
+        """The file or folder asked about, and its kind (`document` or `corpus`)."""
+        raise NotImplementedError
+
+    def tools(self, run: Run) -> Source:
+        """The source's functions, bound to one run's models and gateway."""
+        raise NotImplementedError
+
+    def ready(self) -> None:
+        """Make the source answerable (a folder never indexed is indexed first)."""
+
+    def query(self, question: str, mode: str | None = None) -> Answer:
+        """The answer with its citations (each with its span, and its document, section and page
+        where known), usage, mode and why the mode was chosen."""
+        return self.ask_in(None, question, mode)
+
+    def ask_in(self, conversation: Conversation | None, question: str, mode: str | None) -> Answer:
+        """The answer to `question`, alone or as the next question of `conversation`."""
+        self.ready()
+        with self._run() as run:
+            tools, mode = self.tools(run), mode or self.mode
+            self.last_answer = (
+                answer(question, tools, run, mode)
+                if conversation is None
+                else converse(question, tools, run, conversation, mode)
+            )
+        return self.last_answer
+
+    def session(self, name: str | None = None) -> Session:
+        """A conversation about the source (see `Session`); with `name`, saved as it goes, and
+        resumed when a session by that name exists."""
+        return Session(self, name)
 
 
 def print_event(event: Any) -> None:

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from longread.answer import Answer
-from longread.api.asker import Asker
+from longread.api.asker import SourceAsker
 from longread.config import index_path
 from longread.errors import InputError, ModelError
 from longread.events import EventSink, ignore
@@ -28,12 +27,11 @@ from longread.store.open_corpus import open_corpus_store
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run
 from longread.strategies.estimate import Estimate
-from longread.strategies.modes import answer
 from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
 
 
-class MultiDocRLM(Asker):
+class MultiDocRLM(SourceAsker):
     """Answer questions about a folder of documents through its two-level index
     (document metadata, then per-document detail on demand).
 
@@ -193,6 +191,9 @@ class MultiDocRLM(Asker):
         """Forget one document; False if it was not indexed."""
         return self.index.remove_document(doc_id)
 
+    def source(self) -> tuple[Path, str]:
+        return self.corpus_path, "corpus"
+
     def tools(self, run: Run) -> CorpusTools:
         return CorpusTools(self.index, run.sub, run.gateway)
 
@@ -203,21 +204,16 @@ class MultiDocRLM(Asker):
     def estimate(self, question: str, modes: Sequence[str] | None = None) -> list[Estimate]:
         """What answering would cost with each of `modes` (default: `auto`, then every mode for a
         corpus), without a model call (the folder is indexed first if it never was)."""
-        if self.index.totals()[0] == 0:
-            self.build_index(llm_meta=False)
+        self.ready()
         index = self.index
         return self._estimates(
             question, "corpus", lambda sub, gateway: CorpusTools(index, sub, gateway), modes
         )
 
-    def query(self, question: str, mode: str | None = None) -> Answer:
-        """The answer with its citations (each names its document), usage and mode. The folder
-        is indexed first if it never was."""
+    def ready(self) -> None:
+        """Index the folder if it never was."""
         if self.index.totals()[0] == 0:
             self.build_index(llm_meta=False)
-        with self._run() as run:
-            self.last_answer = answer(question, self.tools(run), run, mode or self.mode)
-        return self.last_answer
 
     def repl(self) -> None:
         """An interactive Python prompt with the corpus functions bound (for a person)."""

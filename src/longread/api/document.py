@@ -8,8 +8,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from longread.answer import Answer
-from longread.api.asker import Asker
+from longread.api.asker import SourceAsker
 from longread.config import index_path
 from longread.events import Event, EventKind, EventSink, ignore
 from longread.executor import Executor
@@ -28,7 +27,6 @@ from longread.store.docstore import DocStore, content_hash
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run, RunOptions
 from longread.strategies.estimate import Estimate, dry_gateway, from_usage
-from longread.strategies.modes import answer
 from longread.tools.single_doc import SingleDocTools
 
 DOC_TYPE_SAMPLE = 200_000  # characters from the start that the document type is judged on
@@ -47,7 +45,7 @@ def _summarized(
     return build_summaries(index, sub, gateway, tree or TreeOptions(), sink).index
 
 
-class SingleDocRLM(Asker):
+class SingleDocRLM(SourceAsker):
     """Answer questions about one long document (PDF, DOCX, HTML, markdown or text) through its
     index: table of contents, sections, full-text search and section summaries.
 
@@ -161,6 +159,9 @@ class SingleDocRLM(Asker):
         self._index = SingleDocIndex.load(path, self.store)
         return self._index
 
+    def source(self) -> tuple[Path, str]:
+        return self.doc_path, "document"
+
     def tools(self, run: Run) -> SingleDocTools:
         return SingleDocTools(self.index, run.sub, run.gateway)
 
@@ -175,12 +176,6 @@ class SingleDocRLM(Asker):
         return self._estimates(
             question, "document", lambda sub, gateway: SingleDocTools(index, sub, gateway), modes
         )
-
-    def query(self, question: str, mode: str | None = None) -> Answer:
-        """The answer with its citations (section, offsets, page where known), usage and mode."""
-        with self._run() as run:
-            self.last_answer = answer(question, self.tools(run), run, mode or self.mode)
-        return self.last_answer
 
     def repl(self) -> None:
         """An interactive Python prompt with the document's functions bound (for a person)."""

@@ -1,5 +1,5 @@
-"""`longread corpus ls|add|rm|update DIR`, and the folder forms of `longread index DIR` and
-`longread ask DIR "question"`."""
+"""`longread corpus ls|add|rm|update DIR`, the folder form of `longread index DIR`, and opening
+a folder for `longread ask DIR "question"` and `longread chat DIR`."""
 
 from __future__ import annotations
 
@@ -12,12 +12,7 @@ import typer
 from rich.markup import escape
 
 from longread.cli.app import app
-from longread.cli.display import (
-    ProgressLine,
-    answer_and_show,
-    console,
-    progress_bars,
-)
+from longread.cli.display import ProgressLine, console, progress_bars
 from longread.errors import InputError
 from longread.text.terminal import json_for_terminal
 
@@ -117,39 +112,30 @@ def update_corpus(
     print_report(rlm, report, gateway.usage.summary() if gateway.usage.calls else None)
 
 
-def ask_corpus(
-    folder: Path,
-    question: str,
-    model: str | None,
-    sub_model: str | None,
-    progress: ProgressLine,
-    output: tuple[bool, bool],
-    **settings: Any,
-) -> None:
-    """`longread ask DIR "question"`: bring the index up to date (rules metadata for new files),
-    then answer with citations into the documents (`output`: dry run, JSON)."""
+def open_corpus_to_ask(
+    folder: Path, model: str | None, sub_model: str | None, progress: ProgressLine, **settings: Any
+) -> MultiDocRLM:
+    """The folder's corpus, its index brought up to date (rules metadata for new files)."""
     rlm = open_corpus(folder, model, sub_model, on_event=progress, **settings)
     rlm.index.prescan()
     rlm.prepare_models()
-    with progress:
-        progress.update(f"indexing {folder.name}…")
-        report = rlm.build_index(
-            llm_meta=False,
-            on_event=lambda e: progress.update(
-                f"indexing {folder.name}: {e.data['task']} "
-                f"{e.data['done']:,} of {e.data['total']:,}…"
-            ),
+    progress.update(f"indexing {folder.name}…")
+    report = rlm.build_index(
+        llm_meta=False,
+        on_event=lambda e: progress.update(
+            f"indexing {folder.name}: {e.data['task']} {e.data['done']:,} of {e.data['total']:,}…"
+        ),
+    )
+    total_docs, total_chars = rlm.index.totals()
+    if not total_docs:
+        raise InputError(
+            f"{folder} has no readable documents ({len(report.skipped)} files skipped)"
         )
-        total_docs, total_chars = rlm.index.totals()
-        if not total_docs:
-            raise InputError(
-                f"{folder} has no readable documents ({len(report.skipped)} files skipped)"
-            )
-        progress.note(
-            f"{folder.name}: {total_docs:,} documents, {total_chars:,} characters"
-            + (f" ({len(report.skipped)} files skipped)" if report.skipped else "")
-        )
-        answer_and_show(rlm, question, *output)
+    progress.note(
+        f"{folder.name}: {total_docs:,} documents, {total_chars:,} characters"
+        + (f" ({len(report.skipped)} files skipped)" if report.skipped else "")
+    )
+    return rlm
 
 
 @corpus_app.command("ls")

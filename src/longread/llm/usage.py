@@ -33,6 +33,7 @@ class Purpose(StrEnum):
     DOC_TYPE = "doc_type"
     DOCUMENT_META = "document_meta"
     VERIFY = "verify"  # the sub-model judging whether cited spans entail an answer's claims
+    RECALL = "recall"  # a follow-up answered from the passages earlier answers cited
 
 
 ROOT_PURPOSES = frozenset({Purpose.ROOT, Purpose.ROOT_FINAL})

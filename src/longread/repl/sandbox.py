@@ -183,6 +183,19 @@ class Sandbox:
             "max_final_chars": self.max_final_chars,
         }
 
+    def rebind(
+        self,
+        tools: Mapping[str, Callable[..., Any]],
+        run_deadline: float | None,
+        cancelled: threading.Event | None,
+    ) -> None:
+        """Serve another run (a conversation's next question) with the worker as it is, its
+        variables kept: the run's own tools (by the same names), deadline and cancellation."""
+        if set(tools) != set(self.tools):
+            raise ValueError("a REPL kept for another run must get the same tools")
+        self.tools = dict(tools)
+        self.run_deadline, self.cancelled = run_deadline, cancelled
+
     def close(self) -> None:
         """Stop the worker and remove its folder."""
         if self._finalizer is not None:

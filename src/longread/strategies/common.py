@@ -6,12 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from longread.answer import Answer
 from longread.errors import BudgetExceededError
 from longread.events import Event, EventKind, EventSink, ignore
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
+
+if TYPE_CHECKING:
+    from longread.strategies.conversation import Conversation
 
 
 @dataclass
@@ -49,6 +53,7 @@ class Run:
     options: RunOptions = field(default_factory=RunOptions)
     on_event: EventSink = ignore
     depth: int = 0
+    conversation: Conversation | None = None  # the questions before this one, when in a session
 
     def emit(self, kind: EventKind, **data: object) -> None:
         self.on_event(Event(kind, dict(data), depth=self.depth))

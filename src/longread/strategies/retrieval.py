@@ -53,7 +53,7 @@ def run_retrieval(
         max_tokens=512,
     ).text.strip()
     if run.root.writes_code:
-        text, cited = _renumber(reply, len(chosen))
+        text, cited = renumber(reply, len(chosen))
     else:  # a small model's marks are noise: only the sentences its words stand in are cited
         text, cited = _MARKER.sub("", reply).strip(), []
     claim = _MARKER.sub("", text)  # the marks' numbers are not words of the answer
@@ -86,7 +86,7 @@ def _fitting(chunks: list[Chunk], budget_chars: int) -> list[Chunk]:
     return kept
 
 
-def _renumber(reply: str, count: int) -> tuple[str, list[int]]:
+def renumber(reply: str, count: int) -> tuple[str, list[int]]:
     """The reply with its valid `[n]` marks renumbered 1, 2… in order of first use, and the
     passage numbers they stood for (marks naming no passage are dropped)."""
     order: list[int] = []

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -50,6 +52,17 @@ Output:
 {output}
 Go on from here in a ```repl block: read or ask about what looks relevant, search again with other
 words if nothing does, then call FINAL(answer)."""
+EARLIER = """Earlier in this conversation:
+{history}
+
+The REPL is the one those questions used; what they computed is still there:
+```repl
+SHOW_VARS()
+```
+Output:
+{variables}
+
+"""
 COUNTING = """
 This question counts over the whole text, and a search sees only part of it. Read every chunk:
 ```repl
@@ -135,7 +148,7 @@ class RLMLoop:
     def _child(self, prompt: str, source: Any) -> str:
         """A child RLM, one level deeper, over `source` (in memory); its calls share our budget."""
         root = self.run.sub if self.run.sub.writes_code else self.run.root
-        child_run = replace(self.run, root=root, depth=self.run.depth + 1)
+        child_run = replace(self.run, root=root, depth=self.run.depth + 1, conversation=None)
         return RLMLoop(child_run, source).answer(prompt).text
 
     def answer(self, question: str) -> Answer:
@@ -162,17 +175,7 @@ class RLMLoop:
         functions = self.tools.functions()
         system = self.system_prompt(brief)
         turns = 0
-        gateway = self.run.gateway
-        with Sandbox(
-            functions,
-            brief.context,
-            variables=brief.variables,
-            context_length=brief.context_length,
-            cell_timeout=o.cell_timeout,
-            memory_mb=o.memory_mb,
-            run_deadline=gateway.deadline,
-            cancelled=gateway.cancelled,
-        ) as sandbox:
+        with self._sandbox(functions, brief) as sandbox:
             self.sandbox = sandbox
             self.run.emit(EventKind.SANDBOX, isolated=sandbox.isolated, layers=sandbox.layers)
             if not sandbox.isolated and self.run.depth == 0:
@@ -208,6 +211,37 @@ class RLMLoop:
                 )
                 raise
 
+    @contextmanager
+    def _sandbox(self, functions: dict[str, Any], brief: Brief) -> Iterator[Sandbox]:
+        """The REPL: a new one, or in a conversation the one its earlier questions used (kept
+        open for the next, its variables with it) while the source offers the same functions."""
+        o, gateway, conversation = self.run.options, self.run.gateway, self.run.conversation
+        sandbox = conversation.repl if conversation is not None else None
+        if sandbox is not None and set(sandbox.tools) != set(functions):
+            sandbox.close()  # (the source gained functions, a summary tree say: a new REPL)
+            sandbox = None
+        if sandbox is not None:
+            sandbox.rebind(functions, gateway.deadline, gateway.cancelled)
+        else:
+            sandbox = Sandbox(
+                functions,
+                brief.context,
+                variables=brief.variables,
+                context_length=brief.context_length,
+                cell_timeout=o.cell_timeout,
+                memory_mb=o.memory_mb,
+                run_deadline=gateway.deadline,
+                cancelled=gateway.cancelled,
+            )
+            sandbox.start()
+        try:
+            yield sandbox
+        finally:
+            if conversation is None:
+                sandbox.close()
+            else:
+                conversation.repl = sandbox
+
     def _first_step(self, sandbox: Sandbox, question: str, reads: bool) -> str:
         """The question, with the example search already run: every model starts from passages.
         A FINAL right after it is refused once as a guess unless the search showed the source's
@@ -216,11 +250,23 @@ class RLMLoop:
         result = self._execute(sandbox, self.example, 0, 1)
         self.tools.touched = reads
         output = truncate_middle(result.render(), self.feedback_chars)
-        step = FIRST_STEP.format(question=question, example=self.example, output=output)
+        step = self._earlier(sandbox) + FIRST_STEP.format(
+            question=question, example=self.example, output=output
+        )
         if question_kind(question) != "aggregate":
             return step
         return step + COUNTING.format(
             instruction=instruction_for(question), words=counted_words(question)
+        )
+
+    def _earlier(self, sandbox: Sandbox) -> str:
+        """In a conversation: its earlier questions and answers, and the variables made for them."""
+        conversation = self.run.conversation
+        if conversation is None or not conversation.turns:
+            return ""
+        made = self._execute(sandbox, "SHOW_VARS()", 0, 0).render()
+        return EARLIER.format(
+            history=conversation.history(), variables=truncate_middle(made, 1_500)
         )
 
     def _turn(self, sandbox: Sandbox, messages: list[dict[str, str]], turn: int) -> str | None:

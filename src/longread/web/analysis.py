@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
@@ -20,11 +20,12 @@ from longread.repl.sandbox import probe
 from longread.store.cache import ResponseCache
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run, RunOptions
+from longread.strategies.conversation import converse
 from longread.strategies.estimate import Estimate, SourceMaker, estimate
-from longread.strategies.modes import answer
 from longread.strategies.texts import TextDocs
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
+from longread.web.conversations import Conversations
 from longread.web.documents import DocumentStore
 from longread.web.indexed import Indexed, IndexedCorpus, IndexedDocument, find_indexed
 from longread.web.models import ModelPool
@@ -46,6 +47,7 @@ class AnalyzeRequest(BaseModel):
     verify: bool = False
     model: str | None = Field(None, max_length=300)
     subModel: str | None = Field(None, max_length=300)
+    conversation: str | None = Field(None, max_length=64)  # a follow-up: its conversation's id
 
 
 @dataclass
@@ -56,6 +58,7 @@ class Services:
     documents: DocumentStore
     models: ModelPool
     cache: ResponseCache | None
+    conversations: Conversations = field(default_factory=Conversations)
 
 
 class Analysis:
@@ -70,6 +73,8 @@ class Analysis:
         if settings.executor is not None and settings.executor.name == "ray":
             self.sub = RemoteLM(self.sub, settings.executor)
         self.target = _documents(request.document_ids, services, request.chunkSize)
+        self.conversations = services.conversations
+        self.conversations.check(request.conversation, request.document_ids)
         check_mode(request.mode, _kind(self.target))
         if request.mode == "rlm" and not self.root.writes_code:
             raise InputError(
@@ -146,8 +151,9 @@ class Analysis:
             return self._estimate(make_source).to_dict()
 
     def run(self, send: Send = lambda kind, data: None) -> dict[str, Any]:
-        """Answer the question, sending progress through `send`; returns the API's answer JSON
-        (with the estimate made before the first call)."""
+        """Answer the question (the next of its conversation), sending progress through `send`;
+        returns the API's answer JSON, with the estimate made before the first call and the
+        conversation's id (for a follow-up)."""
         progress = self.progress = Progress(send)
         run = Run(self.root, self.sub, self.gateway, self.options, progress)
         target = self.target
@@ -157,19 +163,31 @@ class Analysis:
         progress.phase(
             "INIT", f"{self.request.mode} · {names} · root {self.root.name}, sub {self.sub.name}"
         )
+        request = self.request
+        conversation_id = request.conversation
         try:
-            with self._opened() as (make_source, described):
+            with (
+                self._opened() as (make_source, described),
+                self.conversations.using(conversation_id, request.document_ids) as (
+                    conversation_id,
+                    conversation,
+                ),
+            ):
                 progress.phase("CHUNK", described)
                 expected = self._estimate(make_source)
                 source = make_source(self.sub, self.gateway)
-                result = answer(self.request.question, source, run, self.request.mode)
+                result = converse(request.question, source, run, conversation, request.mode)
         except BudgetExceededError as error:
             if error.partial is None:
                 raise
             result = error.partial
             progress.log(f"stopped: {error}")
         progress.phase("RESPOND")
-        return {**self._result(result), "estimate": expected.to_dict()}
+        return {
+            **self._result(result),
+            "estimate": expected.to_dict(),
+            "conversation": conversation_id,
+        }
 
     def _result(self, answer: Answer) -> dict[str, Any]:
         citations = [self._citation(c) for c in answer.citations]
@@ -177,7 +195,7 @@ class Analysis:
 
         def shown(text: str) -> str:
             """`text` with each `[n]` as its citation's id (in the modes where `[n]` cites)."""
-            if answer.mode not in ("map", "tree", "retrieval"):
+            if answer.mode not in ("map", "tree", "retrieval", "recall"):
                 return text
             return CITATION_MARK.sub(
                 lambda m: f"[{ids[int(m[1]) - 1]}]" if 0 < int(m[1]) <= len(ids) else m[0], text

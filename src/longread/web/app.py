@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,7 @@ def create_app(settings: Settings | None = None, model_choices: list[str] | None
         title="longread",
         version="0.1.0",
         description="Answer questions about long documents (base, retrieval, map, rlm).",
+        lifespan=_closing_conversations,
     )
     app.state.settings = settings
     app.state.services = Services(
@@ -70,6 +73,13 @@ def create_app(settings: Settings | None = None, model_choices: list[str] | None
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+@asynccontextmanager
+async def _closing_conversations(app: FastAPI) -> AsyncIterator[None]:
+    """The open conversations are closed (their REPLs stopped) when the server stops."""
+    yield
+    app.state.services.conversations.close()
 
 
 async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:

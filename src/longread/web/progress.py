@@ -22,6 +22,7 @@ ROOT_CALLS = frozenset(
         Purpose.AGGREGATE,
         Purpose.REWRITE,
         Purpose.ROUTE,
+        Purpose.RECALL,
     }
 )
 LINE_CHARS = 160  # a log line's longest shown detail
@@ -85,6 +86,12 @@ class Progress:
             self.phase(name)
         elif name == "REWRITE":
             self.log("rewrite pass")
+        elif name == "RECALL":
+            self.log(
+                f"recall: answered from {data['passages']} passages earlier answers cited"
+                if data["answered"]
+                else f"recall: read afresh, as {data['why']}"
+            )
         elif name == "VERIFY":
             self.log(
                 f"verify: the sub-model judges {data['claims']} claims against their citations"

@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from longread.errors import CancelledError, LongreadError, ModelError
 from longread.strategies.catalog import modes_for
 from longread.web.analysis import Analysis, AnalyzeRequest, UnknownDocumentError
+from longread.web.conversations import UnknownConversationError
 from longread.web.slots import ServerBusyError, Slot
 
 router = APIRouter()
@@ -39,7 +40,7 @@ async def _start(body: AnalyzeRequest, request: Request) -> Analysis:
     """The analysis, checked (off the event loop: it may open indexes and load a local model)."""
     try:
         return await run_in_threadpool(Analysis, body, request.app.state.services)
-    except UnknownDocumentError as error:
+    except (UnknownDocumentError, UnknownConversationError) as error:
         raise HTTPException(404, str(error)) from error
     except LongreadError as error:  # a bad mode or model, a missing API key…
         raise HTTPException(422, str(error)) from error

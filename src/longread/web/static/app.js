@@ -3,7 +3,8 @@
 "use strict";
 
 const $ = (selector, root = document) => root.querySelector(selector);
-const state = { config: null, documents: [], selected: new Set(), controllers: [], generation: 0 };
+const state = { config: null, documents: [], selected: new Set(), controllers: [], generation: 0,
+  conversation: null, asked: "", notice: "" };
 const PHASES = ["INIT", "CHUNK", "SUBCALL", "AGGREGATE", "RESPOND"];
 
 /** An element with attributes and children (strings become text nodes). */
@@ -18,10 +19,17 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function notify(message) {
+/** Show `message` (or clear the notice, for ""); `cause` names what would make it moot. */
+function notify(message, cause = "") {
   const box = $("#notice");
   box.textContent = message;
   box.hidden = !message;
+  state.notice = cause;
+}
+
+/** Clear the notice if `cause` was what it was about. */
+function resolved(cause) {
+  if (state.notice === cause) notify("");
 }
 
 // --- the API --------------------------------------------------------------------------------
@@ -81,6 +89,7 @@ async function stream(body, onEvent, signal) {
 
 // --- steps ----------------------------------------------------------------------------------
 function showStep(name) {
+  notify("");  // a notice is about the step it was shown on
   for (const section of document.querySelectorAll(".step")) section.hidden = section.id !== `step-${name}`;
   for (const button of document.querySelectorAll("#steps button")) {
     if (button.dataset.step === name) button.setAttribute("aria-current", "step");
@@ -104,6 +113,7 @@ function renderDocuments() {
     box.checked = state.selected.has(doc.id);
     box.addEventListener("change", () => {
       if (box.checked) state.selected.add(doc.id); else state.selected.delete(doc.id);
+      if (state.selected.size) resolved("selection");
       updateModes();
     });
     const remove = doc.source === "upload"
@@ -129,6 +139,17 @@ async function addDocuments(form) {
   } catch (error) {
     notify(error.message);
   }
+}
+
+/** Upload the chosen or dropped `files` (refused at once when over the server's limit). */
+async function upload(files) {
+  if (!files.length) return;
+  const megabytes = [...files].reduce((sum, file) => sum + file.size, 0) / 1024 / 1024;
+  const limit = state.config?.max_upload_mb ?? Infinity;
+  if (megabytes > limit) { notify(`That is ${megabytes.toFixed(1)} MB; this server takes up to ${limit} MB at once.`); return; }
+  const form = new FormData();
+  for (const file of files) form.append("files", file);
+  await addDocuments(form);
 }
 
 async function removeDocument(id) {
@@ -226,8 +247,8 @@ function request(mode) {
 }
 
 function ready() {
-  if (!state.selected.size) { notify("Choose at least one document first."); showStep("documents"); return false; }
-  if (!$("#question").value.trim()) { notify("Write a question first."); $("#question").focus(); return false; }
+  if (!state.selected.size) { showStep("documents"); notify("Choose at least one document first.", "selection"); return false; }
+  if (!$("#question").value.trim()) { notify("Write a question first.", "question"); $("#question").focus(); return false; }
   notify("");
   return true;
 }
@@ -268,6 +289,7 @@ class RunView {
 
   show(result) {
     this.answer.hidden = false;
+    if (this.root.id === "single") state.conversation = result.conversation ?? null;
     $(".mode-tag", this.answer).textContent = `(${result.mode})`;
     renderAnswer($(".answer-text", this.answer), result);
     const list = $(".citations", this.answer);
@@ -376,8 +398,36 @@ async function analyze() {
   $("#single").hidden = false;
   $("#comparison").hidden = true;
   $("#viewer").hidden = true;
+  $("#thread").hidden = true;
+  $("#thread .turns").replaceChildren();
+  state.conversation = null;
   showStep("results");
-  await runOne(new RunView($("#single"), "answer"), request($("#mode").value));
+  await ask(request($("#mode").value));
+}
+
+/** One question in the single view (the next of its conversation, if `body` names one); the
+ * follow-up form is offered once the answer names its conversation. */
+async function ask(body) {
+  state.asked = body.question;
+  $("#asked").textContent = `Q: ${body.question}`;
+  $("#follow-up-form").hidden = true;
+  const view = new RunView($("#single"), "answer");
+  await runOne(view, body);
+  $("#follow-up-form").hidden = !state.conversation;
+}
+
+/** The follow-up question: the answer shown moves up into the conversation's thread. */
+async function followUp() {
+  const question = $("#follow-up").value.trim();
+  if (!question) { notify("Write a follow-up question first.", "follow-up"); $("#follow-up").focus(); return; }
+  notify("");
+  stopRuns();
+  const answered = $("#answer").hidden ? "(no answer)" : $("#answer .answer-text").textContent;
+  $("#thread .turns").append(el("li", {}, el("p", { class: "asked" }, state.asked), el("p", {}, answered)));
+  $("#thread").hidden = false;
+  $("#follow-up").value = "";
+  $("#viewer").hidden = true;
+  await ask({ ...request($("#mode").value), question, conversation: state.conversation });
 }
 
 /** Every mode on the same question, side by side (run one after another: local models share the CPU). */
@@ -420,27 +470,17 @@ function wire() {
   for (const button of document.querySelectorAll("[data-step], [data-goto]")) {
     button.addEventListener("click", () => showStep(button.dataset.step || button.dataset.goto));
   }
-  $("#upload-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const files = $("#files").files;
-    if (!files.length) { notify("Choose a file first."); return; }
-    const megabytes = [...files].reduce((sum, file) => sum + file.size, 0) / 1024 / 1024;
-    const limit = state.config?.max_upload_mb ?? Infinity;
-    if (megabytes > limit) { notify(`That is ${megabytes.toFixed(1)} MB; this server takes up to ${limit} MB at once.`); return; }
-    const form = new FormData();
-    for (const file of files) form.append("files", file);
-    addDocuments(form).then(() => { $("#files").value = ""; });
+  $("#upload-form").addEventListener("submit", (event) => event.preventDefault());
+  $("#files").addEventListener("change", () => {  // files upload as soon as they are chosen
+    upload($("#files").files).then(() => { $("#files").value = ""; });
   });
-  $("#files").addEventListener("change", () => $("#upload-form").requestSubmit());
   const drop = $(".drop");
   drop.addEventListener("dragover", (event) => { event.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
   drop.addEventListener("drop", (event) => {
     event.preventDefault();
     drop.classList.remove("over");
-    const form = new FormData();
-    for (const file of event.dataTransfer.files) form.append("files", file);
-    addDocuments(form);
+    upload(event.dataTransfer.files);
   });
   $("#paste-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -460,8 +500,11 @@ function wire() {
   $("#analyze-form").addEventListener("change", estimateSoon);
   $("#analyze-form").addEventListener("submit", (event) => { event.preventDefault(); analyze(); });
   $("#compare").addEventListener("click", compare);
+  $("#follow-up-form").addEventListener("submit", (event) => { event.preventDefault(); followUp(); });
   $("#cancel").addEventListener("click", stopRuns);
   $("#viewer-close").addEventListener("click", () => { $("#viewer").hidden = true; });
+  $("#question").addEventListener("input", () => resolved("question"));
+  $("#follow-up").addEventListener("input", () => resolved("follow-up"));
   $("#question").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); analyze(); }
   });
