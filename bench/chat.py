@@ -3,9 +3,10 @@ for each pair of related questions, `longread chat FILE --json` answers both (th
 measured), and `longread ask FILE SECOND --json` answers the second alone; both as subprocesses,
 each with a fresh cache folder (no answer is reused from the cache). By default on the embedded
 local model; `--scripted` runs the same against a scripted OpenAI-compatible server on 127.0.0.1
-(passage readers quote a sentence with a question word, the root answers from passage [1]).
+(readers quote the sentence sharing most words with the question; the root answers from the
+numbered passage sentence that does, and says when no passage bears on a follow-up).
 
-    python bench/chat.py [--scripted] [--model SPEC] [--mode MODE]
+    python bench/chat.py [--scripted] [--model SPEC] [--mode MODE] [--limit N]
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fake_openai import fake_openai  # noqa: E402 - (the tests folder is on the path)
+from longread.text.rank import terms  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LONGREAD = str(Path(sys.executable).with_name("longread"))
@@ -35,16 +37,16 @@ PAIRS = [  # (document, first question, related follow-up, a word the follow-up'
         "kings",
     ),
     (
-        ROOT / "examples" / "macbeth.md",
-        "Who does Macbeth kill to become king?",
-        "Who discovers the murder of Duncan?",
-        "Macduff",
+        ROOT / "examples" / "esther-kjv.txt",
+        "What did Vashti refuse to do?",
+        "Who commanded her to come?",
+        "king",
     ),
     (
         ROOT / "examples" / "esther-kjv.txt",
         "Why did Haman hate Mordecai?",
-        "What did Haman plan against the Jews because of Mordecai?",
-        "destroy",
+        "Did Mordecai bow to Haman?",
+        "bowed not",
     ),
     (
         ROOT / "examples" / "gnu-coding-standards.txt",
@@ -56,16 +58,30 @@ PAIRS = [  # (document, first question, related follow-up, a word the follow-up'
 
 
 def scripted(messages: list[dict]) -> str:
-    """A capable model: JSON for the passage readers (a sentence of the passage holding a word
-    of the question), else an answer resting on the first passage, as it reads."""
+    """A capable model: JSON for the passage readers (the snippet's sentence sharing the most
+    words with the question), else an answer resting on the numbered passage sentence that shares
+    the most words with the question; a follow-up no passage bears on is NOT IN THE PASSAGES."""
     prompt = messages[-1]["content"]
+    asked = re.search(r"^(?:New question|Question): (.+)$", prompt, re.MULTILINE)
+    words = set(terms(asked.group(1))) if asked else set()
     if "Reply with JSON only" in prompt:
         snippet = prompt.split('"""')[1] if '"""' in prompt else prompt
-        sentence = next((s.strip() for s in snippet.split(".") if 30 < len(s.strip()) < 500), "")
-        return json.dumps({"relevant": bool(sentence), "summary": sentence, "quote": sentence})
-    passage = re.search(r"^\[1\] (?:\([^)]*\)\n)?(.+)$", prompt, re.MULTILINE)
-    sentence = passage.group(1).split(". ")[0].strip(" .") if passage else "No passage"
-    return f"{sentence} [1]."
+        sentence, shared = best_sentence(snippet, words)
+        found = sentence if shared else ""
+        return json.dumps({"relevant": bool(found), "summary": found, "quote": found})
+    numbered = re.findall(r"^\[(\d+)\] (?:\([^)]*\)\n)?(.+)$", prompt, re.MULTILINE)
+    scored = [(*best_sentence(text, words), n) for n, text in numbered]
+    sentence, shared, n = max(scored, key=lambda s: s[1], default=("", 0, "1"))
+    if "New question:" in prompt and shared < max(1, len(words) // 2):
+        return "NOT IN THE PASSAGES"
+    return f"{sentence.strip(' .')} [{n}]." if sentence else "Not found."
+
+
+def best_sentence(text: str, words: set[str]) -> tuple[str, int]:
+    """The sentence of `text` sharing the most of `words`, and how many it shares."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?;:])\s+", text) if 20 < len(s.strip()) < 500]
+    scored = [(s, len(words & set(terms(s)))) for s in sentences]
+    return max(scored, key=lambda s: s[1], default=("", 0))
 
 
 def run(args: list[str], cache: Path, stdin: str | None = None) -> tuple[list[dict], float]:
@@ -106,16 +122,17 @@ def main() -> None:
     parser.add_argument("--scripted", action="store_true", help="a scripted server, not local")
     parser.add_argument("--model", default=None, help="model spec (default: the local default)")
     parser.add_argument("--mode", default=None, help="(default: auto; map with --scripted)")
+    parser.add_argument("--limit", type=int, default=len(PAIRS), help="the first N pairs only")
     options = parser.parse_args()
     mode = ["--mode", options.mode or ("map" if options.scripted else "auto")]
-    print("| follow-up | answered by | calls | tokens | model s | answer has the key word |")
+    print("| follow-up | answered by | calls | tokens | seconds | answer has the key word |")
     print("|---|---|---|---|---|---|")
     with fake_openai() if options.scripted else nullcontext() as server:
         model = ["--model", options.model] if options.model else []
         if server is not None:
             server.last = scripted
             model = ["--model", "openai:scripted", "--base-url", server.url]
-        for path, first, follow_up, needed in PAIRS:
+        for path, first, follow_up, needed in PAIRS[: options.limit]:
             with tempfile.TemporaryDirectory() as chat_cache, tempfile.TemporaryDirectory() as cold:
                 answers, _ = run(
                     ["chat", str(path), *model, *mode], Path(chat_cache), f"{first}\n{follow_up}\n"

@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from longread.llm.scripted import ScriptedLM
+from longread.web import create_app
+from longread.web.runs import RunLog
+from longread.web.settings import Settings
 from test_ingest_documents import write_pdf
 from test_web_api import index_corpus
 from webserver import scripted_app, serving
@@ -178,7 +181,7 @@ def test_a_follow_up_is_answered_below_the_thread_of_earlier_questions(page, tmp
 
     def root(request):
         if "New question:" in request.messages[-1]["content"]:
-            return "Salt is part of the keeper's pay [1]."
+            return "Yes: the keeper is paid in salt and herring [1]."
         return f"The keeper is paid in herring and salt [1]. {EVIL}"
 
     with serving(scripted_app(tmp_path, ScriptedLM(root), sub)) as base:
@@ -187,21 +190,21 @@ def test_a_follow_up_is_answered_below_the_thread_of_earlier_questions(page, tmp
         ask(page, "map")
         page.wait_for_selector("#follow-up-form:not([hidden])", timeout=30_000)
         assert page.locator("#thread").is_hidden()
-        page.fill("#follow-up", "Is salt part of the keeper's pay?")
+        page.fill("#follow-up", "Is the keeper paid in salt?")
         page.keyboard.press("Enter")
         page.wait_for_selector("#answer .mode-tag:text('(recall)')", timeout=30_000)
-        assert page.locator("#asked").inner_text() == "Q: Is salt part of the keeper's pay?"
+        assert page.locator("#asked").inner_text() == "Q: Is the keeper paid in salt?"
         [earlier] = page.locator("#thread .turns li").all_inner_texts()
         assert QUESTION in earlier and "herring and salt" in earlier
         assert page.evaluate("window.pwned") is None  # the earlier answer moved up as text
         assert (
             page.locator("#answer .answer-text")
             .inner_text()
-            .startswith("Salt is part of the keeper's pay")
+            .startswith("Yes: the keeper is paid in salt and herring")
         )
         assert page.locator("#answer .usage").inner_text().startswith("1 calls (")
         cited, _ = open_citation(page, "#answer .answer-text button.cite")
-        assert cited == FACT
+        assert FACT in cited and len(cited) > len(FACT)  # with the sentences around it
         page.wait_for_selector("#follow-up-form:not([hidden])")
         page.keyboard.press("Alt+2")
         page.focus("#question")
@@ -255,12 +258,68 @@ def test_the_configure_step_shows_the_cost_before_anything_is_spent(page, tmp_pa
         page.select_option("#mode", "base")  # the estimate follows the settings
         page.locator("#estimate", has_text="Estimate (base").wait_for()
         assert "1 calls (1 sub)" in estimate.inner_text()
+        each = page.locator("#model-costs li[data-model]")  # the models on offer, each priced
+        page.locator("#model-costs li[data-model='scripted:sub']", has_text="1 calls").wait_for()
+        assert each.count() == 2 and "$0.0000" in each.nth(0).inner_text()
         assert root.requests == [] and sub.requests == []
         page.focus("#question")
         page.keyboard.press("Control+Enter")
         page.wait_for_selector("#answer:not([hidden])", timeout=30_000)
         assert "estimated 1 calls" in page.locator("#answer .usage").inner_text()
         shot(page, "scripted-estimate")
+
+
+def test_the_run_viewer_shows_each_run_step_by_step(page, tmp_path):
+    root, sub = scripted_models()
+    with serving(scripted_app(tmp_path, root, sub)) as base:
+        page.goto(base)
+        upload_pdf(page, tmp_path)
+        ask(page, "map")
+        page.wait_for_selector("#answer:not([hidden])", timeout=30_000)
+        page.keyboard.press("Alt+4")
+        page.locator("#runs tbody tr").first.wait_for()
+        row = page.locator("#runs tbody tr").first
+        assert QUESTION in row.inner_text() and "map" in row.inner_text()
+        row.locator("button").click()
+        page.wait_for_selector("#timeline:not([hidden])")
+        kinds = page.locator("#timeline .events li").evaluate_all(
+            "rows => rows.map(r => r.dataset.kind)"
+        )
+        assert kinds[:2] == ["run", "mode"] and kinds[-1] == "final" and "llm_end" in kinds
+        reply = page.locator("#timeline li[data-kind=llm_end]").last
+        reply.locator("summary").click()
+        assert EVIL in reply.locator("pre").inner_text()  # the model's reply, as text
+        assert page.evaluate("window.pwned") is None
+        spent = page.locator("#timeline li[data-kind=final] .spent").inner_text()
+        assert spent.startswith(f"{len(root.requests) + len(sub.requests)} calls")
+        shot(page, "scripted-run-viewer")
+
+
+def test_trace_view_opens_on_the_runs_of_the_trace(page, tmp_path):
+    trace = tmp_path / "run.jsonl"
+    events = [
+        {"t": 1.0, "kind": "run", "depth": 0, "question": "How many ships?"},
+        {"t": 1.2, "kind": "root_turn", "depth": 0, "turn": 1, "reply": f"```repl\n{EVIL}\n```"},
+        {
+            "t": 1.5,
+            "kind": "code",
+            "depth": 0,
+            "turn": 1,
+            "block": 1,
+            "code": "print(len(context))",
+        },
+        {"t": 1.6, "kind": "output", "depth": 0, "turn": 1, "block": 1, "output": "4200"},
+    ]
+    trace.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    app = create_app(Settings(token=None, cache=False), runs=RunLog.from_trace(trace))
+    with serving(app) as base:
+        page.goto(f"{base}/#runs")
+        page.locator("#runs tbody tr", has_text="How many ships?").locator("button").click()
+        page.wait_for_selector("#timeline:not([hidden])")
+        assert page.locator("#timeline [data-kind=code] pre").inner_text() == "print(len(context))"
+        assert page.locator("#timeline [data-kind=output] pre").inner_text() == "4200"
+        assert EVIL in page.locator("#timeline [data-kind=root_turn] pre").inner_text()
+        assert page.evaluate("window.pwned") is None
 
 
 def test_compare_runs_every_mode_side_by_side(page, tmp_path):

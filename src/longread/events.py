@@ -16,6 +16,7 @@ class EventKind(StrEnum):
     """What an event reports (the trace's `kind`; the CLI's progress and the web's stream read
     them)."""
 
+    RUN = "run"  # a question's run begins: its question (a trace may hold several)
     MODE = "mode"  # the mode chosen, and why
     PHASE = "phase"  # a step of a fixed strategy (MAP, AGGREGATE, RESPOND...)
     PROGRESS = "progress"  # a long task: task, done, total

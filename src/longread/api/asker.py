@@ -12,7 +12,7 @@ from typing import Any, Self
 from longread.answer import Answer
 from longread.api.session import Session
 from longread.config import cache_dir, default_model, default_sub_model
-from longread.events import EventSink, JsonlTrace, fan_out
+from longread.events import EventKind, EventSink, JsonlTrace, fan_out
 from longread.executor import Executor
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
@@ -96,9 +96,13 @@ class Asker:
                 preload(spec)
 
     def close(self) -> None:
-        """Close the response cache and any index store (the object is done with after this)."""
+        """Close the response cache, the trace and any index store (the object is done with
+        after this)."""
         if self.cache is not None:
             self.cache.close()
+        trace = self.__dict__.get("_trace")  # (opened only if a question was asked)
+        if trace is not None:
+            trace.close()
 
     def __enter__(self) -> Self:
         return self
@@ -117,11 +121,15 @@ class Asker:
             for mode in modes or modes_for(kind)
         ]
 
+    @cached_property
+    def _trace(self) -> JsonlTrace | None:
+        """The trace file, opened (emptied) at the first question and kept for the next ones."""
+        return JsonlTrace(self.trace_path) if self.trace_path else None
+
     @contextmanager
-    def _run(self, options: RunOptions | None = None) -> Iterator[Run]:
-        """One question's run: a fresh gateway (so a fresh budget) and the trace, closed after."""
-        trace = JsonlTrace(self.trace_path) if self.trace_path else None
-        sink = fan_out(self.on_event, trace, print_event if self.enable_logging else None)
+    def _run(self, question: str, options: RunOptions | None = None) -> Iterator[Run]:
+        """One question's run: a fresh gateway (so a fresh budget), its events to the trace."""
+        sink = fan_out(self.on_event, self._trace, print_event if self.enable_logging else None)
         options = options or self.options
         gateway = Gateway(
             budget=self.budget, cache=self.cache, on_event=sink, concurrency=options.concurrency
@@ -129,11 +137,9 @@ class Asker:
         sub = self.sub
         if self.executor is not None and self.executor.name == "ray" and self.sub_spec():
             sub = RemoteLM(self.sub, self.executor, self._specs[2])
-        try:
-            yield Run(self.root, sub, gateway, options, sink)
-        finally:
-            if trace:
-                trace.close()
+        run = Run(self.root, sub, gateway, options, sink)
+        run.emit(EventKind.RUN, question=question)
+        yield run
 
 
 class SourceAsker(Asker):
@@ -159,7 +165,7 @@ class SourceAsker(Asker):
     def ask_in(self, conversation: Conversation | None, question: str, mode: str | None) -> Answer:
         """The answer to `question`, alone or as the next question of `conversation`."""
         self.ready()
-        with self._run() as run:
+        with self._run(question) as run:
             tools, mode = self.tools(run), mode or self.mode
             self.last_answer = (
                 answer(question, tools, run, mode)

@@ -55,7 +55,7 @@ class RLM_REPL(Asker):  # noqa: N801 - the name users of RLM code expect
         self, context: Any, query: str, *, enable_slicing: bool = True, doc_id: str = "context"
     ) -> Answer:
         """The full `Answer` (text, citations, usage, mode and why it was chosen)."""
-        with self._run(replace(self.options, enable_slicing=enable_slicing)) as run:
+        with self._run(query, replace(self.options, enable_slicing=enable_slicing)) as run:
             self.last_answer = answer(query, InMemory(context, doc_id), run, self.mode)
         return self.last_answer
 

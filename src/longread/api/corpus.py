@@ -217,7 +217,7 @@ class MultiDocRLM(SourceAsker):
 
     def repl(self) -> None:
         """An interactive Python prompt with the corpus functions bound (for a person)."""
-        with self._run() as run:
+        with self._run("(an interactive prompt)") as run:
             tools = self.tools(run)
             total_docs, total_chars = self.index.totals()
             banner = (

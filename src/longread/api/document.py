@@ -179,7 +179,7 @@ class SingleDocRLM(SourceAsker):
 
     def repl(self) -> None:
         """An interactive Python prompt with the document's functions bound (for a person)."""
-        with self._run() as run:
+        with self._run("(an interactive prompt)") as run:
             tools = self.tools(run)
             names = ", ".join(tools.functions())
             banner = (

@@ -1,6 +1,8 @@
-"""`longread serve`: the web app."""
+"""`longread serve` (the web app) and `longread trace view FILE` (its run viewer, on a trace)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import typer
 from rich.markup import escape
@@ -23,8 +25,11 @@ def serve(
     max_upload_mb: float = typer.Option(
         50.0, min=0.001, help="Largest upload (MB); larger gets 413."
     ),
-    model: str | None = typer.Option(
-        None, help="Default root model spec (default: $LONGREAD_MODEL or local)."
+    model: list[str] = typer.Option(
+        [],
+        help="A model spec to offer (repeat it, or give a comma list); the first is the default "
+        "root model (default: $LONGREAD_MODEL or local). The local models present are offered "
+        "too.",
     ),
     sub_model: str | None = typer.Option(
         None, help="Default sub-model spec (default: the root model)."
@@ -59,6 +64,7 @@ def serve(
     from longread.repl.isolation import is_isolated, warning
     from longread.repl.sandbox import probe
     from longread.web import create_app
+    from longread.web.models import present_local_models
     from longread.web.settings import Settings
 
     settings = Settings(
@@ -71,8 +77,9 @@ def serve(
         queue_timeout=queue_timeout,
         allow_unisolated_code=allow_unisolated_code,
     )
-    if model:
-        settings.model = model
+    offered = [spec.strip() for given in model for spec in given.split(",") if spec.strip()]
+    if offered:
+        settings.model = offered[0]
     if host not in ("127.0.0.1", "localhost", "::1") and not token:
         err_console.print(
             "[yellow]warning:[/] listening beyond this machine without --token: anyone who "
@@ -92,4 +99,31 @@ def serve(
     with make_executor(executor) as runner:
         settings.executor = runner
         print(f"longread: serving on http://{host}:{port}/ (API docs at /docs)", flush=True)
-        uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+        choices = offered[1:] + present_local_models()
+        uvicorn.run(create_app(settings, choices), host=host, port=port, log_level="warning")
+
+
+trace_app = typer.Typer(no_args_is_help=True, help="Look at the trace of a run.")
+app.add_typer(trace_app, name="trace")
+
+
+@trace_app.command("view")
+def trace_view(
+    file: Path = typer.Argument(..., help="A JSONL trace (`ask --trace FILE`, `chat --trace`)."),
+    host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
+    port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on."),
+) -> None:
+    """Open the web app's run viewer on a trace file: each question's run as a timeline of root
+    turns, code and output, and sub-calls with prompt, reply, seconds and tokens."""
+    import uvicorn
+
+    from longread.web import create_app
+    from longread.web.runs import RunLog
+    from longread.web.settings import Settings
+
+    runs = RunLog.from_trace(file)
+    print(
+        f"longread: {len(runs.list())} runs of {file.name} on http://{host}:{port}/#runs",
+        flush=True,
+    )
+    uvicorn.run(create_app(Settings(), runs=runs), host=host, port=port, log_level="warning")

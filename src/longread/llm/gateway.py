@@ -294,6 +294,7 @@ class Gateway:
                 "input_tokens": completion.input_tokens,
                 "output_tokens": completion.output_tokens,
                 "seconds": round(seconds, 3),
+                "cost_usd": cost,
                 "reply": truncate_middle(completion.text, 4000),
             },
         )

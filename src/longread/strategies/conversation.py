@@ -1,6 +1,7 @@
 """Questions asked one after another about one source. A follow-up that the passages earlier
-answers cited already answer costs one call, accepted only when every one of its claims is held by
-them; otherwise it is answered as usual, its question joined to the one before when it refers
+answers cited already answer costs one call (a small root model: its sub-model reads the best few
+of them again, a line each), accepted only when every one of its claims is held by them;
+otherwise it is answered as usual, its question joined to the one before when it refers
 back. The rlm loop keeps its REPL (and the variables it made) open from question to question,
 and sees earlier questions and answers, condensed when long."""
 
@@ -15,11 +16,14 @@ from longread.events import EventKind
 from longread.llm.usage import Purpose
 from longread.strategies.common import Run
 from longread.strategies.modes import Source, answer
+from longread.strategies.reading import ChunkReader, best_chunks, chunk_plan, cut_chunks
 from longread.strategies.retrieval import renumber
+from longread.strategies.texts import TextDocs
 from longread.strategies.verify import judge
 from longread.text.claims import check_claims, split_claims
 from longread.text.grounding import says_nothing
 from longread.text.rank import terms
+from longread.tools.single_doc import SingleDocTools
 
 if TYPE_CHECKING:
     from longread.repl.sandbox import Sandbox
@@ -27,6 +31,10 @@ if TYPE_CHECKING:
 HISTORY_CHARS = 3_000  # of earlier questions and answers shown to the root model
 WHOLE_TURNS = 2  # the newest turns shown whole; older ones by their question and first claim
 EVIDENCE_CHARS = 6_000  # of earlier answers' cited passages a follow-up is first tried on
+RECALL_SHARE = 0.5  # of a follow-up's new words the passages must hold for it to be tried on them
+AROUND = 400  # characters read on each side of a cited span, cut back to whole sentences
+REREAD_CHUNKS = 3  # of the earlier passages a small root's sub-model reads again for a follow-up
+_BOUNDARY = re.compile(r"[.!?][\"”’)]*\s+|\n")
 NOT_THERE = "NOT IN THE PASSAGES"
 RECALL = """Earlier in this conversation:
 {history}
@@ -42,7 +50,7 @@ _REFERS_BACK = re.compile(
     r"above|else|also|instead)\b|^\s*(and|but|what about|how about)\b",
     re.IGNORECASE,
 )
-_MARK = re.compile(r"\s*\[\d+\]")
+ByOffsets = SingleDocTools | TextDocs  # the sources whose citations can be read around
 
 
 @dataclass
@@ -79,20 +87,7 @@ class Conversation:
 
     def evidence(self, limit: int = EVIDENCE_CHARS) -> list[Citation]:
         """The passages earlier answers cited, newest answer first, each once, within `limit`."""
-        seen: set[tuple[str, int, int]] = set()
-        kept: list[Citation] = []
-        used = 0
-        for turn in reversed(self.turns):
-            for citation in turn.answer.citations:
-                key = (citation.doc_id, citation.start, citation.end)
-                if key in seen or not citation.text.strip():
-                    continue
-                if kept and used + len(citation.text) > limit:
-                    return kept
-                seen.add(key)
-                kept.append(citation)
-                used += len(citation.text)
-        return kept
+        return _bounded([c for t in reversed(self.turns) for c in t.answer.citations], limit)
 
     def standalone(self, question: str) -> str:
         """`question`, joined to the one before when it refers back to it ("and its term?")."""
@@ -107,14 +102,54 @@ class Conversation:
             self.repl = None
 
 
-def recalled(question: str, conversation: Conversation, run: Run) -> Answer | None:
-    """The answer from the passages earlier answers cited, in one call to the root model; None
-    when there are none, the question shares no word with them, the model says they do not
-    answer it, or a claim of its answer is not held by the passage it rests on."""
+def widened(source: ByOffsets, citation: Citation) -> Citation:
+    """The cited span with the whole sentences around it, up to AROUND characters each side,
+    where the source holds the cited document; else as it is."""
+    placed = _placed(source, citation)
+    if placed is None:
+        return citation
+    base, total = placed
+    start, end = base + citation.start, base + citation.end
+    lo, hi = max(0, start - AROUND), min(total, end + AROUND)
+    text = source.read_range(lo, hi)
+    heads = [m.end() for m in _BOUNDARY.finditer(text, 0, start - lo)]
+    tails = [m.end() for m in _BOUNDARY.finditer(text, end - lo)]
+    first = 0 if lo == 0 else (heads[0] if heads else start - lo)
+    last = len(text) if hi == total else (tails[-1] if tails else end - lo)
+    return source.citation(lo + first, lo + last)
+
+
+def _placed(source: ByOffsets, citation: Citation) -> tuple[int, int] | None:
+    """(where the cited document starts in `source`, the source's length); None when the
+    source does not hold it."""
+    if isinstance(source, SingleDocTools) and citation.doc_id == source.doc_id:
+        return 0, source.index.total_chars
+    if isinstance(source, TextDocs):
+        starts = (
+            b
+            for d, b in zip(source.docs, source.offsets.starts, strict=True)
+            if d.doc_id == citation.doc_id
+        )
+        base = next(starts, None)
+        return None if base is None else (base, source.total_chars)
+    return None
+
+
+def recalled(
+    question: str, conversation: Conversation, run: Run, source: Source | None = None
+) -> Answer | None:
+    """The answer from the passages earlier answers cited (with the sentences around them, read
+    from `source`), in one call to the root model; None when there are none, the question
+    shares no word with them, the model says they do not answer it, or a claim of its answer is
+    not held by the passage it rests on."""
     evidence = conversation.evidence()
-    known = " ".join([c.text for c in evidence] + [t.question for t in conversation.turns])
-    if not evidence or not set(terms(question)) & set(terms(known)):
+    readable = source if isinstance(source, SingleDocTools | TextDocs) else None
+    if readable is not None:
+        evidence = _bounded([widened(readable, c) for c in evidence])
+    if not _may_hold(question, evidence, conversation):
         return None
+    if not run.root.writes_code:  # (it cannot follow the prompt below)
+        return reread(question, evidence, run, readable) if readable else None
     passages = "\n\n".join(f"[{n}] {' '.join(c.text.split())}" for n, c in enumerate(evidence, 1))
     prompt = RECALL.format(
         history=conversation.history(),
@@ -124,13 +159,14 @@ def recalled(question: str, conversation: Conversation, run: Run) -> Answer | No
     )
     reply = run.gateway.complete(run.root, prompt, purpose=Purpose.RECALL, max_tokens=300)
     text, used = renumber(reply.text.strip(), len(evidence))
-    if not run.root.writes_code:  # (a small model's marks are noise: each claim finds its own)
-        text, used = _MARK.sub("", text).strip(), []
-    elif len(used) < len(set(CITATION_MARK.findall(reply.text))):
+    if len(used) < len(set(CITATION_MARK.findall(reply.text))):
         _missed(run, "it cited a passage it was not given")
         return None
     if NOT_THERE.lower() in text.lower() or says_nothing(text):
         _missed(run, "the model found no answer in them")
+        return None
+    if not set(terms(question)) & set(terms(text)) or _repeats(text, conversation):
+        _missed(run, "its answer is not about the question")
         return None
     cited = [evidence[n - 1] for n in used] or evidence
     claims = check_claims(text, [c.text for c in cited], question)
@@ -143,6 +179,7 @@ def recalled(question: str, conversation: Conversation, run: Run) -> Answer | No
             claim.citations = [held.index(n) + 1 for n in claim.citations]
         cited = [evidence[n - 1] for n in held]
     run.emit(EventKind.PHASE, name="RECALL", answered=True, passages=len(cited))
+    run.emit(EventKind.FINAL, answer=text)
     return Answer(
         text=text,
         mode="recall",
@@ -153,9 +190,69 @@ def recalled(question: str, conversation: Conversation, run: Run) -> Answer | No
     )
 
 
+def reread(question: str, evidence: list[Citation], run: Run, source: ByOffsets) -> Answer | None:
+    """For a root model that cannot follow the recall prompt (a small local one): its sub-model
+    reads again the REREAD_CHUNKS passages of the earlier answers that match the follow-up best,
+    a line each, as `map` reads; their findings answer it. None when none does."""
+    spans = [
+        (base + c.start, base + c.end)
+        for c in evidence
+        if (placed := _placed(source, c)) is not None
+        for base in (placed[0],)
+    ]
+    if not spans:
+        return None
+    chunks = cut_chunks(source, spans, chunk_plan(run)[0])
+    reader = ChunkReader(question, run, source)
+    reader.read_all(best_chunks(question, chunks, REREAD_CHUNKS))
+    if not reader.findings:
+        _missed(run, "the passages read again do not answer it")
+        return None
+    run.emit(EventKind.PHASE, name="RECALL", answered=True, passages=len(reader.findings))
+    result = reader.answer("recall", len(chunks), {})
+    result.reason = "a follow-up the passages of earlier answers hold: they were read again"
+    result.claims = check_claims(result.text, [c.text for c in result.citations], question)
+    return result
+
+
 def _missed(run: Run, why: str) -> None:
     """No answer from the earlier passages (the question is read afresh), and why."""
     run.emit(EventKind.PHASE, name="RECALL", answered=False, why=why)
+
+
+def _may_hold(question: str, evidence: list[Citation], conversation: Conversation) -> bool:
+    """Whether the passages may answer the follow-up: they hold at least RECALL_SHARE of its
+    words that the earlier questions did not ask about (and some word of it at all)."""
+    asked = set(terms(question))
+    held = set(terms(" ".join(c.text for c in evidence)))
+    fresh = asked - set(terms(" ".join(t.question for t in conversation.turns)))
+    if not asked & held:
+        return False
+    return not fresh or len(fresh & held) / len(fresh) >= RECALL_SHARE
+
+
+def _repeats(text: str, conversation: Conversation) -> bool:
+    """Whether `text` says again what an earlier answer led with (a model echoing it)."""
+    said = " ".join(terms(text))
+    leads = (split_claims(t.answer.text) for t in conversation.turns)
+    return any(claims and " ".join(terms(claims[0].text)) in said for claims in leads)
+
+
+def _bounded(citations: list[Citation], limit: int = EVIDENCE_CHARS) -> list[Citation]:
+    """The citations in order, each span once (and none empty), as many as fit in `limit`."""
+    seen: set[tuple[str, int, int]] = set()
+    kept: list[Citation] = []
+    used = 0
+    for citation in citations:
+        key = (citation.doc_id, citation.start, citation.end)
+        if key in seen or not citation.text.strip():
+            continue
+        if kept and used + len(citation.text) > limit:
+            break
+        seen.add(key)
+        kept.append(citation)
+        used += len(citation.text)
+    return kept
 
 
 def _cut(text: str, limit: int) -> str:
@@ -168,7 +265,7 @@ def converse(
     """The answer to the conversation's next question, recorded in it: from the passages earlier
     answers cited when they hold it, else by `mode` (its question made to stand alone)."""
     run.conversation = conversation
-    result = recalled(question, conversation, run) if conversation.turns else None
+    result = recalled(question, conversation, run, source) if conversation.turns else None
     if result is None:
         result = answer(conversation.standalone(question), source, run, mode)
     elif run.options.verify:

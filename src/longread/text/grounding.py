@@ -10,8 +10,9 @@ from longread.text.rank import terms
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
 _NONE = re.compile(
-    r"^\W*(none|no answer|not (?:found|mentioned|stated))\b|\b(?:does not|doesn't|do not|"
-    r"cannot|can't) (?:answer|say|mention|provide|contain|specify)|\bno information\b",
+    r"^\W*(none|no answer|not (?:found|mentioned|stated))\b|\bis not (?:provided|given)\b|"
+    r"\b(?:does not|doesn't|do not|cannot|can't) (?:answer|say|mention|provide|contain|specify)|"
+    r"\bno information\b",
     re.IGNORECASE,
 )
 

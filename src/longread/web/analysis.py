@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from longread.answer import CITATION_MARK, Answer, Citation
 from longread.errors import BudgetExceededError, InputError
+from longread.events import EventKind, EventSink, fan_out, ignore
 from longread.llm.gateway import Gateway
 from longread.llm.remote import RemoteLM
 from longread.llm.usage import Budget
@@ -30,6 +31,7 @@ from longread.web.documents import DocumentStore
 from longread.web.indexed import Indexed, IndexedCorpus, IndexedDocument, find_indexed
 from longread.web.models import ModelPool
 from longread.web.progress import Progress, Send
+from longread.web.runs import RunLog
 from longread.web.settings import Settings
 
 
@@ -59,6 +61,7 @@ class Services:
     models: ModelPool
     cache: ResponseCache | None
     conversations: Conversations = field(default_factory=Conversations)
+    runs: RunLog = field(default_factory=RunLog)
 
 
 class Analysis:
@@ -101,7 +104,9 @@ class Analysis:
             verify=request.verify,
         )
         self.cache = services.cache
+        self.runs = services.runs
         self.progress: Progress | None = None
+        self.record: EventSink = ignore
         self.gateway = Gateway(
             budget=budget,
             cache=services.cache,
@@ -112,6 +117,7 @@ class Analysis:
     def _event(self, event: Any) -> None:
         if self.progress is not None:
             self.progress(event)
+        self.record(event)
 
     def cancel(self) -> None:
         self.gateway.cancel()
@@ -154,8 +160,10 @@ class Analysis:
         """Answer the question (the next of its conversation), sending progress through `send`;
         returns the API's answer JSON, with the estimate made before the first call and the
         conversation's id (for a follow-up)."""
+        self.record = self.runs.start(self.request.question)
         progress = self.progress = Progress(send)
-        run = Run(self.root, self.sub, self.gateway, self.options, progress)
+        run = Run(self.root, self.sub, self.gateway, self.options, fan_out(progress, self.record))
+        run.emit(EventKind.RUN, question=self.request.question)
         target = self.target
         names = (
             ", ".join(d.name for d in target.docs) if isinstance(target, TextDocs) else target.name

@@ -16,12 +16,13 @@ from fastapi.staticfiles import StaticFiles
 
 from longread.config import cache_dir
 from longread.store.cache import ResponseCache
-from longread.web import routes_analyze, routes_documents
+from longread.web import routes_analyze, routes_documents, routes_runs
 from longread.web.analysis import Services
 from longread.web.auth import require_token
 from longread.web.documents import DocumentStore
 from longread.web.limits import BodyLimit
 from longread.web.models import ModelPool
+from longread.web.runs import RunLog
 from longread.web.settings import Settings
 from longread.web.slots import Slots
 
@@ -34,9 +35,13 @@ CSP = (
 ECHO_CHARS = 200  # the most of a request a validation error echoes back, per value
 
 
-def create_app(settings: Settings | None = None, model_choices: list[str] | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    model_choices: list[str] | None = None,
+    runs: RunLog | None = None,
+) -> FastAPI:
     """The web app. `model_choices`: specs a client may pick besides the defaults (None: the
-    local models present)."""
+    local models present); `runs`: what the run viewer starts with (a trace file's runs)."""
     settings = settings or Settings()
     app = FastAPI(
         title="longread",
@@ -50,8 +55,9 @@ def create_app(settings: Settings | None = None, model_choices: list[str] | None
         DocumentStore(settings.max_chars_kept),
         ModelPool(settings, model_choices),
         ResponseCache(cache_dir() / "responses.sqlite") if settings.cache else None,
+        runs=runs or RunLog(),
     )
-    for router in (routes_documents.router, routes_analyze.router):
+    for router in (routes_documents.router, routes_analyze.router, routes_runs.router):
         app.include_router(router, dependencies=[Depends(require_token)])
     app.state.slots = Slots(settings.max_concurrent, settings.queue_timeout)
     app.add_middleware(BodyLimit, max_bytes=settings.max_upload_bytes)

@@ -97,6 +97,7 @@ function showStep(name) {
   }
   $(`#step-${name} h2`).focus();
   if (name === "configure") estimateSoon();
+  if (name === "runs") loadRuns();
 }
 
 // --- documents ------------------------------------------------------------------------------
@@ -227,6 +228,26 @@ async function refreshEstimate() {
     target.textContent = `No estimate: ${error.message}`;
   }
   target.hidden = false;
+  await estimateEachModel(body, asked);
+}
+
+/** With several models on offer: what the same analysis would cost with each as both models. */
+async function estimateEachModel(body, asked) {
+  const list = $("#model-costs");
+  const models = state.config.models.filter((m) => m.available);
+  if (models.length < 2) { list.hidden = true; return; }
+  const rows = await Promise.all(models.map(async (m) => {
+    const each = JSON.stringify({ ...body, model: m.spec, subModel: m.spec });
+    try {
+      const e = await api("/api/estimate", { method: "POST", headers: { "content-type": "application/json" }, body: each });
+      return el("li", { "data-model": m.spec }, el("strong", {}, m.spec), `: ${describeEstimate(e)}`);
+    } catch (error) {
+      return el("li", { "data-model": m.spec }, el("strong", {}, m.spec), `: no estimate (${error.message})`);
+    }
+  }));
+  if (asked !== state.estimateAsked) return;
+  list.replaceChildren(el("li", { class: "muted" }, "The same analysis with each model on offer (as root and sub-model):"), ...rows);
+  list.hidden = false;
 }
 
 let estimateTimer = 0;
@@ -465,6 +486,73 @@ async function compare() {
   }
 }
 
+// --- runs -----------------------------------------------------------------------------------
+async function loadRuns() {
+  try {
+    const { runs } = await api("/api/runs");
+    $("#runs tbody").replaceChildren(...runs.map((run) => el("tr", { "data-id": run.id },
+      el("td", {}, run.question), el("td", {}, run.mode ?? "—"),
+      el("td", { class: "num" }, String(run.calls)), el("td", { class: "num" }, run.tokens.toLocaleString("en")),
+      el("td", { class: "num" }, run.seconds.toFixed(1)),
+      el("td", {}, el("button", { type: "button", "aria-label": `View run: ${run.question}`, onclick: () => openRun(run.id) }, "View")))));
+    $("#no-runs").hidden = runs.length > 0;
+  } catch (error) {
+    notify(error.message);
+  }
+}
+
+/** A run as a timeline: each event with its time, what it was, and the budget spent so far. */
+async function openRun(id) {
+  try {
+    const run = await api(`/api/runs/${encodeURIComponent(id)}`);
+    const spent = { calls: 0, tokens: 0, cost: 0, known: true };
+    const start = run.timeline.length ? run.timeline[0].t : 0;
+    const rows = run.timeline.map((event) => {
+      if (event.kind === "llm_end") {
+        spent.calls += 1;
+        spent.tokens += (event.input_tokens ?? 0) + (event.output_tokens ?? 0);
+        if (event.cost_usd == null) spent.known = false; else spent.cost += event.cost_usd;
+      }
+      const budget = `${spent.calls} calls · ${spent.tokens.toLocaleString("en")} tokens · ${spent.known ? `$${spent.cost.toFixed(4)}` : "cost unknown"}`;
+      return el("li", { "data-kind": event.kind },
+        el("span", { class: "at" }, `+${(event.t - start).toFixed(2)} s`),
+        el("div", {}, ...describeEvent(event)),
+        el("span", { class: "spent" }, budget));
+    });
+    const timeline = $("#timeline");
+    $(".timeline-title", timeline).textContent = `${run.question} · ${run.mode ?? "no mode"} · ${run.calls} calls · ${run.seconds.toFixed(1)} s`;
+    $(".events", timeline).replaceChildren(...rows);
+    timeline.hidden = false;
+    timeline.focus();
+  } catch (error) {
+    notify(error.message);
+  }
+}
+
+/** What one trace event says, as elements (every value from a model or a document as text). */
+function describeEvent(e) {
+  const what = (text) => el("span", { class: "what" }, text);
+  const block = (label, text) => el("details", {}, el("summary", {}, label), el("pre", {}, String(text ?? "")));
+  const depth = e.depth ? ` (depth ${e.depth})` : "";
+  switch (e.kind) {
+    case "run": return [what(`question: ${e.question}`)];
+    case "mode": return [what(`mode ${e.mode}: ${e.reason}`)];
+    case "phase": return [what(`phase ${e.name}${e.why ? `: ${e.why}` : ""}`)];
+    case "llm_start": return [what(`call ${e.purpose}${e.label ? ` ${e.label}` : ""} → ${e.model}${depth}`), block("prompt", e.prompt)];
+    case "llm_end": return [what(`reply to ${e.purpose}${e.label ? ` ${e.label}` : ""} in ${Number(e.seconds ?? 0).toFixed(1)} s, ` +
+      `${e.input_tokens} in / ${e.output_tokens} out tokens${e.cached ? " (cached)" : ""}`), block("reply", e.reply)];
+    case "root_turn": return [what(`root turn ${e.turn}${depth}`), el("pre", {}, e.reply)];
+    case "code": return [what(`code, turn ${e.turn} block ${e.block}${depth}`), el("pre", {}, e.code)];
+    case "output": return [what(`output${e.final != null ? " (FINAL)" : ""} in ${Number(e.seconds ?? 0).toFixed(2)} s`), el("pre", {}, e.output)];
+    case "final": return [what("answer"), el("pre", {}, e.answer)];
+    case "warning": case "notice": return [what(`${e.kind}: ${e.text}`)];
+    default: {
+      const { t, kind, depth: _, ...rest } = e;
+      return [what(kind), el("pre", {}, JSON.stringify(rest))];
+    }
+  }
+}
+
 // --- wiring ---------------------------------------------------------------------------------
 function wire() {
   for (const button of document.querySelectorAll("[data-step], [data-goto]")) {
@@ -509,9 +597,9 @@ function wire() {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); analyze(); }
   });
   document.addEventListener("keydown", (event) => {
-    if (event.altKey && ["1", "2", "3"].includes(event.key)) {
+    if (event.altKey && ["1", "2", "3", "4"].includes(event.key)) {
       event.preventDefault();
-      showStep(["documents", "configure", "results"][Number(event.key) - 1]);
+      showStep(["documents", "configure", "results", "runs"][Number(event.key) - 1]);
     } else if (event.key === "Escape") {
       if (!$("#viewer").hidden) $("#viewer").hidden = true;
       else if (state.controllers.length) stopRuns();
@@ -528,4 +616,4 @@ async function start() {
 }
 
 wire();
-start();
+start().then(() => { if (location.hash === "#runs") showStep("runs"); });
