@@ -59,6 +59,23 @@ def test_a_planted_wrong_claim_is_unsupported_with_a_reason(claim):
     assert not checked.supported and checked.reason
 
 
+@pytest.mark.parametrize(
+    ("question", "claim", "supported"),
+    [
+        ("Is the fee payable in advance?", "Yes, the fee is payable in advance [2].", True),
+        ("Is the fee payable in advance?", "The fee is payable in advance [2].", True),
+        ("Is the fee paid in arrears?", "The fee is paid in arrears [2].", False),
+        ("Does the fee rise every year?", "The fee rises every year [2].", False),
+        ("Does a boat come on Fridays?", "Yes, a boat comes on Fridays [2].", False),
+    ],
+)
+def test_a_claim_that_only_restates_a_yes_no_question_needs_all_its_words_cited(
+    question, claim, supported
+):
+    [checked] = check_claims(claim, CITED, question)
+    assert checked.supported is supported and (supported or "does not say" in checked.reason)
+
+
 def test_a_mixed_answer_marks_exactly_the_planted_claims():
     answer = " ".join(CORRECT[:2] + PLANTED[:2]) + "\n\n- " + CORRECT[2] + "\n- " + PLANTED[2]
     claims = check_claims(answer, CITED, QUESTION)

@@ -18,7 +18,8 @@ from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
 from longread.llm.types import Request
 from longread.store.sessions import SessionStore
-from longread.strategies.conversation import Conversation, Turn
+from longread.strategies.conversation import Conversation, Turn, widened
+from longread.strategies.texts import TextDoc, TextDocs
 from test_document_strategies import SECTIONS, write_contract
 
 FIRST = "How long is the cure period after notice?"
@@ -145,6 +146,35 @@ def test_a_small_root_reads_afresh_when_the_earlier_passages_say_nothing_of_it(c
     assert second.mode == "map" and 1 <= reread <= 3
     assert second.usage["calls"] == reread + cold.usage["calls"]
     assert second.text.startswith("Not found")
+
+
+def test_a_cited_span_is_widened_to_whole_sentences_within_its_own_document():
+    first = TextDoc("doc-1", "a.txt", "Short one. It ends here.")
+    second = TextDoc("doc-2", "b.txt", "The bell rings at noon. " + TERMINATION + " Then more.")
+    docs = TextDocs([first, second])
+    at = second.text.index(TERMINATION)
+    cited = Citation("doc-2", at, at + 17, TERMINATION[:17])
+    wide = widened(docs, cited)
+    assert (wide.doc_id, wide.start, wide.end) == ("doc-2", 0, len(second.text))
+    assert wide.text == second.text  # not a character of doc-1 (nor of the blank line between)
+    inside = widened(docs, Citation("doc-1", 11, 15, "It e"))
+    assert (inside.doc_id, inside.text) == ("doc-1", first.text)
+
+
+def test_an_earlier_yes_does_not_make_a_later_yes_an_answer_said_again(contract, tmp_path):
+    recalled = "Yes: either party may end the agreement [1]."
+
+    def root(request: Request) -> str:
+        prompt = request.messages[-1]["content"]
+        return recalled if "New question:" in prompt else "Yes, it is [1]."
+
+    with (
+        asker(contract, tmp_path, ScriptedLM(root), ScriptedLM(reader)) as rlm,
+        rlm.session() as chat,
+    ):
+        chat.ask(FIRST)
+        second = chat.ask(FOLLOW_UP)
+    assert second.mode == "recall" and second.text == recalled
 
 
 @pytest.mark.parametrize(

@@ -258,6 +258,22 @@ def test_auto_mode_picks_base_map_or_rlm(contract, tmp_path):
         modes.answer("q?", tools, run_with(small, small), mode="magic")
 
 
+def test_base_shows_all_that_fits_the_root_models_window(tmp_path):
+    path = write_contract(tmp_path / "long.md", fillers=120)  # ~40,000 characters
+    text = path.read_text(encoding="utf-8")
+    big = ScriptedLM(lambda r: "Liability is capped at last year's fees.", context_window=200_000)
+    answer = modes.answer(
+        "What caps liability?", tools_for(path, tmp_path, big), run_with(big, big)
+    )
+    prompt = big.requests[-1].messages[-1]["content"]
+    assert answer.mode == "base" and len(text) > 30_000
+    assert text[-2_000:].strip() in prompt and "truncated" not in prompt  # the whole text
+    small = ScriptedLM(lambda r: "Not shown.", writes_code=False, context_window=4_096)
+    cut = modes.answer("q?", tools_for(path, tmp_path, small), run_with(small, small), mode="base")
+    shown = small.requests[-1].messages[-1]["content"]
+    assert "truncated" in shown and "Only the first" in cut.text and len(shown) < 12_000
+
+
 def test_pdf_citations_carry_their_page(tmp_path):
     path = write_pdf(tmp_path / "paper.pdf", outline=True)
     sub = ScriptedLM(

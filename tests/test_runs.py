@@ -16,7 +16,9 @@ from fastapi.testclient import TestClient
 from cli import LONGREAD
 from longread.api import SingleDocRLM
 from longread.errors import InputError
+from longread.events import Event, EventKind
 from longread.llm.scripted import ScriptedLM
+from longread.web import runs
 from longread.web.runs import RunLog
 from test_conversation import FIRST, FOLLOW_UP, reader, root_saying
 from test_document_strategies import write_contract
@@ -68,6 +70,7 @@ def test_a_trace_holds_each_question_of_a_session_as_its_own_run(tmp_path):
     assert (first["question"], second["question"]) == (FIRST, FOLLOW_UP)
     assert first["mode"] == "map" and first["calls"] >= 2
     assert second["calls"] == 1 and second["answer"].startswith("Yes, either party")
+    assert second["mode"] == "recall"  # (a follow-up answered from the earlier passages)
     timeline = RunLog.from_trace(trace).get("run-2")["timeline"]
     assert timeline[-1] == {**timeline[-1], "kind": "notice", "text": "2 unreadable lines skipped"}
 
@@ -120,3 +123,19 @@ def test_trace_view_serves_the_runs_of_a_trace_file(tmp_path):
         [LONGREAD, "trace", "view", str(tmp_path / "none.jsonl")], capture_output=True, text=True
     )
     assert missing.returncode != 0 and "cannot read" in missing.stderr
+
+
+def test_a_run_keeps_its_events_within_its_bounds():
+    log = RunLog(limit=2)
+    record = log.start("A long one?")
+    huge = "x" * (runs.MAX_FIELD_CHARS * 5)
+    for n in range(runs.MAX_RUN_CHARS // runs.MAX_FIELD_CHARS + 10):
+        record(Event(EventKind.OUTPUT, {"output": huge, "block": n}))
+    [summary] = log.list()
+    timeline = log.get(summary["id"])["timeline"]
+    assert all(len(e["output"]) <= runs.MAX_FIELD_CHARS + 100 for e in timeline)  # (+ a note)
+    assert sum(len(json.dumps(e)) for e in timeline) <= runs.MAX_RUN_CHARS
+    assert summary["events"] > len(timeline)  # the ones left out are counted
+    log.start("second")
+    log.start("third")
+    assert [r["question"] for r in log.list()] == ["third", "second"]  # the oldest is dropped

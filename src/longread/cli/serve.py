@@ -10,18 +10,30 @@ from rich.markup import escape
 from longread.cli.app import app
 from longread.cli.display import err_console
 
+HOST = typer.Option("127.0.0.1", help="Interface to listen on (0.0.0.0: every interface).")
+PORT = typer.Option(8000, min=0, max=65535, help="Port to listen on.")
+TOKEN = typer.Option(
+    None,
+    envvar="LONGREAD_TOKEN",
+    help="Require `Authorization: Bearer TOKEN` on every /api/ route.",
+)
+
+
+def _warn_if_open(host: str, token: str | None) -> None:
+    """Say so when the app is reachable beyond this machine by anyone."""
+    if host not in ("127.0.0.1", "localhost", "::1") and not token:
+        err_console.print(
+            "[yellow]warning:[/] listening beyond this machine without --token: anyone who "
+            "can reach it can run analyses",
+            highlight=False,
+        )
+
 
 @app.command()
 def serve(
-    host: str = typer.Option(
-        "127.0.0.1", help="Interface to listen on (0.0.0.0: every interface)."
-    ),
-    port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on."),
-    token: str | None = typer.Option(
-        None,
-        envvar="LONGREAD_TOKEN",
-        help="Require `Authorization: Bearer TOKEN` on every /api/ route.",
-    ),
+    host: str = HOST,
+    port: int = PORT,
+    token: str | None = TOKEN,
     max_upload_mb: float = typer.Option(
         50.0, min=0.001, help="Largest upload (MB); larger gets 413."
     ),
@@ -80,12 +92,7 @@ def serve(
     offered = [spec.strip() for given in model for spec in given.split(",") if spec.strip()]
     if offered:
         settings.model = offered[0]
-    if host not in ("127.0.0.1", "localhost", "::1") and not token:
-        err_console.print(
-            "[yellow]warning:[/] listening beyond this machine without --token: anyone who "
-            "can reach it can run analyses",
-            highlight=False,
-        )
+    _warn_if_open(host, token)
     layers = probe()
     if not is_isolated(layers):
         consequence = (
@@ -110,8 +117,9 @@ app.add_typer(trace_app, name="trace")
 @trace_app.command("view")
 def trace_view(
     file: Path = typer.Argument(..., help="A JSONL trace (`ask --trace FILE`, `chat --trace`)."),
-    host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
-    port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on."),
+    host: str = HOST,
+    port: int = PORT,
+    token: str | None = TOKEN,
 ) -> None:
     """Open the web app's run viewer on a trace file: each question's run as a timeline of root
     turns, code and output, and sub-calls with prompt, reply, seconds and tokens."""
@@ -122,8 +130,10 @@ def trace_view(
     from longread.web.settings import Settings
 
     runs = RunLog.from_trace(file)
+    _warn_if_open(host, token)
     print(
         f"longread: {len(runs.list())} runs of {file.name} on http://{host}:{port}/#runs",
         flush=True,
     )
-    uvicorn.run(create_app(Settings(), runs=runs), host=host, port=port, log_level="warning")
+    app = create_app(Settings(token=token), runs=runs)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -12,23 +12,21 @@ from longread.strategies.common import Run
 from longread.text.slices import ContextSlice
 from longread.tools.bounds import fit_chars
 
-BASE_LIMIT_CHARS = 12_000
 SYSTEM = (
     "Answer the question using only the document. "
     "If the document does not say, answer that it does not."
 )
 
 
-def run_base(
-    question: str,
-    context: Any,
-    run: Run,
-    limit_chars: int = BASE_LIMIT_CHARS,
-    total_chars: int | None = None,
-) -> Answer:
+def base_chars(run: Run) -> int:
+    """How much of a document `base` shows: what fits in the root model's window."""
+    return fit_chars(run.root, 700)
+
+
+def run_base(question: str, context: Any, run: Run, total_chars: int | None = None) -> Answer:
     """`total_chars`: the document's full length, when `context` is only its beginning."""
     text = ContextSlice("context", context).text()
-    limit = min(limit_chars, fit_chars(run.root, 700))
+    limit = base_chars(run)
     shown = text[:limit]
     total = max(total_chars or 0, len(text))
     note = (

@@ -20,7 +20,7 @@ from longread.strategies.reading import ChunkReader, best_chunks, chunk_plan, cu
 from longread.strategies.retrieval import renumber
 from longread.strategies.texts import TextDocs
 from longread.strategies.verify import judge
-from longread.text.claims import check_claims, split_claims
+from longread.text.claims import ANSWER_WORDS, check_claims, split_claims, statement
 from longread.text.grounding import says_nothing
 from longread.text.rank import terms
 from longread.tools.single_doc import SingleDocTools
@@ -36,6 +36,8 @@ AROUND = 400  # characters read on each side of a cited span, cut back to whole 
 REREAD_CHUNKS = 3  # of the earlier passages a small root's sub-model reads again for a follow-up
 _BOUNDARY = re.compile(r"[.!?][\"”’)]*\s+|\n")
 NOT_THERE = "NOT IN THE PASSAGES"
+ANSWERED = "a follow-up the passages of earlier answers hold: answered from them"
+REREAD = "a follow-up the passages of earlier answers hold: they were read again"
 RECALL = """Earlier in this conversation:
 {history}
 
@@ -103,35 +105,31 @@ class Conversation:
 
 
 def widened(source: ByOffsets, citation: Citation) -> Citation:
-    """The cited span with the whole sentences around it, up to AROUND characters each side,
-    where the source holds the cited document; else as it is."""
+    """The cited span with the whole sentences around it, up to AROUND characters each side and
+    within its document, where the source holds that document; else as it is."""
     placed = _placed(source, citation)
     if placed is None:
         return citation
-    base, total = placed
+    base, limit = placed
     start, end = base + citation.start, base + citation.end
-    lo, hi = max(0, start - AROUND), min(total, end + AROUND)
+    lo, hi = max(base, start - AROUND), min(limit, end + AROUND)
     text = source.read_range(lo, hi)
     heads = [m.end() for m in _BOUNDARY.finditer(text, 0, start - lo)]
     tails = [m.end() for m in _BOUNDARY.finditer(text, end - lo)]
-    first = 0 if lo == 0 else (heads[0] if heads else start - lo)
-    last = len(text) if hi == total else (tails[-1] if tails else end - lo)
+    first = 0 if lo == base else (heads[0] if heads else start - lo)
+    last = len(text) if hi == limit else (tails[-1] if tails else end - lo)
     return source.citation(lo + first, lo + last)
 
 
 def _placed(source: ByOffsets, citation: Citation) -> tuple[int, int] | None:
-    """(where the cited document starts in `source`, the source's length); None when the
-    source does not hold it."""
-    if isinstance(source, SingleDocTools) and citation.doc_id == source.doc_id:
-        return 0, source.index.total_chars
-    if isinstance(source, TextDocs):
-        starts = (
-            b
-            for d, b in zip(source.docs, source.offsets.starts, strict=True)
-            if d.doc_id == citation.doc_id
-        )
-        base = next(starts, None)
-        return None if base is None else (base, source.total_chars)
+    """Where the cited document starts and ends in `source`; None when the source does not hold
+    it."""
+    if isinstance(source, SingleDocTools):
+        held = citation.doc_id == source.doc_id
+        return (0, source.index.total_chars) if held else None
+    for doc, base in zip(source.docs, source.offsets.starts, strict=True):
+        if doc.doc_id == citation.doc_id:
+            return base, base + len(doc.text)
     return None
 
 
@@ -178,14 +176,14 @@ def recalled(
         for claim in claims:
             claim.citations = [held.index(n) + 1 for n in claim.citations]
         cited = [evidence[n - 1] for n in held]
-    run.emit(EventKind.PHASE, name="RECALL", answered=True, passages=len(cited))
+    _recalled(run, len(cited), ANSWERED)
     run.emit(EventKind.FINAL, answer=text)
     return Answer(
         text=text,
         mode="recall",
         citations=cited,
         usage=run.gateway.usage.to_dict(),
-        reason="a follow-up the passages of earlier answers hold: answered from them",
+        reason=ANSWERED,
         claims=claims,
     )
 
@@ -208,11 +206,17 @@ def reread(question: str, evidence: list[Citation], run: Run, source: ByOffsets)
     if not reader.findings:
         _missed(run, "the passages read again do not answer it")
         return None
-    run.emit(EventKind.PHASE, name="RECALL", answered=True, passages=len(reader.findings))
+    _recalled(run, len(reader.findings), REREAD)
     result = reader.answer("recall", len(chunks), {})
-    result.reason = "a follow-up the passages of earlier answers hold: they were read again"
+    result.reason = REREAD
     result.claims = check_claims(result.text, [c.text for c in result.citations], question)
     return result
+
+
+def _recalled(run: Run, passages: int, reason: str) -> None:
+    """The follow-up is answered from the earlier passages: the mode, and why."""
+    run.emit(EventKind.PHASE, name="RECALL", answered=True, passages=passages)
+    run.emit(EventKind.MODE, mode="recall", reason=reason)
 
 
 def _missed(run: Run, why: str) -> None:
@@ -235,7 +239,12 @@ def _repeats(text: str, conversation: Conversation) -> bool:
     """Whether `text` says again what an earlier answer led with (a model echoing it)."""
     said = " ".join(terms(text))
     leads = (split_claims(t.answer.text) for t in conversation.turns)
-    return any(claims and " ".join(terms(claims[0].text)) in said for claims in leads)
+    words = (
+        " ".join(w for w in terms(statement(claims[0])) if w not in ANSWER_WORDS)
+        for claims in leads
+        if claims
+    )
+    return any(lead and lead in said for lead in words)
 
 
 def _bounded(citations: list[Citation], limit: int = EVIDENCE_CHARS) -> list[Citation]:

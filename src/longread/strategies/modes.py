@@ -15,7 +15,7 @@ from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind
 from longread.llm.base import LM
 from longread.strategies.aggregate import NothingToCount
-from longread.strategies.base import BASE_LIMIT_CHARS, run_base
+from longread.strategies.base import base_chars, run_base
 from longread.strategies.catalog import KINDS as CATALOG_KINDS
 from longread.strategies.catalog import SUMMARIES, check_mode
 from longread.strategies.common import Run
@@ -59,14 +59,14 @@ class Mode:
 def _base_document(question: str, tools: SingleDocTools, run: Run) -> Answer:
     total = tools.index.total_chars
     answer = run_base(
-        question, tools.read_range(0, min(total, BASE_LIMIT_CHARS)), run, total_chars=total
+        question, tools.read_range(0, min(total, base_chars(run))), run, total_chars=total
     )
     answer.citations = tools.cite(answer.text, question)
     return answer
 
 
 def _base_texts(question: str, docs: TextDocs, run: Run) -> Answer:
-    answer = run_base(question, docs.text[:BASE_LIMIT_CHARS], run, total_chars=docs.total_chars)
+    answer = run_base(question, docs.text[: base_chars(run)], run, total_chars=docs.total_chars)
     answer.citations = docs.cite(answer.text, question)
     return answer
 

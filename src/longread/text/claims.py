@@ -19,6 +19,7 @@ _LABEL = re.compile(r"^\([^)]*\)\s*")  # a listed finding's "(section)"
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"(?<=\S)\s+[\"“(]?([A-Z][\w-]*)")  # a capitalized word, not the first
 SHARE = 0.5  # of a claim's new words its cited text must hold
+ANSWER_WORDS = frozenset({"yes", "no"})  # what a yes/no answer adds to its question
 
 
 def split_claims(answer: str) -> list[Claim]:
@@ -83,14 +84,16 @@ def missing_facts(claim: str, source: str, question: str) -> str:
 
 def holds(claim: str, source: str, question: str) -> tuple[bool, str]:
     """Whether `source` holds the claim: every number and name it states, and at least half of
-    its words that the question does not already contain; with the reason when it does not."""
+    its words that the question does not already contain (all its words, for a claim that only
+    restates the question); with the reason when it does not."""
     lacking = missing_facts(claim, source, question)
     if lacking:
         return False, lacking
-    fresh = new_terms(claim, question)
-    if not fresh:
-        return True, "restates the question"
     present = set(terms(source))
+    fresh = new_terms(claim, question) - ANSWER_WORDS
+    if not fresh:  # it restates the question ("Yes, the keeper is paid in salt"): all must hold
+        unsaid = [t for t in dict.fromkeys(terms(claim)) if t not in present | ANSWER_WORDS]
+        return not unsaid, f"the cited text does not say {', '.join(unsaid)}" if unsaid else ""
     share = sum(t in present for t in fresh) / len(fresh)
     if share < SHARE:
         return False, f"the cited text holds {share:.0%} of its words"

@@ -14,8 +14,11 @@ from typing import Any
 
 from longread.errors import InputError
 from longread.events import Event, EventSink
+from longread.text.cut import truncate_middle
 
 MAX_EVENTS = 5_000  # of one run (a run past it keeps its first ones and counts the rest)
+MAX_RUN_CHARS = 2_000_000  # of one run's events, as JSON (so 100 runs hold at most ~200 MB)
+MAX_FIELD_CHARS = 20_000  # of one text of an event (a reply, code, output), cut in the middle
 MAX_TRACE_BYTES = 200 * 1024 * 1024  # the largest trace file `trace view` reads
 
 
@@ -28,10 +31,13 @@ class RecordedRun:
     started: float
     events: list[dict[str, Any]] = field(default_factory=list)
     dropped: int = 0
+    chars: int = 0
 
-    def add(self, event: dict[str, Any]) -> None:
-        if len(self.events) < MAX_EVENTS:
+    def add(self, event: dict[str, Any], chars: int) -> None:
+        """Keep the event (`chars`: its size as JSON) while the run is within its bounds."""
+        if len(self.events) < MAX_EVENTS and self.chars + chars <= MAX_RUN_CHARS:
             self.events.append(event)
+            self.chars += chars
         else:
             self.dropped += 1
 
@@ -73,16 +79,16 @@ class RunLog:
                 self._runs.popitem(last=False)
 
         def record(event: Event) -> None:
+            kept, chars = bounded(event.to_dict())
             with self._lock:
-                run.add(json.loads(json.dumps(event.to_dict(), default=str)))
+                run.add(kept, chars)
 
         return record
 
     def list(self) -> list[dict[str, Any]]:
         """Every run in a line, newest first."""
         with self._lock:
-            runs = list(self._runs.values())
-        return [run.summary() for run in reversed(runs)]
+            return [run.summary() for run in reversed(self._runs.values())]
 
     def get(self, run_id: str) -> dict[str, Any] | None:
         """The run with all its events, or None."""
@@ -100,7 +106,7 @@ class RunLog:
             lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError as error:
             raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-        log, run, bad = cls(limit=1_000_000), None, 0
+        log, run, bad = cls(limit=max(100, len(lines))), None, 0
         for line in lines:
             try:
                 event = json.loads(line)
@@ -112,11 +118,12 @@ class RunLog:
             if run is None or event["kind"] == "run":
                 question = str(event.get("question", "(a run without its question)"))
                 run = log._opened(question, float(event.get("t", 0) or 0))
-            run.add(event)
+            run.add(*bounded(event))
         if run is None:
             raise InputError(f"{path} holds no trace events")
         if bad:
-            run.add({"t": run.started, "kind": "notice", "text": f"{bad} unreadable lines skipped"})
+            notice = {"t": run.started, "kind": "notice", "text": f"{bad} unreadable lines skipped"}
+            run.events.append(notice)
         return log
 
     def _opened(self, question: str, started: float) -> RecordedRun:
@@ -124,3 +131,13 @@ class RunLog:
         run_id = f"run-{self._count}"
         run = self._runs[run_id] = RecordedRun(run_id, question, started)
         return run
+
+
+def bounded(event: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The event as JSON values, each text cut to MAX_FIELD_CHARS, and its size as JSON."""
+    kept = {
+        key: truncate_middle(value, MAX_FIELD_CHARS) if isinstance(value, str) else value
+        for key, value in event.items()
+    }
+    text = json.dumps(kept, default=str)
+    return json.loads(text), len(text)
