@@ -16,6 +16,7 @@ import statistics
 import time
 from collections.abc import Callable
 from multiprocessing import get_context
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,13 @@ def remove(*paths: Path) -> None:
             companion.unlink()
 
 
+def serve_query(pipe: Connection) -> None:
+    """In the query process: answer one (index, document) sent down `pipe` with its figures."""
+    pipe.send(query_process(*pipe.recv()))
+
+
 def main() -> None:
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=400)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/longread-bench"))
@@ -105,17 +112,24 @@ def main() -> None:
     doc, db = args.dir / f"macbeth-x{args.mb}MB.md", args.dir / f"index-{args.mb}.sqlite"
     remove(db)
     size = write_document(doc, args.mb)
-    # The query process starts before the build: a child's peak memory counts the parent's at the
-    # fork.
-    with get_context("spawn").Pool(1) as pool:
-        try:
-            build, index = timed(SingleDocIndex.build, doc, DocStore(db))
-            build_peak, sections, doc_id = peak_mb(), len(index.rows), index.store_id
-            index.store.close()
-            q = pool.apply(query_process, (db, doc_id))
-        finally:
-            if not args.keep:
-                remove(doc, db)
+    # The query process starts before the build (a child's peak memory counts the parent's at the
+    # fork), and waits on a pipe: no thread runs beside the build, which may then fork.
+    context = get_context("spawn")
+    ours, theirs = context.Pipe()
+    querier = context.Process(target=serve_query, args=(theirs,))
+    querier.start()
+    try:
+        build, index = timed(SingleDocIndex.build, doc, DocStore(db))
+        build_peak, sections, doc_id = peak_mb(), len(index.rows), index.store_id
+        built_fts = "yes" if index.store.fts_built(doc_id) else "no"
+        index.store.close()
+        ours.send((db, doc_id))
+        q = ours.recv()
+    finally:
+        querier.kill()
+        querier.join()
+        if not args.keep:
+            remove(doc, db)
 
     print(
         f"\n{size / 1e6:,.0f} MB document, {sections:,} sections; "
@@ -128,7 +142,10 @@ def main() -> None:
         "| structure + index build, no summaries | "
         f"{size / 1e6 / build:,.0f} MB/s ({build:.1f} s) | ≥ 50 MB/s |"
     )
-    print(f"| full-text index built on first search | {q['first_search']:.1f} s | — |")
+    print(
+        f"| first search (the full-text index was built with the rest: {built_fts}) | "
+        f"{q['first_search']:.2f} s | — |"
+    )
     print(f"| grep_all, rare literal ({q['hits']} hit) | {q['grep']:.2f} s | ≤ 2 s |")
     print(f"| read_range 10 KB, median of 200 | {q['read'] * 1e3:.2f} ms | ≤ 5 ms |")
     print(

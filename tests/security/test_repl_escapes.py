@@ -52,17 +52,27 @@ class Targets:
             return False
 
 
-def _listen(server: socket.socket, seen: list[str], label: str) -> None:
+def _listen(
+    server: socket.socket, seen: list[str], label: str, stop: threading.Event
+) -> threading.Thread:
+    """Count connections to `server` as `label` until `stop` (a closed socket does not wake a
+    thread waiting in accept, so it waits a moment at a time)."""
+    server.settimeout(0.2)
+
     def accept() -> None:
-        while True:
+        while not stop.is_set():
             try:
                 connection, _ = server.accept()
+            except TimeoutError:
+                continue
             except OSError:
                 return
             seen.append(label)
             connection.close()
 
-    threading.Thread(target=accept, daemon=True).start()
+    listener = threading.Thread(target=accept, daemon=True)
+    listener.start()
+    return listener
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +94,11 @@ def targets(tmp_path_factory, victim) -> Iterator[Targets]:
     name = f"longread-test-{os.getpid()}"
     abstract.bind("\0" + name)
     abstract.listen()
-    for server, label in ((tcp, "tcp"), (unix, "unix"), (abstract, "abstract")):
-        _listen(server, seen, label)
+    stop = threading.Event()
+    listeners = [
+        _listen(server, seen, label, stop)
+        for server, label in ((tcp, "tcp"), (unix, "unix"), (abstract, "abstract"))
+    ]
     datagrams = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     datagrams.bind(str(outside / "log.sock"))
     yield Targets(
@@ -98,6 +111,9 @@ def targets(tmp_path_factory, victim) -> Iterator[Targets]:
         victim.pid,
         seen,
     )
+    stop.set()
+    for listener in listeners:
+        listener.join()
     for server in (tcp, unix, abstract, datagrams):
         server.close()
 

@@ -43,7 +43,8 @@ err_console = SafeConsole(stderr=True)
 
 @contextmanager
 def progress_bars() -> Iterator[Callable[[Event], None]]:
-    """Progress bars fed by `progress` events (task, done, total): one bar per task."""
+    """Progress bars fed by `progress` events (task, done, total): one bar per task, drawn again
+    at each event (no thread of its own: the index build may fork)."""
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -51,6 +52,7 @@ def progress_bars() -> Iterator[Callable[[Event], None]]:
         TimeElapsedColumn(),
         console=console,
         transient=True,
+        auto_refresh=False,
     ) as bar:
         tasks: dict[str, TaskID] = {}
 
@@ -58,7 +60,7 @@ def progress_bars() -> Iterator[Callable[[Event], None]]:
             name, done, total = event.data["task"], event.data["done"], event.data["total"]
             if name not in tasks:
                 tasks[name] = bar.add_task(name, total=total)
-            bar.update(tasks[name], completed=done, total=total)
+            bar.update(tasks[name], completed=done, total=total, refresh=True)
 
         yield advance
 

@@ -31,10 +31,11 @@ from longread.index.corpus_update import files_named, listed_only, store_files
 from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS
 from longread.index.shard_build import build_shards
 from longread.index.single import SingleDocIndex
-from longread.ingest.metadata import ContentMeta, keyword_key, tokens
+from longread.ingest.metadata import ContentMeta, keyword_key
 from longread.store.corpus_store import StoredDoc
 from longread.store.open_corpus import CorpusStores
 from longread.store.sharded_store import ShardedCorpusStore
+from longread.text.fold import tokens
 
 MetaReader = Callable[[list[tuple[StoredDoc, str, ContentMeta]]], list[ContentMeta]]
 """Reads documents (each with its opening and its rules' metadata) and returns better metadata."""

@@ -13,11 +13,9 @@ from concurrent.futures import Future
 from contextlib import closing
 from dataclasses import dataclass, field
 from functools import partial
-from multiprocessing import Pipe, get_all_start_methods, get_context
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from pathlib import Path
 
+from longread.forking import Forked, can_fork
 from longread.ingest.document import load_document
 from longread.ingest.loaded import short_reason
 from longread.ingest.metadata import (
@@ -192,17 +190,9 @@ def list_ahead(root: Path, store_path: Path, databases: Sequence[Path]) -> Futur
     about a second of interpreter time, and only the differences come back), else on a thread (its
     stat calls still let other work go on)."""
     result: Future[Listing] = Future()
-    if "fork" not in get_all_start_methods() or threading.active_count() > 1:
-        # (no fork from a process with other threads)
-        receive: Callable[[], Listing] = partial(listing, root, store_path, databases)
-    else:
-        ours, theirs = Pipe(duplex=False)
-        lister = get_context("fork").Process(
-            target=_list_into, args=(root, store_path, databases, theirs), daemon=True
-        )
-        lister.start()
-        theirs.close()
-        receive = partial(_received, ours, lister)
+    receive: Callable[[], Listing] = partial(listing, root, store_path, databases)
+    if can_fork():
+        receive = Forked(receive).result
 
     def settle() -> None:
         try:
@@ -212,26 +202,6 @@ def list_ahead(root: Path, store_path: Path, databases: Sequence[Path]) -> Futur
 
     threading.Thread(target=settle, daemon=True).start()
     return result
-
-
-def _list_into(root: Path, store_path: Path, databases: Sequence[Path], pipe: Connection) -> None:
-    try:
-        pipe.send((True, listing(root, store_path, databases)))
-    except Exception as error:
-        pipe.send((False, error))
-
-
-def _received(pipe: Connection, lister: BaseProcess) -> Listing:
-    try:
-        done, value = pipe.recv()
-    except EOFError:
-        raise OSError("the process listing the folder ended without a listing") from None
-    finally:
-        pipe.close()
-        lister.join()
-    if not done:
-        raise value
-    return value
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:

@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from longread.index.full_text import PartBuilders
 from longread.ingest.doctype import detect_doc_type
 from longread.ingest.document import load_document
 from longread.ingest.fingerprint import Fingerprint, fingerprint, stamp
@@ -54,8 +55,9 @@ class SingleDocIndex:
     def build(cls, path: str | Path, store: DocStore) -> SingleDocIndex:
         """Index a file: reuse the stored index if the file is the one it was built from (same
         stamp: nothing is read) or has the same bytes (touched: hashed, not indexed), or if its
-        text is unchanged; else detect and store it. The full-text index is left to the first
-        search (or DocStore.ensure_fts)."""
+        text is unchanged; else detect and store it. The full-text index of a large document is
+        built beside (see `PartBuilders`); others are left to the first search (or
+        DocStore.ensure_fts)."""
         source = stamp(path)
         known = None if source is None else store.find_source(*source)
         if known is not None and store.section_count(known):
@@ -64,23 +66,34 @@ class SingleDocIndex:
         if seen is not None and (reused := cls._reuse(store, seen, seen.file_hash)):
             return reused
         document = load_document(path)
-        digest = content_hash(document.text)
+        digest = _digest(document, seen)
         if reused := cls._reuse(store, seen, digest):
             return reused
         doc_type, _ = detect_doc_type(document.text)
         headings, extra = detect_headings(document.text), _format_headings(document)
-        store_id = store.add_document(
-            str(path),
-            document.kind,
-            document.text,
-            doc_type=doc_type,
-            pages=[(p.number, p.start, p.end) for p in document.pages],
-            digest=digest,
-            structured=bool(headings or extra),
-        )
-        toc = build_toc(document.text, headings, extra_headings=extra or None)
-        entries = _entries(toc)
-        rows = _rows(store.save_sections(store_id, entries), entries)
+        entries = _entries(build_toc(document.text, headings, extra_headings=extra or None))
+        with store.filling():
+            builders = PartBuilders.start(document.text, entries, store.path)
+            store_id = None
+            try:
+                store_id = store.add_document(
+                    str(path),
+                    document.kind,
+                    document.text,
+                    doc_type=doc_type,
+                    pages=[(p.number, p.start, p.end) for p in document.pages],
+                    digest=digest,
+                    structured=bool(headings or extra),
+                )
+                rows = _rows(store.save_sections(store_id, entries), entries)
+                if builders is not None:
+                    store.plan_fts(store_id, builders.parts, builders.spans)
+            finally:
+                if builders is not None:
+                    builders.stored(store_id)
+            if builders is not None:
+                store.ensure_fts(store_id)  # (marks it complete, once any part not copied is built)
+
         if seen is not None:
             store.note_source(store_id, *seen.stamp, seen.file_hash)
         return cls.open(store, store_id, rows)
@@ -203,7 +216,24 @@ class SingleDocIndex:
         return index
 
 
+def _digest(document: LoadedDocument, seen: Fingerprint | None) -> str:
+    """The text's content hash: the hash of the file's bytes where the text is those bytes (a text
+    file all ASCII and as long as the file, which has kept the stamp it was hashed with); else
+    hashed."""
+    text = document.text
+    if (
+        seen is not None
+        and document.kind in ("text", "markdown")
+        and text.isascii()
+        and len(text) == seen.stamp.size
+        and stamp(seen.stamp.path) == seen.stamp
+    ):
+        return seen.file_hash
+    return content_hash(text)
+
+
 def _format_headings(document: LoadedDocument) -> list[tuple[int, int, str]]:
+
     return [(h.start, h.level, h.title) for h in document.headings]
 
 

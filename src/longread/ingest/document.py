@@ -5,9 +5,12 @@ only when such a file is loaded (their libraries are large)."""
 from __future__ import annotations
 
 import importlib
+import mmap
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from longread.errors import InputError
 from longread.ingest.loaded import LoadedDocument, short_reason
@@ -39,28 +42,44 @@ def _loader(kind: str) -> Callable[[Path], LoadedDocument]:
 
 def load_document(path: str | Path) -> LoadedDocument:
     """Load any supported file; the content's magic bytes win over its suffix. A text file is
-    opened once and read whole. A file the system will not open (a symlink loop, no permission)
-    is an InputError too."""
+    opened once and decoded from the file mapped into memory (no copy of its bytes). A file the
+    system will not open (a symlink loop, no permission) is an InputError too."""
     try:
         p = check_file(path)
         suffix = p.suffix.lower()
         with p.open("rb") as handle:
             kind = _sniff(handle.read(5), p) or _SUFFIX_KINDS.get(suffix)
-            data = b""  # read below for text (from the start: head + rest would copy a large file)
-            if kind in (None, "text", "markdown"):
-                handle.seek(0)
-                data = handle.read()
+            if kind not in LOADERS:
+                with _mapped(handle) as data:
+                    text = _text(data, p, kind, suffix)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or short_reason(exc)}") from exc
     if kind in LOADERS:
         return _loader(kind)(p)
+    return LoadedDocument(str(p), kind or "text", text)
+
+
+@contextmanager
+def _mapped(handle: BinaryIO) -> Iterator[bytes | mmap.mmap]:
+    """The open file's bytes, mapped into memory (read whole where the system cannot map it)."""
     try:
-        text = text_of(data, p)
+        view = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        handle.seek(0)
+        yield handle.read()
+        return
+    with view:
+        yield view
+
+
+def _text(data: bytes | mmap.mmap, path: Path, kind: str | None, suffix: str) -> str:
+    """The text of a text or markdown file (or of one of no known kind, if it decodes)."""
+    try:
+        return text_of(data, path)
     except InputError as exc:
         if kind is None:
             raise InputError(f"unsupported file type '{suffix}' ({exc})") from exc
         raise
-    return LoadedDocument(str(p), kind or "text", text)
 
 
 def _sniff(head: bytes, path: Path) -> str | None:

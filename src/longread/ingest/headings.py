@@ -8,10 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
+from longread.forking import cores, forked_map
 from longread.ingest.loaded import Heading
 
 MAX_TITLE_CHARS = 120
+PARALLEL_CHARS = 16_000_000  # a text this long is searched for heading lines on every core
 
 _NUMBER_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
@@ -87,13 +90,36 @@ class _Candidate:
     title: str
 
 
-def _line_matches(text: str) -> Iterator[tuple[int, re.Match[str]]]:
-    """(line start, match) for every line whose start matches the heading-line pattern."""
+def _line_matches(text: str, pieces: int | None = None) -> Iterator[tuple[int, re.Match[str]]]:
+    """(line start, match) for every line whose start matches the heading-line pattern. A long
+    text is searched in `pieces` (default: one per core) by forked copies of this process, which
+    say where their matches start; no match runs past its line, so they find what one search
+    would."""
     first = _AT_START.match(text)
     if first:
         yield 0, first
-    for m in _AFTER_NEWLINE.finditer(text):
-        yield m.start() + 1, m
+    pieces = pieces or (cores() if len(text) >= PARALLEL_CHARS else 1)
+    if pieces == 1:
+        for m in _AFTER_NEWLINE.finditer(text):
+            yield m.start() + 1, m
+        return
+    bounds = [(len(text) * n // pieces, len(text) * (n + 1) // pieces) for n in range(pieces)]
+    for starts in forked_map(partial(_starts_in, text), bounds):
+        for at in starts:
+            again = _AFTER_NEWLINE.match(text, at)
+            assert again is not None  # (it matched there in the copy)
+            yield at + 1, again
+
+
+def _starts_in(text: str, bounds: tuple[int, int]) -> list[int]:
+    """Where the heading-line matches starting in [bounds) start."""
+    low, high = bounds
+    starts = []
+    for m in _AFTER_NEWLINE.finditer(text, low):
+        if m.start() >= high:
+            break
+        starts.append(m.start())
+    return starts
 
 
 def _previous_line(text: str, line_start: int) -> tuple[int, str] | None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import datetime
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
+from longread.text.fold import tokens
 from longread.text.rank import stem, terms
 
 SAMPLE_CHARS = 2_000  # the opening the rules read (plus the headings)
@@ -79,19 +79,6 @@ class ContentMeta:
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def fold(text: str) -> str:
-    """Lower case without diacritics, as the full-text index compares words."""
-    if text.isascii():
-        return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def tokens(text: str) -> list[str]:
-    """The words of `text` as the full-text index sees them (folded, split at punctuation)."""
-    return _TOKEN.findall(fold(text))
 
 
 @lru_cache(maxsize=1 << 16)  # keywords recur from document to document

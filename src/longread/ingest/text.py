@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+from mmap import mmap
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 
@@ -43,21 +44,22 @@ def check_file(path: str | Path) -> Path:
     return p
 
 
-def decode(data: bytes, name: str = "input") -> str:
-    """Text from bytes: BOMs first, then strict UTF-8, then charset detection; newlines
-    normalized."""
+def decode(data: bytes | mmap, name: str = "input") -> str:
+    """Text from bytes (or a file mapped into memory): BOMs first, then strict UTF-8, then
+    charset detection; newlines normalized."""
+    head = bytes(data[:8192])
     for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            return _normalize(data.decode(encoding))
+        if head.startswith(bom):
+            return _normalize(str(data, encoding))
     for magic, kind in _BINARY_MAGIC.items():
-        if data.startswith(magic):
+        if head.startswith(magic):
             raise InputError(f"{name} is {kind}, not a text file")
-    if b"\x00" in data[:8192]:
+    if b"\x00" in head:
         raise InputError(f"{name} looks binary (it contains NUL bytes), not a text file")
     try:
-        return _normalize(data.decode("utf-8"))
+        return _normalize(str(data, "utf-8"))
     except UnicodeDecodeError:
-        return _normalize(data.decode(_guess_encoding(data), errors="replace"))
+        return _normalize(str(data, _guess_encoding(bytes(data[:1_000_000])), "replace"))
 
 
 def _guess_encoding(data: bytes) -> str:
@@ -85,7 +87,7 @@ def read_text_file(path: str | Path) -> str:
     return text_of(p.read_bytes(), p)
 
 
-def text_of(data: bytes, path: Path) -> str:
+def text_of(data: bytes | mmap, path: Path) -> str:
     """The normalized text of the bytes of the file `path`; an InputError if it holds none."""
     text = decode(data, path.name)
     if not text or text.isspace():  # (strip() would copy the whole text)

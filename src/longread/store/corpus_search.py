@@ -73,7 +73,7 @@ class CorpusSearch:
         `rows_holding`); None while some documents are not in the full-text index."""
         if not terms or self.db.execute("SELECT 1 FROM fts_pending LIMIT 1").fetchone():
             return None
-        rows = rows_holding(self.db, "corpus_fts", "corpus_vocab", terms, self.totals()[0])
+        rows = rows_holding(self.db, [("corpus_fts", "corpus_vocab")], terms, self.totals()[0])
         return None if rows is None else self.doc_ids_of(rows)
 
     def pending_full_text(self) -> int:

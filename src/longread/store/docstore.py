@@ -11,25 +11,26 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections import Counter
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from longread import deadline
 from longread.store.rows import rows_text
-from longread.store.section_rows import SectionRows, display_names, tree_shape
+from longread.store.section_rows import SectionRows
 from longread.store.section_search import FTS_BATCH_CHARS, SectionSearch
 from longread.store.tree_tables import TREE_SCHEMA, TreeTables
 
 BLOCK_CHARS = 65_536
-SCHEMA_VERSION = 6  # 6: a document row holds its section names and depth counts, as JSON
+SCHEMA_VERSION = 7  # 7: the full-text index in parts, its rows keyed by section position
 PAGE_BYTES = (
     65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
 )
 _HASH_CHARS = 1 << 20
+FILL_CACHE_KB = 256 * 1024  # SQLite's page cache while a document is written (see `filling`)
+CACHE_DEFAULT = -2000  # SQLite's own default (2 MB), kept for queries: their memory stays small
 
 _SCHEMA = (
     """
@@ -43,7 +44,7 @@ CREATE TABLE IF NOT EXISTS documents (
     chars INTEGER NOT NULL,
     pages TEXT NOT NULL DEFAULT '[]',
     structured INTEGER NOT NULL DEFAULT 1,  -- 0: no headings were found in the text
-    fts_next INTEGER NOT NULL DEFAULT 0,
+    fts_parts INTEGER NOT NULL DEFAULT 0,  -- the parts its full-text index is planned in
     fts_complete INTEGER NOT NULL DEFAULT 0,
     -- what every REPL is given, saved with the sections: a JSON array of their unique names in
     -- document order, and a JSON object of how many lie at each depth
@@ -83,6 +84,15 @@ CREATE INDEX IF NOT EXISTS sections_by_doc ON sections(doc_id, ord);
 CREATE INDEX IF NOT EXISTS sections_by_name ON sections(doc_id, name);
 CREATE INDEX IF NOT EXISTS sections_by_parent ON sections(parent_id, ord);
 CREATE INDEX IF NOT EXISTS leaves_by_start ON sections(doc_id, start) WHERE leaf = 1;
+-- the parts of a document's full-text index built so far, each indexing its sections at
+-- positions [first, stop) (see full_text.py)
+CREATE TABLE IF NOT EXISTS fts_parts (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    part INTEGER NOT NULL,
+    first INTEGER NOT NULL,
+    stop INTEGER NOT NULL,
+    PRIMARY KEY (doc_id, part)
+);
 CREATE TABLE IF NOT EXISTS section_summaries (
     section_id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
     summary TEXT NOT NULL,
@@ -92,8 +102,6 @@ CREATE TABLE IF NOT EXISTS section_summaries (
 """
     + TREE_SCHEMA
 )
-# One table per document, so removing a document drops it whole. Contentless, since the text is in
-# text_blocks already; full detail, since BM25 over a contentless table needs the term positions.
 
 
 def content_hash(text: str) -> str:
@@ -138,6 +146,8 @@ class DocStore(TreeTables, SectionSearch, SectionRows):
         self.block_chars = block_chars
         self.fts_batch_chars = fts_batch_chars
         self.db = self._connect()
+        if self._stored_version() == 6:
+            self._upgrade_from_6()
         if self._stored_version() not in (None, SCHEMA_VERSION):
             self.db.close()
             for suffix in ("", "-wal", "-shm"):
@@ -158,6 +168,21 @@ class DocStore(TreeTables, SectionSearch, SectionRows):
         db.set_progress_handler(_past_deadline, 50_000)  # a query made for a REPL cell ends with it
         return db
 
+    def _upgrade_from_6(self) -> None:
+        """A store written with schema 6 brought to 7 in place, nothing lost but what the first
+        search builds again: each document's full-text index (one table, keyed by section id)."""
+        with self._bulk():
+            for (name,) in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' "
+                "AND name GLOB 'section_fts_[0-9]*' AND sql LIKE 'CREATE VIRTUAL%'"
+            ).fetchall():
+                self.db.execute(f"DROP TABLE IF EXISTS {name}")
+            self.db.execute("ALTER TABLE documents RENAME COLUMN fts_next TO fts_parts")
+            self.db.execute("UPDATE documents SET fts_parts = 0, fts_complete = 0")
+            self.db.execute(
+                "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),)
+            )
+
     def _stored_version(self) -> int | None:
         """The schema version the file was written with; None for a new file."""
         if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
@@ -176,6 +201,25 @@ class DocStore(TreeTables, SectionSearch, SectionRows):
                 yield
         finally:
             self.db.execute("PRAGMA synchronous=NORMAL")
+
+    @contextmanager
+    def filling(self) -> Iterator[None]:
+        """While a document is written in bulk: a page cache of FILL_CACHE_KB (its sections'
+        indexes take rows out of order), and, in a store holding no document yet, a rollback
+        journal (each page written once, not to the log and then again into the file); the
+        defaults again after."""
+        self.db.execute(f"PRAGMA cache_size=-{FILL_CACHE_KB}")
+        rollback = False
+        if not self.document_ids():
+            with suppress(sqlite3.OperationalError):  # (another connection has it open)
+                mode = self.db.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
+                rollback = mode == "delete"
+        try:
+            yield
+        finally:
+            self.db.execute(f"PRAGMA cache_size={CACHE_DEFAULT}")
+            if rollback:
+                self.db.execute("PRAGMA journal_mode=WAL")
 
     def close(self) -> None:
         self.db.close()
@@ -334,52 +378,6 @@ class DocStore(TreeTables, SectionSearch, SectionRows):
         yield from self.db.execute(query + " ORDER BY start", args)
 
     # -- sections and summaries -------------------------------------------------------------
-    def save_sections(
-        self,
-        store_id: int,
-        sections: Iterable[tuple[int | None, str, int, int, int]],
-        bodies: Iterable[str] | None = None,
-    ) -> list[int]:
-        """Replace the document's sections. Each entry is (parent index or None, title, level,
-        start, end) in document order; a parent comes before its children. Returns the new section
-        ids. Given each section's own text in `bodies`, the full-text index is built now; without
-        them, on first search."""
-        entries = list(sections)
-        with self._bulk():
-            self._drop_fts(store_id)
-            self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
-            first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM sections").fetchone()[0]
-            ids = list(range(first, first + len(entries)))
-            names = display_names([entry[1] for entry in entries])
-            depths, leaves = tree_shape([entry[0] for entry in entries])
-            self.db.executemany(
-                "INSERT INTO sections (id, doc_id, parent_id, ord, title, level, start, end, "
-                "name, depth, leaf) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    (
-                        ids[i],
-                        store_id,
-                        None if parent is None else ids[parent],
-                        i,
-                        title,
-                        level,
-                        start,
-                        end,
-                        names[i],
-                        depths[i],
-                        leaves[i],
-                    )
-                    for i, (parent, title, level, start, end) in enumerate(entries)
-                ),
-            )
-            self.db.execute(
-                "UPDATE documents SET section_names = ?, depth_counts = ? WHERE id = ?",
-                (json.dumps(names, ensure_ascii=False), json.dumps(Counter(depths)), store_id),
-            )
-            if bodies is not None:
-                rows = zip(ids, (e[1] for e in entries), bodies, strict=True)
-                self._index_sections(store_id, rows, len(entries), complete=True)
-        return ids
 
 
 def _past_deadline() -> bool:

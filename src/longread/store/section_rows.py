@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 
 from longread.store.rows import SectionRow
 
@@ -35,9 +37,55 @@ def tree_shape(parents: Sequence[int | None]) -> tuple[list[int], list[bool]]:
 
 
 class SectionRows:
-    """The section and section-summary queries of DocStore (its `db`)."""
+    """The section and section-summary queries of DocStore (its `db`), and the saving of a
+    document's sections."""
 
     db: sqlite3.Connection
+    _bulk: Callable[[], AbstractContextManager[None]]
+    _drop_fts: Callable[[int], None]
+
+    def save_sections(
+        self,
+        store_id: int,
+        sections: Iterable[tuple[int | None, str, int, int, int]],
+    ) -> list[int]:
+        """Replace the document's sections (and drop its full-text index, built again by
+        `ensure_fts` or on the first search). Each entry is (parent index or None, title, level,
+        start, end) in document order; a parent comes before its children. Returns the new section
+        ids, which run on from the first in that order."""
+        entries = list(sections)
+        with self._bulk():
+            self._drop_fts(store_id)
+            self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
+            first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM sections").fetchone()[0]
+            ids = list(range(first, first + len(entries)))
+            names = display_names([entry[1] for entry in entries])
+            depths, leaves = tree_shape([entry[0] for entry in entries])
+            self.db.executemany(
+                "INSERT INTO sections (id, doc_id, parent_id, ord, title, level, start, end, "
+                "name, depth, leaf) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    (
+                        ids[i],
+                        store_id,
+                        None if parent is None else ids[parent],
+                        i,
+                        title,
+                        level,
+                        start,
+                        end,
+                        names[i],
+                        depths[i],
+                        leaves[i],
+                    )
+                    for i, (parent, title, level, start, end) in enumerate(entries)
+                ),
+            )
+            self.db.execute(
+                "UPDATE documents SET section_names = ?, depth_counts = ? WHERE id = ?",
+                (json.dumps(names, ensure_ascii=False), json.dumps(Counter(depths)), store_id),
+            )
+        return ids
 
     def sections(self, store_id: int) -> list[SectionRow]:
         """Every section of a document, in document order."""

@@ -1,29 +1,35 @@
-"""Each document's full-text index over its sections (SQLite FTS5, BM25 ranking): built on the
-first search, in resumable steps of about `fts_batch_chars` of text, each committed; a mixin of
-DocStore, which owns the connection."""
+"""Each document's full-text index over its sections (SQLite FTS5, BM25 ranking), in one part or
+several (see `full_text`): a row is keyed by its section's position in the document. Built by the
+index build or on the first search, a part at a time, each committed, so an interrupted build
+resumes with the parts it has not made. A search over several parts scores each section as one
+index of them all would. A mixin of DocStore, which owns the connection."""
 
 from __future__ import annotations
 
+import heapq
+import math
 import sqlite3
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
+from functools import reduce
+from pathlib import Path
 
+from longread.store.bm25 import Stats, scores, table_stats
+from longread.store.full_text import build_part, copy_part, part_table
 from longread.store.rows import SectionRow, own_spans, rows_text
+from longread.text.fold import tokens
 from longread.text.patterns import IndexTerm
 
-FTS_BATCH_CHARS = 16_000_000  # section text indexed per committed step of a full-text build
+FTS_BATCH_CHARS = 128_000_000  # section text a part of a document's full-text index holds at most
 MAX_QUERY_WORDS = 64  # distinct words of one full-text query
 SMALL_INDEX = 1_000  # a search of fewer rows keeps even the common words
-_FTS_TABLE = (
-    "CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(title, body, content='', "
-    "tokenize='unicode61 remove_diacritics 2')"
-)
 
 
 class SectionSearch:
     """Search and the resumable build of a document's section index."""
 
     db: sqlite3.Connection
+    path: Path
     fts_batch_chars: int
     _bulk: Callable[[], AbstractContextManager[None]]
     sections: Callable[[int], list[SectionRow]]
@@ -31,36 +37,55 @@ class SectionSearch:
     section_count: Callable[[int], int]
 
     def search_sections(self, store_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
-        """(section id, BM25 score; lower is better in SQLite, so it is negated) for the best k.
-        The first search of a document builds its full-text index."""
-        words = list(dict.fromkeys(query.split()))
+        """(section id, BM25 score, higher is better) of the best k sections for the words of
+        `query`. The first search of a document builds its full-text index."""
+        words = list(dict.fromkeys(tokens(query)))[:MAX_QUERY_WORDS]
         if not words:
             return []
-        self.ensure_fts(store_id)
-        table = _fts_table(store_id)
-        match = fts_query(self._search_words(store_id, table, words))
-        rows = self.db.execute(
-            f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
-            "ORDER BY score LIMIT ?",
-            (match, k),
-        ).fetchall()
-        return [(sid, -score) for sid, score in rows]
+        tables = self.fts_tables(store_id)
+        words = self._search_words(store_id, tables, words)
+        first = self._first_section(store_id)
+        if len(tables) == 1:
+            table = tables[0]
+            rows = self.db.execute(
+                f"SELECT rowid, bm25({table}) AS score FROM {table} WHERE {table} MATCH ? "
+                "ORDER BY score LIMIT ?",
+                (fts_query(words), k),
+            ).fetchall()
+            return [(first + position, -score) for position, score in rows]
+        stats = reduce(
+            Stats.__add__, (table_stats(self.db, t, self._vocab(t), words) for t in tables)
+        )
+        scored: dict[int, float] = {}
+        for table in tables:
+            scored.update(scores(self.db, table, self._instances(table), words, {}, stats))
+        best = heapq.nsmallest(k, scored.items(), key=lambda found: (-found[1], found[0]))
+        return [(first + position, score) for position, score in best]
 
-    def _search_words(self, store_id: int, table: str, words: list[str]) -> list[str]:
+    def _search_words(self, store_id: int, tables: list[str], words: list[str]) -> list[str]:
         """The words worth searching for in a document of many sections (see `distinctive`)."""
         total = self.section_count(store_id)
         if len(words) < 2 or total < SMALL_INDEX:
             return words
-        held = self._holding(table, {w: w.lower() for w in words})
-        return distinctive(words, held, total)
+        held = [self._holding(table, words) for table in tables]
+        return distinctive(words, {w: sum(h[w] for h in held) for w in words}, total)
 
     def sections_holding(self, store_id: int, terms: Sequence[IndexTerm]) -> list[int] | None:
         """The sections whose text holds the rarest of `terms`, by the full-text index (see
         `rows_holding`); None without a complete one."""
-        if not terms or not self._fts_state(store_id)[1]:
+        if not terms or not self.fts_built(store_id):
             return None
-        table = _fts_table(store_id)
-        return rows_holding(self.db, table, self._vocab(table), terms, self.section_count(store_id))
+        tables = [(t, self._vocab(t)) for t in self.fts_tables(store_id)]
+        found = rows_holding(self.db, tables, terms, self.section_count(store_id))
+        first = self._first_section(store_id)
+        return None if found is None else [first + position for position in found]
+
+    def _first_section(self, store_id: int) -> int:
+        """The id of the document's first section (its sections' ids run on from it in order)."""
+        row = self.db.execute(
+            "SELECT id FROM sections WHERE doc_id = ? AND ord = 0", (store_id,)
+        ).fetchone()
+        return row[0] if row else 0
 
     def _vocab(self, table: str) -> str:
         """The name of the table of `table`'s words and how many rows hold each (made once)."""
@@ -70,79 +95,123 @@ class SectionSearch:
         )
         return vocab
 
-    def _holding(self, table: str, terms: Mapping[str, str]) -> dict[str, int]:
-        """How many sections hold each word (`terms`: each word's term in the index)."""
+    def _instances(self, table: str) -> str:
+        """The name of the table of each occurrence of each word of `table` (made once)."""
+        instances = f"temp.{table}_instances"
+        self.db.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS {instances} "
+            f"USING fts5vocab(main, {table}, instance)"
+        )
+        return instances
+
+    def _holding(self, table: str, words: Sequence[str]) -> dict[str, int]:
+        """How many sections of `table` hold each word (as the index spells it)."""
         counts = dict(
             self.db.execute(
                 f"SELECT term, doc FROM {self._vocab(table)} "
-                f"WHERE term IN ({','.join('?' * len(terms))})",
-                list(terms.values()),
+                f"WHERE term IN ({','.join('?' * len(words))})",
+                list(words),
             )
         )
-        return {word: counts.get(term, 0) for word, term in terms.items()}
+        return {word: counts.get(word, 0) for word in words}
+
+    # -- the build ------------------------------------------------------------------------
+    def fts_tables(self, store_id: int) -> list[str]:
+        """The tables of the document's full-text index, in order (built first if need be)."""
+        self.ensure_fts(store_id)
+        return [
+            part_table(store_id, part)
+            for (part,) in self.db.execute(
+                "SELECT part FROM fts_parts WHERE doc_id = ? ORDER BY part", (store_id,)
+            )
+        ]
+
+    def plan_fts(
+        self,
+        store_id: int,
+        parts: int | None = None,
+        spans: Sequence[tuple[int, int]] | None = None,
+    ) -> list[tuple[int, int]]:
+        """The parts of the document's full-text index, as [first, stop) runs of its sections'
+        positions: as planned before, else `parts` of them (default: one per `fts_batch_chars`
+        of text), recorded. `spans`: the sections' own spans, if the caller has them."""
+        planned, _ = self._fts_state(store_id)
+        spans = own_spans(self.sections(store_id)) if spans is None else spans
+        if not planned:
+            chars = sum(end - start for start, end in spans)
+            planned = parts or max(1, math.ceil(chars / self.fts_batch_chars))
+            with self._bulk():
+                self.db.execute(
+                    "UPDATE documents SET fts_parts = ? WHERE id = ?", (planned, store_id)
+                )
+        return part_ranges(spans, planned)
 
     def ensure_fts(
         self, store_id: int, on_progress: Callable[[int, int], None] | None = None
     ) -> None:
-        """Build the document's full-text index unless it is complete. Each step indexes about
-        `fts_batch_chars` of section text and commits, so an interrupted build resumes where it
-        stopped; on_progress(sections indexed, sections) is called after each step."""
-        if self._fts_state(store_id)[1]:
+        """Build the parts of the document's full-text index not yet built (as `plan_fts`
+        planned them), each committed as it is done; on_progress(sections indexed, sections)
+        after each, and once at the end."""
+        planned, complete = self._fts_state(store_id)
+        if complete:
             return
+        built = {
+            part
+            for (part,) in self.db.execute(
+                "SELECT part FROM fts_parts WHERE doc_id = ?", (store_id,)
+            )
+        }
+        if planned and built == set(range(planned)):  # (all built beside the build, say)
+            return self._completed(store_id, on_progress)
         rows = self.sections(store_id)
         spans = own_spans(rows)
-        indexed = -1
-        while indexed < len(rows):
-            indexed = self._index_step(store_id, rows, spans)
-            if on_progress is not None:
-                on_progress(indexed, len(rows))
+        ranges = self.plan_fts(store_id, spans=spans)
+        done = sum(stop - first for part, (first, stop) in enumerate(ranges) if part in built)
+        for part, (first, stop) in enumerate(ranges):
+            if part in built:
+                continue
+            texts = self._span_texts(store_id, spans[first:stop])
+            titles = (row.title for row in rows[first:stop])
+            part_rows = zip(range(first, stop), titles, texts, strict=True)
+            copy_part(build_part(part_rows), self.path, store_id, part, (first, stop))
+            done += stop - first
+            if on_progress is not None and done < len(rows):
+                on_progress(done, len(rows))
+        self._completed(store_id, on_progress)
+
+    def _completed(self, store_id: int, on_progress: Callable[[int, int], None] | None) -> None:
+        """Record the full-text index as complete, and say so."""
+        with self._bulk():
+            self.db.execute("UPDATE documents SET fts_complete = 1 WHERE id = ?", (store_id,))
+        if on_progress is not None:
+            total = self.section_count(store_id)
+            on_progress(total, total)
+
+    def fts_built(self, store_id: int) -> bool:
+        """Whether the document's full-text index is complete."""
+        return self._fts_state(store_id)[1]
 
     def _fts_state(self, store_id: int) -> tuple[int, bool]:
-        """(how many sections, in document order, are indexed; whether the index is complete)."""
+        """(how many parts the full-text index is planned in, 0 if not yet; whether it is
+        complete)."""
         row = self.db.execute(
-            "SELECT fts_next, fts_complete FROM documents WHERE id = ?", (store_id,)
+            "SELECT fts_parts, fts_complete FROM documents WHERE id = ?", (store_id,)
         ).fetchone()
         if row is None:
             raise KeyError(f"no document {store_id}")
         return row[0], bool(row[1])
 
-    def _index_step(
-        self, store_id: int, rows: Sequence[SectionRow], spans: Sequence[tuple[int, int]]
-    ) -> int:
-        """Index the next sections not yet indexed, in one transaction (so two processes never
-        index a section twice); returns how many sections are indexed now. A build that starts at
-        the first section starts from an empty table."""
-        with self._bulk():
-            first, complete = self._fts_state(store_id)
-            if complete:
-                return len(rows)
-            if first == 0:
-                self._drop_fts(store_id)
-            stop = _step_end(spans, first, self.fts_batch_chars)
-            texts = self._span_texts(store_id, spans[first:stop])
-            step = (
-                (row.id, row.title, text) for row, text in zip(rows[first:stop], texts, strict=True)
-            )
-            self._index_sections(store_id, step, stop, complete=stop == len(rows))
-        return stop
-
-    def _index_sections(
-        self, store_id: int, rows: Iterable[tuple[int, str, str]], indexed: int, complete: bool
-    ) -> None:
-        """Add (section id, title, own text) rows to the document's index and record the
-        progress."""
-        table = _fts_table(store_id)
-        self.db.execute(_FTS_TABLE.format(table=table))
-        self.db.executemany(f"INSERT INTO {table} (rowid, title, body) VALUES (?, ?, ?)", rows)
-        self.db.execute(
-            "UPDATE documents SET fts_next = ?, fts_complete = ? WHERE id = ?",
-            (indexed, complete, store_id),
-        )
-
     def _drop_fts(self, store_id: int) -> None:
-        self.db.execute(f"DROP TABLE IF EXISTS {_fts_table(store_id)}")
+        """Drop the document's full-text index (inside the caller's transaction)."""
+        for (name,) in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB ?",
+            (part_table(store_id, 0)[:-1] + "[0-9]*",),
+        ).fetchall():
+            if not name.endswith(("_data", "_idx", "_docsize", "_config")):
+                self.db.execute(f"DROP TABLE IF EXISTS {name}")
+        self.db.execute("DELETE FROM fts_parts WHERE doc_id = ?", (store_id,))
         self.db.execute(
-            "UPDATE documents SET fts_next = 0, fts_complete = 0 WHERE id = ?", (store_id,)
+            "UPDATE documents SET fts_parts = 0, fts_complete = 0 WHERE id = ?", (store_id,)
         )
 
     def _span_texts(self, store_id: int, spans: Sequence[tuple[int, int]]) -> Iterator[str]:
@@ -163,6 +232,22 @@ class SectionSearch:
                 yield "".join(rows_text(held, start, end))
         finally:
             blocks.close()
+
+
+def part_ranges(spans: Sequence[tuple[int, int]], parts: int) -> list[tuple[int, int]]:
+    """`spans` cut into `parts` runs [first, stop) of about the same number of characters (fewer
+    runs where there are fewer spans; none empty)."""
+    total = sum(end - start for start, end in spans)
+    ranges: list[tuple[int, int]] = []
+    first, size = 0, 0
+    for position, (start, end) in enumerate(spans):
+        size += end - start
+        if size * parts >= total * (len(ranges) + 1) and len(ranges) < parts - 1:
+            ranges.append((first, position + 1))
+            first = position + 1
+    if first < len(spans) or not ranges:
+        ranges.append((first, len(spans)))
+    return ranges
 
 
 def distinctive(
@@ -191,20 +276,27 @@ def distinctive(
 
 
 def rows_holding(
-    db: sqlite3.Connection, table: str, vocab: str, terms: Sequence[IndexTerm], total: int
+    db: sqlite3.Connection,
+    tables: Sequence[tuple[str, str]],
+    terms: Sequence[IndexTerm],
+    total: int,
 ) -> list[int] | None:
-    """The rows of the full-text `table` (`vocab`: its fts5vocab table, `total`: its rows) holding
-    the rarest of `terms`, in order; None when there are no terms, or the rarest is in over a tenth
-    of the rows (reading them all is then about as fast as reading around each)."""
+    """The rows of a full-text index (`tables`: its parts, each with its fts5vocab table; `total`:
+    its rows) holding the rarest of `terms`, in order; None when there are no terms, or the rarest
+    is in over a tenth of the rows (reading them all is then about as fast as reading around
+    each)."""
     if not terms:
         return None
-    held = {term: _rows_with(db, vocab, term) for term in terms}
+    held = {term: sum(_rows_with(db, vocab, term) for _, vocab in tables) for term in terms}
     rarest = min(terms, key=held.__getitem__)
     if held[rarest] > 0.1 * total:
         return None
     match = f'"{rarest.word}"' + ("" if rarest.whole else " *")
-    rows = db.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY rowid", (match,))
-    return [row for (row,) in rows]
+    return sorted(
+        row
+        for table, _ in tables
+        for (row,) in db.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (match,))
+    )
 
 
 def _rows_with(db: sqlite3.Connection, vocab: str, term: IndexTerm) -> int:
@@ -225,17 +317,3 @@ def fts_query(words: Iterable[str]) -> str:
     first MAX_QUERY_WORDS distinct ones (an FTS5 query costs about the square of its words)."""
     distinct = dict.fromkeys(w for w in (w.replace('"', " ").strip() for w in words) if w)
     return " OR ".join(f'"{w}"' for w in list(distinct)[:MAX_QUERY_WORDS])
-
-
-def _step_end(spans: Sequence[tuple[int, int]], first: int, chars: int) -> int:
-    """Where a step of the full-text build that starts at span `first` ends: after about `chars`
-    characters of text, and after one span at least."""
-    stop, size = first, 0
-    while stop < len(spans) and (stop == first or size < chars):
-        size += spans[stop][1] - spans[stop][0]
-        stop += 1
-    return stop
-
-
-def _fts_table(store_id: int) -> str:
-    return f"section_fts_{int(store_id)}"

@@ -10,7 +10,7 @@ import re
 
 from longread.answer import Answer
 from longread.events import EventKind
-from longread.ingest.metadata import rule_entities, tokens
+from longread.ingest.metadata import rule_entities
 from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.corpus_view import CorpusView, candidates
 from longread.strategies.reading import (
@@ -24,6 +24,7 @@ from longread.strategies.reading import (
     search_chunks,
 )
 from longread.strategies.texts import TextDocs
+from longread.text.fold import tokens
 from longread.text.rank import bm25_scores, terms
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools

@@ -11,12 +11,13 @@ from typing import Any
 
 from longread.answer import Citation
 from longread.index.corpus import CorpusIndex
-from longread.ingest.metadata import entity_key, find_dates, keyword_key, tokens
+from longread.ingest.metadata import entity_key, find_dates, keyword_key
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
 from longread.store.rows import own_spans
 from longread.text.cut import truncate_middle
+from longread.text.fold import tokens
 from longread.text.grep import MAX_HITS, candidate_documents, grep_blocks, hit_limit
 from longread.text.grounding import grounded_span
 from longread.text.offsets import JoinedTexts

@@ -14,7 +14,6 @@ from longread.ingest.metadata import (
     MAX_KEYWORDS,
     ContentMeta,
     entity_key,
-    fold,
     keyword_key,
     parse_date,
 )
@@ -22,6 +21,7 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.jsonio import MalformedJSONError, complete_json
 from longread.llm.usage import Purpose
+from longread.text.fold import fold
 from longread.text.grounding import is_grounded
 
 MODEL_SAMPLE_CHARS = 8_000  # the opening a capable sub-model reads

@@ -1,0 +1,87 @@
+"""Work shared with forked copies of this process. A copy starts with this process's memory
+(a 400 MB text is not copied, nor pickled), so it suits work over data already loaded. Forking is
+done only where the system forks and this process runs no other thread: a fork copies none of the
+other threads, and a lock one of them holds would stay held in the copy."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Callable, Sequence
+from functools import partial
+from multiprocessing import get_all_start_methods, get_context
+from multiprocessing.connection import Connection
+from typing import Any, Generic, TypeVar, cast
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def can_fork() -> bool:
+    """Whether this process may fork copies of itself safely now."""
+    return "fork" in get_all_start_methods() and threading.active_count() == 1
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity else os.cpu_count() or 1
+
+
+class Forked(Generic[R]):
+    """function() running in a forked copy of this process (which ignores interrupts: the
+    process that forked it stops it)."""
+
+    def __init__(self, function: Callable[[], R]):
+        context = get_context("fork")
+        self._pipe, theirs = context.Pipe(duplex=False)
+        self._process = context.Process(target=_answer, args=(function, theirs), daemon=True)
+        self._process.start()
+        theirs.close()
+
+    def result(self) -> R:
+        """What function() returned, once it has; what it raised is raised here."""
+        try:
+            done, value = self._pipe.recv()
+        except EOFError:
+            self._process.join()
+            ended = f"ended without an answer (exit code {self._process.exitcode})"
+            raise OSError(f"a forked copy of this process {ended}") from None
+        finally:
+            self._process.join()
+            self._pipe.close()
+        if not done:
+            raise value
+        return cast(R, value)
+
+    def stop(self) -> None:
+        """End the copy if it still runs (its answer no longer wanted), and release it."""
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        self._pipe.close()
+
+
+def forked_map(function: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    """function(item) for each item, in order: all but the last in forked copies of this process
+    and the last here, at once; one after another here where forking cannot be done safely. What
+    a copy raises is raised here; an interrupt stops the copies."""
+    if len(items) < 2 or not can_fork():
+        return [function(item) for item in items]
+    copies = [Forked(partial(function, item)) for item in items[:-1]]
+    try:
+        last = function(items[-1])
+        return [copy.result() for copy in copies] + [last]
+    finally:
+        for copy in copies:
+            copy.stop()
+
+
+def _answer(function: Callable[[], Any], pipe: Connection) -> None:
+    """In a copy: send (True, the result) or (False, what was raised)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pipe.send((True, function()))
+    except Exception as error:
+        pipe.send((False, error))
