@@ -181,7 +181,35 @@ def test_search_folds_case_and_diacritics_beyond_ascii(tmp_path):
         assert [sid for sid, _ in store.search_sections(doc, query)] == ids, query
 
 
+SCRIPTS = [  # (a section's text, a query as a reader would type it)
+    ("Η Αθήνα είναι η πρωτεύουσα.", "Αθήνα"),
+    ("Под ёлкой лежит подарок.", "ёлкой"),
+    ("한국어 문서입니다.", "한국어"),
+    ("The ﬁle was signed.", "ﬁle"),
+    ("Die GRÖßE zählt, naïve.", "große"),
+    ("Cost ½ of the fee.", "½"),
+]
+
+
+@pytest.mark.parametrize("parts", [1, 3])
+def test_a_search_spells_its_words_as_the_index_does_in_every_script(tmp_path, parts):
+    store = DocStore(tmp_path / "i.sqlite", fts_batch_chars=10 if parts > 1 else 10**9)
+    text = "\n\n".join(section for section, _ in SCRIPTS)
+    doc = store.add_document("scripts.txt", "text", text)
+    starts = [text.index(section) for section, _ in SCRIPTS]
+    entries = [
+        (None, f"part {n}", 1, start, start + len(section))
+        for n, (start, (section, _)) in enumerate(zip(starts, SCRIPTS, strict=True))
+    ]
+    ids = store.save_sections(doc, entries)
+    store.plan_fts(doc, parts)
+    for section_id, (_, query) in zip(ids, SCRIPTS, strict=True):
+        assert [sid for sid, _ in store.search_sections(doc, query, k=1)] == [section_id], query
+    assert len(store.fts_tables(doc)) == parts
+
+
 def test_ensure_fts_reports_progress_and_an_interrupted_build_is_completed_once(tmp_path):
+
     store = DocStore(tmp_path / "i.sqlite", fts_batch_chars=10_000)
     doc, ids = _macbeth(store, eager=False)
     seen: list[tuple[int, int]] = []

@@ -18,6 +18,7 @@ from longread.index import full_text, single
 from longread.index.single import SingleDocIndex
 from longread.ingest import headings
 from longread.store.docstore import DocStore, content_hash
+from longread.store.full_text import build_part, copy_part
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
 QUERIES = ["dagger air", "sleep no more murder", "Birnam wood Dunsinane", "witches thunder"]
@@ -127,10 +128,12 @@ def test_a_part_whose_builder_fails_is_built_here(parallel, tmp_path, monkeypatc
     [
         (b"# Notes\n\nPlain ASCII text.\n", True),
         (b"# Notes\r\n\r\nWindows line ends.\r\n", False),
-        ("# Notes\n\nCaf\u00e9 au lait.\n".encode(), False),
+        (b"# Notes\r\rOld Mac line ends, the text as long as the bytes.\r", False),
+        ("# Notes\n\nCaf\u00e9 au lait.\n".encode(), True),
+        ("# Notes\n\nCaf\u00e9 au lait.\n".encode("cp1252"), False),
         (b"\xef\xbb\xbf# Notes\n\nA byte order mark.\n", False),
     ],
-    ids=["ascii", "crlf", "utf-8", "bom"],
+    ids=["ascii", "crlf", "cr", "utf-8", "cp1252", "bom"],
 )
 def test_the_content_hash_is_the_files_only_where_the_text_is_its_bytes(
     content, from_file, tmp_path, monkeypatch
@@ -146,3 +149,36 @@ def test_the_content_hash_is_the_files_only_where_the_text_is_its_bytes(
     text = store.read_range(built.store_id, 0, built.total_chars)
     stored = store.db.execute("SELECT content_hash FROM documents").fetchone()[0]
     assert stored == content_hash(text) and (hashed == []) is from_file
+
+
+def _macbeth_stored(tmp_path: Path) -> tuple[DocStore, int]:
+    """Macbeth's text and sections stored, no full-text index yet."""
+    store = DocStore(tmp_path / "i.sqlite", fts_batch_chars=40_000)
+    built = SingleDocIndex.build(MACBETH, store)
+    assert not store.fts_built(built.store_id)
+    return store, built.store_id
+
+
+def test_a_part_built_for_a_plan_the_document_no_longer_has_is_not_copied(tmp_path):
+    store, doc = _macbeth_stored(tmp_path)
+    plan = [(0, 10), (10, store.section_count(doc))]  # (no plan is recorded: its sections are new)
+    copied = copy_part(build_part([(0, "t", "Birnam wood")]), store.path, doc, 0, plan)
+    assert not copied and store.db.execute("SELECT count(*) FROM fts_parts").fetchone() == (0,)
+    names = [name for (name,) in store.db.execute("SELECT name FROM sqlite_master")]
+    assert not [name for name in names if name.startswith("section_fts")]
+
+
+def test_a_recorded_part_that_does_not_match_the_plan_is_built_again(tmp_path):
+    store, doc = _macbeth_stored(tmp_path)
+    store.ensure_fts(doc)
+    plan = store.plan_fts(doc)
+    with store.db:  # (part 0 recorded as another plan would have cut it, the index not complete)
+        store.db.execute("UPDATE fts_parts SET stop = stop - 1 WHERE part = 0")
+        store.db.execute("UPDATE documents SET fts_complete = 0")
+    store.ensure_fts(doc)
+    runs = store.db.execute("SELECT first, stop FROM fts_parts ORDER BY part").fetchall()
+    assert runs == plan and store.fts_built(doc) and len(plan) >= 3
+    reference = DocStore(tmp_path / "ref.sqlite")
+    ref = SingleDocIndex.build(MACBETH, reference)
+    for query in QUERIES:
+        assert _ranking(store, doc, query) == _ranking(reference, ref.store_id, query)

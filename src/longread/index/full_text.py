@@ -36,17 +36,17 @@ class PartBuilders:
         )
         chars = sum(end - start for start, end in spans)
         workers = min(cores(), 8)
-        self.parts = max(workers, math.ceil(chars / FTS_BATCH_CHARS))
-        ranges = part_ranges(spans, self.parts)
+        ranges = part_ranges(spans, max(workers, math.ceil(chars / FTS_BATCH_CHARS)))
+        self.parts = len(ranges)
         self._pipes: list[Connection] = []
         self._processes: list[BaseProcess] = []
         context = get_context("fork")
         for worker in range(min(workers, len(ranges))):
             ours, theirs = context.Pipe(duplex=False)
-            mine = [(part, ranges[part]) for part in range(worker, len(ranges), workers)]
+            mine = list(range(worker, len(ranges), workers))
             process = context.Process(
                 target=_build_parts,
-                args=(text, spans, [e[1] for e in entries], mine, path, ours),
+                args=(text, spans, [e[1] for e in entries], ranges, mine, path, ours),
                 daemon=True,
             )
             process.start()
@@ -80,17 +80,20 @@ def _build_parts(
     text: str,
     spans: list[tuple[int, int]],
     titles: list[str],
-    parts: list[tuple[int, tuple[int, int]]],
+    plan: list[tuple[int, int]],
+    parts: list[int],
     path: Path,
     pipe: Connection,
 ) -> None:
-    """In a builder: each of `parts` (part, [first, stop)) indexed in memory, then copied into the
-    index file as soon as the document's id has come down `pipe`. Interrupts are for the process
-    that started it (which stops it); a failure ends it quietly, its parts left to that process."""
+    """In a builder: each of `parts` of the index planned as `plan` (each part's [first, stop)
+    run of section positions) indexed in memory, then copied into the index file as soon as the
+    document's id has come down `pipe`. Interrupts are for the process that started it (which
+    stops it); a failure ends it quietly, its parts left to that process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     store_id: int | None = None
     try:
-        for part, (first, stop) in parts:
+        for part in parts:
+            first, stop = plan[part]
             rows = zip(
                 range(first, stop),
                 titles[first:stop],
@@ -103,6 +106,7 @@ def _build_parts(
             if store_id is None:
                 built.close()
                 return
-            copy_part(built, path, store_id, part, (first, stop))
+            copy_part(built, path, store_id, part, plan)
+
     except Exception:
         os._exit(1)

@@ -217,19 +217,11 @@ class SingleDocIndex:
 
 
 def _digest(document: LoadedDocument, seen: Fingerprint | None) -> str:
-    """The text's content hash: the hash of the file's bytes where the text is those bytes (a text
-    file all ASCII and as long as the file, which has kept the stamp it was hashed with); else
-    hashed."""
-    text = document.text
-    if (
-        seen is not None
-        and document.kind in ("text", "markdown")
-        and text.isascii()
-        and len(text) == seen.stamp.size
-        and stamp(seen.stamp.path) == seen.stamp
-    ):
+    """The text's content hash: the hash of the file's bytes where the text is those bytes as
+    UTF-8 (a plain text file, which has kept the stamp it was hashed with); else hashed."""
+    if seen is not None and document.verbatim and stamp(seen.stamp.path) == seen.stamp:
         return seen.file_hash
-    return content_hash(text)
+    return content_hash(document.text)
 
 
 def _format_headings(document: LoadedDocument) -> list[tuple[int, int, str]]:

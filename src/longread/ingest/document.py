@@ -51,12 +51,12 @@ def load_document(path: str | Path) -> LoadedDocument:
             kind = _sniff(handle.read(5), p) or _SUFFIX_KINDS.get(suffix)
             if kind not in LOADERS:
                 with _mapped(handle) as data:
-                    text = _text(data, p, kind, suffix)
+                    text, verbatim = _text(data, p, kind, suffix)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or short_reason(exc)}") from exc
     if kind in LOADERS:
         return _loader(kind)(p)
-    return LoadedDocument(str(p), kind or "text", text)
+    return LoadedDocument(str(p), kind or "text", text, verbatim=verbatim)
 
 
 @contextmanager
@@ -72,8 +72,10 @@ def _mapped(handle: BinaryIO) -> Iterator[bytes | mmap.mmap]:
         yield view
 
 
-def _text(data: bytes | mmap.mmap, path: Path, kind: str | None, suffix: str) -> str:
-    """The text of a text or markdown file (or of one of no known kind, if it decodes)."""
+def _text(data: bytes | mmap.mmap, path: Path, kind: str | None, suffix: str) -> tuple[str, bool]:
+    """The text of a text or markdown file (or of one of no known kind, if it decodes), and
+    whether it is the file's bytes unchanged."""
+
     try:
         return text_of(data, path)
     except InputError as exc:

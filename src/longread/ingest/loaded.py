@@ -35,6 +35,7 @@ class LoadedDocument:
     text: str
     pages: list[PageSpan] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)
+    verbatim: bool = False  # the text is the file's bytes as UTF-8, unchanged (a plain text file)
 
     def page_at(self, offset: int) -> int | None:
         """The page holding `offset` (a separator belongs to the page before it), or None."""

@@ -47,19 +47,27 @@ def check_file(path: str | Path) -> Path:
 def decode(data: bytes | mmap, name: str = "input") -> str:
     """Text from bytes (or a file mapped into memory): BOMs first, then strict UTF-8, then
     charset detection; newlines normalized."""
+    return decoded(data, name)[0]
+
+
+def decoded(data: bytes | mmap, name: str = "input") -> tuple[str, bool]:
+    """(`decode`'s text, whether that text is the bytes read as UTF-8 unchanged: no byte order
+    mark, no other encoding, no line end normalized)."""
     head = bytes(data[:8192])
     for bom, encoding in _BOMS:
         if head.startswith(bom):
-            return _normalize(str(data, encoding))
+            return _normalize(str(data, encoding)), False
     for magic, kind in _BINARY_MAGIC.items():
         if head.startswith(magic):
             raise InputError(f"{name} is {kind}, not a text file")
     if b"\x00" in head:
         raise InputError(f"{name} looks binary (it contains NUL bytes), not a text file")
     try:
-        return _normalize(str(data, "utf-8"))
+        raw = str(data, "utf-8")
     except UnicodeDecodeError:
-        return _normalize(str(data, _guess_encoding(bytes(data[:1_000_000])), "replace"))
+        return _normalize(str(data, _guess_encoding(bytes(data[:1_000_000])), "replace")), False
+    text = _normalize(raw)
+    return text, text is raw
 
 
 def _guess_encoding(data: bytes) -> str:
@@ -84,12 +92,13 @@ def _normalize(text: str) -> str:
 def read_text_file(path: str | Path) -> str:
     """The normalized text of a text or markdown file."""
     p = check_file(path)
-    return text_of(p.read_bytes(), p)
+    return text_of(p.read_bytes(), p)[0]
 
 
-def text_of(data: bytes | mmap, path: Path) -> str:
-    """The normalized text of the bytes of the file `path`; an InputError if it holds none."""
-    text = decode(data, path.name)
+def text_of(data: bytes | mmap, path: Path) -> tuple[str, bool]:
+    """The normalized text of the bytes of the file `path`, and whether it is those bytes as
+    UTF-8 unchanged (see `decoded`); an InputError if it holds no text."""
+    text, verbatim = decoded(data, path.name)
     if not text or text.isspace():  # (strip() would copy the whole text)
         raise InputError(f"{path} has no text (only whitespace)")
-    return text
+    return text, verbatim

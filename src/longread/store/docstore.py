@@ -30,7 +30,6 @@ PAGE_BYTES = (
 )
 _HASH_CHARS = 1 << 20
 FILL_CACHE_KB = 256 * 1024  # SQLite's page cache while a document is written (see `filling`)
-CACHE_DEFAULT = -2000  # SQLite's own default (2 MB), kept for queries: their memory stays small
 
 _SCHEMA = (
     """
@@ -172,6 +171,8 @@ class DocStore(TreeTables, SectionSearch, SectionRows):
         """A store written with schema 6 brought to 7 in place, nothing lost but what the first
         search builds again: each document's full-text index (one table, keyed by section id)."""
         with self._bulk():
+            if self._stored_version() != 6:  # (another process upgraded it meanwhile)
+                return
             for (name,) in self.db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' "
                 "AND name GLOB 'section_fts_[0-9]*' AND sql LIKE 'CREATE VIRTUAL%'"
@@ -208,6 +209,7 @@ class DocStore(TreeTables, SectionSearch, SectionRows):
         indexes take rows out of order), and, in a store holding no document yet, a rollback
         journal (each page written once, not to the log and then again into the file); the
         defaults again after."""
+        cache = self.db.execute("PRAGMA cache_size").fetchone()[0]
         self.db.execute(f"PRAGMA cache_size=-{FILL_CACHE_KB}")
         rollback = False
         if not self.document_ids():
@@ -217,9 +219,10 @@ class DocStore(TreeTables, SectionSearch, SectionRows):
         try:
             yield
         finally:
-            self.db.execute(f"PRAGMA cache_size={CACHE_DEFAULT}")
-            if rollback:
-                self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA cache_size={int(cache)}")
+            if rollback:  # (refused while another connection reads: the next one sets it)
+                with suppress(sqlite3.OperationalError):
+                    self.db.execute("PRAGMA journal_mode=WAL")
 
     def close(self) -> None:
         self.db.close()

@@ -6,7 +6,8 @@ transaction. So several processes can each build a part at once, and write one a
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 # Contentless, since the text is in text_blocks already; full detail (the default), since BM25
@@ -17,6 +18,25 @@ FTS_OPTIONS = "content='', tokenize='unicode61 remove_diacritics 2'"
 BULK_SETTINGS = (("hashsize", 16 << 20), ("automerge", 16))
 _SHADOWS = ("data", "idx", "docsize", "config")  # a contentless FTS5 table's own tables
 _BUSY_SECONDS = 600.0  # how long a part waits for the index file to take its copy
+
+
+_speller = threading.local()  # its database in memory, on each thread that spells
+
+
+def spelled(text: str) -> list[str]:
+    """The words of `text` as the full-text index spells them, in order: SQLite's own tokenizer
+    reads it, in a table of a database in memory (one a thread), emptied each time."""
+    db = getattr(_speller, "db", None)
+    if db is None:
+        db = _speller.db = sqlite3.connect(":memory:", isolation_level=None)
+        db.execute(f"CREATE VIRTUAL TABLE spelling USING fts5(text, {FTS_OPTIONS})")
+        db.execute("CREATE VIRTUAL TABLE spelled USING fts5vocab(spelling, instance)")
+    db.execute("INSERT INTO spelling (spelling) VALUES ('delete-all')")
+    db.execute("INSERT INTO spelling (rowid, text) VALUES (1, ?)", (text,))
+    return [term for (term,) in db.execute("SELECT term FROM spelled ORDER BY offset")]
+
+
+Plan = Sequence[tuple[int, int]]  # each part's [first, stop) run of section positions
 
 
 def part_table(store_id: int, part: int) -> str:
@@ -43,16 +63,22 @@ def build_part(rows: Iterable[tuple[int, str, str]]) -> sqlite3.Connection:
     return db
 
 
-def copy_part(
-    built: sqlite3.Connection, path: Path, store_id: int, part: int, sections: tuple[int, int]
-) -> None:
-    """Copy the part built in memory into the index file at `path` as the document's part
-    `part` (`sections`: the positions [first, stop) it covers), replacing any earlier copy, and
-    record it; one transaction, waiting for the file's other writers. `built` is closed."""
+def copy_part(built: sqlite3.Connection, path: Path, store_id: int, part: int, plan: Plan) -> bool:
+    """Copy the part built in memory into the index file at `path` as part `part` of the
+    document's index planned as `plan` (the [first, stop) runs of section positions each part
+    covers), replacing any earlier copy, and record it; one transaction, waiting for the file's
+    other writers. False, and nothing written, when the document's index is no longer planned
+    so (its sections were replaced meanwhile, say). `built` is closed."""
     table = part_table(store_id, part)
     try:
         built.execute("ATTACH DATABASE ? AS store", (str(path),))
         built.execute("BEGIN IMMEDIATE")
+        row = built.execute(
+            "SELECT fts_parts FROM store.documents WHERE id = ?", (store_id,)
+        ).fetchone()
+        if row is None or row[0] != len(plan):
+            built.execute("ROLLBACK")
+            return False
         built.execute(f"DROP TABLE IF EXISTS store.{table}")
         create_table(built, f"store.{table}")
         for shadow in _SHADOWS:
@@ -60,9 +86,10 @@ def copy_part(
             built.execute(f"INSERT INTO store.{table}_{shadow} SELECT * FROM main.part_{shadow}")
         built.execute(
             "INSERT OR REPLACE INTO store.fts_parts (doc_id, part, first, stop) VALUES (?,?,?,?)",
-            (store_id, part, *sections),
+            (store_id, part, *plan[part]),
         )
         built.execute("COMMIT")
+        return True
     except BaseException:
         if built.in_transaction:
             built.execute("ROLLBACK")

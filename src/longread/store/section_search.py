@@ -15,9 +15,8 @@ from functools import reduce
 from pathlib import Path
 
 from longread.store.bm25 import Stats, scores, table_stats
-from longread.store.full_text import build_part, copy_part, part_table
+from longread.store.full_text import build_part, copy_part, part_table, spelled
 from longread.store.rows import SectionRow, own_spans, rows_text
-from longread.text.fold import tokens
 from longread.text.patterns import IndexTerm
 
 FTS_BATCH_CHARS = 128_000_000  # section text a part of a document's full-text index holds at most
@@ -39,10 +38,10 @@ class SectionSearch:
     def search_sections(self, store_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
         """(section id, BM25 score, higher is better) of the best k sections for the words of
         `query`. The first search of a document builds its full-text index."""
-        words = list(dict.fromkeys(tokens(query)))[:MAX_QUERY_WORDS]
-        if not words:
-            return []
+        words = list(dict.fromkeys(spelled(query)))[:MAX_QUERY_WORDS]
         tables = self.fts_tables(store_id)
+        if not words or not tables:
+            return []
         words = self._search_words(store_id, tables, words)
         first = self._first_section(store_id)
         if len(tables) == 1:
@@ -134,17 +133,19 @@ class SectionSearch:
     ) -> list[tuple[int, int]]:
         """The parts of the document's full-text index, as [first, stop) runs of its sections'
         positions: as planned before, else `parts` of them (default: one per `fts_batch_chars`
-        of text), recorded. `spans`: the sections' own spans, if the caller has them."""
+        of text; fewer where there are fewer sections), recorded. `spans`: the sections' own
+        spans, if the caller has them."""
         planned, _ = self._fts_state(store_id)
         spans = own_spans(self.sections(store_id)) if spans is None else spans
-        if not planned:
-            chars = sum(end - start for start, end in spans)
-            planned = parts or max(1, math.ceil(chars / self.fts_batch_chars))
-            with self._bulk():
-                self.db.execute(
-                    "UPDATE documents SET fts_parts = ? WHERE id = ?", (planned, store_id)
-                )
-        return part_ranges(spans, planned)
+        if planned:
+            return part_ranges(spans, planned)
+        chars = sum(end - start for start, end in spans)
+        ranges = part_ranges(spans, parts or max(1, math.ceil(chars / self.fts_batch_chars)))
+        with self._bulk():
+            self.db.execute(
+                "UPDATE documents SET fts_parts = ? WHERE id = ?", (len(ranges), store_id)
+            )
+        return ranges
 
     def ensure_fts(
         self, store_id: int, on_progress: Callable[[int, int], None] | None = None
@@ -155,17 +156,18 @@ class SectionSearch:
         planned, complete = self._fts_state(store_id)
         if complete:
             return
-        built = {
-            part
-            for (part,) in self.db.execute(
-                "SELECT part FROM fts_parts WHERE doc_id = ?", (store_id,)
-            )
-        }
-        if planned and built == set(range(planned)):  # (all built beside the build, say)
-            return self._completed(store_id, on_progress)
+        recorded = self.db.execute(
+            "SELECT part, first, stop FROM fts_parts WHERE doc_id = ? ORDER BY part", (store_id,)
+        ).fetchall()
+        total = self.section_count(store_id)
+        if planned and _covers(recorded, planned, total):  # (all built beside the build, say)
+            return self._completed(store_id, planned, on_progress)
         rows = self.sections(store_id)
         spans = own_spans(rows)
         ranges = self.plan_fts(store_id, spans=spans)
+        built = {
+            part for part, *run in recorded if part < len(ranges) and ranges[part] == tuple(run)
+        }
         done = sum(stop - first for part, (first, stop) in enumerate(ranges) if part in built)
         for part, (first, stop) in enumerate(ranges):
             if part in built:
@@ -173,16 +175,24 @@ class SectionSearch:
             texts = self._span_texts(store_id, spans[first:stop])
             titles = (row.title for row in rows[first:stop])
             part_rows = zip(range(first, stop), titles, texts, strict=True)
-            copy_part(build_part(part_rows), self.path, store_id, part, (first, stop))
+            if not copy_part(build_part(part_rows), self.path, store_id, part, ranges):
+                return  # (the sections were replaced meanwhile: the next search begins again)
             done += stop - first
             if on_progress is not None and done < len(rows):
                 on_progress(done, len(rows))
-        self._completed(store_id, on_progress)
+        self._completed(store_id, len(ranges), on_progress)
 
-    def _completed(self, store_id: int, on_progress: Callable[[int, int], None] | None) -> None:
-        """Record the full-text index as complete, and say so."""
+    def _completed(
+        self, store_id: int, planned: int, on_progress: Callable[[int, int], None] | None
+    ) -> None:
+        """Record the full-text index as complete, if its `planned` parts are all there, and say
+        so."""
         with self._bulk():
-            self.db.execute("UPDATE documents SET fts_complete = 1 WHERE id = ?", (store_id,))
+            self.db.execute(
+                "UPDATE documents SET fts_complete = 1 WHERE id = ? AND fts_parts = ? "
+                "AND (SELECT count(*) FROM fts_parts WHERE doc_id = ?) = ?",
+                (store_id, planned, store_id, planned),
+            )
         if on_progress is not None:
             total = self.section_count(store_id)
             on_progress(total, total)
@@ -232,6 +242,14 @@ class SectionSearch:
                 yield "".join(rows_text(held, start, end))
         finally:
             blocks.close()
+
+
+def _covers(recorded: Sequence[tuple[int, int, int]], planned: int, total: int) -> bool:
+    """Whether the recorded parts (part, first, stop) are the `planned` runs that, end to end,
+    index all `total` sections."""
+    numbered = [part for part, _, _ in recorded] == list(range(planned))
+    ends = [0] + [stop for _, _, stop in recorded]
+    return numbered and [first for _, first, _ in recorded] == ends[:-1] and ends[-1] == total
 
 
 def part_ranges(spans: Sequence[tuple[int, int]], parts: int) -> list[tuple[int, int]]:
