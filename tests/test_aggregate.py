@@ -248,3 +248,59 @@ def test_the_scenes_a_speaker_appears_in_are_counted_once_each(macbeth):
     assert macbeth.query("How many scenes make up the second act?").text.startswith(
         f"{act_two} scenes."
     )
+
+
+@pytest.mark.parametrize("in_code", [True, False], ids=["FINAL", "said plainly"])
+def test_rlm_on_a_counting_question_starts_from_the_count_and_cites_its_records(tmp_path, in_code):
+    counts = Counter(" ".join(m.group(1).split()) for m in SPEAKER.finditer(TEXT))
+    ((best, most),) = counts.most_common(1)
+    lead = f"{best}: {most:,} speeches, the most."
+
+    def root(request) -> str:  # (a small model: it sends the count it was shown)
+        shown = request.messages[-1]["content"]
+        assert lead in shown and "map_chunks(" in shown  # (another way is still offered)
+        return f"```repl\nFINAL({lead!r})\n```" if in_code else lead
+
+    scripted = ScriptedLM(root)
+    with SingleDocRLM(
+        MACBETH, scripted, ScriptedLM(never_called), store_path=tmp_path / "i.sqlite", cache=False
+    ) as rlm:
+        answer = rlm.query("Who speaks the most in the play?", mode="rlm")
+    assert answer.mode == "rlm" and answer.text == lead and len(scripted.requests) == 1
+    assert answer.citations and all(c.text.startswith(f"**{best}**") for c in answer.citations)
+    [claim] = answer.claims  # (the records do not state the count; the count does)
+    assert claim.supported and "counted over the whole text" in claim.reason
+
+
+def test_a_count_restated_wrong_is_not_supported_by_it(tmp_path):
+    wrong = "MACBETH: 146 speeches, the most."
+    scripted = ScriptedLM([wrong] * 2 + ["```repl\nFINAL('MACBETH: 146 speeches')\n```"] * 20)
+    with SingleDocRLM(
+        MACBETH, scripted, ScriptedLM(never_called), store_path=tmp_path / "i.sqlite", cache=False
+    ) as rlm:
+        answer = rlm.query("Who speaks the most in the play?", mode="rlm")
+    assert "146" in answer.text and not any(c.supported for c in answer.claims)
+
+
+@pytest.mark.parametrize(
+    ("reply", "sent"),
+    [
+        ("Macbeth speaks the most.", True),  # the count's speaker, named: the count is sent
+        ("Lady Macbeth speaks the most in the play.", False),  # another group of the count
+        ("Macbeth speaks the most, 150 times.", False),  # another figure
+        ("Banquo speaks the most.", False),
+    ],
+)
+def test_a_plain_reply_is_taken_for_the_count_only_where_it_says_it(tmp_path, reply, sent):
+    scripted = ScriptedLM([reply] * 30)
+    with SingleDocRLM(
+        MACBETH, scripted, ScriptedLM(never_called), store_path=tmp_path / "i.sqlite", cache=False
+    ) as rlm:
+        answer = rlm.query("Who speaks the most in the play?", mode="rlm")
+    counted = Counter(" ".join(m.group(1).split()) for m in SPEAKER.finditer(TEXT))
+    ((best, most),) = counted.most_common(1)
+    if sent:
+        assert answer.text == f"{best}: {most:,} speeches, the most."
+        assert len(scripted.requests) == 1
+    else:  # the model's own answer, taken when it says it again (not after every turn)
+        assert answer.text == reply and len(scripted.requests) == 2

@@ -7,11 +7,13 @@ import json
 import pytest
 
 from conftest import make_run
+from longread.api import SingleDocRLM
 from longread.errors import BudgetExceededError
 from longread.events import JsonlTrace, fan_out
 from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget, usage_line
 from longread.strategies.rlm import NO_CODE, RLMLoop, _fit_history, code_blocks
+from test_document_strategies import write_contract
 
 CONTEXT = (
     "Intro.\n\n"
@@ -239,3 +241,33 @@ def test_a_root_that_only_repeats_itself_is_asked_for_its_last_word_early():
     answer = RLMLoop(make_run(root, max_iterations=8), CONTEXT).answer("q")
     assert answer.text == "It is 7-4-1-9." and answer.stopped_by == "repeated_code"
     assert answer.stats["turns"] == 3 and len(root.requests) == 4
+
+
+def test_a_root_that_copies_its_instructions_is_asked_for_its_last_word_not_answered_by_them():
+    said = "The harbour master keeps the ledger."
+
+    def lost(request) -> str:  # (a small model, lost: it copies the start of its instructions)
+        if "You have used all your turns" in request.messages[-1]["content"]:
+            return said
+        return request.messages[0]["content"][:300]
+
+    root = ScriptedLM(lost)
+    answer = RLMLoop(make_run(root), CONTEXT).answer("Who keeps the ledger?")
+    assert answer.text == said and answer.stopped_by == "repeated_code"
+    assert len(root.requests) == 3  # (twice lost, then its last word: not every turn)
+
+
+def test_a_root_lost_to_its_last_word_is_answered_with_the_best_the_loop_has():
+    root = ScriptedLM(lambda request: request.messages[0]["content"][:300])
+    answer = RLMLoop(make_run(root), CONTEXT).answer("What is the secret launch code?")
+    copied = " ".join(root.requests[0].messages[0]["content"].split())[:60]
+    assert answer.text and copied not in " ".join(answer.text.split()) and len(root.requests) == 3
+
+
+def test_an_answer_said_twice_without_code_is_taken(tmp_path):
+    said = "Either party may end the agreement after thirty days."
+    root = ScriptedLM([said] * 30)
+    contract = write_contract(tmp_path / "contract.md")
+    with SingleDocRLM(contract, root, cache=False, store_path=tmp_path / "i.sqlite") as rlm:
+        answer = rlm.query("Can either party end the agreement?", mode="rlm")
+    assert answer.text == said and len(root.requests) == 2

@@ -48,9 +48,14 @@ class Answer:
     stats: dict[str, Any] = field(default_factory=dict)
     stopped_by: str | None = None
     claims: list[Claim] = field(default_factory=list)
+    # what code computed over the whole source (a count) that the answer's claims may rest on,
+    # as well as on its citations; not part of its JSON
+    computed: str = field(default="", repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        del data["computed"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Answer:

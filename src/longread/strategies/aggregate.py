@@ -86,7 +86,16 @@ class Record:
 
 def count_records(question: str, source: object, run: Run) -> Answer:
     """Count over the whole source the records the question asks about, found by their
-    structure; NothingToCount when it names no such records or the source has none."""
+    structure: the run's answer (see `tallied`)."""
+    answer = tallied(question, source, run)
+    run.emit(EventKind.FINAL, answer=answer.text)
+    return answer
+
+
+def tallied(question: str, source: object, run: Run) -> Answer:
+    """The count over the whole source of the records the question asks about, found by their
+    structure, as an answer citing the records counted; NothingToCount when it names no such
+    records or the source has none (an InputError when the source is too large to read whole)."""
     plan = aggregate_question(question)
     if plan is None:
         raise NothingToCount("the question asks for no count, most, least or list")
@@ -101,11 +110,11 @@ def count_records(question: str, source: object, run: Run) -> Answer:
     lead = _total(plan, kept) if total else _ranked(plan, tally)
     text = f"{lead}\n\n{_support(plan, records, kept, [] if total else tally, parts)}"
     cited = kept if total or not tally else [r for r in kept if _group_of(r, plan) == tally[0][0]]
-    run.emit(EventKind.FINAL, answer=text)
     return Answer(
         text=text,
         mode="aggregate",
         citations=[r.part.cite(r.start, min(r.end, r.start + 200)) for r in cited[:CITED]],
+        computed=text,
         usage=run.gateway.usage.to_dict(),
         stats={"records": len(records), "counted": len(kept), "groups": len(tally)},
     )

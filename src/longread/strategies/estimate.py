@@ -18,7 +18,7 @@ from longread.llm.usage import Usage, counts_as_subcall
 from longread.store.cache import DECODE_WEIGHT, ResponseCache
 from longread.strategies.common import Run
 from longread.strategies.modes import Source, answer, counted, gate
-from longread.strategies.rlm import RLMLoop
+from longread.strategies.rlm import RLMLoop, reply_tokens
 from longread.strategies.texts import InMemory, TextDocs
 
 Range = tuple[float, float | None]  # (least, most); most None: no cap
@@ -157,7 +157,7 @@ def _rlm_range(
     else:
         loop = RLMLoop(run, tools=source)
     system = root.count_tokens(loop.system_prompt(loop.tools.brief(question)))
-    reply = min(1024, root.context_window // 4)
+    reply = reply_tokens(root)
     turns, subcalls = run.options.max_iterations + 1, run.gateway.budget.max_subcalls
     least = (2 * (system + root.count_tokens(question)), 2 * reply // REPLY_SHARE)
     turns_most = (turns * (root.context_window - reply), turns * reply)

@@ -105,6 +105,7 @@ def run_extracted(question: str, source: object, run: Run, operation: str) -> An
         text=text,
         mode="aggregate",
         citations=[flat.cite(f.start, f.end) for f in cited[:CITED]],
+        computed=text,
         usage=run.gateway.usage.to_dict(),
         stats={
             "chunks": result.chunks,

@@ -13,10 +13,25 @@ from typing import Any
 from longread.answer import Answer
 from longread.errors import BudgetExceededError
 from longread.events import EventKind
+from longread.llm.base import LM
 from longread.llm.usage import Purpose, at_depth
 from longread.repl import isolation
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run
+from longread.strategies.rlm_count import ShownCount
+from longread.strategies.rlm_prompts import (
+    COUNTED,
+    COUNTING,
+    EARLIER,
+    FIRST_STEP,
+    NO_CODE,
+    NO_CODE_YET,
+    OUT_OF_TURNS,
+    REPEATED,
+    REPEATED_OFFER,
+    SYSTEM,
+    UNSEEN,
+)
 from longread.text.cut import truncate_middle
 from longread.text.questions import counted_words, question_kind
 from longread.text.slices import ContextSlicer
@@ -26,76 +41,11 @@ from longread.tools.toolset import Brief, Toolset
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_LANGS = {"repl", "python", "py", "python3", ""}
-NO_CODE = (
-    "Your reply had no ```repl code block, so nothing ran. If that reply is your final answer, "
-    "send it like this:\n```repl\nFINAL({answer!r})\n```\n"
-    "Otherwise go on exploring in a ```repl block."
-)
-NO_CODE_YET = (
-    "Your reply had no ```repl code block, so nothing ran, and nothing has looked at the "
-    "document yet. Run this first:\n```repl\n{example}\n```"
-)
-UNSEEN = """FINAL was refused: no code has looked at the document yet, so that answer is a guess.
-Search it first, for example:
-```repl
-{example}
-```
-then read what you find."""
+CPU_REPLY_TOKENS = 384  # a root turn's longest reply from a model on this CPU
 _NAMES_CONTEXT = re.compile(r"\bcontext\b")
-FIRST_STEP = """Question: {question}
-
-The document is too long to read at once. I searched it for key words of the question:
-```repl
-{example}
-```
-Output:
-{output}
-Go on from here in a ```repl block: read or ask about what looks relevant, search again with other
-words if nothing does, then call FINAL(answer)."""
-EARLIER = """Earlier in this conversation:
-{history}
-
-The REPL is the one those questions used; what they computed is still there:
-```repl
-SHOW_VARS()
-```
-Output:
-{variables}
-
-"""
-COUNTING = """
-This question counts over the whole text, and a search sees only part of it. Read every chunk:
-```repl
-records = map_chunks({instruction!r}, must_contain={words!r})
-print(len(records), tally(records)[:10])
-```"""
-REPEATED = (
-    "You already ran exactly this code; its output is above. Do something new: read what you "
-    "found or call FINAL(answer)."
-)
-REPEATED_OFFER = (
-    "You already ran exactly this code. If the last output answers the question, send it:\n"
-    "```repl\nFINAL({answer!r})\n```\nOtherwise do something new."
-)
 STALE_LIMIT = (
     2  # after this many turns in a row of only repeated code, the loop asks for the last word
 )
-OUT_OF_TURNS = (
-    "You have used all your turns. Reply now with your best answer to the question "
-    "as plain text, without code."
-)
-
-SYSTEM = """{intro}
-Write Python in ```repl blocks. I run each block and show you what it printed; variables persist.
-Never print a whole document: print short pieces, counts and search results.
-
-The RLM core, in every REPL:
-{core}
-
-Functions for this source:
-{tools}
-
-{guide}"""
 
 
 def code_blocks(reply: str) -> list[str]:
@@ -144,6 +94,8 @@ class RLMLoop:
         self.ran: set[str] = set()
         self.example = ""  # the first step, shown again with a refused FINAL
         self.stale_turns = 0  # turns in a row that only repeated code already run
+        self.counted: ShownCount | None = None  # a counting question's count by structure
+        self.said = ""  # the last reply without code
 
     def _child(self, prompt: str, source: Any) -> str:
         """A child RLM, one level deeper, over `source` (in memory); its calls share our budget."""
@@ -255,6 +207,10 @@ class RLMLoop:
         )
         if question_kind(question) != "aggregate":
             return step
+        self.counted = ShownCount.made(question, self.tools, self.run)
+        if self.counted is not None:
+            self.tools.touched = True  # (the count read the whole text: a FINAL may follow)
+            return step + COUNTED.format(lead=self.counted.lead)
         return step + COUNTING.format(
             instruction=instruction_for(question), words=counted_words(question)
         )
@@ -274,7 +230,17 @@ class RLMLoop:
         self.run.emit(EventKind.ROOT_TURN, turn=turn, reply=reply)
         messages.append({"role": "assistant", "content": reply})
         blocks = code_blocks(reply)
+        if not blocks and self.counted is not None and self.counted.said_in(reply):
+            return self.counted.lead  # (the count shown, said back: sent as shown)
+        if not blocks and reply.strip() == self.said:
+            if _copies(reply, messages[0]["content"]):
+                self.stale_turns = STALE_LIMIT  # (lost: it copies its instructions; last word)
+                return None
+            if self.looked:
+                return reply.strip()  # (the same answer again, without code, after NO_CODE)
+
         if not blocks:
+            self.said = reply.strip()
             self.looked = self.looked or self.tools.touched
             advice = (
                 NO_CODE.format(answer=" ".join(reply.split())[:300])
@@ -332,28 +298,40 @@ class RLMLoop:
         return result
 
     def _last_word(self, sandbox: Sandbox, messages: list[dict[str, str]]) -> str:
-        """After the last turn: one more call for the best answer so far, as text."""
+        """After the last turn: one more call for the best answer so far, as text; from a model
+        that only copies its instructions, the best the loop has (the count the first step
+        made, else the latest finding or output)."""
         messages.append({"role": "user", "content": OUT_OF_TURNS})
         reply = self._ask_root(messages, purpose=Purpose.ROOT_FINAL)
         for code in code_blocks(reply):
             result = self._execute(sandbox, code, 0, 1)
             if result.final is not None:
                 return result.final
+        if _copies(reply, messages[0]["content"]):
+            if self.counted is not None:
+                return self.counted.lead
+            return self.tools.hypothesis.current or self.last_output or reply
         return _FENCE.sub(lambda m: m.group(2), reply).strip()
 
     def _ask_root(self, messages: list[dict[str, str]], purpose: Purpose) -> str:
         root = self.run.root
-        max_tokens = min(1024, root.context_window // 4)
+        max_tokens = reply_tokens(root)
         fitted = _fit_history(messages, root.context_window - max_tokens, root.count_tokens)
         return self.run.gateway.complete(root, fitted, purpose=purpose, max_tokens=max_tokens).text
 
     def _done(self, text: str, turns: int, question: str, stopped_by: str | None = None) -> Answer:
         text = text.strip() or "No answer was reached."
         self.run.emit(EventKind.FINAL, answer=text, turns=turns)
+        counted = self.counted
         return Answer(
             text=text,
             mode="rlm",
-            citations=self.tools.cite(text, question),
+            citations=(
+                counted.answer.citations  # (it says the count the first step made: its records)
+                if counted is not None and counted.said_in(text)
+                else self.tools.cite(text, question)
+            ),
+            computed=counted.answer.text if counted is not None else "",
             usage=self.run.gateway.usage.to_dict(),
             stats={
                 "turns": turns,
@@ -364,7 +342,21 @@ class RLMLoop:
         )
 
 
+def _copies(reply: str, instructions: str) -> bool:
+    """Whether a reply begins by copying the instructions it was given (a lost small model)."""
+    start = " ".join(reply.split())[:120]
+    return len(start) >= 40 and start in " ".join(instructions.split())
+
+
+def reply_tokens(root: LM) -> int:
+    """The most a root turn may write: a code cell or an answer. A model on this CPU gets less
+    (measured: Qwen2.5-Coder-1.5B, when lost, copied its instructions for 1,024 tokens a turn,
+    over a minute each)."""
+    return min(CPU_REPLY_TOKENS if root.on_cpu else 1024, root.context_window // 4)
+
+
 def _slicer_for(context: Any, run: Run) -> ContextSlicer:
+
     if not run.options.enable_slicing:
         return ContextSlicer()
     return ContextSlicer.from_context(context, chunk_chars=run.options.slice_chars)

@@ -9,9 +9,11 @@ from longread.events import EventKind
 from longread.llm.jsonio import complete_json
 from longread.llm.usage import Purpose
 from longread.strategies.common import Run
-from longread.text.claims import check_claims, missing_facts, statement
+from longread.text.claims import check_claims, holds, missing_facts, statement
 
 SPAN_CHARS = 1_500  # of each cited span shown to the judge
+COMPUTED = "stated by what code counted over the whole text (its records cited as examples)"
+
 PROMPT = """Below are claims from an answer to the question "{question}", each with the source \
 text it cites. For each claim, decide whether its source text states or directly implies it. \
 A claim whose source says something different, or says nothing about it, is not supported.
@@ -32,9 +34,14 @@ SCHEMA = {
 
 
 def checked_claims(answer: Answer, question: str, run: Run) -> list[Claim]:
-    """The answer's claims, each marked supported or not, with the reason."""
+    """The answer's claims, each marked supported or not, with the reason: one its citations do
+    not hold is supported where what code computed over the whole source (a count) states it."""
     cited = [c.text for c in answer.citations]
     claims = check_claims(answer.text, cited, question)
+    computed = answer.computed
+    for claim in claims:
+        if computed and not claim.supported and holds(statement(claim), computed, question)[0]:
+            claim.supported, claim.reason = True, COMPUTED
     if run.options.verify:
         judge(claims, cited, question, run)
     return claims

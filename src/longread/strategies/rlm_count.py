@@ -1,0 +1,64 @@
+"""A counting question in the rlm loop: the count code makes by the text's structure, shown in the
+first step (so a small root model need not write the program), and whether a reply says it back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from longread.answer import Answer
+from longread.errors import InputError
+from longread.strategies.aggregate import tallied
+from longread.strategies.common import Run
+from longread.text.claims import numbers
+from longread.text.rank import terms
+
+
+@dataclass
+class ShownCount:
+    """The count by structure a first step shows: the answer code made, and the words naming
+    its groups (the one it leads with first), the question's own words left out."""
+
+    answer: Answer
+    groups: list[set[str]]
+
+    @classmethod
+    def made(cls, question: str, source: object, run: Run) -> ShownCount | None:
+        """The count of what the question counts, by the source's structure (no model), where
+        the source has such records and is not too large to read whole."""
+        try:
+            answer = tallied(question, source, run)
+        except InputError:
+            return None
+        asked = set(terms(question))
+        return cls(answer, [set(terms(group)) - asked for group in _groups(answer.text)])
+
+    @property
+    def lead(self) -> str:
+        """The count's first paragraph: its result (`PRINCE HENRY: 170 speeches, the most.`)."""
+        return lead_of(self.answer.text)
+
+    def said_in(self, text: str) -> bool:
+        """Whether `text` says what the count says: its figures, or, with no other figure, the
+        group it leads with, named best of its groups by the share of that group's words it
+        states (`The prince` for `PRINCE HENRY`, asked of `Henry IV`; not `Lady Macbeth` for
+        `MACBETH`)."""
+        figures, stated = numbers(self.lead), numbers(text)
+        if figures and figures <= stated:
+            return True
+        said = set(terms(text))
+        shares = [(len(g & said) / len(g), len(g & said)) if g else (0.0, 0) for g in self.groups]
+        best = max(range(len(shares)), key=shares.__getitem__, default=None)
+        named = best == 0 and shares[0][1] > 0 and shares.count(shares[0]) == 1
+        return named and stated <= figures
+
+
+def _groups(text: str) -> list[str]:
+    """The groups a count names, the one it leads with first (`PRINCE HENRY` of `PRINCE HENRY:
+    170 speeches, the most.`, then each listed `- HOTSPUR: 120`)."""
+    lines = [lead_of(text)] + [line[2:] for line in text.splitlines() if line.startswith("- ")]
+    return list(dict.fromkeys(line.rpartition(":")[0] for line in lines if ":" in line))
+
+
+def lead_of(text: str) -> str:
+    """An answer's first paragraph."""
+    return text.strip().split("\n\n", 1)[0]
