@@ -260,3 +260,15 @@ def test_grep_corpus_reads_only_documents_holding_a_rare_word_and_finds_what_a_f
     assert set(tools.grep_corpus(r" treaty\w*")) == {"a.txt", "b.txt", "c.txt"}
     # only the pattern whose one word most documents hold ("and") needed a pass over them all
     assert [pattern for pattern, whole in read_all.items() if whole] == ["harbour and"]
+
+
+def test_documents_are_ranked_by_words_spelled_as_the_index_spells_them(tmp_path):
+    articles = {
+        **ARTICLES,
+        "greek.md": "# Ταξίδι\n\nΗ Αθήνα είναι η πρωτεύουσα της Ελλάδας.\n",
+        "korean.md": "# 문서\n\n한국어 문서입니다.\n",
+    }
+    index = built(write_corpus(tmp_path / "corpus", articles), tmp_path / "c.sqlite")
+    tools = CorpusTools(index, ScriptedLM(lambda r: "NONE"), Gateway())
+    assert tools.rank_documents("Αθήνα", top_k=1)[0][0] == "greek.md"
+    assert tools.rank_documents("한국어", top_k=1)[0][0] == "korean.md"

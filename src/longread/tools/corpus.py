@@ -15,9 +15,9 @@ from longread.ingest.metadata import entity_key, find_dates, keyword_key
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
+from longread.store.full_text import spelled
 from longread.store.rows import own_spans
 from longread.text.cut import truncate_middle
-from longread.text.fold import tokens
 from longread.text.grep import MAX_HITS, candidate_documents, grep_blocks, hit_limit
 from longread.text.grounding import grounded_span
 from longread.text.offsets import JoinedTexts
@@ -119,7 +119,7 @@ class CorpusTools(Toolset):
         return self.store.read_range(self.index.doc(doc_id).store_id, start, end)
 
     def _rank_words(self, query: str, k: int) -> list[tuple[str, float]]:
-        return self.store.rank(tokens(keywords(query)) or tokens(query), k)
+        return self.store.rank(spelled(keywords(query)) or spelled(query), k)
 
     def ranked(self, query: str, k: int) -> list[tuple[str, float]]:
         """(doc id, BM25 score) of the k documents best matching `query`."""
