@@ -219,3 +219,15 @@ def test_the_cli_marks_the_unsupported_claim_and_counts_the_supported(tmp_path):
     assert "1 of 2 claims supported" in shown.stdout and "⚠1" not in shown.stdout
     claims = json.loads(as_json.stdout)["claims"]
     assert [c["supported"] for c in claims] == [True, False] and claims[0]["citations"] == [1]
+
+
+def test_a_note_in_brackets_is_not_cut_at_its_full_stops():
+    answer = (
+        "“Comes toward Dunsinane.” (SCENE V. Dunsinane. Within the castle.)\n"
+        "He left (see Act I. Scene 2.) at dawn. Then he slept."
+    )
+    assert [c.text for c in split_claims(answer)] == [
+        "“Comes toward Dunsinane.”",
+        "He left (see Act I. Scene 2.) at dawn.",
+        "Then he slept.",
+    ]

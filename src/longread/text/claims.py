@@ -11,9 +11,12 @@ from longread.text.grounding import new_terms, says_nothing
 from longread.text.rank import terms
 
 _MARKS = r"(?:\s*\[\d+\])*"
-_SENTENCE = re.compile(  # up to a full stop before a word not in lower case (or the line's end)
-    rf"[^\n]+?(?:[.!?]+[\"”’)]*{_MARKS}(?=\s+[^a-z0-9\s]|\s*$)|$)", re.MULTILINE
+_SENTENCE = re.compile(  # up to a full stop before a word not in lower case (or the line's end);
+    # a note in brackets is one piece: "(SCENE V. Dunsinane.)" is not cut at its full stops
+    rf"(?:\([^()\n]*\)|[^\n])+?(?:[.!?]+[\"”’)]*{_MARKS}(?=\s+[^a-z0-9\s]|\s*$)|$)",
+    re.MULTILINE,
 )
+
 _LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\[\d+\])\s+")
 _LABEL = re.compile(r"^\([^)]*\)\s*")  # a listed finding's "(section)"
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
