@@ -95,9 +95,16 @@ def test_task_files_are_read_with_paths_from_their_folder_and_bad_lines_named(tm
 def test_generated_tasks_have_gold_answers_their_files_bear_out(plays, tmp_path):
     tasks = generate(plays, tmp_path / "out")
     assert len(tasks) >= 60
-    assert Counter(t.family for t in tasks).keys() == {"needle", "aggregation", "multi-hop"}
+    assert Counter(t.family for t in tasks).keys() == {
+        "needle",
+        "aggregation",
+        "multi-hop",
+        "synthesis",
+    }
     for task in tasks:
-        if task.family == "needle":
+        if task.family == "synthesis":
+            synthesis_holds(task)
+        elif task.family == "needle":
             thing = re.match(r"Who hid the (.+)\?", task.question).group(1)
             text = Path(task.path).read_text(encoding="utf-8")
             assert f"The {thing} was hidden by {task.answer}." in text
@@ -140,6 +147,42 @@ def test_generated_tasks_have_gold_answers_their_files_bear_out(plays, tmp_path)
             assert text.count(f"**{who}**") == int(task.answer)
     again = generate(plays, tmp_path / "again")  # (the same seed: the same tasks)
     assert [(t.question, t.answer) for t in again] == [(t.question, t.answer) for t in tasks]
+
+
+def synthesis_holds(task: Task) -> None:
+    """A synthesis task's gold is what its folder's records give, each record in its own document
+    while there are enough."""
+    files = [p.read_text(encoding="utf-8") for p in Path(task.path).iterdir()]
+    tolls = {
+        m.group(1) or m.group(3) or m.group(5): int(m.group(2) or m.group(4) or m.group(6))
+        for text in files
+        for m in re.finditer(
+            r"The ferry toll at (\w+) was (\d+) pence\.|At (\w+) the ferry toll came to (\d+) "
+            r"pence\.|crossing at (\w+) paid a ferry toll of (\d+) pence\.",
+            text,
+        )
+    }
+    assert len(tolls) >= 5 and 3 <= len(files) <= 24
+    if "highest" in task.question:
+        assert task.answer == max(tolls, key=tolls.__getitem__)
+    elif "lowest" in task.question:
+        assert task.answer == min(tolls, key=tolls.__getitem__)
+    elif "add up" in task.question:
+        assert int(task.answer) == sum(tolls.values())
+    else:
+        guild = re.search(r"guild of (\w+)\?", task.question).group(1)
+        members = {
+            name
+            for text in files
+            for m in re.finditer(
+                rf"(\w+ \w+) joined the guild of {guild}\.|(\w+ \w+) was admitted to the "
+                rf"guild of {guild}\.|guild of {guild} took (\w+ \w+) as",
+                text,
+            )
+            for name in m.groups()
+            if name
+        }
+        assert set(task.answer.split("; ")) == members and len(members) == 3
 
 
 def test_a_run_scores_each_task_and_a_failed_one_says_why(plays, tmp_path):

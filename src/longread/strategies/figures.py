@@ -1,0 +1,149 @@
+"""A question over records spread across the source, answered by code from every document: the
+highest, lowest, total or mean of figures (`Which town had the highest ferry toll?`, `What do the
+tolls add up to?`: each sentence stating one such figure taken with its number and the name it is
+about), or everyone a relation names (`Who joined the guild of weavers?`: each sentence holding
+the question's specific words, and the name it gives). The answer leads with the result, lists
+every record it rests on and cites each. No model is called."""
+
+from __future__ import annotations
+
+import re
+
+from longread.answer import Answer, Citation
+from longread.events import EventKind
+from longread.strategies.aggregate import NothingToCount, parts
+from longread.strategies.common import Run
+from longread.text.figures import Figure, asks_who, figure_operation, figures, named, topic
+
+CITED = 12  # figures listed and cited under the answer
+REASON = (
+    "the question asks for the highest, lowest, total or mean of figures stated across the text: "
+    "every document read, code computed"
+)
+REASON_NAMED = (
+    "the question asks who or which, and its words hold in several sentences across the text: "
+    "every document read, code listed the names they give"
+)
+_WORDS = {"max": "the highest", "min": "the lowest"}
+
+
+def run_stated(question: str, source: object, run: Run) -> Answer:
+    """`run_figures` for a question asking for the highest, lowest, total or mean; else
+    `run_named`."""
+    if figure_operation(question) is not None:
+        return run_figures(question, source, run)
+    return run_named(question, source, run)
+
+
+def run_figures(question: str, source: object, run: Run) -> Answer:
+    """The highest, lowest, total or mean of the figures the question asks about, over the whole
+    source; NothingToCount when it asks for none, or fewer than two figures (each about a
+    different name, for the highest or lowest) are stated."""
+    operation, words = figure_operation(question), topic(question)
+    if operation is None or not words:
+        raise NothingToCount("the question asks for no highest, lowest, total or mean")
+    found: list[tuple[Figure, Citation]] = []
+    documents = 0
+    for part in parts(source, False):
+        documents += 1
+        for figure in figures(part.text, words, question):
+            found.append((figure, part.cite(figure.start, figure.end)))
+    found = _distinct(found, by_name=operation in _WORDS)
+    if len(found) < 2:
+        raise NothingToCount(f"fewer than two figures stated with {', '.join(words)}")
+    run.emit(EventKind.MODE, mode="aggregate", reason=REASON)
+    run.emit(EventKind.PHASE, name="FIGURES", figures=len(found), documents=documents)
+    if operation in _WORDS:
+        pick = max if operation == "max" else min
+        found.insert(0, found.pop(pick(range(len(found)), key=lambda i: _value(found[i][0]))))
+        figure = found[0][0]
+        lead = (
+            f"{figure.name or 'The figure'}: {_shown(_value(figure))}, {_WORDS[operation]} of the "
+            f"{len(found)} figures stated [1]."
+        )
+    else:
+        values = [_value(f) for f, _ in found]
+        total = sum(values)
+        result = total if operation == "sum" else total / len(values)
+        how = "in all" if operation == "sum" else f"on average ({_shown(total)} over {len(values)})"
+        listed = " + ".join(_shown(v) for v in values[:CITED])
+        more = " + …" if len(values) > CITED else ""
+        lead = f"{_shown(result)} {how}: {listed}{more}, from {len(values)} figures stated."
+    shown = found[:CITED]
+    support = [
+        f"Read over the whole source ({documents:,} documents); code took every sentence stating "
+        f"a figure with {', '.join(words)}:"
+    ] + [f"- {f.name or 'unnamed'}: {_shown(_value(f))} [{n}]" for n, (f, _) in enumerate(shown, 1)]
+    if len(found) > CITED:
+        support.append(f"- … {len(found) - CITED} more")
+    text = f"{lead}\n\n" + "\n".join(support)
+    return _answer(run, text, [c for _, c in shown], REASON, len(found), documents)
+
+
+def _answer(
+    run: Run, text: str, citations: list[Citation], reason: str, records: int, documents: int
+) -> Answer:
+    run.emit(EventKind.FINAL, answer=text)
+    return Answer(
+        text=text,
+        mode="aggregate",
+        citations=citations,
+        computed=text,
+        usage=run.gateway.usage.to_dict(),
+        stats={"records": records, "documents": documents},
+        reason=reason,
+    )
+
+
+MAX_NAMED = 20  # more sentences than this hold the words: they are not one relation's records
+
+
+def run_named(question: str, source: object, run: Run) -> Answer:
+    """Everyone (or everything) the sentences holding the question's specific words name, over the
+    whole source: all its words of what is asked but its most frequent one (`join` in `Who joined
+    the guild of weavers?`), three at least. NothingToCount when it asks for a figure or fewer
+    than three words, or fewer than two (or more than MAX_NAMED) names are found."""
+    words = topic(question)
+    if not asks_who(question) or len(words) < 3:
+        raise NothingToCount("the question asks who or which of fewer than three words")
+    read = list(parts(source, False))
+    frequency = {w: sum(len(re.findall(rf"\b{w}", p.text, re.I)) for p in read) for w in words}
+    required = [w for w in words if w != max(words, key=frequency.__getitem__)]
+    found = _distinct(
+        [(f, p.cite(f.start, f.end)) for p in read for f in named(p.text, required, question)],
+        by_name=True,
+    )
+    if not 2 <= len(found) <= MAX_NAMED:
+        raise NothingToCount(f"{len(found)} names stated with {', '.join(required)}")
+    run.emit(EventKind.MODE, mode="aggregate", reason=REASON_NAMED)
+    run.emit(EventKind.PHASE, name="NAMED", records=len(found), documents=len(read))
+    names = [f.name for f, _ in found]
+    marks = "".join(f"[{n}]" for n in range(1, len(found) + 1))
+    listed = f"{', '.join(names[:-1])} and {names[-1]}"
+    text = f"{listed} {marks}.\n\n" + "\n".join(
+        [
+            f"Read over the whole source ({len(read):,} documents); code took every sentence "
+            f"holding {', '.join(required)}:"
+        ]
+        + [f"- {name} [{n}]" for n, name in enumerate(names, 1)]
+    )
+    return _answer(run, text, [c for _, c in found], REASON_NAMED, len(found), len(read))
+
+
+def _distinct(found: list[tuple[Figure, Citation]], by_name: bool) -> list[tuple[Figure, Citation]]:
+    """One figure per name and value (a sentence repeated is counted once); for the highest or
+    lowest only named figures count."""
+    seen: dict[tuple[str, float | None], tuple[Figure, Citation]] = {}
+    for figure, citation in found:
+        if by_name and not figure.name:
+            continue
+        seen.setdefault((figure.name.casefold(), figure.value), (figure, citation))
+    return list(seen.values())
+
+
+def _value(figure: Figure) -> float:
+    return figure.value or 0.0  # (a figure's sentence always states one)
+
+
+def _shown(value: float) -> str:
+    return f"{value:,.0f}" if value == int(value) else f"{value:,.2f}".rstrip("0")

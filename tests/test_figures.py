@@ -1,0 +1,132 @@
+"""Figures stated across a folder's documents (a ferry toll here, another there): the highest, the
+lowest, the total and the mean computed by code over every document, each figure cited, no model
+called; a question for one fact, or a source stating fewer than two figures, goes elsewhere."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from longread.api import MultiDocRLM, SingleDocRLM
+from longread.llm.scripted import ScriptedLM
+from longread.text.figures import figure_operation, figures, topic
+
+MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
+TOLLS = {
+    "one.md": "The ferry toll at Carrick was 12 pence.",
+    "two.md": "At Dunholm the ferry toll came to 1,057 pence.",
+    "three.md": "Travellers crossing at Belcross paid a ferry toll of 9 pence.",
+}
+
+
+def never_called(request) -> str:
+    raise AssertionError("figures must not call a model")
+
+
+@pytest.mark.parametrize(
+    ("question", "operation"),
+    [
+        ("Which town had the highest ferry toll?", "max"),
+        ("Which town charged the lowest toll?", "min"),
+        ("What do the ferry tolls add up to?", "sum"),
+        ("What was the average toll?", "mean"),
+        ("Who hid the brass key?", None),
+        ("Who speaks most in Macbeth?", None),
+    ],
+)
+def test_a_question_asks_for_an_operation_over_figures_or_not(question, operation):
+    assert figure_operation(question) == operation
+
+
+def test_each_sentence_stating_a_figure_gives_its_number_and_name():
+    question = "Which town had the highest ferry toll in 1603?"
+    text = (
+        "A ferry sank in 1740 off the coast.\n\n"  # (one of the topic's words only)
+        + " ".join(TOLLS.values())
+        + " In 1603 the ferry toll at Eskdale was 30 pence."  # (the question's year is not it)
+    )
+    found = figures(text, topic(question), question)
+    assert [(f.value, f.name) for f in found] == [
+        (12, "Carrick"),
+        (1057, "Dunholm"),
+        (9, "Belcross"),
+        (30, "Eskdale"),
+    ]
+    assert all(text[f.start : f.end].rstrip(".").endswith("pence") for f in found)
+
+
+@pytest.fixture
+def folder(tmp_path):
+    filler = MACBETH.read_text(encoding="utf-8")
+    docs = tmp_path / "towns"
+    docs.mkdir()
+    for name, sentence in TOLLS.items():
+        at = filler.find("\n\n", len(filler) // 2)
+        (docs / name).write_text(f"{filler[:at]}\n\n{sentence}{filler[at:]}", encoding="utf-8")
+    return docs
+
+
+@pytest.mark.parametrize(
+    ("question", "lead", "first_cited"),
+    [
+        ("Which town had the highest ferry toll?", "Dunholm: 1,057, the highest of the 3", "1,057"),
+        ("Which town had the lowest ferry toll?", "Belcross: 9, the lowest of the 3", "of 9 pence"),
+        ("What do the ferry tolls add up to, in pence?", "1,078 in all: ", None),
+        ("What was the average ferry toll?", "359.33 on average (1,078 over 3)", None),
+    ],
+)
+def test_figures_across_a_folder_are_computed_by_code_and_each_cited(
+    folder, tmp_path, question, lead, first_cited
+):
+    lm = ScriptedLM(never_called)
+    with MultiDocRLM(folder, lm, lm, store_path=tmp_path / "c.sqlite", cache=False) as rlm:
+        rlm.build_index(parallel=False, llm_meta=False)
+        answer = rlm.query(question)
+    assert answer.mode == "aggregate" and answer.text.startswith(lead)
+    assert sorted(c.text for c in answer.citations) == sorted(TOLLS.values())
+    assert len({c.doc_id for c in answer.citations}) == 3  # (one figure in each document)
+    if first_cited:
+        assert first_cited in answer.citations[0].text
+    assert all(claim.supported for claim in answer.claims)
+    assert answer.usage["calls"] == 0
+
+
+def test_a_fact_or_a_single_figure_goes_to_the_other_modes(tmp_path):
+    doc = tmp_path / "one.md"
+    doc.write_text(MACBETH.read_text(encoding="utf-8") + "\n\n" + TOLLS["one.md"], "utf-8")
+    reader = ScriptedLM(lambda request: "Carrick.", writes_code=False)
+    with SingleDocRLM(doc, reader, reader, store_path=tmp_path / "i.sqlite", cache=False) as rlm:
+        answer = rlm.query("Which town had the highest ferry toll?")
+    assert answer.mode != "aggregate"  # (one figure: nothing to compare; the reader answers)
+
+
+def test_who_a_relation_names_across_a_folder_is_listed_from_every_document(tmp_path):
+    filler = MACBETH.read_text(encoding="utf-8")
+    folder = tmp_path / "guilds"
+    folder.mkdir()
+    records = [
+        "Alda Brook joined the guild of weavers.",
+        "In the spring Cora Dunn was admitted to the guild of weavers.",
+        "Bram Colley joined the guild of chandlers.",  # (another guild: not listed)
+        "The guild of weavers took Esme Ford as a member.",
+    ]
+    for n, record in enumerate(records):
+        (folder / f"{n}.md").write_text(
+            f"{filler[:5_000]}\n\n{record}\n\n{filler[5_000:]}", "utf-8"
+        )
+    lm = ScriptedLM(lambda request: "Not stated.", writes_code=False)
+    with MultiDocRLM(folder, lm, lm, store_path=tmp_path / "c.sqlite", cache=False) as rlm:
+        rlm.build_index(parallel=False, llm_meta=False)
+        answer = rlm.query("Who joined the guild of weavers?")
+        assert answer.usage["calls"] == 0
+        lead = answer.text.split("\n\n")[0]
+        assert {"Alda Brook", "Cora Dunn", "Esme Ford"} == set(
+            re.findall(r"[A-Z]\w+ [A-Z]\w+", lead)
+        ) and answer.mode == "aggregate"
+        assert sorted(c.text for c in answer.citations) == sorted(
+            r for r in records if "weavers" in r
+        )
+        fact = rlm.query("Who hid the brass key of Dunmore?")  # (no sentence holds it: not listed)
+        assert fact.mode != "aggregate"
