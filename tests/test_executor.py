@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 from pathlib import Path
 
 import pytest
 
 from cli import longread
+from longread import executor as executor_module
 from longread.errors import InputError
 from longread.executor import INSTALL_RAY, LocalExecutor, make_executor
 from longread.index.corpus import CorpusIndex
@@ -117,3 +119,10 @@ def test_index_names_an_unknown_executor_in_one_line(tmp_path):
     done = longread("index", str(tmp_path), "--executor", "dask", cache=tmp_path / "cache")
     assert done.returncode != 0 and "unknown executor 'dask'" in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_local_workers_are_not_forked_from_a_process_that_loaded_ray(monkeypatch):
+    monkeypatch.delitem(sys.modules, "ray", raising=False)
+    assert executor_module._start_method() == "fork"
+    monkeypatch.setitem(sys.modules, "ray", types.ModuleType("ray"))
+    assert executor_module._start_method() == "forkserver"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
@@ -79,6 +80,16 @@ class Executor(ABC):
         self.close()
 
 
+def _start_method() -> str:
+    """fork, the fastest, unless this process has loaded Ray: a child forked from it inherits
+    Ray's threads and native state half-copied (its workers crashed in `_raylet.so`); then a
+    clean forkserver (else spawn)."""
+    methods = get_all_start_methods()
+    if "fork" in methods and "ray" not in sys.modules:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
 class LocalExecutor(Executor):
     """Worker processes on this machine, one per CPU at most, started on first use."""
 
@@ -93,8 +104,8 @@ class LocalExecutor(Executor):
     def pool(self) -> ProcessPoolExecutor:
         with self._starting:  # (threads submitting at once start one pool)
             if self._pool is None:
-                method = "fork" if "fork" in get_all_start_methods() else "spawn"  # fastest
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context(method))
+                context = get_context(_start_method())
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
             return self._pool
 
     def submit(self, work: Callable[[T], R], item: T, retries: int = 0) -> Future[R]:

@@ -4,12 +4,17 @@ passages of several documents, each citation naming its document."""
 
 from __future__ import annotations
 
+import re
+
 from longread.answer import Citation
 from longread.strategies.reading import Chunk, cut_chunks
 from longread.text.offsets import JoinedOffsets
+from longread.text.rank import terms
 from longread.tools.corpus import CorpusTools
 
 PASSAGES_PER_DOC = 4  # chunks' worth of each ranked document considered for reading
+PHRASE_DOCS = 4  # a phrase of the question held by more documents than this names nothing
+_WORD = re.compile(r"[^\W_]+")
 
 
 class CorpusView:
@@ -45,9 +50,12 @@ class CorpusView:
 def candidates(
     tools: CorpusTools, query: str, documents: int, chunk_chars: int
 ) -> tuple[list[str], CorpusView, list[Chunk]]:
-    """The `documents` that best match `query` (by full-text search), a view of them, and their
-    best passages cut into chunks of about `chunk_chars`."""
+    """The `documents` that best match `query` (by full-text search, with those holding one of its
+    phrases among them), a view of them, and their best passages cut into chunks of about
+    `chunk_chars`."""
     ranked = [doc_id for doc_id, _ in tools.ranked(query, documents)]
+    phrased = [d for d in phrased_documents(tools, query) if d not in ranked][: documents // 2]
+    ranked = ranked[: documents - len(phrased)] + phrased
     view = CorpusView(tools, ranked)
     spans = [
         view.span(doc_id, s, e)
@@ -55,3 +63,31 @@ def candidates(
         for s, e in tools.passages(doc_id, query, chunk_chars * PASSAGES_PER_DOC)
     ]
     return ranked, view, cut_chunks(view, spans, chunk_chars)
+
+
+def phrased_documents(tools: CorpusTools, query: str) -> list[str]:
+    """The documents holding a phrase of the query that few documents hold (PHRASE_DOCS at most):
+    two words in a row, neither a stop word (`east gate` in `Who repaired the east gate?`), or
+    two such words with one stop word between (`barrels of tar`, `tar to Corrin`). Ranked by
+    their words alone, a long document naming the phrase once can fall behind shorter ones
+    holding a single word of it."""
+    found: list[str] = []
+    for phrase in phrases(query):
+        rows = tools.store.phrase_rows(phrase)
+        if 0 < len(rows) <= PHRASE_DOCS:
+            found += [d for d in tools.store.doc_ids_of(rows) if d not in found]
+    return found
+
+
+def phrases(query: str) -> list[str]:
+    """The query's phrases of two words that are not stop words, in a row or with one stop word
+    between them."""
+    words = _WORD.findall(query)
+    kept = [bool(terms(word)) for word in words]
+    found = [f"{words[i]} {words[i + 1]}" for i in range(len(words) - 1) if kept[i] and kept[i + 1]]
+    found += [
+        " ".join(words[i : i + 3])
+        for i in range(len(words) - 2)
+        if kept[i] and not kept[i + 1] and kept[i + 2]
+    ]
+    return found

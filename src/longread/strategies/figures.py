@@ -107,7 +107,9 @@ def run_named(question: str, source: object, run: Run) -> Answer:
     if not asks_who(question) or len(words) < 3:
         raise NothingToCount("the question asks who or which of fewer than three words")
     read = list(parts(source, False))
-    frequency = {w: sum(len(re.findall(rf"\b{w}", p.text, re.I)) for p in read) for w in words}
+    frequency = {
+        w: sum(len(re.findall(rf"\b{re.escape(w)}", p.text, re.I)) for p in read) for w in words
+    }
     required = [w for w in words if w != max(words, key=frequency.__getitem__)]
     found = _distinct(
         [(f, p.cite(f.start, f.end)) for p in read for f in named(p.text, required, question)],

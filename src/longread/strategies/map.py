@@ -11,12 +11,14 @@ import re
 from longread.answer import Answer
 from longread.events import EventKind
 from longread.ingest.metadata import rule_entities
+from longread.store.full_text import spelled
 from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.corpus_view import CorpusView, candidates
 from longread.strategies.reading import (
     SENTENCE,
     Chunk,
     ChunkReader,
+    Finding,
     best_chunks,
     chunk_plan,
     cut_chunks,
@@ -25,7 +27,7 @@ from longread.strategies.reading import (
 )
 from longread.strategies.texts import TextDocs
 from longread.text.fold import tokens
-from longread.text.rank import bm25_scores, terms
+from longread.text.rank import bm25_scores, keywords, stem, terms
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
@@ -56,20 +58,6 @@ class CorpusReader(ChunkReader):
 
     candidates = 0  # passages the rounds chose from
 
-    def stated(self, chunk: Chunk) -> tuple[int, int] | None:
-        """For a small model's reply its passage does not bear out (a tiny model often garbles
-        the sentence it was shown; over many documents, a dropped finding loses the document):
-        the passage's sentence holding the most of the question's words, if it holds half of
-        them at least."""
-        asked = set(terms(self.question))
-        if not self.focus or not asked:
-            return None
-        held = [
-            (len(asked & set(terms(m.group(0)))), m.span()) for m in SENTENCE.finditer(chunk.text)
-        ]
-        most, span = max(held, default=(0, (0, 0)))
-        return span if most >= len(asked) / 2 else None
-
     def kept(self, order: list[int], scores: list[float]) -> list[int]:
         firsts: dict[str, int] = {}
         for i in order:
@@ -86,7 +74,7 @@ class NameReader(CorpusReader):
 
     def __init__(self, question: str, run: Run, name: str, known: str):
         super().__init__(f"{question} (Known: {known})", run, None)
-        self.asked, self.name, self.known = question, name, known
+        self.asked, self.name, self.known = question, name, _spaced(known)
 
     def on_point(self, cited: str) -> bool:
         return self.name in cited
@@ -125,7 +113,7 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     round looks for that name, with the first finding as context: a question whose answer needs
     two documents is read in two hops."""
     chunk_chars, limit = chunk_plan(run)
-    reader = CorpusReader(question, run, None)  # each round reads its own view
+    reader = CorpusReader(question, run, None, restates=True)  # each round reads its own view
     ranked: list[str] = []
     stats: dict[str, object] = {"documents_ranked": ranked}
     with partial_on_budget(
@@ -133,7 +121,7 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     ):
         _read_round(reader, question, tools, limit, chunk_chars, ranked)
         # the names the sentences best matching the question state come first
-        scores = bm25_scores(question, [f.citation.text for f in reader.findings])
+        scores = rarity_scores(question, [f.citation.text for f in reader.findings], tools)
         by_match = [
             reader.findings[i] for i in sorted(range(len(scores)), key=lambda i: -scores[i])
         ]
@@ -149,12 +137,7 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
                 hop = NameReader(question, run, name, known)
                 _read_names(hop, name, tools, max(1, limit // 4), chunk_chars, seen, ranked)
                 hops.append(hop)
-            found = [  # the first name's first; none that only says again what was known
-                f
-                for hop in hops
-                for f in hop.findings
-                if " ".join(f.citation.text.split()) != hop.known
-            ]
+            found = chained(question, reader.findings, hops, tools)
             reread = {(f.chunk.section, f.chunk.text) for f in found}  # the second reading wins
             reader.findings = found + [
                 f for f in reader.findings if (f.chunk.section, f.chunk.text) not in reread
@@ -165,6 +148,56 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
                 reader.candidates += hop.candidates
             stats["second_hop"] = list(named)
     return reader.answer("map", reader.candidates, stats)
+
+
+def chained(
+    question: str, first: list[Finding], hops: list[NameReader], tools: CorpusTools
+) -> list[Finding]:
+    """The findings of the second hops, the chain that holds most of the question first: each
+    name's findings (what its hop read, then what the first round read naming it, none that only
+    says again what named it), led by the side of the chain that answers. Of the sentence that
+    named the name and the best one found about it, the one holding less of the question is the
+    answer (`The captain of the Red Kestrel was Mara Quell.`, not `The Red Kestrel carried the
+    salt to Tarrow.`, for `the captain of the ship that carried the salt to Tarrow`)."""
+    chains: list[tuple[float, list[Finding]]] = []
+    taken: list[Finding] = []
+    for hop in hops:
+        own = [
+            f
+            for f in hop.findings + first
+            if (f in hop.findings or hop.name in f.citation.text)
+            and _spaced(f.citation.text) != hop.known
+            and f not in taken
+        ]
+        taken += own
+        if not own:
+            continue
+        naming = next((f for f in first if _spaced(f.citation.text) == hop.known), None)
+        known, best, both = rarity_scores(
+            question,
+            [hop.known, own[0].citation.text, f"{hop.known} {own[0].citation.text}"],
+            tools,
+        )
+        if naming is not None and naming not in taken and best > known:
+            own.insert(0, naming)
+            taken.append(naming)
+        chains.append((both, own))
+    chains.sort(key=lambda chain: -chain[0])
+    return [f for _, own in chains for f in own]
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
+def rarity_scores(question: str, texts: list[str], tools: CorpusTools) -> list[float]:
+    """Each text's match to `question`: the corpus-wide IDF of each of its words the text holds.
+    A word few documents hold weighs most, however many of these texts hold it (ranked among
+    themselves, the findings would make the words they share, the question's own, weigh least)."""
+    words = list(dict.fromkeys(spelled(keywords(question))))
+    stats = tools.store.rank_stats(words)
+    held = [set(terms(text)) for text in texts]
+    return [sum(stats.idf(w) for w in words if stem(w) in own) for own in held]
 
 
 def _read_round(

@@ -17,7 +17,7 @@ from longread.llm.jsonio import MalformedJSONError, complete_json
 from longread.llm.usage import Purpose
 from longread.strategies.common import Run, partial_on_budget
 from longread.text.grounding import clean_finding, grounded_span, says_nothing
-from longread.text.rank import bm25_scores, focus_lines
+from longread.text.rank import bm25_scores, focus_lines, terms
 from longread.text.slices import char_spans
 from longread.tools.single_doc import SingleDocTools
 
@@ -148,8 +148,11 @@ class ChunkReader:
     JSON
     `{relevant, summary, quote, citations}` about the whole chunk."""
 
-    def __init__(self, question: str, run: Run, source: Readable | None):
+    def __init__(
+        self, question: str, run: Run, source: Readable | None, restates: bool = False
+    ) -> None:
         self.question = question
+        self.restates = restates  # a passage's own sentence may stand in for a reply (`stated`)
         self.run = run
         self.source = source  # (a corpus reader reads a view of other documents each round)
         brief = not run.sub.writes_code or run.sub.on_cpu  # (a line each: seconds, not a minute)
@@ -177,11 +180,14 @@ class ChunkReader:
         if span is None:
             self._count("ungrounded")  # (the reply is dropped; the passage may still say it)
         if span is None or not self.on_point(chunk.text[span[0] : span[1]]):
-            stated = self.stated(chunk)
-            if stated is not None:
-                span, claim = stated, " ".join(chunk.text[stated[0] : stated[1]].split())
+            span = self.stated(chunk)  # (None: a reply resting on what is off the point goes)
+            if span is not None:
+                claim = " ".join(chunk.text[span[0] : span[1]].split())
         if span is None:
             return
+        cited = " ".join(chunk.text[span[0] : span[1]].split())
+        if self.focus and _NEGATION.search(claim) and not _NEGATION.search(cited):
+            claim = cited  # (a tiny model's "not" that its sentence does not say)
         self._count("findings")
         assert self.source is not None
         citation = self.source.citation(chunk.start + span[0], chunk.start + span[1])
@@ -193,8 +199,19 @@ class ChunkReader:
 
     def stated(self, chunk: Chunk) -> tuple[int, int] | None:
         """Where the passage itself states what was asked, for a small model's reply that it does
-        not bear out or that is not on point; None here (the reply is dropped)."""
-        return None
+        not bear out (a tiny model often garbles the sentence it was shown: `hidden by a
+        mysterious figure`): the passage's sentence holding the most of the question's words, if
+        it holds half of them at least, for a reader that `restates` (map's: a walk down a tree
+        stops at the first leaf with a finding, so its reader does not); None otherwise (the
+        reply is dropped)."""
+        asked = set(terms(self.question))
+        if not self.restates or not self.focus or not asked:
+            return None
+        held = [
+            (len(asked & set(terms(m.group(0)))), m.span()) for m in SENTENCE.finditer(chunk.text)
+        ]
+        most, span = max(held, default=(0, (0, 0)))
+        return span if most >= len(asked) / 2 else None
 
     def answer(
         self, mode: str, total_chunks: int, stats: dict[str, Any], stopped_by: str | None = None
@@ -260,6 +277,9 @@ class ChunkReader:
         if not reply["relevant"]:
             return "", ""
         return reply["summary"].strip(), str(reply.get("quote", ""))
+
+
+_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor)\b|n't\b", re.I)
 
 
 def _exact(quote: str, text: str) -> tuple[int, int] | None:
@@ -333,7 +353,7 @@ def map_answer(
 ) -> Answer:
     """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was
     found)."""
-    reader = ChunkReader(question, run, source)
+    reader = ChunkReader(question, run, source, restates=True)
     stats = stats or {}
     with partial_on_budget(
         lambda limit: reader.answer(mode, total_chunks, stats, stopped_by=limit)

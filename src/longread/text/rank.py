@@ -204,3 +204,18 @@ def focus_lines(text: str, query: str, k: int = 3) -> str:
     ranked = sorted(range(len(found)), key=lambda i: scores[i], reverse=True)[:k]
     best = [i for i in ranked if scores[i] > 0] or ranked
     return "\n".join(found[i] for i in best)
+
+
+_CLAUSE = re.compile(r"[^.!?\n]+")
+
+
+def densest_window(text: str, query: str, size: int) -> int:
+    """Where to start reading `size` characters of `text` for `query`: around its sentence or line
+    holding the most distinct words of the query (the text's start when none holds any)."""
+    asked = set(terms(query))
+    best, at = 0, 0
+    for match in _CLAUSE.finditer(text):
+        held = len(asked & set(terms(match.group())))
+        if held > best:
+            best, at = held, match.start()
+    return max(0, min(at - size // 2, len(text) - size))

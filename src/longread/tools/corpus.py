@@ -22,7 +22,7 @@ from longread.text.grep import MAX_HITS, candidate_documents, grep_blocks, hit_l
 from longread.text.grounding import grounded_span
 from longread.text.offsets import JoinedTexts
 from longread.text.patterns import SearchPattern, compile_search, index_terms
-from longread.text.rank import keywords, search_words
+from longread.text.rank import densest_window, keywords, search_words
 from longread.tools.bounds import (
     QUERY_CHARS,
     READ_LIMIT,
@@ -127,7 +127,8 @@ class CorpusTools(Toolset):
 
     def passages(self, doc_id: str, question: str, chars: int) -> list[tuple[int, int]]:
         """Spans of the document to read for `question`, about `chars` in all: the whole document
-        if it fits, else the own text of the sections its full-text search ranks best."""
+        if it fits, else the own text of the sections its full-text search ranks best (of one
+        too long to read whole, the part around what holds most of the question's words)."""
         total = self.index.doc(doc_id).chars
         if total <= chars:
             return [(0, total)]
@@ -136,7 +137,10 @@ class CorpusTools(Toolset):
         spans, used = [], 0
         for section_id, _ in level2.store.search_sections(level2.store_id, keywords(question), 20):
             start, end = own[section_id]
-            spans.append((start, min(end, start + chars - used)))
+            room = chars - used
+            if end - start > room:  # (a long section: where it holds most of the question)
+                start += densest_window(self._read(doc_id, start, end), question, room)
+            spans.append((start, min(end, start + room)))
             used += spans[-1][1] - start
             if used >= chars:
                 break
