@@ -71,10 +71,18 @@ def folder(tmp_path):
 @pytest.mark.parametrize(
     ("question", "lead", "first_cited"),
     [
-        ("Which town had the highest ferry toll?", "Dunholm: 1,057, the highest of the 3", "1,057"),
-        ("Which town had the lowest ferry toll?", "Belcross: 9, the lowest of the 3", "of 9 pence"),
-        ("What do the ferry tolls add up to, in pence?", "1,078 in all: ", None),
-        ("What was the average ferry toll?", "359.33 on average (1,078 over 3)", None),
+        (
+            "Which town had the highest ferry toll?",
+            "Dunholm: 1,057 pence, the highest of the 3",
+            "1,057",
+        ),
+        (
+            "Which town had the lowest ferry toll?",
+            "Belcross: 9 pence, the lowest of the 3",
+            "of 9 pence",
+        ),
+        ("What do the ferry tolls add up to, in pence?", "1,078 pence in all: ", None),
+        ("What was the average ferry toll?", "359.33 pence on average (1,078 over 3)", None),
     ],
 )
 def test_figures_across_a_folder_are_computed_by_code_and_each_cited(
@@ -130,3 +138,46 @@ def test_who_a_relation_names_across_a_folder_is_listed_from_every_document(tmp_
         )
         fact = rlm.query("Who hid the brass key of Dunmore?")  # (no sentence holds it: not listed)
         assert fact.mode != "aggregate"
+
+
+@pytest.mark.parametrize(
+    ("question", "operation"),
+    [
+        ("What does the GNU standard mean by a free software license?", None),
+        ("What is the total number of ships?", None),  # (a count, not a sum)
+        ("Must there be at least one maintainer?", None),
+        ("What was the total toll paid?", "sum"),
+        ("What is the mean temperature?", "mean"),
+    ],
+)
+def test_words_that_only_look_like_an_operation_are_not_one(question, operation):
+    assert figure_operation(question) == operation
+
+
+@pytest.mark.parametrize(
+    ("document", "question"),
+    [
+        ("esther-kjv.txt", "Who sat in the king's gate?"),
+        ("esther-kjv.txt", "Who was hanged on the gallows fifty cubits high?"),
+        ("esther-kjv.txt", "What was the largest number of provinces?"),
+        ("gnu-coding-standards.txt", "What is the maximum line length for source code?"),
+    ],
+)
+def test_ordinary_questions_are_left_to_the_reading_modes(tmp_path, document, question):
+    """Verse numbers, line references and `And`/`Now` opening a verse are neither figures nor
+    names: these questions go to the modes that read passages."""
+    reader = ScriptedLM(lambda request: "NONE", writes_code=False)
+    path = MACBETH.parent / document
+    with SingleDocRLM(path, reader, reader, store_path=tmp_path / "i.sqlite", cache=False) as rlm:
+        assert rlm.query(question).mode != "aggregate"
+
+
+def test_negative_and_huge_numbers_are_read_as_stated_or_not_at_all():
+    question = "What was the average noon temperature?"
+    text = (
+        "At Tromso the noon temperature was -12 degrees. At Bergen the noon temperature was "
+        "3 degrees. At Kiruna the noon temperature was −20 degrees. The noon temperature at "
+        f"Oslo was {'9' * 400} degrees."
+    )
+    found = figures(text, topic(question), question)
+    assert [(f.value, f.name) for f in found] == [(-12, "Tromso"), (3, "Bergen"), (-20, "Kiruna")]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
@@ -17,6 +16,7 @@ from multiprocessing import get_all_start_methods, get_context
 from typing import Any, Generic, Protocol, TypeVar
 
 from longread.errors import InputError
+from longread.forking import fork_safe
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -81,13 +81,10 @@ class Executor(ABC):
 
 
 def _start_method() -> str:
-    """fork, the fastest, unless this process has loaded Ray: a child forked from it inherits
-    Ray's threads and native state half-copied (its workers crashed in `_raylet.so`); then a
-    clean forkserver (else spawn)."""
-    methods = get_all_start_methods()
-    if "fork" in methods and "ray" not in sys.modules:
+    """fork, the fastest, where a forked child starts sound; else a clean forkserver (or spawn)."""
+    if fork_safe():
         return "fork"
-    return "forkserver" if "forkserver" in methods else "spawn"
+    return "forkserver" if "forkserver" in get_all_start_methods() else "spawn"
 
 
 class LocalExecutor(Executor):

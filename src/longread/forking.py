@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -18,9 +19,18 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+def fork_safe() -> bool:
+    """Whether a child forked from this process starts sound: fork exists, and Ray is not running
+    here (a child inherits its native threads and state half-copied: workers crashed in
+    `_raylet.so`)."""
+    ray = sys.modules.get("ray")
+    running = ray is not None and getattr(ray, "is_initialized", lambda: True)()
+    return "fork" in get_all_start_methods() and not running
+
+
 def can_fork() -> bool:
-    """Whether this process may fork copies of itself safely now."""
-    return "fork" in get_all_start_methods() and threading.active_count() == 1
+    """Whether this process may fork copies of itself safely now (no other thread running)."""
+    return fork_safe() and threading.active_count() == 1
 
 
 def cores() -> int:

@@ -120,13 +120,14 @@ def tallied(question: str, source: object, run: Run) -> Answer:
     )
 
 
-def parts(source: object, headings: bool) -> Iterator[Part]:
-    """The source's documents, read whole (MAX_CHARS in all at most), with their headings when
-    the count needs them (a corpus document's are read from its own index, built on first use)."""
+def parts(source: object, headings: bool, limit: int = MAX_CHARS) -> Iterator[Part]:
+    """The source's documents, read whole (`limit` characters in all at most: NothingToCount
+    for more), with their headings when the count needs them (a corpus document's are read from
+    its own index, built on first use)."""
     if isinstance(source, InMemory):
         source = source.as_texts(1_800)
     if isinstance(source, SingleDocTools):
-        total = _checked(source.index.total_chars)
+        total = _checked(source.index.total_chars, limit)
         rows = source.index.rows
         works = _works([(r.title, r.start, r.level) for r in rows])
         yield Part(
@@ -137,11 +138,11 @@ def parts(source: object, headings: bool) -> Iterator[Part]:
             works=works,
         )
     elif isinstance(source, TextDocs):
-        _checked(source.total_chars)
+        _checked(source.total_chars, limit)
         for doc, base in zip(source.docs, source.offsets.starts, strict=True):
             yield Part(doc.name, doc.text, [], _shifted(source.citation, base))
     elif isinstance(source, CorpusTools):
-        _checked(source.index.totals()[1])
+        _checked(source.index.totals()[1], limit)
         for doc_id in source.list_documents():
             stored = source.index.doc(doc_id)
             rows = (
@@ -181,10 +182,10 @@ def _needs_headings(question: str, plan: Aggregate) -> bool:
     )
 
 
-def _checked(chars: int) -> int:
-    if chars > MAX_CHARS:
+def _checked(chars: int, limit: int) -> int:
+    if chars > limit:
         raise NothingToCount(
-            f"the source has {chars:,} characters; counting over it reads at most {MAX_CHARS:,}"
+            f"the source has {chars:,} characters; counting over it reads at most {limit:,}"
         )
     return chars
 

@@ -14,6 +14,7 @@ from longread.tools.corpus import CorpusTools
 
 PASSAGES_PER_DOC = 4  # chunks' worth of each ranked document considered for reading
 PHRASE_DOCS = 4  # a phrase of the question held by more documents than this names nothing
+MAX_PHRASES = 8  # phrases of one question looked up
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -72,7 +73,7 @@ def phrased_documents(tools: CorpusTools, query: str) -> list[str]:
     their words alone, a long document naming the phrase once can fall behind shorter ones
     holding a single word of it."""
     found: list[str] = []
-    for phrase in phrases(query):
+    for phrase in phrases(query)[:MAX_PHRASES]:
         rows = tools.store.phrase_rows(phrase)
         if 0 < len(rows) <= PHRASE_DOCS:
             found += [d for d in tools.store.doc_ids_of(rows) if d not in found]

@@ -13,9 +13,18 @@ from longread.answer import Answer, Citation
 from longread.events import EventKind
 from longread.strategies.aggregate import NothingToCount, parts
 from longread.strategies.common import Run
-from longread.text.figures import Figure, asks_who, figure_operation, figures, named, topic
+from longread.text.figures import (
+    Figure,
+    asks_who,
+    figure_operation,
+    figures,
+    in_one_unit,
+    named,
+    topic,
+)
 
 CITED = 12  # figures listed and cited under the answer
+MAX_CHARS = 10_000_000  # what these rules read at most before the other modes have their turn
 REASON = (
     "the question asks for the highest, lowest, total or mean of figures stated across the text: "
     "every document read, code computed"
@@ -36,19 +45,20 @@ def run_stated(question: str, source: object, run: Run) -> Answer:
 
 
 def run_figures(question: str, source: object, run: Run) -> Answer:
-    """The highest, lowest, total or mean of the figures the question asks about, over the whole
-    source; NothingToCount when it asks for none, or fewer than two figures (each about a
-    different name, for the highest or lowest) are stated."""
+    """The highest, lowest, total or mean of the figures the question asks about (two words of
+    what, at least), over the whole source (MAX_CHARS at most); NothingToCount when it asks for
+    none, or fewer than two figures (each about a different name, for the highest or lowest)
+    are stated."""
     operation, words = figure_operation(question), topic(question)
-    if operation is None or not words:
-        raise NothingToCount("the question asks for no highest, lowest, total or mean")
+    if operation is None or len(words) < 2:  # (`the largest planet`: one fact, most likely)
+        raise NothingToCount("the question asks for no highest, lowest, total or mean of a thing")
     found: list[tuple[Figure, Citation]] = []
     documents = 0
-    for part in parts(source, False):
+    for part in parts(source, False, MAX_CHARS):
         documents += 1
         for figure in figures(part.text, words, question):
             found.append((figure, part.cite(figure.start, figure.end)))
-    found = _distinct(found, by_name=operation in _WORDS)
+    found = _distinct(in_one_unit(found), by_name=operation in _WORDS)
     if len(found) < 2:
         raise NothingToCount(f"fewer than two figures stated with {', '.join(words)}")
     run.emit(EventKind.MODE, mode="aggregate", reason=REASON)
@@ -58,7 +68,7 @@ def run_figures(question: str, source: object, run: Run) -> Answer:
         found.insert(0, found.pop(pick(range(len(found)), key=lambda i: _value(found[i][0]))))
         figure = found[0][0]
         lead = (
-            f"{figure.name or 'The figure'}: {_shown(_value(figure))}, {_WORDS[operation]} of the "
+            f"{figure.name}: {_shown(_value(figure))} {figure.unit}, {_WORDS[operation]} of the "
             f"{len(found)} figures stated [1]."
         )
     else:
@@ -68,12 +78,16 @@ def run_figures(question: str, source: object, run: Run) -> Answer:
         how = "in all" if operation == "sum" else f"on average ({_shown(total)} over {len(values)})"
         listed = " + ".join(_shown(v) for v in values[:CITED])
         more = " + …" if len(values) > CITED else ""
-        lead = f"{_shown(result)} {how}: {listed}{more}, from {len(values)} figures stated."
+        unit = found[0][0].unit
+        lead = f"{_shown(result)} {unit} {how}: {listed}{more}, from {len(values)} figures stated."
     shown = found[:CITED]
     support = [
         f"Read over the whole source ({documents:,} documents); code took every sentence stating "
         f"a figure with {', '.join(words)}:"
-    ] + [f"- {f.name or 'unnamed'}: {_shown(_value(f))} [{n}]" for n, (f, _) in enumerate(shown, 1)]
+    ] + [
+        f"- {f.name or 'unnamed'}: {_shown(_value(f))} {f.unit} [{n}]"
+        for n, (f, _) in enumerate(shown, 1)
+    ]
     if len(found) > CITED:
         support.append(f"- … {len(found) - CITED} more")
     text = f"{lead}\n\n" + "\n".join(support)
@@ -106,10 +120,8 @@ def run_named(question: str, source: object, run: Run) -> Answer:
     words = topic(question)
     if not asks_who(question) or len(words) < 3:
         raise NothingToCount("the question asks who or which of fewer than three words")
-    read = list(parts(source, False))
-    frequency = {
-        w: sum(len(re.findall(rf"\b{re.escape(w)}", p.text, re.I)) for p in read) for w in words
-    }
+    read = list(parts(source, False, MAX_CHARS))
+    frequency = {w: sum(_count(w, p.text) for p in read) for w in words}
     required = [w for w in words if w != max(words, key=frequency.__getitem__)]
     found = _distinct(
         [(f, p.cite(f.start, f.end)) for p in read for f in named(p.text, required, question)],
@@ -133,14 +145,20 @@ def run_named(question: str, source: object, run: Run) -> Answer:
 
 
 def _distinct(found: list[tuple[Figure, Citation]], by_name: bool) -> list[tuple[Figure, Citation]]:
-    """One figure per name and value (a sentence repeated is counted once); for the highest or
-    lowest only named figures count."""
-    seen: dict[tuple[str, float | None], tuple[Figure, Citation]] = {}
+    """For the highest or lowest, one figure a name (the first stated; unnamed ones left out);
+    else one a sentence (a sentence in two documents is two)."""
+    seen: dict[object, tuple[Figure, Citation]] = {}
     for figure, citation in found:
         if by_name and not figure.name:
             continue
-        seen.setdefault((figure.name.casefold(), figure.value), (figure, citation))
+        key = figure.name.casefold() if by_name else (citation.doc_id, citation.start)
+        seen.setdefault(key, (figure, citation))
     return list(seen.values())
+
+
+def _count(word: str, text: str) -> int:
+    """How many words of `text` start with `word`."""
+    return sum(1 for _ in re.finditer(rf"\b{re.escape(word)}", text, re.I))
 
 
 def _value(figure: Figure) -> float:
@@ -148,4 +166,4 @@ def _value(figure: Figure) -> float:
 
 
 def _shown(value: float) -> str:
-    return f"{value:,.0f}" if value == int(value) else f"{value:,.2f}".rstrip("0")
+    return f"{value:,.0f}" if value == int(value) else f"{value:,.2f}".rstrip("0").rstrip(".")

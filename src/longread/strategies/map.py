@@ -27,7 +27,7 @@ from longread.strategies.reading import (
 )
 from longread.strategies.texts import TextDocs
 from longread.text.fold import tokens
-from longread.text.rank import bm25_scores, keywords, stem, terms
+from longread.text.rank import bm25_scores, keywords, stem
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
@@ -196,7 +196,7 @@ def rarity_scores(question: str, texts: list[str], tools: CorpusTools) -> list[f
     themselves, the findings would make the words they share, the question's own, weigh least)."""
     words = list(dict.fromkeys(spelled(keywords(question))))
     stats = tools.store.rank_stats(words)
-    held = [set(terms(text)) for text in texts]
+    held = [{stem(w) for w in spelled(text)} for text in texts]  # (spelled as the index does)
     return [sum(stats.idf(w) for w in words if stem(w) in own) for own in held]
 
 

@@ -210,7 +210,7 @@ class ChunkReader:
         held = [
             (len(asked & set(terms(m.group(0)))), m.span()) for m in SENTENCE.finditer(chunk.text)
         ]
-        most, span = max(held, default=(0, (0, 0)))
+        most, span = max(held, key=lambda h: h[0], default=(0, (0, 0)))  # (the first best)
         return span if most >= len(asked) / 2 else None
 
     def answer(
@@ -279,7 +279,7 @@ class ChunkReader:
         return reply["summary"].strip(), str(reply.get("quote", ""))
 
 
-_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor)\b|n't\b", re.I)
+_NEGATION = re.compile(r"\b(?:not|never|none|nobody|nothing)\b|n't\b", re.I)
 
 
 def _exact(quote: str, text: str) -> tuple[int, int] | None:

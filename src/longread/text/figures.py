@@ -7,16 +7,18 @@ weavers?`), and the names its sentences give. No model reads them, so none can m
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from longread.text.rank import terms
 
 _OPERATIONS = (
     ("max", r"highest|largest|greatest|biggest|maximum|most\s+expensive|dearest|heaviest|richest"),
-    ("min", r"lowest|smallest|least|fewest|minimum|cheapest|lightest|poorest"),
-    ("sum", r"add(?:s|ed)?\s+up|sum|total|altogether|combined|in\s+all"),
-    ("mean", r"average|mean"),
+    ("min", r"lowest|smallest|(?<!at\s)least|fewest|minimum|cheapest|lightest|poorest"),
+    ("sum", r"add(?:s|ed)?\s+up|sum\s+of|total(?!\s+(?:number|count)\b)|altogether|combined"),
+    ("mean", r"average|(?:the|a)\s+mean"),
 )
 _ASKING = frozenset(
     terms(
@@ -25,10 +27,17 @@ _ASKING = frozenset(
         "sum total altogether combined average mean all number value figure amount"
     )
 )
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?!\w)")
+_NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,15}(?:,\d{3}){0,4}(?:\.\d{1,6})?(?!\w)")
+_UNIT = re.compile(r"\s*([a-z]+)")  # (the word right after a number: `12 pence`)
 _NAME = re.compile(r"[A-Z][\w'’-]*[a-z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*[a-z][\w'’-]*)*")
+_NOT_NAMES = re.compile(
+    r"(?:jan|febr)uary|march|april|may|june|july|august|(?:septem|octo|novem|decem)ber"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+)
+_NEGATION = re.compile(r"\b(?:not|never|nobody|none)\b|n't\b", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\s*\n")
 MAX_SENTENCE = 400
+T = TypeVar("T", bound=tuple[Any, ...])
 
 
 _WHO = re.compile(r"^\s*(?:who|which\s+(?!of\b)\w+)\b", re.I)
@@ -43,6 +52,7 @@ class Figure:
     end: int
     value: float | None
     name: str
+    unit: str = ""  # the word after the number (`pence`)
 
 
 def figure_operation(question: str) -> str | None:
@@ -60,16 +70,25 @@ def topic(question: str) -> list[str]:
 
 
 def figures(text: str, words: list[str], question: str) -> list[Figure]:
-    """The sentences of `text` holding a number and all of `words` but one (all of two or fewer),
-    each with the number it states about them and the name it is about."""
+    """The sentences of `text` holding a number followed by a word and all of `words` but one
+    (all of two or fewer), each with the number it states about them, that word and the name it
+    is about."""
     needed = len(words) - 1 if len(words) > 2 else len(words)
     asked = set(terms(question))
     found = []
     for start, end in _holding(text, words, lambda held: len(held) >= needed):
         figure = _figure(text[start:end], asked, words)
         if figure is not None:
-            found.append(Figure(start, end, figure[0], figure[1]))
+            found.append(Figure(start, end, figure[0], figure[2], figure[1]))
     return found
+
+
+def in_one_unit(found: list[T]) -> list[T]:
+    """Of (figure, …) pairs, those in the unit most of them share, if two share it: a verse's
+    number, a line's or a section's is not a figure of what was asked (`12 pence`, `9 pence`)."""
+    units = Counter(pair[0].unit for pair in found)
+    unit, shared = units.most_common(1)[0] if units else ("", 0)
+    return [pair for pair in found if pair[0].unit == unit] if shared >= 2 else []
 
 
 def stated_question(question: str) -> bool:
@@ -83,13 +102,14 @@ def asks_who(question: str) -> bool:
 
 
 def named(text: str, required: list[str], question: str) -> list[Figure]:
-    """The sentences of `text` holding every one of `required`, each with the first name it gives
-    that the question does not."""
+    """The sentences of `text` holding every one of `required` and no negation, each with the
+    first name of two words or more it gives that the question does not (`Alda Brook`)."""
     asked = set(terms(question))
     found = []
     for start, end in _holding(text, required, lambda held: len(held) == len(required)):
-        names = _names(text[start:end], asked)
-        if names:
+        sentence = text[start:end]
+        names = [n for n in _names(sentence, asked) if " " in n]
+        if names and not _NEGATION.search(sentence):
             found.append(Figure(start, end, None, names[0]))
     return found
 
@@ -122,31 +142,40 @@ def _sentence(text: str, at: int) -> tuple[int, int]:
     return start, end
 
 
-def _figure(sentence: str, asked: set[str], words: list[str]) -> tuple[float, str] | None:
-    """The number a sentence states (the one the question does not, nearest after its words)
-    and the name it is about; None for a sentence with no such number."""
-    numbers = [m for m in _NUMBER.finditer(sentence) if m.group().replace(",", "") not in asked]
-    if not numbers:
-        return None
+def _figure(sentence: str, asked: set[str], words: list[str]) -> tuple[float, str, str] | None:
+    """The number a sentence states (the first one the question does not, after the first of its
+    words where one is), the word after it, and the name it is about; None for a sentence with
+    no such number followed by a word."""
+    numbers = [m for m in _NUMBER.finditer(sentence) if _value(m.group()) not in asked]
     held = [m.end() for m in re.finditer(r"\b(?:" + "|".join(words) + ")", sentence, re.I)]
     after = [m for m in numbers if held and m.start() > held[0]]
-    number = (after or numbers)[0]
-    found = _names(sentence, asked)
-    return float(number.group().replace(",", "")), found[0] if found else ""
+    for number in after or numbers:
+        unit = _UNIT.match(sentence, number.end())
+        if unit is not None:
+            found = _names(sentence, asked)
+            return float(_value(number.group())), unit.group(1), found[0] if found else ""
+    return None
+
+
+def _value(number: str) -> str:
+    return number.replace(",", "").replace("−", "-")
 
 
 def _names(sentence: str, asked: set[str]) -> list[str]:
-    """The names a sentence holds that the question does not, a name opening the sentence last
-    (its first word may only be capitalized there: `At Carrick`, `Travellers`)."""
+    """The names a sentence holds that the question does not, without the stop words a name's
+    run may start with (`At Carrick`, `And Harbonah`), months and days; a name opening the
+    sentence last (its word may only be capitalized there: `Travellers`)."""
     inner: list[str] = []
     opening: list[str] = []
     for match in _NAME.finditer(sentence):
-        name = match.group()
-        if match.start() == 0:
-            first, _, rest = name.partition(" ")
-            if not terms(first):  # (a stop word: `At`, `The`)
-                name = rest
-            (inner if name != match.group() else opening).append(name)
-        else:
-            inner.append(name)
-    return [n for n in inner + opening if n and not set(terms(n)) & asked]
+        words = match.group().split()
+        while words and (not terms(words[0]) or _NOT_NAMES.fullmatch(words[0].lower())):
+            words.pop(0)
+        name = " ".join(words)
+        if name and not set(terms(name)) & asked:
+            (
+                opening
+                if match.start() == 0 and len(words) == len(match.group().split())
+                else inner
+            ).append(name)
+    return inner + opening
