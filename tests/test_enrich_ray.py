@@ -126,7 +126,9 @@ def test_a_killed_worker_loses_no_saved_metadata_and_pays_no_call_twice(tmp_path
                 llm_meta=True, executor=executor, limits=Limits(in_flight=1, lease_seconds=5)
             )
         killer.join()
-    assert len(victims) == 1 and report.unread == {}  # (the worker holding the call was killed)
+    # (the worker holding the call was killed; on a loaded machine the other shard's worker,
+    # waiting for its lease, may be running read_meta too and is killed with it)
+    assert 1 <= len(victims) <= 2 and report.unread == {}
     assert sorted(paid) == [f"n{n:02d}.txt" for n in range(DOCS)]
     assert set(paid.values()) == {1}  # (no reply paid for twice)
     assert asked[HELD] == 2 and asked["n01.txt"] == 2 and asked["n02.txt"] == 3
