@@ -103,11 +103,8 @@ def test_map_drops_a_finding_the_passage_does_not_support(contract, tmp_path):
     )
     tools = tools_for(contract, tmp_path, sub)
     answer = modes.answer("How long is the cure period?", tools, run_with(sub, sub, max_slices=3))
-    assert "ninety" not in answer.text  # (the passage's own sentence on it stands instead)
-    assert answer.text.startswith(f"{SECTIONS['3 Termination']} [1]")
+    assert answer.text.startswith("Not found") and answer.citations == []
     assert answer.stats["ungrounded"] == answer.stats["chunks_read"] > 0
-    answer = modes.answer("Who signs the lease?", tools, run_with(sub, sub, max_slices=3))
-    assert answer.text.startswith("Not found") and answer.citations == []  # (no sentence on it)
 
 
 def test_map_with_a_capable_model_uses_json_and_verifies_the_quote(contract, tmp_path):

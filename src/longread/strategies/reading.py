@@ -201,9 +201,9 @@ class ChunkReader:
         """Where the passage itself states what was asked, for a small model's reply that it does
         not bear out (a tiny model often garbles the sentence it was shown: `hidden by a
         mysterious figure`): the passage's sentence holding the most of the question's words, if
-        it holds half of them at least, for a reader that `restates` (map's: a walk down a tree
-        stops at the first leaf with a finding, so its reader does not); None otherwise (the
-        reply is dropped)."""
+        it holds half of them at least, for a reader that `restates` (a corpus's: over many
+        documents a dropped finding loses the document; over one, the sentence holding most of
+        the question's words led Macbeth's demo astray); None otherwise (the reply is dropped)."""
         asked = set(terms(self.question))
         if not self.restates or not self.focus or not asked:
             return None
@@ -353,7 +353,7 @@ def map_answer(
 ) -> Answer:
     """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was
     found)."""
-    reader = ChunkReader(question, run, source, restates=True)
+    reader = ChunkReader(question, run, source)
     stats = stats or {}
     with partial_on_budget(
         lambda limit: reader.answer(mode, total_chunks, stats, stopped_by=limit)
