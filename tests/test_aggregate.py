@@ -53,6 +53,28 @@ def never_called(request) -> str:
             "Which character appears in the most scenes?",
             Aggregate("most", "speeches", "speaker", across="scene"),
         ),
+        (
+            "Who is the second most frequent speaker?",
+            Aggregate("most", "speeches", "speaker", rank=2),
+        ),
+        (
+            "Which act has the 3rd-fewest scenes?",
+            Aggregate("least", "sections", "act", "scene", rank=3),
+        ),
+        ("Which act has the most characters?", Aggregate("most", "speakers", "act")),
+        ("Which play is the longest?", Aggregate("most", "words", "document")),
+        ("Who speaks the last line of the play?", Aggregate("last", "speeches")),
+        ("Who speaks first?", Aggregate("first", "speeches")),
+        (
+            "In how many plays does the word 'crown' appear?",
+            Aggregate("count", "mentions", None, "crown", across="play"),
+        ),
+        (
+            "Which character appears in the most plays?",
+            Aggregate("most", "speeches", "speaker", across="play"),
+        ),
+        ("Does Banquo speak more in Act I or Act III?", Aggregate("most", "speeches", "act")),
+        ("Which scene is shorter, Scene 1 or Scene 2?", Aggregate("least", "words", "scene")),
         ("Who killed Duncan?", None),
         ("What does the porter say about the knocking?", None),
     ],
@@ -142,6 +164,35 @@ def test_two_speakers_compared_and_the_speakers_of_an_act_counted(macbeth):
     assert answer.text.startswith(f"{len(speakers)}: ")
 
 
+def test_a_ranking_answers_the_place_it_asks_for(macbeth):
+    ranked = Counter(" ".join(m.group(1).split()) for m in SPEAKER.finditer(TEXT)).most_common()
+    figures = Counter(n for _, n in ranked)
+    place = next(i for i, (_, n) in enumerate(ranked) if i >= 2 and figures[n] == 1)
+    name, count = ranked[place]
+    ordinal = ("third", "fourth", "fifth", "sixth")[place - 2]
+    answer = macbeth.query(f"Who has the {ordinal} most speeches?")
+    assert answer.text.startswith(f"{name}: {count:,} speeches, the {ordinal} most.")
+    assert answer.citations and all(c.text.startswith(f"**{name}**") for c in answer.citations)
+    second = ranked[1]
+    lead = macbeth.query("Who is the second most frequent speaker?").text.splitlines()[0]
+    assert f"{second[1]:,} speeches, the second most" in lead and second[0] in lead  # (or tied)
+    tied = [n for n, c in ranked if c == second[1]]
+    assert all(n in lead for n in tied)
+
+
+def test_the_first_and_last_speakers_and_two_acts_compared(macbeth):
+    speakers = SPEAKER.findall(TEXT)
+    answer = macbeth.query("Who speaks first in the play?")
+    assert answer.text.startswith(f"{speakers[0]}: the first speech.")
+    assert answer.citations[0].text.startswith(f"**{speakers[0]}**")
+    assert macbeth.query("Who speaks the last line?").text.startswith(f"{speakers[-1]}: the last")
+    acts = re.split(r"^## ACT ", TEXT, flags=re.MULTILINE)
+    one, three = (Counter(SPEAKER.findall(acts[n]))["BANQUO"] for n in (1, 3))
+    lead = macbeth.query("Does Banquo speak more in Act I or Act III?").text.splitlines()[0]
+    assert lead.startswith(f"ACT {'I' if one > three else 'III'}: {max(one, three)} speeches")
+    assert "ACT II:" not in lead and "ACT IV" not in lead
+
+
 def test_sections_and_mentions_are_counted(macbeth):
     scenes = re.split(r"^## ACT ", TEXT, flags=re.MULTILINE)
     act_one = len(re.findall(r"^#+ SCENE ", scenes[1], flags=re.MULTILINE))
@@ -169,6 +220,7 @@ def test_a_corpus_of_plays_is_counted_document_by_document(tmp_path):
     short = (
         "# Brief Play\n\n## ACT I\n\n### SCENE I. A room.\n\n"
         + "**ANNE**  \nHello.\n\n**BEN**  \nHi.\n\n" * 30
+        + "**MACBETH**  \nWrong play.\n"
     )
     (folder / "brief-play.md").write_text(short, encoding="utf-8")
     scenes = len(re.findall(r"^#+ SCENE ", TEXT, flags=re.MULTILINE))
@@ -176,7 +228,20 @@ def test_a_corpus_of_plays_is_counted_document_by_document(tmp_path):
     with MultiDocRLM(folder, lm, lm, store_path=tmp_path / "c.sqlite", cache=False) as rlm:
         rlm.build_index(parallel=False, llm_meta=False)
         answer = rlm.query("Which play has the most scenes?")
-        assert answer.text.startswith(f"macbeth.md: {scenes} scenes, the most")
+        assert answer.text.startswith(f"Macbeth (macbeth.md): {scenes} scenes, the most")
+        cast = len(set(SPEAKER.findall(TEXT)))
+        answer = rlm.query("Which play has the fewest characters?")  # (each speaker once)
+        assert answer.text.startswith("Brief Play (brief-play.md): 3 characters speaking, the")
+        assert f"- Macbeth (macbeth.md): {cast}" in answer.text
+        words = len(TEXT.split())
+        answer = rlm.query("Which play is the longest?")
+        assert answer.text.startswith(f"Macbeth (macbeth.md): {words:,} words, the longest.")
+        answer = rlm.query("In how many plays does the word 'hello' appear?")
+        assert answer.text.startswith("1 plays.")  # (30 mentions, all in one play)
+        answer = rlm.query("Which character appears in the most plays?")
+        assert answer.text.startswith("MACBETH: 2 plays, the most.")
+        answer = rlm.query("Which play is shorter, Brief Play or Macbeth?")
+        assert answer.text.startswith(f"Brief Play (brief-play.md): {len(short.split()):,} words")
         rlm.index._levels.clear()  # (each document's own index, built when first needed)
         answer = rlm.query("How many speeches does Anne have in Brief Play?")
         assert answer.text.startswith("30 speeches.")

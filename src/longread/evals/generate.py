@@ -279,16 +279,20 @@ def aggregations(texts: dict[str, str], out: Path, rng: random.Random) -> list[T
         write(folder / f"{name}.md", text)
     scenes = Counter({name: len(_SCENE.findall(text)) for name, text in texts.items()})
     speeches = Counter({name: sum(speakers(text).values()) for name, text in texts.items()})
+    casts = Counter({name: len(speakers(text)) for name, text in texts.items()})
+    words = Counter({name: len(text.split()) for name, text in texts.items()})
     joined = write(out.parent / "twelve-plays.md", "\n\n".join(texts.values()))
     for question, counts, wanted in (
         ("Which play has the most scenes?", scenes, "most"),
         ("Which play has the most speeches?", speeches, "most"),
         ("Which play has the fewest speeches?", speeches, "least"),
+        ("Which play has the most characters?", casts, "most"),
+        ("Which play is the longest?", words, "most"),
     ):
         ranked = sorted(counts.items(), key=lambda kv: kv[1], reverse=wanted == "most")
         if ranked[0][1] != ranked[1][1]:  # (asked of the folder, and of the plays in one file)
             best = ranked[0][0]
-            tasks.append(Task(str(folder), question, best, "contains", "aggregation"))
+            tasks.append(Task(str(folder), question, title(texts[best]), "contains", "aggregation"))
             tasks.append(Task(joined, question, title(texts[best]), "contains", "aggregation"))
     return tasks
 

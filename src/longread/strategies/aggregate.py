@@ -7,72 +7,35 @@ records counted. No model is called."""
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
-from longread.answer import Answer, Citation
-from longread.errors import InputError
+from longread.answer import Answer
 from longread.events import EventKind
 from longread.strategies.common import Run
-from longread.strategies.texts import InMemory, TextDocs
+from longread.strategies.source_parts import NothingToCount, Part, kind_of, parts
 from longread.text.questions import (
-    SECTION_KINDS,
+    ORDINALS,
     Aggregate,
     aggregate_question,
     names,
     names_any_section,
     names_section,
 )
-from longread.text.records import mentions, speeches
-from longread.tools.corpus import CorpusTools
-from longread.tools.single_doc import SingleDocTools
+from longread.text.records import mentions, paragraphs, speeches
 
-MAX_CHARS = 50_000_000  # what one aggregate reads at most: more is refused (say why)
 SHOWN = 10  # groups listed under the answer
 CITED = 3  # records cited
-_NOUNS = {"speeches": "speeches", "lines": "lines spoken", "mentions": "mentions"}
-
-
-class NothingToCount(InputError):
-    """The question is not an aggregate, or the source holds no records of what it counts."""
-
-
-@dataclass
-class Part:
-    """One document of the source: its name, text, headings (title, start) in order and how to
-    cite a span of it."""
-
-    name: str
-    text: str
-    headings: list[tuple[str, int]]
-    cite: Callable[[int, int], Citation]
-    title: str = ""  # what the document calls itself, where known
-    works: list[tuple[str, int]] = field(default_factory=list)  # several in one file (12 plays)
-    _by_kind: dict[str, list[tuple[str, int]]] = field(default_factory=dict, repr=False)
-
-    def work_at(self, offset: int) -> str:
-        """The title of the work (of several in one file) a text at `offset` falls in, else the
-        document's name."""
-        at = bisect.bisect_right(self.works, offset, key=lambda work: work[1]) - 1
-        return self.works[at][0] if at >= 0 else self.name
-
-    def under(self, kind: str, offset: int) -> tuple[str, int] | None:
-        """The heading of this kind (`act`) that a text at `offset` falls under: the last one at
-        or before it, however the headings nest (a source's levels are not always consistent)."""
-        of_kind = self._by_kind.get(kind)
-        if of_kind is None:  # (sorted out once per kind, not once per record)
-            of_kind = self._by_kind[kind] = [h for h in self.headings if kind_of(h[0]) == kind]
-        at = bisect.bisect_right(of_kind, offset, key=lambda heading: heading[1]) - 1
-        return of_kind[at] if at >= 0 else None
-
-    @cached_property
-    def title_counts(self) -> Counter[str]:
-        """How many headings bear each title."""
-        return Counter(title for title, _ in self.headings)
+_NOUNS = {
+    "speeches": "speeches",
+    "lines": "lines spoken",
+    "mentions": "mentions",
+    "speakers": "characters speaking",
+    "words": "words",
+}
+_RECORDS = {"speakers": "speeches", "words": "paragraphs"}  # what is read to count them
 
 
 @dataclass
@@ -106,10 +69,20 @@ def tallied(question: str, source: object, run: Run) -> Answer:
     kept = _named(question, plan, records, read)
     tally = _tally(kept, plan)
     run.emit(EventKind.PHASE, name="AGGREGATE", records=len(records), kept=len(kept))
-    total = plan.operation == "count" and plan.group is None
-    lead = _total(plan, kept) if total else _ranked(plan, tally)
-    text = f"{lead}\n\n{_support(plan, records, kept, [] if total else tally, read)}"
-    cited = kept if total or not tally else [r for r in kept if _group_of(r, plan) == tally[0][0]]
+    if plan.operation in ("first", "last"):  # (in the text's order: the first or last of them)
+        cited = kept[:1] if plan.operation == "first" else kept[-1:]
+        lead = f"{cited[0].label}: the {plan.operation} {_noun(plan)[:-2]}." if cited else "None."
+        text = f"{lead}\n\n{_support(plan, records, kept, [], read)}"
+    else:
+        total = plan.operation == "count" and plan.group is None
+        lead = _total(plan, kept) if total else _ranked(plan, tally)
+        text = f"{lead}\n\n{_support(plan, records, kept, [] if total else tally, read)}"
+        place = min(plan.rank, len(tally)) - 1
+        cited = (
+            kept
+            if total or not tally
+            else [r for r in kept if _group_of(r, plan) == tally[place][0]]
+        )
     return Answer(
         text=text,
         mode="aggregate",
@@ -118,57 +91,6 @@ def tallied(question: str, source: object, run: Run) -> Answer:
         usage=run.gateway.usage.to_dict(),
         stats={"records": len(records), "counted": len(kept), "groups": len(tally)},
     )
-
-
-def parts(source: object, headings: bool, limit: int = MAX_CHARS) -> Iterator[Part]:
-    """The source's documents, read whole (`limit` characters in all at most: NothingToCount
-    for more), with their headings when the count needs them (a corpus document's are read from
-    its own index, built on first use)."""
-    if isinstance(source, InMemory):
-        source = source.as_texts(1_800)
-    if isinstance(source, SingleDocTools):
-        total = _checked(source.index.total_chars, limit)
-        rows = source.index.rows
-        works = _works([(r.title, r.start, r.level) for r in rows])
-        yield Part(
-            source.doc_id,
-            source.index.read_range(0, total),  # (whole: the tool reads 1,000,000 at most)
-            [(r.title, r.start) for r in rows] if headings else [],
-            source.citation,
-            works=works,
-        )
-    elif isinstance(source, TextDocs):
-        _checked(source.total_chars, limit)
-        for doc, base in zip(source.docs, source.offsets.starts, strict=True):
-            yield Part(doc.name, doc.text, [], _shifted(source.citation, base))
-    elif isinstance(source, CorpusTools):
-        _checked(source.index.totals()[1], limit)
-        for doc_id in source.list_documents():
-            stored = source.index.doc(doc_id)
-            rows = (
-                [(r.title, r.start) for r in source.index.document_index(doc_id).rows]
-                if headings
-                else []
-            )
-            text = source.store.read_range(stored.store_id, 0, stored.chars)
-            cite = _bound(source.citation, doc_id)
-            yield Part(doc_id, text, rows, cite, str(stored.meta.get("title", "")))
-
-
-def _works(headings: list[tuple[str, int, int]]) -> list[tuple[str, int]]:
-    """The works of a file holding several (twelve plays, each `# Title` over its acts): its top
-    headings that have sections of a kind under them (not an `EPILOGUE` alone); none for one."""
-    top = min((level for _, _, level in headings), default=0)
-    works: dict[tuple[str, int], bool] = {}
-    current: tuple[str, int] | None = None
-    for title, start, level in headings:
-        if level == top:
-            current = (title, start)
-            works[current] = False
-        elif current is not None and kind_of(title) in SECTION_KINDS:
-            works[current] = True
-    found = [work for work, holds_sections in works.items() if holds_sections]
-    return found if len(found) > 1 else []
 
 
 def _needs_headings(question: str, plan: Aggregate) -> bool:
@@ -182,26 +104,10 @@ def _needs_headings(question: str, plan: Aggregate) -> bool:
     )
 
 
-def _checked(chars: int, limit: int) -> int:
-    if chars > limit:
-        raise NothingToCount(
-            f"the source has {chars:,} characters; counting over it reads at most {limit:,}"
-        )
-    return chars
-
-
-def _shifted(cite: Callable[[int, int], Citation], base: int) -> Callable[[int, int], Citation]:
-    return lambda start, end: cite(base + start, base + end)
-
-
-def _bound(
-    cite: Callable[[str, int, int], Citation], doc_id: str
-) -> Callable[[int, int], Citation]:
-    return lambda start, end: cite(doc_id, start, end)
-
-
 def _records(part: Part, plan: Aggregate) -> list[Record]:
-    if plan.unit in ("speeches", "lines"):
+    if plan.unit == "words":
+        return [Record(part, "", s, e, words) for s, e, words in paragraphs(part.text)]
+    if plan.unit in ("speeches", "lines", "speakers"):
         return [
             Record(part, u.label, u.start, u.end, u.lines if plan.unit == "lines" else 1)
             for u in speeches(part.text)
@@ -213,12 +119,6 @@ def _records(part: Part, plan: Aggregate) -> list[Record]:
         for title, start in part.headings
         if plan.term and kind_of(title) == plan.term
     ]
-
-
-def kind_of(title: str) -> str:
-    """A heading's kind, its first word (`act` for `ACT III`)."""
-    words = title.split()
-    return words[0].lower().rstrip(".:") if words else ""
 
 
 def _named(
@@ -238,8 +138,8 @@ def _named(
         longest = {n for n in named if not any(n != o and names(o, n) for o in named)}
         if longest and (len(longest) > 1 or not compared):  # (`Hamlet or Horatio?`: those two)
             records = [r for r in records if r.label in longest]
-    if len(parts) > 1 and plan.group != "document":
-        chosen = {p.name for p in parts if any(names(question, t) for t in _titles(p))}
+    chosen = {p.name for p in parts if any(names(question, t) for t in _titles(p))}
+    if len(parts) > 1 and (plan.group != "document" or len(chosen) > 1):  # (`Lear or Othello?`)
         records = [r for r in records if r.part.name in chosen] if chosen else records
     works = {t for p in parts for t, _ in p.works if names(question, t)}
     if works and plan.group != "document":  # (one file of several works: those it names)
@@ -247,8 +147,10 @@ def _named(
     scopes: dict[str, set[str]] = {}  # kind -> the titles of that kind the question names
     for part in parts:
         for title, _ in part.headings:
-            if kind_of(title) != plan.group and names_section(question, title):
+            if names_section(question, title):
                 scopes.setdefault(kind_of(title), set()).add(title)
+    if len(scopes.get(plan.group or "", ())) < 2:  # (of the kind ranked, only those compared)
+        scopes.pop(plan.group or "", None)
     return [
         r
         for r in records
@@ -312,17 +214,23 @@ def _tally(records: list[Record], plan: Aggregate) -> list[tuple[str, int]]:
 
 def _weighed(records: list[Record], plan: Aggregate) -> Iterator[tuple[str | None, int]]:
     """Each record's group and weight; for `across`, each section its group's records fall in,
-    once."""
-    if plan.across is None:
+    once; for speakers, each speaker heard in its group, once."""
+    if plan.across is None and plan.unit != "speakers":
         yield from ((_group_of(r, plan), r.weight) for r in records)
         return
     seen = set()
     for record in records:
-        section = record.part.under(plan.across, record.start)
-        key = (_group_of(record, plan), record.part.name, section)
-        if section is not None and key not in seen:
+        group = _group_of(record, plan)
+        if plan.unit == "speakers":
+            key: tuple[str | None, str, object] = (group, record.label, None)
+        else:
+            section = record.part.within(plan.across or "", record.start)
+            if section is None:
+                continue
+            key = (group, record.part.name, section)
+        if key not in seen:
             seen.add(key)
-            yield key[0], 1
+            yield group, 1
 
 
 def _noun(plan: Aggregate) -> str:
@@ -350,11 +258,20 @@ def _ranked(plan: Aggregate, tally: list[tuple[str, int]]) -> str:
     if plan.operation == "distinct":
         shown = ", ".join(group for group, _ in tally[:SHOWN])
         return f"{len(tally)}: {shown}" + (", …" if len(tally) > SHOWN else "") + "."
-    (best, count), rest = tally[0], tally[1:]
     if plan.operation == "count":  # a count per group: the first is one of several
+        best, count = tally[0]
         return f"{sum(n for _, n in tally):,} {noun} in all; {best} has {count:,}."
-    tied = [group for group, n in rest if n == count]
-    which = "most" if plan.operation == "most" else "fewest"
+    if plan.rank > len(tally):
+        return f"None: only {len(tally)} ranked by {noun}."
+    best, count = tally[plan.rank - 1]
+    tied = [group for group, n in tally if n == count and group != best]
+    if len(tied) > SHOWN:
+        tied = [*tied[:SHOWN], f"{len(tied) - SHOWN} more"]
+    which = {"most": "most", "least": "fewest"}[plan.operation]
+    if plan.unit == "words":
+        which = {"most": "longest", "least": "shortest"}[plan.operation]
+    if plan.rank > 1:
+        which = f"{ORDINALS[plan.rank - 1]} {which}"
     return f"{best}: {count:,} {noun}, the {which}" + (
         f" (tied with {', '.join(tied)})." if tied else "."
     )
@@ -369,8 +286,9 @@ def _support(
 ) -> str:
     """What was counted, and the first groups with their figures."""
     where = f"{len(parts)} documents" if len(parts) > 1 else "the whole text"
+    found = _noun(replace(plan, across=None))
     text = (
-        f"Counted by code over {where}: {len(records):,} {_noun(replace(plan, across=None))} "
+        f"Counted by code over {where}: {len(records):,} {_RECORDS.get(plan.unit, found)} "
         f"found, {len(kept):,} of them about what the question names"
         + (f", and the {plan.across}s they fall in." if plan.across else ".")
     )

@@ -13,9 +13,10 @@ from longread.answer import Answer, Citation
 from longread.errors import InputError
 from longread.events import EventKind
 from longread.llm.usage import Purpose
-from longread.strategies.aggregate import NothingToCount, count_records
+from longread.strategies.aggregate import count_records
 from longread.strategies.common import Run
 from longread.strategies.figures import run_stated
+from longread.strategies.source_parts import NothingToCount
 from longread.strategies.texts import InMemory, TextDocs
 from longread.text.questions import aggregate_question, counted_words, whole_text_operation
 from longread.tools.bounds import fit_chars

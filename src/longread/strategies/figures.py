@@ -11,8 +11,8 @@ import re
 
 from longread.answer import Answer, Citation
 from longread.events import EventKind
-from longread.strategies.aggregate import NothingToCount, parts
 from longread.strategies.common import Run
+from longread.strategies.source_parts import NothingToCount, parts
 from longread.text.figures import (
     Figure,
     asks_who,

@@ -14,7 +14,6 @@ from longread.answer import Answer
 from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind
 from longread.llm.base import LM
-from longread.strategies.aggregate import NothingToCount
 from longread.strategies.base import base_chars, run_base
 from longread.strategies.catalog import KINDS as CATALOG_KINDS
 from longread.strategies.catalog import SUMMARIES, check_mode
@@ -30,6 +29,7 @@ from longread.strategies.retrieval import (
     retrieve_texts,
 )
 from longread.strategies.rlm import RLMLoop
+from longread.strategies.source_parts import NothingToCount
 from longread.strategies.texts import InMemory, TextDocs
 from longread.strategies.tree import run_tree
 from longread.strategies.verify import checked_claims

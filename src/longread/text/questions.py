@@ -7,19 +7,25 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from longread.text.rank import keywords, stem, terms
 
 _MOST = re.compile(r"\b(most|more\s+than\s+any|greatest|largest|highest|maximum|longest)\b", re.I)
 _LEAST = re.compile(r"\b(least|fewest|smallest|lowest|minimum|shortest)\b", re.I)
-_MORE = re.compile(r"\bmore\b.*\bor\b|\bor\b.*\bmore\b", re.I)  # (`Who speaks more, A or B?`)
-_LESS = re.compile(r"\b(less|fewer)\b.*\bor\b|\bor\b.*\b(less|fewer)\b", re.I)
+_MORE = re.compile(
+    r"\b(more|longer)\b.*\bor\b|\bor\b.*\b(more|longer)\b", re.I
+)  # (`Who speaks more, A or B?`)
+_LESS = re.compile(r"\b(less|fewer|shorter)\b.*\bor\b|\bor\b.*\b(less|fewer|shorter)\b", re.I)
 _HOW_MANY_SPEAK = re.compile(
     r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?:speaking\s+)?"
     r"(?:characters|speakers|people|persons|roles)\b",
     re.I,
 )
+_CAST = re.compile(
+    r"\b(?:characters|speakers|(?:speaking\s+)?(?:roles|parts)|people\s+(?:who\s+)?speak)\b", re.I
+)
+_LENGTH = re.compile(r"\b(?:longest|shortest|longer|shorter)\b", re.I)
 _COUNT = re.compile(r"\b(how\s+many|how\s+often|number\s+of|count|total)\b", re.I)
 _LIST = re.compile(r"\b(list\s+(all|every)|name\s+(all|every)|which\s+\w+\s+all|every\s+)", re.I)
 _QUOTED = re.compile(r"[\"“‘']([^\"”’']{2,60})[\"”’']")
@@ -27,44 +33,76 @@ _WORD_NAMED = re.compile(
     r"\b(?:the\s+(?:word|term|name|phrase)|word|term|phrase)\s+(\w[\w-]*)", re.I
 )
 _PROPER = re.compile(r"(?<=\w\s)([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
-_SPEECH = re.compile(r"\b(speech|speeches|speaks?|speaking|spoke|says?|said|lines?|talks?)\b", re.I)
+_SPEECH = re.compile(
+    r"\b(speech|speeches|speaks?|speaking|spoke|says?|said|lines?|talks?)\b"
+    r"|\b(?:frequent|common|prolific|talkative)\s+speakers?\b",
+    re.I,
+)
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+_PLACE = re.compile(
+    rf"\b({'|'.join(ORDINALS[1:])}|[2-8](?:nd|rd|th))[\s-]+(?:most|least|fewest|largest|greatest"
+    r"|highest|smallest|lowest|longest|shortest)\b",
+    re.I,
+)
 _LINES = re.compile(r"\blines\b", re.I)
 _MENTION = re.compile(
     r"\b(times|mentioned|mentions?|appears?|occurs?|occurrences?|used|uses)\b", re.I
 )
 _APPEAR = re.compile(r"\b(appears?|appearing|present|on\s+stage)\b", re.I)
 SECTION_KINDS = ("scene", "act", "chapter", "section", "part", "book", "canto", "article")
+DOCUMENT_NOUNS = ("play", "document", "file", "article", "text")
 _ACROSS = re.compile(
     rf"\bin\s+(?:the\s+)?(?:most|fewest|least|more|fewer|how\s+many|the\s+greatest\s+number\s+of)"
-    rf"\s+(?:different\s+)?({'|'.join(SECTION_KINDS)})s\b",
+    rf"\s+(?:different\s+|of\s+the\s+)?({'|'.join(SECTION_KINDS + DOCUMENT_NOUNS)})s\b",
+    re.I,
+)
+_TURN = re.compile(
+    r"\bwho\s+(?:speaks|says|has|delivers|gives)\s+(?:the\s+)?(first|last|final|opening|closing)"
+    r"\s+(?:line|lines|speech|words)\b|\bwho\s+(?:speaks|talks)\s+(first|last)\b",
     re.I,
 )
 _COUNTED = ("number", "total", "count", "speeche", "line", "mention", "time")
 _GROUPS = {
     "speaker": ("who", "character", "speaker", "person", "role"),
-    "document": ("play", "document", "file", "book", "article", "text"),
+    "document": (*DOCUMENT_NOUNS, "book"),
 }
 
 
 @dataclass(frozen=True)
 class Aggregate:
-    """An aggregate question: `operation` (count, most, least, list, or distinct: how many
-    groups) over `unit` (speeches, lines spoken, mentions of `term`, or sections of kind `term`),
-    grouped by `group` (speaker, document, or a kind of section such as act; None: one total);
-    `across` a kind of section for `in how many scenes` (the scenes the speeches fall in)."""
+    """An aggregate question: `operation` (count, most, least, list, distinct: how many
+    groups, or first or last: the record that comes so in the text) over `unit` (speeches, lines
+    spoken, mentions of `term`, sections of kind `term`, the speakers heard or the words
+    written), grouped by `group` (speaker, document, or a kind of section such as act; None: one
+    total); `across` a kind of section or document for `in how many scenes` (those the records
+    fall in); `rank` the place a ranking asks for."""
 
     operation: str
     unit: str
     group: str | None = None
     term: str | None = None
     across: str | None = None  # count the sections of this kind the records fall in, not them
+    rank: int = 1  # for most or least: the place asked for (2: `the second most`)
 
 
 def aggregate_question(question: str) -> Aggregate | None:
     """The aggregate a question asks for; None for a question about one fact (or one this reading
     does not understand)."""
+    plan = _aggregate(question)
+    place = _PLACE.search(question)
+    if plan is None or place is None or plan.operation not in ("most", "least"):
+        return plan
+    word = place.group(1).lower()
+    return replace(plan, rank=ORDINALS.index(word) + 1 if word in ORDINALS else int(word[0]))
+
+
+def _aggregate(question: str) -> Aggregate | None:
     if _HOW_MANY_SPEAK.search(question):
         return Aggregate("distinct", "speeches", "speaker")
+    turn = _TURN.search(question)
+    if turn:  # (`Who speaks the last line?`: the first or the last speech, in order)
+        first = (turn.group(1) or turn.group(2)).lower() in ("first", "opening")
+        return Aggregate("first" if first else "last", "speeches")
     operation = (
         "most"
         if _MOST.search(question) or _MORE.search(question)
@@ -79,12 +117,20 @@ def aggregate_question(question: str) -> Aggregate | None:
     if operation is None:
         return None
     group = _group(question)
-    across = _ACROSS.search(question)
-    if across and (_SPEECH.search(question) or _APPEAR.search(question) or group == "speaker"):
-        return Aggregate(operation, "speeches", group, across=across.group(1).lower())
+    if group is None and operation in ("most", "least"):  # (`more in Act I or Act V?`)
+        group = next((k for k in SECTION_KINDS if len(_numbers_named(question, k)) > 1), None)
+    found = _ACROSS.search(question)
+    across = found.group(1).lower() if found else None  # (`in how many scenes`, `in most plays`)
     named = _QUOTED.search(question) or _WORD_NAMED.search(question)
     if named and (_MENTION.search(question) or _SPEECH.search(question)):
-        return Aggregate(operation, "mentions", group, named.group(1).strip())
+        return Aggregate(operation, "mentions", group, named.group(1).strip(), across)
+    if across and (_SPEECH.search(question) or _APPEAR.search(question) or group == "speaker"):
+        return Aggregate(operation, "speeches", group, across=across)
+    if operation in ("most", "least") and group not in (None, "speaker"):
+        if _CAST.search(question):  # (`Which play has the most characters?`)
+            return Aggregate(operation, "speakers", group)
+        if _LENGTH.search(question) and not _SPEECH.search(question):
+            return Aggregate(operation, "words", group)  # (`Which play is the longest?`)
     if _SPEECH.search(question):
         return Aggregate(operation, "lines" if _LINES.search(question) else "speeches", group)
     proper = _PROPER.search(question)
@@ -208,13 +254,10 @@ def numeral(word: str) -> int | None:
     return total
 
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
-
-
 def _numbers_named(question: str, kind: str) -> set[int]:
     """The numbers of the sections of this kind (`act`) the question names: `Act 3`, `act III`,
     `the third act`, `Act the Third`."""
-    ordinals = "|".join(_ORDINALS)
+    ordinals = "|".join(ORDINALS)
     found = set()
     for match in re.finditer(
         rf"\b{kind}\s+(?:the\s+)?(\d+|[ivxlc]+|{ordinals})\b|\b({ordinals})\s+{kind}\b",
@@ -222,7 +265,7 @@ def _numbers_named(question: str, kind: str) -> set[int]:
         re.I,
     ):
         word = (match.group(1) or match.group(2)).lower()
-        value = _ORDINALS.index(word) + 1 if word in _ORDINALS else numeral(word)
+        value = ORDINALS.index(word) + 1 if word in ORDINALS else numeral(word)
         if value is not None:
             found.add(value)
     return found

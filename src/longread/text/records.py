@@ -64,3 +64,11 @@ def mentions(text: str, term: str, base: int = 0) -> list[tuple[int, int]]:
         return []
     pattern = re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, words)) + r"(?!\w)", re.IGNORECASE)
     return [(base + m.start(), base + m.end()) for m in pattern.finditer(text)]
+
+
+_PARAGRAPH = re.compile(r"[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*")
+
+
+def paragraphs(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, words) of each paragraph: a run of lines that are not blank."""
+    return [(m.start(), m.end(), len(m.group().split())) for m in _PARAGRAPH.finditer(text)]
