@@ -16,7 +16,7 @@ from longread.events import EventKind
 from longread.llm.jsonio import MalformedJSONError, complete_json
 from longread.llm.usage import Purpose
 from longread.strategies.common import Run, partial_on_budget
-from longread.text.grounding import clean_finding, grounded_span, says_nothing
+from longread.text.grounding import clean_finding, grounded_span, negates, says_nothing
 from longread.text.rank import bm25_scores, focus_lines, terms
 from longread.text.slices import char_spans
 from longread.tools.single_doc import SingleDocTools
@@ -186,7 +186,7 @@ class ChunkReader:
         if span is None:
             return
         cited = " ".join(chunk.text[span[0] : span[1]].split())
-        if self.focus and _NEGATION.search(claim) and not _NEGATION.search(cited):
+        if self.focus and negates(claim) and not negates(cited):
             claim = cited  # (a tiny model's "not" that its sentence does not say)
         self._count("findings")
         assert self.source is not None
@@ -277,9 +277,6 @@ class ChunkReader:
         if not reply["relevant"]:
             return "", ""
         return reply["summary"].strip(), str(reply.get("quote", ""))
-
-
-_NEGATION = re.compile(r"\b(?:not|never|none|nobody|nothing)\b|n't\b", re.I)
 
 
 def _exact(quote: str, text: str) -> tuple[int, int] | None:

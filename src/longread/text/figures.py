@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from longread.text.grounding import negates
 from longread.text.rank import terms
 
 _OPERATIONS = (
@@ -34,7 +35,6 @@ _NOT_NAMES = re.compile(
     r"(?:jan|febr)uary|march|april|may|june|july|august|(?:septem|octo|novem|decem)ber"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 )
-_NEGATION = re.compile(r"\b(?:not|never|nobody|none)\b|n't\b", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\s*\n")
 MAX_SENTENCE = 400
 T = TypeVar("T", bound=tuple[Any, ...])
@@ -109,7 +109,7 @@ def named(text: str, required: list[str], question: str) -> list[Figure]:
     for start, end in _holding(text, required, lambda held: len(held) == len(required)):
         sentence = text[start:end]
         names = [n for n in _names(sentence, asked) if " " in n]
-        if names and not _NEGATION.search(sentence):
+        if names and not negates(sentence):
             found.append(Figure(start, end, None, names[0]))
     return found
 

@@ -17,6 +17,14 @@ _NONE = re.compile(
 )
 
 
+_NEGATION = re.compile(r"\b(?:not|never|none|nobody|nothing)\b|n't\b", re.I)
+
+
+def negates(text: str) -> bool:
+    """Whether a text holds a negation (`not`, `never`, `didn't`, …)."""
+    return bool(_NEGATION.search(text))
+
+
 def says_nothing(reply: str) -> bool:
     """True for replies like `NONE` or `Not mentioned.`."""
     return not reply.strip() or bool(_NONE.search(reply))
