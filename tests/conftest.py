@@ -10,6 +10,12 @@ from longread.llm.usage import Budget
 from longread.strategies.common import Run, RunOptions
 
 
+def pytest_collection_modifyitems(items):
+    """Tests on a real Ray run last: once loaded, Ray's native core stays in the process, and no
+    later test could fork (see longread.forking.fork_safe)."""
+    items.sort(key=lambda item: item.get_closest_marker("ray") is not None)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("LONGREAD_CACHE_DIR", str(tmp_path / "cache"))

@@ -65,6 +65,7 @@ def never_called(request) -> str:
         ("Which play is the longest?", Aggregate("most", "words", "document")),
         ("Who speaks the last line of the play?", Aggregate("last", "speeches")),
         ("Who speaks first?", Aggregate("first", "speeches")),
+        ("Who has the longest speech?", Aggregate("longest", "lines")),
         (
             "In how many plays does the word 'crown' appear?",
             Aggregate("count", "mentions", None, "crown", across="play"),
@@ -74,6 +75,14 @@ def never_called(request) -> str:
             Aggregate("most", "speeches", "speaker", across="play"),
         ),
         ("Does Banquo speak more in Act I or Act III?", Aggregate("most", "speeches", "act")),
+        ("How many acts is Banquo in?", Aggregate("count", "speeches", across="act")),
+        ("How many scenes feature Lady Macbeth?", Aggregate("count", "speeches", across="scene")),
+        (
+            "How many plays mention Rome?",
+            Aggregate("count", "mentions", None, "Rome", across="play"),
+        ),
+        ("Who speaks the most words?", Aggregate("most", "words spoken", "speaker")),
+        ("How many scenes are there in Act II?", Aggregate("count", "sections", None, "scene")),
         ("Which scene is shorter, Scene 1 or Scene 2?", Aggregate("least", "words", "scene")),
         ("Who killed Duncan?", None),
         ("What does the porter say about the knocking?", None),
@@ -186,11 +195,39 @@ def test_the_first_and_last_speakers_and_two_acts_compared(macbeth):
     assert answer.text.startswith(f"{speakers[0]}: the first speech.")
     assert answer.citations[0].text.startswith(f"**{speakers[0]}**")
     assert macbeth.query("Who speaks the last line?").text.startswith(f"{speakers[-1]}: the last")
+    marks = list(SPEAKER.finditer(TEXT))
+    spoken = [
+        sum(1 for line in body.split("\n#")[0].splitlines() if line.strip()[:1] not in ("", "_"))
+        for body in (
+            TEXT[m.end() : n.start() if n else len(TEXT)]
+            for m, n in zip(marks, [*marks[1:], None], strict=True)
+        )
+    ]
+    at = spoken.index(max(spoken))  # (the first of a tie)
+    answer = macbeth.query("Who has the longest speech?")
+    assert answer.text.startswith(f"{marks[at].group(1)}: the longest speech, {spoken[at]} lines.")
+    assert answer.citations[0].start == marks[at].start()
     acts = re.split(r"^## ACT ", TEXT, flags=re.MULTILINE)
     one, three = (Counter(SPEAKER.findall(acts[n]))["BANQUO"] for n in (1, 3))
     lead = macbeth.query("Does Banquo speak more in Act I or Act III?").text.splitlines()[0]
     assert lead.startswith(f"ACT {'I' if one > three else 'III'}: {max(one, three)} speeches")
     assert "ACT II:" not in lead and "ACT IV" not in lead
+
+
+def test_words_spoken_and_the_scenes_a_speaker_is_in(macbeth):
+    words: Counter[str] = Counter()
+    marks = list(SPEAKER.finditer(TEXT))
+    for mark, after in zip(marks, [*marks[1:], None], strict=True):
+        body = TEXT[mark.end() : after.start() if after else len(TEXT)]
+        words[mark.group(1)] += len(body.split("\n#")[0].split())
+    answer = macbeth.query("How many words does Lady Macbeth speak?")
+    assert answer.text.startswith(f"{words['LADY MACBETH']:,} words spoken.")
+    (best, most), _ = words.most_common(2)
+    assert macbeth.query("Who speaks the most words?").text.startswith(f"{best}: {most:,} words")
+    scenes = re.split(r"^#+ SCENE ", TEXT, flags=re.MULTILINE)[1:]
+    present = sum("**BANQUO**" in scene for scene in scenes)
+    answer = macbeth.query("How many scenes does Banquo appear in?")
+    assert answer.text.startswith(f"{present} scenes.")
 
 
 def test_sections_and_mentions_are_counted(macbeth):

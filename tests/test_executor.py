@@ -122,13 +122,12 @@ def test_index_names_an_unknown_executor_in_one_line(tmp_path):
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
-def test_local_workers_are_not_forked_from_a_process_running_ray(monkeypatch):
+def test_local_workers_are_not_forked_from_a_process_that_loaded_ray(monkeypatch):
     monkeypatch.delitem(sys.modules, "ray", raising=False)
+    monkeypatch.delitem(sys.modules, "ray._raylet", raising=False)
     assert executor_module._start_method() == "fork"
-    ray = types.ModuleType("ray")
-    ray.is_initialized = lambda: False  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "ray", ray)
-    assert executor_module._start_method() == "fork"  # (loaded, not running)
-    ray.is_initialized = lambda: True  # type: ignore[attr-defined]
-    assert executor_module._start_method() == "forkserver"  # (and no forked copies either)
-    assert not forking.can_fork()
+    monkeypatch.setitem(sys.modules, "ray", types.ModuleType("ray"))
+    assert executor_module._start_method() == "fork"  # (its Python only: no native core yet)
+    monkeypatch.setitem(sys.modules, "ray._raylet", types.ModuleType("ray._raylet"))
+    assert executor_module._start_method() == "forkserver"  # (running or shut down alike)
+    assert not forking.can_fork()  # (and no forked copies either)

@@ -26,12 +26,14 @@ from longread.store.manifest import BUILDING, READY, Manifest, shards_folder
 from longread.store.open_corpus import open_corpus_store
 
 pytestmark = pytest.mark.ray
-ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'longread[ray]')")
+RAY_MISSING = "Ray is not installed (pip install 'longread[ray]')"
 HERE = str(Path(__file__).parent)  # (Ray's workers import this module's jobs by name)
 
 
 def watched(job: tuple[str, ShardBatch]) -> object:
     """build_batch, after raising the first time each batch runs; notes the node it ran on."""
+    import ray  # (not at the module's import: a process that loaded Ray forks nothing after)
+
     notes, batch = job
     name = hashlib.sha1(repr(batch).encode()).hexdigest()[:12]
     failed = Path(notes) / f"{name}.failed"
@@ -80,6 +82,7 @@ def every_document_once(database: Path, count: int) -> None:
 
 @pytest.fixture
 def workers_see_tests(monkeypatch):
+    pytest.importorskip("ray", reason=RAY_MISSING)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]))
 
@@ -149,6 +152,7 @@ def test_a_build_whose_driver_is_killed_finishes_on_the_next_run(tmp_path, worke
 
 
 def test_a_build_on_two_nodes_runs_batches_on_both(tmp_path, monkeypatch, workers_see_tests):
+    import ray
     from ray.cluster_utils import Cluster
 
     monkeypatch.setattr(shard_build, "BATCH_FILES", 5)

@@ -20,12 +20,10 @@ R = TypeVar("R")
 
 
 def fork_safe() -> bool:
-    """Whether a child forked from this process starts sound: fork exists, and Ray is not running
-    here (a child inherits its native threads and state half-copied: workers crashed in
-    `_raylet.so`)."""
-    ray = sys.modules.get("ray")
-    running = ray is not None and getattr(ray, "is_initialized", lambda: True)()
-    return "fork" in get_all_start_methods() and not running
+    """Whether a child forked from this process starts sound: fork exists, and Ray's native core
+    was never loaded here (a child inherits its threads and state half-copied, running or shut
+    down: workers crashed in `_raylet.so`, and a pool forked after `ray.shutdown()` broke)."""
+    return "fork" in get_all_start_methods() and "ray._raylet" not in sys.modules
 
 
 def can_fork() -> bool:

@@ -17,6 +17,7 @@ from longread.events import EventKind
 from longread.strategies.common import Run
 from longread.strategies.source_parts import NothingToCount, Part, kind_of, parts
 from longread.text.questions import (
+    ONE_RECORD,
     ORDINALS,
     Aggregate,
     aggregate_question,
@@ -24,18 +25,23 @@ from longread.text.questions import (
     names_any_section,
     names_section,
 )
-from longread.text.records import mentions, paragraphs, speeches
+from longread.text.records import Unit, mentions, paragraphs, speeches
 
 SHOWN = 10  # groups listed under the answer
 CITED = 3  # records cited
 _NOUNS = {
     "speeches": "speeches",
     "lines": "lines spoken",
+    "words spoken": "words spoken",
     "mentions": "mentions",
     "speakers": "characters speaking",
     "words": "words",
 }
-_RECORDS = {"speakers": "speeches", "words": "paragraphs"}  # what is read to count them
+_RECORDS = {
+    "speakers": "speeches",
+    "words spoken": "speeches",
+    "words": "paragraphs",
+}  # what is read to count them
 
 
 @dataclass
@@ -69,10 +75,12 @@ def tallied(question: str, source: object, run: Run) -> Answer:
     kept = _named(question, plan, records, read)
     tally = _tally(kept, plan)
     run.emit(EventKind.PHASE, name="AGGREGATE", records=len(records), kept=len(kept))
-    if plan.operation in ("first", "last"):  # (in the text's order: the first or last of them)
-        cited = kept[:1] if plan.operation == "first" else kept[-1:]
-        lead = f"{cited[0].label}: the {plan.operation} {_noun(plan)[:-2]}." if cited else "None."
-        text = f"{lead}\n\n{_support(plan, records, kept, [], read)}"
+    if plan.operation in ONE_RECORD:
+        cited = _one(plan, kept)
+        lead = f"{cited[0].label}: the {plan.operation} speech" if cited else "None"
+        if cited and plan.unit == "lines":
+            lead += f", {cited[0].weight:,} lines"
+        text = f"{lead}.\n\n{_support(plan, records, kept, [], read)}"
     else:
         total = plan.operation == "count" and plan.group is None
         lead = _total(plan, kept) if total else _ranked(plan, tally)
@@ -93,6 +101,17 @@ def tallied(question: str, source: object, run: Run) -> Answer:
     )
 
 
+def _one(plan: Aggregate, kept: list[Record]) -> list[Record]:
+    """The one record asked for: the first or last in the text's order, or the longest or
+    shortest (the first of a tie)."""
+    if not kept:
+        return []
+    if plan.operation in ("first", "last"):
+        return [kept[0] if plan.operation == "first" else kept[-1]]
+    pick = max if plan.operation == "longest" else min
+    return [pick(kept, key=lambda record: record.weight)]
+
+
 def _needs_headings(question: str, plan: Aggregate) -> bool:
     """Whether counting needs the documents' headings: to count sections, to group by a kind of
     section, or to keep to one the question names (`Act 3`)."""
@@ -107,9 +126,9 @@ def _needs_headings(question: str, plan: Aggregate) -> bool:
 def _records(part: Part, plan: Aggregate) -> list[Record]:
     if plan.unit == "words":
         return [Record(part, "", s, e, words) for s, e, words in paragraphs(part.text)]
-    if plan.unit in ("speeches", "lines", "speakers"):
+    if plan.unit in ("speeches", "lines", "speakers", "words spoken"):
         return [
-            Record(part, u.label, u.start, u.end, u.lines if plan.unit == "lines" else 1)
+            Record(part, u.label, u.start, u.end, _weight(part.text, u, plan.unit))
             for u in speeches(part.text)
         ]
     if plan.unit == "mentions" and plan.term:
@@ -121,6 +140,15 @@ def _records(part: Part, plan: Aggregate) -> list[Record]:
     ]
 
 
+def _weight(text: str, unit: Unit, counted: str) -> int:
+    """What one speech counts for: its lines spoken, its words (its label's not), or one."""
+    if counted == "lines":
+        return unit.lines
+    if counted == "words spoken":
+        return len(text[unit.start : unit.end].split()) - len(unit.label.split())
+    return 1
+
+
 def _named(
     question: str, plan: Aggregate, records: list[Record], parts: list[Part]
 ) -> list[Record]:
@@ -128,7 +156,7 @@ def _named(
     what it names none of): for sections, within one named section of each kind (`Scene 2 of
     Act III`)."""
     compared = plan.group == "speaker" and plan.operation in ("most", "least")
-    if plan.unit in ("speeches", "lines") and (plan.group != "speaker" or compared):
+    if plan.unit in ("speeches", "lines", "words spoken") and (plan.group != "speaker" or compared):
         titles = [t for p in parts for t in _titles(p)]
         named = {
             r.label

@@ -56,6 +56,16 @@ _ACROSS = re.compile(
     rf"\s+(?:different\s+|of\s+the\s+)?({'|'.join(SECTION_KINDS + DOCUMENT_NOUNS)})s\b",
     re.I,
 )
+_ACROSS_AFTER = re.compile(  # (`How many scenes does Banquo appear in?`, `How many plays mention`)
+    rf"\bhow\s+many\s+(?:different\s+|of\s+the\s+)?({'|'.join(SECTION_KINDS + DOCUMENT_NOUNS)})s"
+    r"\s+(?:(?:does|do|did)\b.*\b(?:appear|speak|show\s+up)"
+    r"|(?:is|was|are|were)\s+(?!there\b|in\b)\w.*\b(?:in|present|on\s+stage)\s*\??\s*$"
+    r"|(?:feature|include|mention|name|contain)s?\b)",
+    re.I,
+)
+ONE_RECORD = ("first", "last", "longest", "shortest")  # operations answered by one record
+_ONE_SPEECH = re.compile(r"\b(longest|shortest)\s+(?:single\s+)?speech\b", re.I)
+_WORDS = re.compile(r"\bwords\b", re.I)
 _TURN = re.compile(
     r"\bwho\s+(?:speaks|says|has|delivers|gives)\s+(?:the\s+)?(first|last|final|opening|closing)"
     r"\s+(?:line|lines|speech|words)\b|\bwho\s+(?:speaks|talks)\s+(first|last)\b",
@@ -71,11 +81,11 @@ _GROUPS = {
 @dataclass(frozen=True)
 class Aggregate:
     """An aggregate question: `operation` (count, most, least, list, distinct: how many
-    groups, or first or last: the record that comes so in the text) over `unit` (speeches, lines
-    spoken, mentions of `term`, sections of kind `term`, the speakers heard or the words
-    written), grouped by `group` (speaker, document, or a kind of section such as act; None: one
-    total); `across` a kind of section or document for `in how many scenes` (those the records
-    fall in); `rank` the place a ranking asks for."""
+    groups, or first, last, longest or shortest: the one record that is so) over `unit`
+    (speeches, lines spoken, words spoken, mentions of `term`, sections of kind `term`, the
+    speakers heard or the words written), grouped by `group` (speaker, document, or a kind of
+    section such as act; None: one total); `across` a kind of section or document for `in how
+    many scenes` (those the records fall in); `rank` the place a ranking asks for."""
 
     operation: str
     unit: str
@@ -103,6 +113,9 @@ def _aggregate(question: str) -> Aggregate | None:
     if turn:  # (`Who speaks the last line?`: the first or the last speech, in order)
         first = (turn.group(1) or turn.group(2)).lower() in ("first", "opening")
         return Aggregate("first" if first else "last", "speeches")
+    single = _ONE_SPEECH.search(question)
+    if single:  # (`Who has the longest speech?`: one speech, by its lines)
+        return Aggregate(single.group(1).lower(), "lines")
     operation = (
         "most"
         if _MOST.search(question) or _MORE.search(question)
@@ -119,23 +132,27 @@ def _aggregate(question: str) -> Aggregate | None:
     group = _group(question)
     if group is None and operation in ("most", "least"):  # (`more in Act I or Act V?`)
         group = next((k for k in SECTION_KINDS if len(_numbers_named(question, k)) > 1), None)
-    found = _ACROSS.search(question)
+    after = _ACROSS_AFTER.search(question)
+    found = _ACROSS.search(question) or after
     across = found.group(1).lower() if found else None  # (`in how many scenes`, `in most plays`)
     named = _QUOTED.search(question) or _WORD_NAMED.search(question)
     if named and (_MENTION.search(question) or _SPEECH.search(question)):
         return Aggregate(operation, "mentions", group, named.group(1).strip(), across)
     if across and (_SPEECH.search(question) or _APPEAR.search(question) or group == "speaker"):
         return Aggregate(operation, "speeches", group, across=across)
+    proper = _PROPER.search(question)
+    if across and proper and after and not _MENTION.search(question):
+        return Aggregate(operation, "speeches", group, across=across)  # (`acts is Banquo in`)
     if operation in ("most", "least") and group not in (None, "speaker"):
         if _CAST.search(question):  # (`Which play has the most characters?`)
             return Aggregate(operation, "speakers", group)
         if _LENGTH.search(question) and not _SPEECH.search(question):
             return Aggregate(operation, "words", group)  # (`Which play is the longest?`)
     if _SPEECH.search(question):
-        return Aggregate(operation, "lines" if _LINES.search(question) else "speeches", group)
-    proper = _PROPER.search(question)
+        unit = "lines" if _LINES.search(question) else "speeches"
+        return Aggregate(operation, "words spoken" if _WORDS.search(question) else unit, group)
     if proper and _MENTION.search(question):  # (`How many times is Banquo mentioned?`)
-        return Aggregate(operation, "mentions", group, proper.group(1))
+        return Aggregate(operation, "mentions", group, proper.group(1), across)
     kind = _counted_section(question)
     if kind is not None and (operation != "count" or group != kind):
         return Aggregate(operation, "sections", None if group == kind else group, kind)
