@@ -248,6 +248,9 @@ def test_a_fact_question_or_nothing_to_count_goes_to_the_other_modes(tmp_path):
         assert rlm.query("Who speaks the most?").mode != "aggregate"  # (not a script)
         with pytest.raises(InputError, match="no speeches to count"):
             rlm.query("Who speaks the most?", mode="aggregate")
+        assert rlm.query("Which chapter is the longest?").mode != "aggregate"  # (no chapters)
+        with pytest.raises(InputError, match="no chapter in the source to group by"):
+            rlm.query("Which chapter is the longest?", mode="aggregate")
 
 
 def test_a_corpus_of_plays_is_counted_document_by_document(tmp_path):

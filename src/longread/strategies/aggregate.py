@@ -72,6 +72,8 @@ def tallied(question: str, source: object, run: Run) -> Answer:
     records = [r for part in read for r in _records(part, plan)]
     if not records:
         raise NothingToCount(f"no {_noun(plan)} to count in the source")
+    if plan.group not in (None, "speaker") and all(_group_of(r, plan) is None for r in records):
+        raise NothingToCount(f"no {plan.group} in the source to group by")
     kept = _named(question, plan, records, read)
     tally = _tally(kept, plan)
     run.emit(EventKind.PHASE, name="AGGREGATE", records=len(records), kept=len(kept))
