@@ -11,7 +11,7 @@ import pytest
 
 from longread.api import MultiDocRLM, SingleDocRLM
 from longread.llm.scripted import ScriptedLM
-from longread.text.figures import figure_operation, figures, topic
+from longread.text.figures import figure_operation, figures, in_one_unit, topic
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
 TOLLS = {
@@ -55,6 +55,22 @@ def test_each_sentence_stating_a_figure_gives_its_number_and_name():
         (30, "Eskdale"),
     ]
     assert all(text[f.start : f.end].rstrip(".").endswith("pence") for f in found)
+
+
+def test_a_sentence_gives_its_number_in_the_unit_the_others_share():
+    question = "Which town had the highest ferry toll?"
+    text = (
+        "At Carrick the ferry toll came to 12 pence. "
+        "The ferry toll at Dunholm, where 3 boats ran, was 40 pence. "  # (not 3 boats)
+        "At Belcross the ferry toll was 9 pence, paid in 2 coins. "
+        "The ferry toll at Ovenden was 7 boats' worth."  # (no figure in pence: left out)
+    )
+    kept = in_one_unit([(f,) for f in figures(text, topic(question), question)])
+    assert [(f.value, f.unit, f.name) for (f,) in kept] == [
+        (12, "pence", "Carrick"),
+        (40, "pence", "Dunholm"),
+        (9, "pence", "Belcross"),
+    ]
 
 
 @pytest.fixture

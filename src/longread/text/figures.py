@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar, cast
 
 from longread.text.grounding import negates
 from longread.text.rank import terms
@@ -53,6 +53,7 @@ class Figure:
     value: float | None
     name: str
     unit: str = ""  # the word after the number (`pence`)
+    options: tuple[tuple[float, str], ...] = ()  # every (number, word after it), best first
 
 
 def figure_operation(question: str) -> str | None:
@@ -77,18 +78,35 @@ def figures(text: str, words: list[str], question: str) -> list[Figure]:
     asked = set(terms(question))
     found = []
     for start, end in _holding(text, words, lambda held: len(held) >= needed):
-        figure = _figure(text[start:end], asked, words)
-        if figure is not None:
-            found.append(Figure(start, end, figure[0], figure[2], figure[1]))
+        sentence = text[start:end]
+        options = _options(sentence, asked, words)
+        if options:
+            names = _names(sentence, asked)
+            value, unit = options[0]
+            found.append(Figure(start, end, value, names[0] if names else "", unit, tuple(options)))
     return found
 
 
 def in_one_unit(found: list[T]) -> list[T]:
-    """Of (figure, …) pairs, those in the unit most of them share, if two share it: a verse's
-    number, a line's or a section's is not a figure of what was asked (`12 pence`, `9 pence`)."""
-    units = Counter(pair[0].unit for pair in found)
-    unit, shared = units.most_common(1)[0] if units else ("", 0)
-    return [pair for pair in found if pair[0].unit == unit] if shared >= 2 else []
+    """Of (figure, …) pairs, those stating a number in the unit most of them share (if two
+    share it), each with its first number in that unit: a verse's number, a line's or a
+    section's is not a figure of what was asked (`12 pence`, `9 pence`), and `where 3 ferries
+    ran` is passed over for the `12 pence` of the same sentence. A sentence's first number
+    weighs twice its others in choosing the unit."""
+    votes: Counter[str] = Counter()
+    for pair in found:
+        units = [unit for _, unit in pair[0].options]
+        votes.update({unit: 2 if unit == units[0] else 1 for unit in set(units)})
+    if not votes:
+        return []
+    chosen = votes.most_common(1)[0][0]
+    kept = []
+    for pair in found:
+        value = next((v for v, unit in pair[0].options if unit == chosen), None)
+        if value is not None:
+            figure = replace(pair[0], value=value, unit=chosen)
+            kept.append(cast(T, (figure, *pair[1:])))
+    return kept if len(kept) >= 2 else []
 
 
 def stated_question(question: str) -> bool:
@@ -142,19 +160,18 @@ def _sentence(text: str, at: int) -> tuple[int, int]:
     return start, end
 
 
-def _figure(sentence: str, asked: set[str], words: list[str]) -> tuple[float, str, str] | None:
-    """The number a sentence states (the first one the question does not, after the first of its
-    words where one is), the word after it, and the name it is about; None for a sentence with
-    no such number followed by a word."""
+def _options(sentence: str, asked: set[str], words: list[str]) -> list[tuple[float, str]]:
+    """Every number the sentence states that the question does not and that a word follows, with
+    that word: those after the first of the question's words first, in order."""
     numbers = [m for m in _NUMBER.finditer(sentence) if _value(m.group()) not in asked]
     held = [m.end() for m in re.finditer(r"\b(?:" + "|".join(words) + ")", sentence, re.I)]
     after = [m for m in numbers if held and m.start() > held[0]]
-    for number in after or numbers:
+    options = []
+    for number in after + [m for m in numbers if m not in after]:
         unit = _UNIT.match(sentence, number.end())
         if unit is not None:
-            found = _names(sentence, asked)
-            return float(_value(number.group())), unit.group(1), found[0] if found else ""
-    return None
+            options.append((float(_value(number.group())), unit.group(1)))
+    return options
 
 
 def _value(number: str) -> str:
