@@ -177,3 +177,31 @@ def test_the_chain_holding_the_question_leads_with_its_answering_side(tmp_path):
     answer = ask(folder, tmp_path, misses_d_at_first, question)
     assert set(answer.stats["second_hop"]) >= {"Red Kestrel", "Salt Finch"}
     assert answer.text.splitlines()[0] == "The captain of the Red Kestrel was Mara Quell. [1]"
+
+
+def test_a_first_hop_passage_a_model_finds_no_answer_in_still_leads_the_chain(tmp_path):
+    """A model that answers only what a passage settles says NONE of every passage of the first
+    round (none names the captain of the ship that carried the tea): for a chain question, the
+    passage's sentence holding most of the question stands in, and the second hop, knowing the
+    ship, follows it to its captain."""
+    folder = tmp_path / "ships"
+    write(
+        folder,
+        {
+            "a.md": "The Iron Gull carried the chests of tea to Penhallow.",
+            "b.md": "The captain of the Iron Gull was Nell Ashgrove.",
+            "c.md": "The captain of the Amber Swift was Caspar Moll.",
+            "d.md": "The Amber Swift carried the bales of wool to Penhallow.",
+        },
+        pad=30,
+    )
+
+    def strict(request) -> str:  # (a captain's sentence once the ship is known, else nothing)
+        if "(Known:" not in request.messages[-1]["content"]:
+            return "NONE"
+        return next((line for line in shown(request) if "captain" in line), "NONE")
+
+    question = "Who was the captain of the ship that carried the chests of tea to Penhallow?"
+    answer = ask(folder, tmp_path, strict, question)
+    assert answer.stats["second_hop"][0] == "Iron Gull"
+    assert answer.text.splitlines()[0] == "The captain of the Iron Gull was Nell Ashgrove. [1]"

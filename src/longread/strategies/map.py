@@ -27,6 +27,7 @@ from longread.strategies.reading import (
 )
 from longread.strategies.texts import TextDocs
 from longread.text.fold import tokens
+from longread.text.questions import question_kind
 from longread.text.rank import bm25_scores, keywords, stem
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
@@ -114,6 +115,7 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     two documents is read in two hops."""
     chunk_chars, limit = chunk_plan(run)
     reader = CorpusReader(question, run, None, restates=True)  # each round reads its own view
+    reader.steps = question_kind(question) == "chain"  # (`the ship that carried the silk`)
     ranked: list[str] = []
     stats: dict[str, object] = {"documents_ranked": ranked}
     with partial_on_budget(

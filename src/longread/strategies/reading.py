@@ -153,6 +153,7 @@ class ChunkReader:
     ) -> None:
         self.question = question
         self.restates = restates  # a passage's own sentence may stand in for a reply (`stated`)
+        self.steps = False  # and for a NONE: a first hop's passage may state a step of a chain
         self.run = run
         self.source = source  # (a corpus reader reads a view of other documents each round)
         brief = not run.sub.writes_code or run.sub.on_cpu  # (a line each: seconds, not a minute)
@@ -174,11 +175,14 @@ class ChunkReader:
         self.run.emit(EventKind.CHUNK, chunk_id=chunk.chunk_id, section=chunk.section)
         claim, quote = self._ask_focused(chunk) if self.focus else self._ask(chunk)
         self._count("chunks_read")
-        if not claim or says_nothing(claim):
+        nothing = not claim or says_nothing(claim)
+        if nothing and not self.steps:
             return
-        span = _exact(quote, chunk.text) or grounded_span(claim, chunk.text, self.question)
-        if span is None:
-            self._count("ungrounded")  # (the reply is dropped; the passage may still say it)
+        span = None  # (a step of a chain is no answer: its passage's sentence may be one)
+        if not nothing:
+            span = _exact(quote, chunk.text) or grounded_span(claim, chunk.text, self.question)
+            if span is None:
+                self._count("ungrounded")  # (the reply is dropped; the passage may still say it)
         if span is None or not self.on_point(chunk.text[span[0] : span[1]]):
             span = self.stated(chunk)  # (None: a reply resting on what is off the point goes)
             if span is not None:
