@@ -114,8 +114,8 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     round looks for that name, with the first finding as context: a question whose answer needs
     two documents is read in two hops."""
     chunk_chars, limit = chunk_plan(run)
-    reader = CorpusReader(question, run, None, restates=True)  # each round reads its own view
-    reader.steps = question_kind(question) == "chain"  # (`the ship that carried the silk`)
+    chain = question_kind(question) == "chain"  # (`the ship that carried the silk`)
+    reader = CorpusReader(question, run, None, restates=True, steps=chain)  # (a view a round)
     ranked: list[str] = []
     stats: dict[str, object] = {"documents_ranked": ranked}
     with partial_on_budget(

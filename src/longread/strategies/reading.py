@@ -149,11 +149,16 @@ class ChunkReader:
     `{relevant, summary, quote, citations}` about the whole chunk."""
 
     def __init__(
-        self, question: str, run: Run, source: Readable | None, restates: bool = False
+        self,
+        question: str,
+        run: Run,
+        source: Readable | None,
+        restates: bool = False,
+        steps: bool = False,
     ) -> None:
         self.question = question
         self.restates = restates  # a passage's own sentence may stand in for a reply (`stated`)
-        self.steps = False  # and for a NONE: a first hop's passage may state a step of a chain
+        self.steps = steps  # and for a NONE: a first hop's passage may state a step of a chain
         self.run = run
         self.source = source  # (a corpus reader reads a view of other documents each round)
         brief = not run.sub.writes_code or run.sub.on_cpu  # (a line each: seconds, not a minute)
