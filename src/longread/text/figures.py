@@ -96,7 +96,7 @@ def in_one_unit(found: list[T]) -> list[T]:
     votes: Counter[str] = Counter()
     for pair in found:
         units = [unit for _, unit in pair[0].options]
-        votes.update({unit: 2 if unit == units[0] else 1 for unit in set(units)})
+        votes.update({unit: 2 if unit == units[0] else 1 for unit in dict.fromkeys(units)})
     if not votes:
         return []
     chosen = votes.most_common(1)[0][0]
