@@ -13,7 +13,7 @@ import pytest
 from longread.api import MultiDocRLM, SingleDocRLM
 from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
-from longread.text.questions import Aggregate, aggregate_question, names_section, numeral
+from longread.text.questions import Aggregate, aggregate_question, numeral, sections_named
 from longread.text.records import mentions, speeches
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
@@ -84,6 +84,11 @@ def never_called(request) -> str:
         ("Who speaks the most words?", Aggregate("most", "words spoken", "speaker")),
         ("How many scenes are there in Act II?", Aggregate("count", "sections", None, "scene")),
         ("Which scene is shorter, Scene 1 or Scene 2?", Aggregate("least", "words", "scene")),
+        ("How many times does Macbeth say blood?", Aggregate("count", "mentions", None, "blood")),
+        ("Who says 'blood' most often?", Aggregate("most", "mentions", "speaker", "blood")),
+        ("How many times is blood mentioned?", Aggregate("count", "mentions", None, "blood")),
+        ("Who says the most?", Aggregate("most", "speeches", "speaker")),  # (no word counted)
+        ("How many speeches are longer than 10 lines?", None),  # (a bound not applied)
         ("Who killed Duncan?", None),
         ("What does the porter say about the knocking?", None),
     ],
@@ -94,12 +99,13 @@ def test_a_question_is_read_as_the_aggregate_it_asks_for(question, expected):
 
 def test_sections_are_named_by_kind_and_number_in_either_numeral():
     assert [numeral(w) for w in ("3", "III", "iv", "XIV", "Act")] == [3, 3, 4, 14, None]
-    assert names_section("What happens in Act 3?", "ACT III")
-    assert names_section("in scene ii of act i", "SCENE II. A camp near Forres.")
-    assert not names_section("in Act 3", "ACT II") and not names_section("in Act 3", "Prologue")
-    assert names_section("the scenes of the second act", "ACT II")
-    assert names_section("in Act the Third", "ACT III")
-    assert not names_section("who acts first?", "ACT I")
+    assert sections_named("What happens in Act 3?", "act") == {3}
+    assert sections_named("in scene ii of act i", "scene") == {2}
+    assert sections_named("in Act 3 or Act IV", "act") == {3, 4}
+    assert sections_named("the scenes of the second act", "act") == {2}
+    assert sections_named("in Act the Third", "act") == {3}
+    assert sections_named("in the final scene", "scene") == {-1}  # (the last)
+    assert sections_named("who acts first?", "act") == set()
 
 
 def test_speeches_are_the_labelled_units_of_a_script_and_nothing_else_is():
@@ -238,6 +244,57 @@ def test_sections_and_mentions_are_counted(macbeth):
     answer = macbeth.query("How many times is the word 'blood' mentioned?")
     assert answer.text.startswith(f"{blood} mentions")
     assert all(c.text.lower().startswith("blood") for c in answer.citations)
+
+
+def said_by(word: str) -> Counter[str]:
+    """How often each speaker says the word in the lines they speak (stage directions not)."""
+    said: Counter[str] = Counter()
+    speaker = ""
+    for line in TEXT.splitlines():
+        label = SPEAKER.match(line)
+        if label or line.startswith("#"):
+            speaker = label.group(1) if label else ""
+        elif speaker and not line.strip().startswith("_"):
+            said[speaker] += len(re.findall(rf"(?<!\w){word}(?!\w)", line, re.IGNORECASE))
+    return said
+
+
+def test_a_word_is_counted_in_what_a_speaker_says(macbeth):
+    blood, banquo = said_by("blood"), said_by("banquo")
+    answer = macbeth.query("How many times does Macbeth say blood?")
+    assert answer.text.startswith(f"{blood['MACBETH']} mentions")  # (not his speeches)
+    assert all(c.text.lower().startswith("blood") for c in answer.citations)
+    answer = macbeth.query("How many times does Lady Macbeth say blood?")
+    assert answer.text.startswith(f"{blood['LADY MACBETH']} mentions")
+    answer = macbeth.query("How many times does Macbeth mention Banquo?")  # (not `_GHOST OF…_`)
+    assert answer.text.startswith(f"{banquo['MACBETH']} mentions")
+    (best, most), _ = blood.most_common(2)
+    answer = macbeth.query("Who says blood most often?")
+    assert answer.text.startswith(f"{best}: {most} mentions of “blood”, the most.")
+    assert blood["BANQUO"] == 0  # (a speaker compared who never says it: at 0)
+    answer = macbeth.query("Who says blood less often, Lady Macbeth or Banquo?")
+    assert answer.text.startswith("BANQUO: 0 mentions of “blood”, the fewest.")
+    answer = macbeth.query("Does Lady Macbeth or Macbeth say blood more?")  # (both named)
+    assert answer.text.startswith(f"MACBETH: {blood['MACBETH']} mentions")
+    assert f"- LADY MACBETH: {blood['LADY MACBETH']}" in answer.text.splitlines()
+
+
+def test_a_section_is_named_by_its_place_in_the_play_or_in_its_act(macbeth):
+    acts = re.split(r"^## ACT ", TEXT, flags=re.MULTILINE)[1:]
+    scenes = [re.split(r"^#+ SCENE ", act, flags=re.MULTILINE)[1:] for act in acts]
+
+    def most(text: str) -> str:
+        ((name, count),) = Counter(SPEAKER.findall(text)).most_common(1)
+        return f"{name}: {count} speeches, the most"
+
+    assert macbeth.query("Who speaks the most in the last act?").text.startswith(most(acts[-1]))
+    first = macbeth.query("Who speaks the most in the first scene?").text  # (Act I's, only)
+    assert first.startswith(most(scenes[0][0]))
+    answer = macbeth.query("Who speaks the most in Scene 2 of Act 3?")
+    assert answer.text.startswith(most(scenes[2][1]))
+    last = len(SPEAKER.findall(scenes[-1][-1]))
+    answer = macbeth.query("How many speeches are in the final scene of Act 5?")
+    assert answer.text.startswith(f"{last} speeches.")
 
 
 def test_a_fact_question_or_nothing_to_count_goes_to_the_other_modes(tmp_path):

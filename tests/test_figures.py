@@ -46,6 +46,7 @@ def test_each_sentence_stating_a_figure_gives_its_number_and_name():
         "A ferry sank in 1740 off the coast.\n\n"  # (one of the topic's words only)
         + " ".join(TOLLS.values())
         + " In 1603 the ferry toll at Eskdale was 30 pence."  # (the question's year is not it)
+        + " The ferry toll at St. Ives was 14 pence."  # (one sentence, `St.` and all)
     )
     found = figures(text, topic(question), question)
     assert [(f.value, f.name) for f in found] == [
@@ -53,6 +54,7 @@ def test_each_sentence_stating_a_figure_gives_its_number_and_name():
         (1057, "Dunholm"),
         (9, "Belcross"),
         (30, "Eskdale"),
+        (14, "St. Ives"),
     ]
     assert all(text[f.start : f.end].rstrip(".").endswith("pence") for f in found)
 

@@ -87,6 +87,15 @@ def test_focus_lines_keeps_the_relevant_sentences_and_drops_headings():
     assert focus_lines(text, "how large is the deposit", k=1) == "The deposit is two months."
 
 
+def test_a_sentence_does_not_end_at_an_abbreviation_or_an_initial():
+    text = "The toll at St. Ives was 40 pence. Then Dr. J. Smith came; he left!"
+    assert sentences(text) == [
+        "The toll at St. Ives was 40 pence.",
+        "Then Dr. J. Smith came;",
+        "he left!",
+    ]
+
+
 # -- grounding --------------------------------------------------------------------------------
 SOURCE = (
     "The parties met in Geneva in March. The agreement runs for five years from signing. "

@@ -19,13 +19,16 @@ from longread.strategies.source_parts import NothingToCount, Part, kind_of, part
 from longread.text.questions import (
     ONE_RECORD,
     ORDINALS,
+    SECTION_KINDS,
     Aggregate,
     aggregate_question,
     names,
     names_any_section,
-    names_section,
+    sections_named,
+    without,
 )
-from longread.text.records import Unit, mentions, paragraphs, speeches
+from longread.text.rank import keywords
+from longread.text.records import Unit, mentions, paragraphs
 
 SHOWN = 10  # groups listed under the answer
 CITED = 3  # records cited
@@ -37,6 +40,7 @@ _NOUNS = {
     "speakers": "characters speaking",
     "words": "words",
 }
+_RANKS = {"king", "queen", "prince", "princess", "duke", "duchess", "earl", "lord", "sir"}
 _RECORDS = {
     "speakers": "speeches",
     "words spoken": "speeches",
@@ -51,6 +55,7 @@ class Record:
     start: int
     end: int
     weight: int = 1
+    speaker: str = ""  # who says it, in a script
 
 
 def count_records(question: str, source: object, run: Run) -> Answer:
@@ -74,8 +79,12 @@ def tallied(question: str, source: object, run: Run) -> Answer:
         raise NothingToCount(f"no {_noun(plan)} to count in the source")
     if plan.group not in (None, "speaker") and all(_group_of(r, plan) is None for r in records):
         raise NothingToCount(f"no {plan.group} in the source to group by")
-    kept = _named(question, plan, records, read)
-    tally = _tally(kept, plan)
+    speakers = _speakers_named(question, plan, read)
+    compared = len(speakers) > 1 and plan.operation in ("most", "least")
+    if compared and plan.unit == "mentions" and plan.group is None:  # (`A or B say blood more?`)
+        plan = replace(plan, group="speaker")
+    kept = _named(question, plan, records, read, speakers)
+    tally = _tally(kept, plan, speakers if compared and plan.group == "speaker" else set())
     run.emit(EventKind.PHASE, name="AGGREGATE", records=len(records), kept=len(kept))
     if plan.operation in ONE_RECORD:
         cited = _one(plan, kept)
@@ -130,11 +139,14 @@ def _records(part: Part, plan: Aggregate) -> list[Record]:
         return [Record(part, "", s, e, words) for s, e, words in paragraphs(part.text)]
     if plan.unit in ("speeches", "lines", "speakers", "words spoken"):
         return [
-            Record(part, u.label, u.start, u.end, _weight(part.text, u, plan.unit))
-            for u in speeches(part.text)
+            Record(part, u.label, u.start, u.end, _weight(part.text, u, plan.unit), u.label)
+            for u in part.speeches
         ]
     if plan.unit == "mentions" and plan.term:
-        return [Record(part, plan.term, s, e) for s, e in mentions(part.text, plan.term)]
+        return [
+            Record(part, plan.term, s, e, speaker=part.speaker_at(s))
+            for s, e in mentions(part.text, plan.term)
+        ]
     return [
         Record(part, title, start, start + len(title))
         for title, start in part.headings
@@ -152,43 +164,79 @@ def _weight(text: str, unit: Unit, counted: str) -> int:
 
 
 def _named(
-    question: str, plan: Aggregate, records: list[Record], parts: list[Part]
+    question: str, plan: Aggregate, records: list[Record], parts: list[Part], speakers: set[str]
 ) -> list[Record]:
     """The records of the speakers, documents and sections the question names (all of them for
     what it names none of): for sections, within one named section of each kind (`Scene 2 of
     Act III`)."""
-    compared = plan.group == "speaker" and plan.operation in ("most", "least")
-    if plan.unit in ("speeches", "lines", "words spoken") and (plan.group != "speaker" or compared):
-        titles = [t for p in parts for t in _titles(p)]
-        named = {
-            r.label
-            for r in records
-            if names(question, r.label) and not _only_as_title(question, r.label, titles)
-        }
-        longest = {n for n in named if not any(n != o and names(o, n) for o in named)}
-        if longest and (len(longest) > 1 or not compared):  # (`Hamlet or Horatio?`: those two)
-            records = [r for r in records if r.label in longest]
+    ranked = plan.group == "speaker" and plan.operation in ("most", "least")
+    if speakers and (plan.group != "speaker" or len(speakers) > 1 and ranked):  # (`A or B?`)
+        records = [r for r in records if r.speaker in speakers]
     chosen = {p.name for p in parts if any(names(question, t) for t in _titles(p))}
     if len(parts) > 1 and (plan.group != "document" or len(chosen) > 1):  # (`Lear or Othello?`)
         records = [r for r in records if r.part.name in chosen] if chosen else records
     works = {t for p in parts for t, _ in p.works if names(question, t)}
     if works and plan.group != "document":  # (one file of several works: those it names)
         records = [r for r in records if r.part.work_at(r.start) in works]
-    scopes: dict[str, set[str]] = {}  # kind -> the titles of that kind the question names
-    for part in parts:
-        for title, _ in part.headings:
-            if names_section(question, title):
-                scopes.setdefault(kind_of(title), set()).add(title)
-    if len(scopes.get(plan.group or "", ())) < 2:  # (of the kind ranked, only those compared)
-        scopes.pop(plan.group or "", None)
+    places = {kind: found for kind in SECTION_KINDS if (found := sections_named(question, kind))}
+    if len(places.get(plan.group or "", ())) < 2:  # (of the kind ranked, only those compared)
+        places.pop(plan.group or "", None)
+    if not places:
+        return records
+    within = {part.name: _sections_at(part, places) for part in parts}
     return [
         r
         for r in records
         if all(
-            (under := r.part.under(kind, r.start)) and under[0] in titles
-            for kind, titles in scopes.items()
+            (under := r.part.under(kind, r.start)) and under[1] in within[r.part.name][kind]
+            for kind in places
         )
     ]
+
+
+def _sections_at(part: Part, places: dict[str, set[int]]) -> dict[str, set[int]]:
+    """kind -> where the sections of that kind at these places start (`the last scene`: of
+    each work; `scene 2 of Act 3`: counted within the act, the kind with fewer sections)."""
+    of_kind = {
+        kind: [start for title, start in part.headings if kind_of(title) == kind] for kind in places
+    }
+    outer = min(places, key=lambda kind: len(of_kind[kind]))
+    chosen = {}
+    for kind, wanted in places.items():
+        runs: dict[tuple[str, object], list[int]] = {}  # (work, the outer section) -> starts
+        for start in of_kind[kind]:
+            held_by = part.under(outer, start) if kind != outer else None
+            runs.setdefault((part.work_at(start), held_by), []).append(start)
+        chosen[kind] = {
+            starts[n - 1 if n > 0 else n]
+            for starts in runs.values()
+            for n in wanted
+            if n <= len(starts)
+        }
+    return chosen
+
+
+def _speakers_named(question: str, plan: Aggregate, parts: list[Part]) -> set[str]:
+    """The speakers the question names, a longer name first (`Lady Macbeth` is not also
+    `Macbeth`, unless he is named too), but for a name standing only in a play's title or as
+    the word counted."""
+    if plan.unit not in ("speeches", "lines", "words spoken", "mentions"):
+        return set()
+    titles = [t for p in parts for t in _titles(p)]
+    called: dict[str, set[str]] = {}  # how a question may call a speaker -> the speakers
+    for label in {unit.label for part in parts for unit in part.speeches}:
+        called.setdefault(label.casefold(), set()).add(label)
+        rank, _, name = label.partition(" ")
+        if rank.lower() in _RANKS and name:  # (`Lear` for `KING LEAR`; not `Macbeth` for his lady)
+            called.setdefault(name.casefold(), set()).add(label)
+    named, rest = set(), question
+    for name in sorted(called, key=lambda name: (-len(name), name)):
+        if not keywords(name) and not names(rest, name.title(), case=True):
+            continue  # (`ALL`, `BOTH`: a speaker only as `All`, not in `across all the plays`)
+        if names(rest, name) and not _only_as_title(rest, name, titles):
+            named |= called[name]
+            rest = without(rest, name)
+    return {name for name in named if not (plan.term and names(plan.term, name))}
 
 
 def _only_as_title(question: str, name: str, titles: list[str]) -> bool:
@@ -212,7 +260,7 @@ def _titles(part: Part) -> list[str]:
 
 def _group_of(record: Record, plan: Aggregate) -> str | None:
     if plan.group == "speaker":
-        return record.label
+        return record.speaker or None
     if plan.group == "document":
         return record.part.work_at(record.start)
     if plan.group is not None:  # a kind of section: the one of that kind the record is under
@@ -231,10 +279,11 @@ def _section_name(part: Part, kind: str, heading: tuple[str, int]) -> str:
     return f"{before[-1][0]}, {title}" if before else title
 
 
-def _tally(records: list[Record], plan: Aggregate) -> list[tuple[str, int]]:
+def _tally(records: list[Record], plan: Aggregate, compared: set[str]) -> list[tuple[str, int]]:
     """(group, total weight, or the sections of kind `across` its records fall in), ordered as
-    the operation ranks them (ties by name)."""
-    totals: Counter[str] = Counter()
+    the operation ranks them (ties by name); the groups `compared` are there at 0 without
+    records."""
+    totals: Counter[str] = Counter(dict.fromkeys(compared, 0))
     for group, weight in _weighed(records, plan):
         if group is not None:
             totals[group] += weight

@@ -13,6 +13,7 @@ from longread.answer import Citation
 from longread.errors import InputError
 from longread.strategies.texts import InMemory, TextDocs
 from longread.text.questions import SECTION_KINDS
+from longread.text.records import Unit, speeches, stage_direction
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
@@ -59,6 +60,21 @@ class Part:
             of_kind = self._by_kind[kind] = [h for h in self.headings if kind_of(h[0]) == kind]
         at = bisect.bisect_right(of_kind, offset, key=lambda heading: heading[1]) - 1
         return of_kind[at] if at >= 0 else None
+
+    @cached_property
+    def speeches(self) -> list[Unit]:
+        """The speeches of the document, if it is a script (see `records.speeches`)."""
+        return speeches(self.text)
+
+    def speaker_at(self, offset: int) -> str:
+        """Who speaks the words at this offset, in a script ("" outside every speech and in a
+        stage direction)."""
+        at = bisect.bisect_right(self.speeches, offset, key=lambda unit: unit.start) - 1
+        if at < 0 or offset >= self.speeches[at].end:
+            return ""
+        start, end = self.text.rfind("\n", 0, offset) + 1, self.text.find("\n", offset)
+        line = self.text[start : end if end >= 0 else len(self.text)]
+        return "" if stage_direction(line) else self.speeches[at].label
 
     @cached_property
     def title_counts(self) -> Counter[str]:

@@ -8,12 +8,13 @@ from collections.abc import Sequence
 
 from longread.answer import CITATION_MARK, Claim
 from longread.text.grounding import new_terms, says_nothing
-from longread.text.rank import terms
+from longread.text.rank import not_after_abbreviation, terms
 
 _MARKS = r"(?:\s*\[\d+\])*"
 _SENTENCE = re.compile(  # up to a full stop before a word not in lower case (or the line's end);
     # a note in brackets is one piece: "(SCENE V. Dunsinane.)" is not cut at its full stops
-    rf"(?:\([^()\n]*\)|[^\n])+?(?:[.!?]+[\"”’)]*{_MARKS}(?=\s+[^a-z0-9\s]|\s*$)|$)",
+    rf"(?:\([^()\n]*\)|[^\n])+?"
+    rf"(?:{not_after_abbreviation()}[.!?]+[\"”’)]*{_MARKS}(?=\s+[^a-z0-9\s]|\s*$)|$)",
     re.MULTILINE,
 )
 

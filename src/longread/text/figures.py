@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar, cast
 
 from longread.text.grounding import negates
-from longread.text.rank import terms
+from longread.text.rank import not_after_abbreviation, terms
 
 _OPERATIONS = (
     ("max", r"highest|largest|greatest|biggest|maximum|most\s+expensive|dearest|heaviest|richest"),
@@ -30,12 +30,15 @@ _ASKING = frozenset(
 )
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,15}(?:,\d{3}){0,4}(?:\.\d{1,6})?(?!\w)")
 _UNIT = re.compile(r"\s*([a-z]+)")  # (the word right after a number: `12 pence`)
-_NAME = re.compile(r"[A-Z][\w'’-]*[a-z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*[a-z][\w'’-]*)*")
+_NAME = re.compile(
+    r"(?:(?:St|Mt|Ft|Dr|Mr|Mrs|Ms)\.\s+)?"  # (`St. Ives`)
+    r"[A-Z][\w'’-]*[a-z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*[a-z][\w'’-]*)*"
+)
 _NOT_NAMES = re.compile(
     r"(?:jan|febr)uary|march|april|may|june|july|august|(?:septem|octo|novem|decem)ber"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 )
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\s*\n")
+_SENTENCE_END = re.compile(rf"{not_after_abbreviation()}[.!?](?=\s)|\n\s*\n")
 MAX_SENTENCE = 400
 T = TypeVar("T", bound=tuple[Any, ...])
 

@@ -32,6 +32,13 @@ _QUOTED = re.compile(r"[\"“‘']([^\"”’']{2,60})[\"”’']")
 _WORD_NAMED = re.compile(
     r"\b(?:the\s+(?:word|term|name|phrase)|word|term|phrase)\s+(\w[\w-]*)", re.I
 )
+_SAID = re.compile(  # (`does Macbeth say blood?`, `is blood mentioned`)
+    r"\b(?:says?|said|mentions?|uses?|utters?)\s+(?:the\s+(?:word\s+)?)?[\"“‘']?([\w-]+)[\"”’']?"
+    r"(?:\s+(?:the\s+)?(?:most|least|more|less)(?:\s+\w+)?|\s+in\s+[\w' ]+?)?(?:,[^?]*)?\s*\??\s*$"
+    r"|\b(?:is|are|was|were)\s+(?:the\s+(?:word\s+)?)?[\"“‘']?([\w-]+)[\"”’']?\s+"
+    r"(?:mentioned|said|used|spoken|named|written|uttered)\b",
+    re.I,
+)
 _PROPER = re.compile(r"(?<=\w\s)([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)")
 _SPEECH = re.compile(
     r"\b(speech|speeches|speaks?|speaking|spoke|says?|said|lines?|talks?)\b"
@@ -64,6 +71,12 @@ _ACROSS_AFTER = re.compile(  # (`How many scenes does Banquo appear in?`, `How m
     re.I,
 )
 ONE_RECORD = ("first", "last", "longest", "shortest")  # operations answered by one record
+_HOW_MANY_DOCUMENTS = re.compile(
+    rf"\bhow\s+many\s+(?:different\s+)?(?:{'|'.join((*DOCUMENT_NOUNS, 'book'))})s\s+"
+    r"(?:are\s+there|(?:are|is)\s+(?:in|here)|does|do)\b",
+    re.I,
+)  # (`How many plays are there?`; not `How many plays mention Rome?`)
+_BOUND = re.compile(r"\b(?:than|over|under|at\s+least|at\s+most)\s+\d", re.I)
 _ONE_SPEECH = re.compile(r"\b(longest|shortest)\s+(?:single\s+)?speech\b", re.I)
 _WORDS = re.compile(r"\bwords\b", re.I)
 _TURN = re.compile(
@@ -107,6 +120,8 @@ def aggregate_question(question: str) -> Aggregate | None:
 
 
 def _aggregate(question: str) -> Aggregate | None:
+    if _BOUND.search(question):
+        return None  # (`speeches longer than 10 lines`: a bound this reading does not apply)
     if _HOW_MANY_SPEAK.search(question):
         return Aggregate("distinct", "speeches", "speaker")
     turn = _TURN.search(question)
@@ -131,13 +146,13 @@ def _aggregate(question: str) -> Aggregate | None:
         return None
     group = _group(question)
     if group is None and operation in ("most", "least"):  # (`more in Act I or Act V?`)
-        group = next((k for k in SECTION_KINDS if len(_numbers_named(question, k)) > 1), None)
+        group = next((k for k in SECTION_KINDS if len(sections_named(question, k)) > 1), None)
     after = _ACROSS_AFTER.search(question)
     found = _ACROSS.search(question) or after
     across = found.group(1).lower() if found else None  # (`in how many scenes`, `in most plays`)
-    named = _QUOTED.search(question) or _WORD_NAMED.search(question)
-    if named and (_MENTION.search(question) or _SPEECH.search(question)):
-        return Aggregate(operation, "mentions", group, named.group(1).strip(), across)
+    term = _term(question)
+    if term and (_MENTION.search(question) or _SPEECH.search(question)):
+        return Aggregate(operation, "mentions", group, term, across)
     if across and (_SPEECH.search(question) or _APPEAR.search(question) or group == "speaker"):
         return Aggregate(operation, "speeches", group, across=across)
     proper = _PROPER.search(question)
@@ -153,10 +168,25 @@ def _aggregate(question: str) -> Aggregate | None:
         return Aggregate(operation, "words spoken" if _WORDS.search(question) else unit, group)
     if proper and _MENTION.search(question):  # (`How many times is Banquo mentioned?`)
         return Aggregate(operation, "mentions", group, proper.group(1), across)
+    if operation == "count" and _HOW_MANY_DOCUMENTS.search(question):
+        return Aggregate("distinct", "words", "document")  # (the documents holding words)
+    if operation == "count" and _WORDS.search(question):  # (`How many words are in Hamlet?`)
+        return Aggregate("count", "words", group)
     kind = _counted_section(question)
     if kind is not None and (operation != "count" or group != kind):
         return Aggregate(operation, "sections", None if group == kind else group, kind)
     return None
+
+
+def _term(question: str) -> str | None:
+    """The word whose mentions a question counts: quoted, called a word (`the word blood`), or
+    said or mentioned (`does Macbeth say blood`, `is blood mentioned`), not a word of asking."""
+    named = _QUOTED.search(question) or _WORD_NAMED.search(question)
+    if named:
+        return named.group(1).strip()
+    said = _SAID.search(question)
+    word = said and (said.group(1) or said.group(2))
+    return word if word and keywords(word) and stem(word.lower()) not in _ASKING else None
 
 
 _DISTINCT = re.compile(
@@ -271,10 +301,10 @@ def numeral(word: str) -> int | None:
     return total
 
 
-def _numbers_named(question: str, kind: str) -> set[int]:
-    """The numbers of the sections of this kind (`act`) the question names: `Act 3`, `act III`,
-    `the third act`, `Act the Third`."""
-    ordinals = "|".join(ORDINALS)
+def sections_named(question: str, kind: str) -> set[int]:
+    """The places of the sections of this kind (`act`) the question names, from 1 (-1: the
+    last): `Act 3`, `act III`, `the third act`, `Act the Third`, `the final act`."""
+    ordinals = "|".join((*ORDINALS, "last", "final"))
     found = set()
     for match in re.finditer(
         rf"\b{kind}\s+(?:the\s+)?(\d+|[ivxlc]+|{ordinals})\b|\b({ordinals})\s+{kind}\b",
@@ -282,31 +312,35 @@ def _numbers_named(question: str, kind: str) -> set[int]:
         re.I,
     ):
         word = (match.group(1) or match.group(2)).lower()
-        value = ORDINALS.index(word) + 1 if word in ORDINALS else numeral(word)
+        value = (
+            -1
+            if word in ("last", "final")
+            else ORDINALS.index(word) + 1
+            if word in ORDINALS
+            else numeral(word)
+        )
         if value is not None:
             found.add(value)
     return found
 
 
 def names_any_section(question: str) -> bool:
-    """Whether the question names a section by its kind and number (`Act 3`, `scene ii`, `the
-    second act`)."""
-    return any(_numbers_named(question, kind) for kind in SECTION_KINDS)
+    """Whether the question names a section by its kind and place (`Act 3`, `scene ii`, `the
+    second act`, `the last scene`)."""
+    return any(sections_named(question, kind) for kind in SECTION_KINDS)
 
 
-def names_section(question: str, title: str) -> bool:
-    """Whether the question names a section of this title by its kind and number (`Act 3` for
-    `ACT III`, `scene ii` for `SCENE II. A hall.`)."""
-    head = re.match(r"\s*(\w+)\s+([\dIVXLCivxlc]+)\b", title)
-    if not head or head.group(1).lower() not in SECTION_KINDS:
-        return False
-    return numeral(head.group(2)) in _numbers_named(question, head.group(1).lower())
-
-
-def names(question: str, name: str) -> bool:
+def names(question: str, name: str, case: bool = False) -> bool:
     """Whether the question names `name` (a speaker, a document's title) as whole words, in any
-    case."""
-    words = name.split()
-    return bool(words) and bool(
-        re.search(r"(?<!\w)" + r"\s+".join(map(re.escape, words)) + r"(?!\w)", question, re.I)
-    )
+    case (in its own, with `case`)."""
+    return bool(name.split()) and bool(_name_pattern(name, case).search(question))
+
+
+def without(question: str, name: str) -> str:
+    """The question with each place it names `name` blanked out."""
+    return _name_pattern(name).sub(" ", question) if name.split() else question
+
+
+def _name_pattern(name: str, case: bool = False) -> re.Pattern[str]:
+    words = r"\s+".join(map(re.escape, name.split()))
+    return re.compile(rf"(?<!\w){words}(?!\w)", 0 if case else re.I)

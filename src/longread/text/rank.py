@@ -174,7 +174,19 @@ def bm25_scores(query: str, texts: list[str]) -> list[float]:
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _UNDERLINE = re.compile(r"^[=\-~*_]{3,}$")
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
+ABBREVIATIONS = (
+    *("St", "Mr", "Mrs", "Ms", "Dr", "Jr", "Sr", "Mt", "Ft", "Lt", "Col", "Gen", "Capt", "Rev"),
+    *("Prof", "No", "Nos", "vs", "cf", "e.g", "i.e", "approx", "Fig", "Vol", "pp"),
+)
+
+
+def not_after_abbreviation(stop: str = "") -> str:
+    """Lookbehinds that fail just after an abbreviation or an initial (`St`, `Dr`, `J`) and then
+    `stop` (a pattern: `\\.`), so that no sentence is ended there."""
+    return "".join(rf"(?<!\b{re.escape(a)}{stop})" for a in ABBREVIATIONS) + rf"(?<!\b[A-Z]{stop})"
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])" + not_after_abbreviation(r"\.") + r"\s+(?=\S)")
 
 
 def sentences(text: str, max_chars: int = 300) -> list[str]:

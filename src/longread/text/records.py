@@ -42,7 +42,7 @@ def _units(text: str, marks: list[re.Match[str]], base: int) -> list[Unit]:
         heading = text.find("\n#", mark.end(), end)  # (a speech ends where a heading starts)
         end = heading + 1 if heading >= 0 else end
         body = text[mark.end() : end]
-        lines = sum(1 for line in body.splitlines() if line.strip() and not _stage(line))
+        lines = sum(1 for line in body.splitlines() if line.strip() and not stage_direction(line))
         units.append(Unit(_label(mark.group(1)), base + mark.start(), base + end, lines))
     return units
 
@@ -51,7 +51,7 @@ def _label(raw: str) -> str:
     return " ".join(raw.split()).strip(" .:")
 
 
-def _stage(line: str) -> bool:
+def stage_direction(line: str) -> bool:
     """A stage direction (`_Exit_`), not a line spoken."""
     line = line.strip()
     return line.startswith("_") and line.endswith("_")
