@@ -297,6 +297,24 @@ def test_a_section_is_named_by_its_place_in_the_play_or_in_its_act(macbeth):
     assert answer.text.startswith(f"{last} speeches.")
 
 
+def test_a_speaker_is_known_by_rank_and_number_and_a_title_is_no_section(tmp_path):
+    speeches = ["KING HENRY IV"] * 4 + ["PRINCE HENRY"] * 9 + ["LADY PERCY"] * 7
+    play = tmp_path / "henry.md"
+    play.write_text(
+        "# Henry IV, Part I\n\n## ACT I\n\n### SCENE I. London.\n\n"
+        + "".join(f"**{name}**  \nA line of verse.\n\n" for name in speeches),
+        encoding="utf-8",
+    )
+    lm = ScriptedLM(never_called)
+    with SingleDocRLM(play, lm, lm, store_path=tmp_path / "h.sqlite", cache=False) as rlm:
+        answer = rlm.query("How many speeches does Lady Percy have in Henry IV, Part I?")
+        assert answer.text.startswith("7 speeches.")  # (not King Henry IV's too; no `Part I`)
+        assert rlm.query("Who speaks the most in Henry IV, Part I?").text.startswith(
+            "PRINCE HENRY: 9 speeches, the most."
+        )
+        assert rlm.query("How many speeches does King Henry have?").text.startswith("4 ")
+
+
 def test_a_fact_question_or_nothing_to_count_goes_to_the_other_modes(tmp_path):
     notes = tmp_path / "notes.md"
     notes.write_text("# Notes\n\nThe harbour opened in 1820.\n" * 5, encoding="utf-8")

@@ -119,6 +119,28 @@ def test_figures_across_a_folder_are_computed_by_code_and_each_cited(
     assert answer.usage["calls"] == 0
 
 
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        ("Which company reported the highest revenue?", "Brent & Co: 1.2 billion dollars, the"),
+        ("Which company reported the lowest revenue?", "Calder Works: 800 million dollars, the"),
+        ("What was the total reported revenue?", "2.95 billion dollars in all: "),
+    ],
+)
+def test_a_figure_is_compared_at_its_scale_and_shown_in_its_words(tmp_path, question, lead):
+    folder = tmp_path / "revenue"
+    folder.mkdir()
+    for name, figure in (("Harlow Mills", "950 million"), ("Brent & Co", "1.2 billion")) + (
+        ("Calder Works", "800 million"),
+    ):
+        text = f"{name} reported revenue of {figure} dollars in 2023."
+        (folder / f"{name.split()[0].lower()}.md").write_text(text, encoding="utf-8")
+    lm = ScriptedLM(never_called)
+    with MultiDocRLM(folder, lm, lm, store_path=tmp_path / "c.sqlite", cache=False) as rlm:
+        rlm.build_index(parallel=False, llm_meta=False)
+        assert rlm.query(question).text.startswith(lead)  # (not the most millions)
+
+
 def test_a_fact_or_a_single_figure_goes_to_the_other_modes(tmp_path):
     doc = tmp_path / "one.md"
     doc.write_text(MACBETH.read_text(encoding="utf-8") + "\n\n" + TOLLS["one.md"], "utf-8")

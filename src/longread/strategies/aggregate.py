@@ -7,7 +7,6 @@ records counted. No model is called."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -16,6 +15,7 @@ from longread.answer import Answer
 from longread.events import EventKind
 from longread.strategies.common import Run
 from longread.strategies.source_parts import NothingToCount, Part, kind_of, parts
+from longread.strategies.speakers import speakers_named, titles_of
 from longread.text.questions import (
     ONE_RECORD,
     ORDINALS,
@@ -25,9 +25,7 @@ from longread.text.questions import (
     names,
     names_any_section,
     sections_named,
-    without,
 )
-from longread.text.rank import keywords
 from longread.text.records import Unit, mentions, paragraphs
 
 SHOWN = 10  # groups listed under the answer
@@ -40,7 +38,6 @@ _NOUNS = {
     "speakers": "characters speaking",
     "words": "words",
 }
-_RANKS = {"king", "queen", "prince", "princess", "duke", "duchess", "earl", "lord", "sir"}
 _RECORDS = {
     "speakers": "speeches",
     "words spoken": "speeches",
@@ -79,7 +76,8 @@ def tallied(question: str, source: object, run: Run) -> Answer:
         raise NothingToCount(f"no {_noun(plan)} to count in the source")
     if plan.group not in (None, "speaker") and all(_group_of(r, plan) is None for r in records):
         raise NothingToCount(f"no {plan.group} in the source to group by")
-    speakers = _speakers_named(question, plan, read)
+    said = plan.unit in ("speeches", "lines", "words spoken", "mentions")
+    speakers = speakers_named(question, read, plan.term) if said else set()
     compared = len(speakers) > 1 and plan.operation in ("most", "least")
     if compared and plan.unit == "mentions" and plan.group is None:  # (`A or B say blood more?`)
         plan = replace(plan, group="speaker")
@@ -172,13 +170,18 @@ def _named(
     ranked = plan.group == "speaker" and plan.operation in ("most", "least")
     if speakers and (plan.group != "speaker" or len(speakers) > 1 and ranked):  # (`A or B?`)
         records = [r for r in records if r.speaker in speakers]
-    chosen = {p.name for p in parts if any(names(question, t) for t in _titles(p))}
+    chosen = {p.name for p in parts if any(names(question, t) for t in titles_of(p))}
     if len(parts) > 1 and (plan.group != "document" or len(chosen) > 1):  # (`Lear or Othello?`)
         records = [r for r in records if r.part.name in chosen] if chosen else records
     works = {t for p in parts for t, _ in p.works if names(question, t)}
     if works and plan.group != "document":  # (one file of several works: those it names)
         records = [r for r in records if r.part.work_at(r.start) in works]
-    places = {kind: found for kind in SECTION_KINDS if (found := sections_named(question, kind))}
+    held = {kind_of(title) for part in parts for title, _ in part.headings}
+    places = {  # (of the kinds the source has: `Henry IV, Part I` has no part headings)
+        kind: found
+        for kind in SECTION_KINDS
+        if kind in held and (found := sections_named(question, kind))
+    }
     if len(places.get(plan.group or "", ())) < 2:  # (of the kind ranked, only those compared)
         places.pop(plan.group or "", None)
     if not places:
@@ -214,48 +217,6 @@ def _sections_at(part: Part, places: dict[str, set[int]]) -> dict[str, set[int]]
             if n <= len(starts)
         }
     return chosen
-
-
-def _speakers_named(question: str, plan: Aggregate, parts: list[Part]) -> set[str]:
-    """The speakers the question names, a longer name first (`Lady Macbeth` is not also
-    `Macbeth`, unless he is named too), but for a name standing only in a play's title or as
-    the word counted."""
-    if plan.unit not in ("speeches", "lines", "words spoken", "mentions"):
-        return set()
-    titles = [t for p in parts for t in _titles(p)]
-    called: dict[str, set[str]] = {}  # how a question may call a speaker -> the speakers
-    for label in {unit.label for part in parts for unit in part.speeches}:
-        called.setdefault(label.casefold(), set()).add(label)
-        rank, _, name = label.partition(" ")
-        if rank.lower() in _RANKS and name:  # (`Lear` for `KING LEAR`; not `Macbeth` for his lady)
-            called.setdefault(name.casefold(), set()).add(label)
-    named, rest = set(), question
-    for name in sorted(called, key=lambda name: (-len(name), name)):
-        if not keywords(name) and not names(rest, name.title(), case=True):
-            continue  # (`ALL`, `BOTH`: a speaker only as `All`, not in `across all the plays`)
-        if names(rest, name) and not _only_as_title(rest, name, titles):
-            named |= called[name]
-            rest = without(rest, name)
-    return {name for name in named if not (plan.term and names(plan.term, name))}
-
-
-def _only_as_title(question: str, name: str, titles: list[str]) -> bool:
-    """Whether a speaker's name stands in the question only within the title of a play (`the
-    most speeches in Macbeth`, `Doctor … in King Lear`; not `does Othello speak in Othello`)."""
-    rest = question
-    for title in titles:
-        if names(title, name):
-            words = r"\s+".join(map(re.escape, title.split()))
-            rest = re.sub(rf"\b(?:in|of|from)\s+{words}(?!\w|'s)", " ", rest, flags=re.I)
-    return rest != question and not names(rest, name)
-
-
-def _titles(part: Part) -> list[str]:
-    """How a question may name a document: its file name (`plays/hamlet.md` → `hamlet`), its
-    title, the titles of the works it holds."""
-    stem = part.name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    titles = [stem.replace("-", " ").replace("_", " "), *([part.title] if part.title else [])]
-    return titles + [title for title, _ in part.works]
 
 
 def _group_of(record: Record, plan: Aggregate) -> str | None:

@@ -14,6 +14,7 @@ from longread.events import EventKind
 from longread.strategies.common import Run
 from longread.strategies.source_parts import NothingToCount, parts
 from longread.text.figures import (
+    SCALES,
     Figure,
     asks_who,
     figure_operation,
@@ -68,24 +69,31 @@ def run_figures(question: str, source: object, run: Run) -> Answer:
         found.insert(0, found.pop(pick(range(len(found)), key=lambda i: _value(found[i][0]))))
         figure = found[0][0]
         lead = (
-            f"{figure.name}: {_shown(_value(figure))} {figure.unit}, {_WORDS[operation]} of the "
-            f"{len(found)} figures stated [1]."
+            f"{figure.name}: {_shown(_value(figure), figure.scale)} {figure.unit}, "
+            f"{_WORDS[operation]} of the {len(found)} figures stated [1]."
         )
     else:
-        values = [_value(f) for f, _ in found]
+        stated = [f for f, _ in found]
+        values = [_value(f) for f in stated]
         total = sum(values)
         result = total if operation == "sum" else total / len(values)
-        how = "in all" if operation == "sum" else f"on average ({_shown(total)} over {len(values)})"
-        listed = " + ".join(_shown(v) for v in values[:CITED])
+
+        def amount(value: float) -> str:
+            return _shown(value, _scale_for(value, stated))
+
+        how = "in all" if operation == "sum" else f"on average ({amount(total)} over {len(values)})"
+        listed = " + ".join(_shown(_value(f), f.scale) for f in stated[:CITED])
         more = " + …" if len(values) > CITED else ""
-        unit = found[0][0].unit
-        lead = f"{_shown(result)} {unit} {how}: {listed}{more}, from {len(values)} figures stated."
+        lead = (
+            f"{amount(result)} {stated[0].unit} {how}: {listed}{more}, "
+            f"from {len(values)} figures stated."
+        )
     shown = found[:CITED]
     support = [
         f"Read over the whole source ({documents:,} documents); code took every sentence stating "
         f"a figure with {', '.join(words)}:"
     ] + [
-        f"- {f.name or 'unnamed'}: {_shown(_value(f))} {f.unit} [{n}]"
+        f"- {f.name or 'unnamed'}: {_shown(_value(f), f.scale)} {f.unit} [{n}]"
         for n, (f, _) in enumerate(shown, 1)
     ]
     if len(found) > CITED:
@@ -165,5 +173,17 @@ def _value(figure: Figure) -> float:
     return figure.value or 0.0  # (a figure's sentence always states one)
 
 
-def _shown(value: float) -> str:
+def _scale_for(value: float, found: list[Figure]) -> str:
+    """The scale word to show a value computed from figures all stated with one (the largest of
+    theirs it holds one of: 2.95 billion from 950 million + 2 billion), else ''."""
+    scales = sorted({figure.scale for figure in found}, key=lambda scale: SCALES.get(scale, 0))
+    if not scales or "" in scales:
+        return ""
+    return next((s for s in reversed(scales) if SCALES[s] <= abs(value)), scales[0])
+
+
+def _shown(value: float, scale: str = "") -> str:
+    """A value as a reader writes it, in its scale word if it has one (`4.5 billion`)."""
+    if scale:
+        return f"{_shown(value / SCALES[scale])} {scale}"
     return f"{value:,.0f}" if value == int(value) else f"{value:,.2f}".rstrip("0").rstrip(".")

@@ -97,7 +97,8 @@ def parts(source: object, headings: bool, limit: int = MAX_CHARS) -> Iterator[Pa
             source.index.read_range(0, total),  # (whole: the tool reads 1,000,000 at most)
             [(r.title, r.start) for r in rows] if headings else [],
             source.citation,
-            works=works,
+            works[0][0] if len(works) == 1 else "",  # (`# Henry IV, Part I` over its acts)
+            works if len(works) > 1 else [],
         )
     elif isinstance(source, TextDocs):
         _checked(source.total_chars, limit)
@@ -118,8 +119,8 @@ def parts(source: object, headings: bool, limit: int = MAX_CHARS) -> Iterator[Pa
 
 
 def _works(headings: list[tuple[str, int, int]]) -> list[tuple[str, int]]:
-    """The works of a file holding several (twelve plays, each `# Title` over its acts): its top
-    headings that have sections of a kind under them (not an `EPILOGUE` alone); none for one."""
+    """The works of a file (twelve plays, each `# Title` over its acts): its top headings that
+    have sections of a kind under them (not an `EPILOGUE` alone)."""
     top = min((level for _, _, level in headings), default=0)
     works: dict[tuple[str, int], bool] = {}
     current: tuple[str, int] | None = None
@@ -129,8 +130,7 @@ def _works(headings: list[tuple[str, int, int]]) -> list[tuple[str, int]]:
             works[current] = False
         elif current is not None and kind_of(title) in SECTION_KINDS:
             works[current] = True
-    found = [work for work, holds_sections in works.items() if holds_sections]
-    return found if len(found) > 1 else []
+    return [work for work, holds_sections in works.items() if holds_sections]
 
 
 def _checked(chars: int, limit: int) -> int:

@@ -30,9 +30,11 @@ _ASKING = frozenset(
 )
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,15}(?:,\d{3}){0,4}(?:\.\d{1,6})?(?!\w)")
 _UNIT = re.compile(r"\s*([a-z]+)")  # (the word right after a number: `12 pence`)
+SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_SCALE = re.compile(rf"\s*({'|'.join(SCALES)})\b", re.I)  # (`4.5 billion dollars`)
 _NAME = re.compile(
     r"(?:(?:St|Mt|Ft|Dr|Mr|Mrs|Ms)\.\s+)?"  # (`St. Ives`)
-    r"[A-Z][\w'’-]*[a-z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*[a-z][\w'’-]*)*"
+    r"[A-Z][\w'’-]*[a-z][\w'’-]*(?:\s+(?:of\s+|&\s+)?[A-Z][\w'’-]*[a-z][\w'’-]*)*"  # (`Brent & Co`)
 )
 _NOT_NAMES = re.compile(
     r"(?:jan|febr)uary|march|april|may|june|july|august|(?:septem|octo|novem|decem)ber"
@@ -56,7 +58,8 @@ class Figure:
     value: float | None
     name: str
     unit: str = ""  # the word after the number (`pence`)
-    options: tuple[tuple[float, str], ...] = ()  # every (number, word after it), best first
+    options: tuple[tuple[float, str, str], ...] = ()  # every (number, word after it, scale)
+    scale: str = ""  # the number's scale word (`billion`: the value is in units, not billions)
 
 
 def figure_operation(question: str) -> str | None:
@@ -85,8 +88,9 @@ def figures(text: str, words: list[str], question: str) -> list[Figure]:
         options = _options(sentence, asked, words)
         if options:
             names = _names(sentence, asked)
-            value, unit = options[0]
-            found.append(Figure(start, end, value, names[0] if names else "", unit, tuple(options)))
+            value, unit, scale = options[0]
+            name = names[0] if names else ""
+            found.append(Figure(start, end, value, name, unit, tuple(options), scale))
     return found
 
 
@@ -98,16 +102,16 @@ def in_one_unit(found: list[T]) -> list[T]:
     weighs twice its others in choosing the unit."""
     votes: Counter[str] = Counter()
     for pair in found:
-        units = [unit for _, unit in pair[0].options]
+        units = [unit for _, unit, _ in pair[0].options]
         votes.update({unit: 2 if unit == units[0] else 1 for unit in dict.fromkeys(units)})
     if not votes:
         return []
     chosen = votes.most_common(1)[0][0]
     kept = []
     for pair in found:
-        value = next((v for v, unit in pair[0].options if unit == chosen), None)
-        if value is not None:
-            figure = replace(pair[0], value=value, unit=chosen)
+        stated = next(((v, s) for v, unit, s in pair[0].options if unit == chosen), None)
+        if stated is not None:
+            figure = replace(pair[0], value=stated[0], unit=chosen, scale=stated[1])
             kept.append(cast(T, (figure, *pair[1:])))
     return kept if len(kept) >= 2 else []
 
@@ -163,17 +167,21 @@ def _sentence(text: str, at: int) -> tuple[int, int]:
     return start, end
 
 
-def _options(sentence: str, asked: set[str], words: list[str]) -> list[tuple[float, str]]:
+def _options(sentence: str, asked: set[str], words: list[str]) -> list[tuple[float, str, str]]:
     """Every number the sentence states that the question does not and that a word follows, with
-    that word: those after the first of the question's words first, in order."""
+    that word and its scale word (`4.5 billion dollars`: 4.5e9, dollars, billion): those after
+    the first of the question's words first, in order."""
     numbers = [m for m in _NUMBER.finditer(sentence) if _value(m.group()) not in asked]
     held = [m.end() for m in re.finditer(r"\b(?:" + "|".join(words) + ")", sentence, re.I)]
     after = [m for m in numbers if held and m.start() > held[0]]
     options = []
     for number in after + [m for m in numbers if m not in after]:
-        unit = _UNIT.match(sentence, number.end())
+        value = float(_value(number.group()))
+        scale = _SCALE.match(sentence, number.end())
+        unit = _UNIT.match(sentence, scale.end() if scale else number.end())
         if unit is not None:
-            options.append((float(_value(number.group())), unit.group(1)))
+            factor = SCALES[scale.group(1).lower()] if scale else 1
+            options.append((value * factor, unit.group(1), scale.group(1).lower() if scale else ""))
     return options
 
 
