@@ -88,6 +88,11 @@ def never_called(request) -> str:
         ("Who says 'blood' most often?", Aggregate("most", "mentions", "speaker", "blood")),
         ("How many times is blood mentioned?", Aggregate("count", "mentions", None, "blood")),
         ("Who says the most?", Aggregate("most", "speeches", "speaker")),  # (no word counted)
+        ("Which plays mention Rome?", Aggregate("list", "mentions", "document", "Rome")),
+        (
+            "In which play does the word 'sleep' appear?",
+            Aggregate("list", "mentions", "document", "sleep"),
+        ),
         ("How many speeches are longer than 10 lines?", None),  # (a bound not applied)
         ("Who killed Duncan?", None),
         ("What does the porter say about the knocking?", None),
@@ -353,6 +358,11 @@ def test_a_corpus_of_plays_is_counted_document_by_document(tmp_path):
         assert answer.text.startswith(f"Macbeth (macbeth.md): {words:,} words, the longest.")
         answer = rlm.query("In how many plays does the word 'hello' appear?")
         assert answer.text.startswith("1 plays.")  # (30 mentions, all in one play)
+        answer = rlm.query("Which play mentions hello?")
+        assert answer.text.startswith("Brief Play (brief-play.md), the only one (30 mentions")
+        blood = len(re.findall(r"(?<!\w)blood(?!\w)", TEXT, flags=re.IGNORECASE))
+        answer = rlm.query("Which plays mention blood?")  # (not Brief Play)
+        assert answer.text.startswith(f"Macbeth (macbeth.md), the only one ({blood} mentions")
         answer = rlm.query("Which character appears in the most plays?")
         assert answer.text.startswith("MACBETH: 2 plays, the most.")
         answer = rlm.query("Which play is shorter, Brief Play or Macbeth?")

@@ -294,6 +294,8 @@ def _ranked(plan: Aggregate, tally: list[tuple[str, int]]) -> str:
     if not tally:
         return f"None: no {noun} of what the question names were found."
     if plan.operation == "list":
+        if len(tally) == 1:
+            return f"{tally[0][0]}, the only one ({tally[0][1]:,} {noun})."
         return ", ".join(group for group, _ in tally) + f" ({len(tally)})."
     if plan.operation == "distinct":
         shown = ", ".join(group for group, _ in tally[:SHOWN])

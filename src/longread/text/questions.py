@@ -90,6 +90,13 @@ _GROUPS = {
     "document": (*DOCUMENT_NOUNS, "book"),
 }
 
+_WHICH_HOLD = re.compile(  # (`Which plays mention Rome?`, `In which play does 'X' appear?`)
+    rf"\b(?:which|what)\s+(?:of\s+the\s+)?(?:{'|'.join((*SECTION_KINDS, *_GROUPS['document']))})s?"
+    r"\s+(?:mentions?|contains?|names?|includes?|uses?|refers?\s+to|talks?\s+about)\b"
+    r"|\bin\s+which\s+\w+\s+(?:does|do|is|are)\b.*\b(?:appears?|mentioned|occurs?|used)\b",
+    re.I,
+)
+
 
 @dataclass(frozen=True)
 class Aggregate:
@@ -139,7 +146,7 @@ def _aggregate(question: str) -> Aggregate | None:
         else "count"
         if _COUNT.search(question)
         else "list"
-        if _LIST.search(question)
+        if _LIST.search(question) or _WHICH_HOLD.search(question)
         else None
     )
     if operation is None:
