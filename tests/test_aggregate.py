@@ -93,7 +93,10 @@ def never_called(request) -> str:
             "In which play does the word 'sleep' appear?",
             Aggregate("list", "mentions", "document", "sleep"),
         ),
-        ("How many speeches are longer than 10 lines?", None),  # (a bound not applied)
+        ("Who is the last character to speak?", Aggregate("last", "speeches")),
+        ("Which character speaks first?", Aggregate("first", "speeches")),
+        ("How many speeches are longer than 10 lines?", None),
+        ("How many characters speak only once?", None),  # (a bound not applied)
         ("Who killed Duncan?", None),
         ("What does the porter say about the knocking?", None),
     ],
@@ -277,6 +280,9 @@ def test_a_word_is_counted_in_what_a_speaker_says(macbeth):
     answer = macbeth.query("Who says blood most often?")
     assert answer.text.startswith(f"{best}: {most} mentions of “blood”, the most.")
     assert blood["BANQUO"] == 0  # (a speaker compared who never says it: at 0)
+    ((name, times),) = said_by("duncan").most_common(1)  # (not DUNCAN by his own labels)
+    answer = macbeth.query("Who mentions Duncan most often?")
+    assert answer.text.startswith(f"{name}: {times} mentions of “Duncan”, the most.")
     answer = macbeth.query("Who says blood less often, Lady Macbeth or Banquo?")
     assert answer.text.startswith("BANQUO: 0 mentions of “blood”, the fewest.")
     answer = macbeth.query("Does Lady Macbeth or Macbeth say blood more?")  # (both named)
@@ -365,6 +371,10 @@ def test_a_corpus_of_plays_is_counted_document_by_document(tmp_path):
         assert answer.text.startswith(f"Macbeth (macbeth.md), the only one ({blood} mentions")
         answer = rlm.query("Which character appears in the most plays?")
         assert answer.text.startswith("MACBETH: 2 plays, the most.")
+        acts = {f"ACT {a.split()[0]}": len(a.split()) for a in TEXT.split("## ACT ")[1:]}
+        longest = max(acts, key=acts.get)
+        answer = rlm.query("Which act is the longest?")  # (not Macbeth's ACT I and Brief Play's)
+        assert answer.text.startswith(f"Macbeth (macbeth.md), {longest}: ")
         answer = rlm.query("Which play is shorter, Brief Play or Macbeth?")
         assert answer.text.startswith(f"Brief Play (brief-play.md): {len(short.split()):,} words")
         rlm.index._levels.clear()  # (each document's own index, built when first needed)

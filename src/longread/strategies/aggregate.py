@@ -231,13 +231,16 @@ def _group_of(record: Record, plan: Aggregate) -> str | None:
 
 
 def _section_name(part: Part, kind: str, heading: tuple[str, int]) -> str:
-    """A section's title, after the title of the section of another kind it falls under when
-    that tells apart sections of the same title (`ACT II, SCENE I. A room.`)."""
+    """A section's title, after the title of the section holding it when that tells apart
+    sections of the same title (`ACT II, SCENE I. A room.`), and after its work's or
+    document's in a source of several (`Hamlet, ACT III`)."""
     title, start = heading
-    if part.title_counts[title] < 2:
-        return title
-    before = [(t, s) for t, s in part.headings if s < start and kind_of(t) not in ("", kind)]
-    return f"{before[-1][0]}, {title}" if before else title
+    if part.title_counts[title] > 1:
+        kinds = part.kind_counts
+        outer = [k for k in SECTION_KINDS if k != kind and 0 < kinds[k] < kinds[kind]]  # (acts)
+        held_by = [h for k in outer if (h := part.under(k, start)) is not None]
+        title = f"{max(held_by, key=lambda h: h[1])[0]}, {title}" if held_by else title
+    return f"{part.work_at(start)}, {title}" if part.works or part.of_several else title
 
 
 def _tally(records: list[Record], plan: Aggregate, compared: set[str]) -> list[tuple[str, int]]:

@@ -35,6 +35,7 @@ class Part:
     cite: Callable[[int, int], Citation]
     title: str = ""  # what the document calls itself, where known
     works: list[tuple[str, int]] = field(default_factory=list)  # several in one file (12 plays)
+    of_several: bool = False  # one document of several
     _by_kind: dict[str, list[tuple[str, int]]] = field(default_factory=dict, repr=False)
 
     def work_at(self, offset: int) -> str:
@@ -67,11 +68,13 @@ class Part:
         return speeches(self.text)
 
     def speaker_at(self, offset: int) -> str:
-        """Who speaks the words at this offset, in a script ("" outside every speech and in a
-        stage direction)."""
+        """Who speaks the words at this offset, in a script ("" outside every speech, in its
+        speaker's label and in a stage direction)."""
         at = bisect.bisect_right(self.speeches, offset, key=lambda unit: unit.start) - 1
         if at < 0 or offset >= self.speeches[at].end:
             return ""
+        if "\n" not in self.text[self.speeches[at].start : offset]:
+            return ""  # (`**DUNCAN**` names him; he does not say it)
         start, end = self.text.rfind("\n", 0, offset) + 1, self.text.find("\n", offset)
         line = self.text[start : end if end >= 0 else len(self.text)]
         return "" if stage_direction(line) else self.speeches[at].label
@@ -80,6 +83,11 @@ class Part:
     def title_counts(self) -> Counter[str]:
         """How many headings bear each title."""
         return Counter(title for title, _ in self.headings)
+
+    @cached_property
+    def kind_counts(self) -> Counter[str]:
+        """How many headings are of each kind."""
+        return Counter(kind_of(title) for title, _ in self.headings)
 
 
 def parts(source: object, headings: bool, limit: int = MAX_CHARS) -> Iterator[Part]:
@@ -103,10 +111,12 @@ def parts(source: object, headings: bool, limit: int = MAX_CHARS) -> Iterator[Pa
     elif isinstance(source, TextDocs):
         _checked(source.total_chars, limit)
         for doc, base in zip(source.docs, source.offsets.starts, strict=True):
-            yield Part(doc.name, doc.text, [], _shifted(source.citation, base))
+            cite = _shifted(source.citation, base)
+            yield Part(doc.name, doc.text, [], cite, of_several=len(source.docs) > 1)
     elif isinstance(source, CorpusTools):
         _checked(source.index.totals()[1], limit)
-        for doc_id in source.list_documents():
+        documents = source.list_documents()
+        for doc_id in documents:
             stored = source.index.doc(doc_id)
             rows = (
                 [(r.title, r.start) for r in source.index.document_index(doc_id).rows]
@@ -115,7 +125,8 @@ def parts(source: object, headings: bool, limit: int = MAX_CHARS) -> Iterator[Pa
             )
             text = source.store.read_range(stored.store_id, 0, stored.chars)
             cite = _bound(source.citation, doc_id)
-            yield Part(doc_id, text, rows, cite, str(stored.meta.get("title", "")))
+            title = str(stored.meta.get("title", ""))
+            yield Part(doc_id, text, rows, cite, title, of_several=len(documents) > 1)
 
 
 def _works(headings: list[tuple[str, int, int]]) -> list[tuple[str, int]]:

@@ -76,12 +76,17 @@ _HOW_MANY_DOCUMENTS = re.compile(
     r"(?:are\s+there|(?:are|is)\s+(?:in|here)|does|do)\b",
     re.I,
 )  # (`How many plays are there?`; not `How many plays mention Rome?`)
-_BOUND = re.compile(r"\b(?:than|over|under|at\s+least|at\s+most)\s+\d", re.I)
+_BOUND = re.compile(
+    r"\b(?:than|over|under|at\s+least|at\s+most|exactly)\s+\d|\bonly\s+once\b|\bexactly\b"
+    r"|\bmore\s+than\s+(?:once|one|two|three)\b",
+    re.I,
+)
 _ONE_SPEECH = re.compile(r"\b(longest|shortest)\s+(?:single\s+)?speech\b", re.I)
 _WORDS = re.compile(r"\bwords\b", re.I)
 _TURN = re.compile(
     r"\bwho\s+(?:speaks|says|has|delivers|gives)\s+(?:the\s+)?(first|last|final|opening|closing)"
-    r"\s+(?:line|lines|speech|words)\b|\bwho\s+(?:speaks|talks)\s+(first|last)\b",
+    r"\s+(?:line|lines|speech|words)\b|\b(?:who|which\s+\w+)\s+(?:speaks|talks)\s+(first|last)\b"
+    r"|\b(?:who|which\s+\w+)\s+(?:is|was)\s+the\s+(first|last|final)\s+(?:\w+\s+)?to\s+speak\b",
     re.I,
 )
 _COUNTED = ("number", "total", "count", "speeche", "line", "mention", "time")
@@ -95,6 +100,9 @@ _WHICH_HOLD = re.compile(  # (`Which plays mention Rome?`, `In which play does '
     r"\s+(?:mentions?|contains?|names?|includes?|uses?|refers?\s+to|talks?\s+about)\b"
     r"|\bin\s+which\s+\w+\s+(?:does|do|is|are)\b.*\b(?:appears?|mentioned|occurs?|used)\b",
     re.I,
+)
+_WHICH_IN = re.compile(  # (`Which play is Banquo in?`)
+    r"\bwhich\s+\w+\s+(?:is|was|are|were)\s+(\w[\w' -]{0,40}?)\s+in\s*\??\s*$", re.I
 )
 
 
@@ -133,7 +141,7 @@ def _aggregate(question: str) -> Aggregate | None:
         return Aggregate("distinct", "speeches", "speaker")
     turn = _TURN.search(question)
     if turn:  # (`Who speaks the last line?`: the first or the last speech, in order)
-        first = (turn.group(1) or turn.group(2)).lower() in ("first", "opening")
+        first = next(word for word in turn.groups() if word).lower() in ("first", "opening")
         return Aggregate("first" if first else "last", "speeches")
     single = _ONE_SPEECH.search(question)
     if single:  # (`Who has the longest speech?`: one speech, by its lines)
@@ -146,7 +154,7 @@ def _aggregate(question: str) -> Aggregate | None:
         else "count"
         if _COUNT.search(question)
         else "list"
-        if _LIST.search(question) or _WHICH_HOLD.search(question)
+        if _LIST.search(question) or _WHICH_HOLD.search(question) or _WHICH_IN.search(question)
         else None
     )
     if operation is None:
@@ -158,7 +166,9 @@ def _aggregate(question: str) -> Aggregate | None:
     found = _ACROSS.search(question) or after
     across = found.group(1).lower() if found else None  # (`in how many scenes`, `in most plays`)
     term = _term(question)
-    if term and (_MENTION.search(question) or _SPEECH.search(question)):
+    if term and (
+        _MENTION.search(question) or _SPEECH.search(question) or _WHICH_IN.search(question)
+    ):
         return Aggregate(operation, "mentions", group, term, across)
     if across and (_SPEECH.search(question) or _APPEAR.search(question) or group == "speaker"):
         return Aggregate(operation, "speeches", group, across=across)
@@ -191,8 +201,8 @@ def _term(question: str) -> str | None:
     named = _QUOTED.search(question) or _WORD_NAMED.search(question)
     if named:
         return named.group(1).strip()
-    said = _SAID.search(question)
-    word = said and (said.group(1) or said.group(2))
+    said = _SAID.search(question) or _WHICH_IN.search(question)
+    word = said and next((g for g in said.groups() if g), None)
     return word if word and keywords(word) and stem(word.lower()) not in _ASKING else None
 
 
