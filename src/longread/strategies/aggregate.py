@@ -176,7 +176,7 @@ def _named(
     works = {t for p in parts for t, _ in p.works if names(question, t)}
     if works and plan.group != "document":  # (one file of several works: those it names)
         records = [r for r in records if r.part.work_at(r.start) in works]
-    held = {kind_of(title) for part in parts for title, _ in part.headings}
+    held = {kind for part in parts for kind in part.kind_counts}
     places = {  # (of the kinds the source has: `Henry IV, Part I` has no part headings)
         kind: found
         for kind in SECTION_KINDS
@@ -200,14 +200,11 @@ def _named(
 def _sections_at(part: Part, places: dict[str, set[int]]) -> dict[str, set[int]]:
     """kind -> where the sections of that kind at these places start (`the last scene`: of
     each work; `scene 2 of Act 3`: counted within the act, the kind with fewer sections)."""
-    of_kind = {
-        kind: [start for title, start in part.headings if kind_of(title) == kind] for kind in places
-    }
-    outer = min(places, key=lambda kind: len(of_kind[kind]))
+    outer = min(places, key=lambda kind: part.kind_counts[kind])
     chosen = {}
     for kind, wanted in places.items():
         runs: dict[tuple[str, object], list[int]] = {}  # (work, the outer section) -> starts
-        for start in of_kind[kind]:
+        for _, start in part.headings_of(kind):
             held_by = part.under(outer, start) if kind != outer else None
             runs.setdefault((part.work_at(start), held_by), []).append(start)
         chosen[kind] = {

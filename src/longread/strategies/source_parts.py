@@ -56,11 +56,15 @@ class Part:
     def under(self, kind: str, offset: int) -> tuple[str, int] | None:
         """The heading of this kind (`act`) that a text at `offset` falls under: the last one at
         or before it, however the headings nest (a source's levels are not always consistent)."""
-        of_kind = self._by_kind.get(kind)
-        if of_kind is None:  # (sorted out once per kind, not once per record)
-            of_kind = self._by_kind[kind] = [h for h in self.headings if kind_of(h[0]) == kind]
+        of_kind = self.headings_of(kind)
         at = bisect.bisect_right(of_kind, offset, key=lambda heading: heading[1]) - 1
         return of_kind[at] if at >= 0 else None
+
+    def headings_of(self, kind: str) -> list[tuple[str, int]]:
+        """The headings of this kind, in order (sorted out once per kind, not once per record)."""
+        if kind not in self._by_kind:
+            self._by_kind[kind] = [h for h in self.headings if kind_of(h[0]) == kind]
+        return self._by_kind[kind]
 
     @cached_property
     def speeches(self) -> list[Unit]:

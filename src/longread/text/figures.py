@@ -176,12 +176,12 @@ def _options(sentence: str, asked: set[str], words: list[str]) -> list[tuple[flo
     after = [m for m in numbers if held and m.start() > held[0]]
     options = []
     for number in after + [m for m in numbers if m not in after]:
-        value = float(_value(number.group()))
         scale = _SCALE.match(sentence, number.end())
         unit = _UNIT.match(sentence, scale.end() if scale else number.end())
         if unit is not None:
-            factor = SCALES[scale.group(1).lower()] if scale else 1
-            options.append((value * factor, unit.group(1), scale.group(1).lower() if scale else ""))
+            word = scale.group(1).lower() if scale else ""
+            value = float(_value(number.group())) * SCALES.get(word, 1)
+            options.append((value, unit.group(1), word))
     return options
 
 

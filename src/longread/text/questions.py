@@ -77,7 +77,7 @@ _HOW_MANY_DOCUMENTS = re.compile(
     re.I,
 )  # (`How many plays are there?`; not `How many plays mention Rome?`)
 _BOUND = re.compile(
-    r"\b(?:than|over|under|at\s+least|at\s+most|exactly)\s+\d|\bonly\s+once\b|\bexactly\b"
+    r"\b(?:than|over|under|at\s+least|at\s+most)\s+\d|\bonly\s+once\b|\bexactly\b"
     r"|\bmore\s+than\s+(?:once|one|two|three)\b",
     re.I,
 )
