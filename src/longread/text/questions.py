@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, replace
 
 from longread.text.rank import keywords, stem, terms
+from longread.text.records import phrase_pattern
 
 _MOST = re.compile(r"\b(most|more\s+than\s+any|greatest|largest|highest|maximum|longest)\b", re.I)
 _LEAST = re.compile(r"\b(least|fewest|smallest|lowest|minimum|shortest)\b", re.I)
@@ -350,14 +351,9 @@ def names_any_section(question: str) -> bool:
 def names(question: str, name: str, case: bool = False) -> bool:
     """Whether the question names `name` (a speaker, a document's title) as whole words, in any
     case (in its own, with `case`)."""
-    return bool(name.split()) and bool(_name_pattern(name, case).search(question))
+    return bool(name.split()) and bool(phrase_pattern(name, case).search(question))
 
 
 def without(question: str, name: str) -> str:
     """The question with each place it names `name` blanked out."""
-    return _name_pattern(name).sub(" ", question) if name.split() else question
-
-
-def _name_pattern(name: str, case: bool = False) -> re.Pattern[str]:
-    words = r"\s+".join(map(re.escape, name.split()))
-    return re.compile(rf"(?<!\w){words}(?!\w)", 0 if case else re.I)
+    return phrase_pattern(name).sub(" ", question) if name.split() else question

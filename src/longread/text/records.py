@@ -59,11 +59,15 @@ def stage_direction(line: str) -> bool:
 
 def mentions(text: str, term: str, base: int = 0) -> list[tuple[int, int]]:
     """(start, end) of each whole-word, case-insensitive occurrence of `term`."""
-    words = term.split()
-    if not words:
+    if not term.split():
         return []
-    pattern = re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, words)) + r"(?!\w)", re.IGNORECASE)
-    return [(base + m.start(), base + m.end()) for m in pattern.finditer(text)]
+    return [(base + m.start(), base + m.end()) for m in phrase_pattern(term).finditer(text)]
+
+
+def phrase_pattern(phrase: str, case: bool = False) -> re.Pattern[str]:
+    """A phrase as whole words, any space between them, in any case (in its own, with `case`)."""
+    words = r"\s+".join(map(re.escape, phrase.split()))
+    return re.compile(rf"(?<!\w){words}(?!\w)", 0 if case else re.IGNORECASE)
 
 
 _PARAGRAPH = re.compile(r"[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*")
