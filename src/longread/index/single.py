@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from longread.index.full_text import PartBuilders
+from longread.index.records import ensure_records
 from longread.ingest.doctype import detect_doc_type
 from longread.ingest.document import load_document
 from longread.ingest.fingerprint import Fingerprint, fingerprint, stamp
@@ -94,6 +95,7 @@ class SingleDocIndex:
             if builders is not None:
                 store.ensure_fts(store_id)  # (marks it complete, once any part not copied is built)
 
+        ensure_records(store, store_id, str(path), document.text)
         if seen is not None:
             store.note_source(store_id, *seen.stamp, seen.file_hash)
         return cls.open(store, store_id, rows)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from longread import deadline
+from longread.store.record_tables import RECORDS_SCHEMA, RecordTables
 from longread.store.rows import rows_text
 from longread.store.section_rows import SectionRows
 from longread.store.section_search import FTS_BATCH_CHARS, SectionSearch
@@ -100,6 +101,7 @@ CREATE TABLE IF NOT EXISTS section_summaries (
 );
 """
     + TREE_SCHEMA
+    + RECORDS_SCHEMA
 )
 
 
@@ -131,7 +133,7 @@ class NewText(NamedTuple):
     structured: bool = True
 
 
-class DocStore(TreeTables, SectionSearch, SectionRows):
+class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
     """Documents, their text, sections and summaries in one SQLite file (WAL mode)."""
 
     def __init__(
@@ -325,6 +327,7 @@ class DocStore(TreeTables, SectionSearch, SectionRows):
         """Delete a document's text and all that was built on it, in the caller's transaction."""
         self._drop_fts(store_id)
         self._drop_tree(store_id)
+        self._drop_records(store_id)
         self.db.execute(
             "DELETE FROM section_summaries "
             "WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",

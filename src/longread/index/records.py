@@ -1,0 +1,275 @@
+"""A document's records, found once and stored: the tables the record kinds and the general finder
+read from its text, each row given the sections it falls in; and two tables every document has,
+its sections (each heading: its kind, number, level, size) and itself (its title and size).
+
+A heading's kind is its first word where headings of that word are numbered (`ACT III`, `Chapter
+12`, `Section 4.1`); each kind of two headings or more is a column of every record table (the act
+a speech is in), as is the innermost section and, in a file of several titled works, the work."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from longread.ingest.records import find_tables
+from longread.ingest.records.table import Column, ColumnType, Table, build, identifier
+from longread.store.docstore import DocStore
+from longread.store.record_tables import StoredColumn
+from longread.store.rows import SectionRow
+
+FINDERS_VERSION = 1  # raise when the finders change: documents read before are read again
+MAX_CHARS = 200_000_000  # a longer document's records are not looked for
+WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
+_NUMERAL = re.compile(
+    r"(?:\d+(?:\.\d+)*|[IVXLCDM]+|[ivxlcdm]+|one|two|three|four|five|six|seven|eight|nine|ten"
+    r"|eleven|twelve|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b",
+    re.IGNORECASE,
+)
+_WORDS = re.compile(r"\S+")
+
+
+def ensure_records(store: DocStore, store_id: int, name: str, text: str | None = None) -> None:
+    """Find and store the document's records unless stored by this version of the finders
+    (`text`: the document's text, if the caller holds it)."""
+    if store.records_version(store_id) == FINDERS_VERSION:
+        return
+    chars = store.document(store_id)["chars"]
+    if chars > MAX_CHARS:
+        store.save_records(store_id, [], FINDERS_VERSION)
+        return
+    text = store.read_range(store_id, 0, chars) if text is None else text
+    rows = store.sections(store_id) if store.document(store_id)["structured"] else []
+    tables = document_tables(text, PurePath(name).name, rows)
+    store.save_records(
+        store_id,
+        [
+            (t.name, t.kind, [_stored(c) for c in t.columns], t.nouns, t.rows)
+            for t in tables
+            if t.rows
+        ],
+        FINDERS_VERSION,
+    )
+
+
+def _stored(column: Column) -> StoredColumn:
+    return StoredColumn(column.name, column.type.value, column.role.value, column.aliases)
+
+
+def document_tables(text: str, name: str, rows: Sequence[SectionRow]) -> list[Table]:
+    """The document's record tables, each with its section columns, then its sections table and
+    its own one-row table."""
+    places = Places(text, rows)
+    heading_spans = [(r.start, text.find("\n", r.start) % (len(text) + 1)) for r in rows]
+    tables = find_tables(text, name, heading_spans)
+    found = [places.placed(table) for table in tables]
+    sections = places.sections_table()
+    if sections is not None:
+        found.append(sections)
+    found.append(_document_table(text, name, rows))
+    return found
+
+
+def _document_table(text: str, name: str, rows: Sequence[SectionRow]) -> Table:
+    title = rows[0].title if rows and rows[0].start < 200 else PurePath(name).stem
+    words = len(_WORDS.findall(text)) if len(text) <= WORDS_CHARS else None
+    columns = (
+        Column("title", aliases=("name",)),
+        Column("words", ColumnType.NUMBER),
+        Column("chars", ColumnType.NUMBER, aliases=("characters", "length", "size")),
+    )
+    cells = [(0, len(text), (title, None if words is None else str(words), str(len(text))))]
+    return build("documents", "document", columns, cells, ("document", "file", "text"))
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """Where a heading's title holds: from its start to the next heading of a higher level."""
+
+    start: int
+    end: int
+    title: str
+
+
+class Places:
+    """Which sections an offset of the text falls in: one column per kind of numbered heading,
+    the innermost section, and the work (a titled top heading, in a file holding several)."""
+
+    def __init__(self, text: str, rows: Sequence[SectionRow]):
+        self.text = text
+        self.rows = list(rows)
+        self.kinds = _kinds(self.rows)
+        self.scopes = {kind: _scopes(self.rows, kind) for kind in self.kinds}
+        top = min((r.level for r in self.rows), default=0)
+        works = [r for r in self.rows if r.level == top]
+        self.works = _scopes_of(self.rows, works) if len(works) > 1 and self.kinds else []
+        self.leaf_starts = [r.start for r in self.rows]
+
+    def columns(self, taken: Sequence[str]) -> list[tuple[str, str]]:
+        """(column name, what it holds: a kind, `section` or `work`) for this document."""
+        names: list[str] = list(taken)
+        found = []
+        for key in [*self.kinds, "section", *(["work"] if self.works else [])]:
+            if key == "section" and not self.rows:
+                continue
+            column = identifier(key, names)
+            names.append(column)
+            found.append((column, key))
+        return found
+
+    def values(self, offset: int, keys: Sequence[str]) -> list[str | None]:
+        out: list[str | None] = []
+        for key in keys:
+            if key == "section":
+                at = bisect.bisect_right(self.leaf_starts, offset) - 1
+                out.append(self.rows[at].title if at >= 0 else None)
+            else:
+                out.append(_held(self.works if key == "work" else self.scopes[key], offset))
+        return out
+
+    def placed(self, table: Table) -> Table:
+        """The table with its rows' section columns added."""
+        wanted = self.columns([c.name for c in table.columns])
+        if not wanted:
+            return table
+        keys = [key for _, key in wanted]
+        columns = [
+            *table.columns,
+            *(Column(column, aliases=(key,) if key != column else ()) for column, key in wanted),
+        ]
+        rows = [(s, e, (*values, *self.values(s, keys))) for s, e, values in table.rows]
+        return Table(table.name, table.kind, columns, rows, table.nouns, table.notes)
+
+    def sections_table(self) -> Table | None:
+        """Each heading as a row: its title, kind, number, level, words and characters, and the
+        sections it falls in."""
+        if not self.rows:
+            return None
+        sizes = _sizes(self.text, self.rows)
+        base = (
+            Column("title", aliases=("name", "heading")),
+            Column("kind", aliases=("type",)),
+            Column("number", ColumnType.NUMBER),
+            Column("level", ColumnType.NUMBER, aliases=("depth",)),
+            Column("words", ColumnType.NUMBER),
+            Column("chars", ColumnType.NUMBER, aliases=("characters", "length", "size")),
+        )
+        wanted = [(c, k) for c, k in self.columns([c.name for c in base]) if k != "section"]
+        cells = []
+        for row, (words, chars) in zip(self.rows, sizes, strict=True):
+            kind = kind_of(row.title)
+            number = numeral(row.title.split()[1]) if len(row.title.split()) > 1 else None
+            places = self.values(row.start, [k for _, k in wanted])
+            places = [None if v == row.title else v for v in places]  # (not its own section)
+            cells.append(
+                (
+                    row.start,
+                    row.end,
+                    (
+                        row.title,
+                        kind if kind in self.kinds else None,
+                        None if number is None else str(number),
+                        str(row.level),
+                        None if words is None else str(words),
+                        str(chars),
+                        *places,
+                    ),
+                )
+            )
+        columns = [*base, *(Column(c, aliases=(k,) if k != c else ()) for c, k in wanted)]
+        nouns = ("section", "heading", *self.kinds)
+        return build("sections", "sections", columns, cells, nouns)
+
+
+def kind_of(title: str) -> str:
+    """A heading's first word, in lower case (`act` for `ACT III.`)."""
+    words = title.split()
+    return re.sub(r"\W+$", "", words[0].lower()) if words else ""
+
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
+_CARDINALS = "one two three four five six seven eight nine ten eleven twelve"
+_WORD_NUMBERS = {
+    word: n for words in (_CARDINALS.split(), _ORDINALS.split()) for n, word in enumerate(words, 1)
+}
+
+
+def numeral(word: str) -> int | None:
+    """The value of a numeral (`3`, `III`, `three`, `third`; `4.1` gives 4), else None."""
+    word = word.strip(".:,;)(").lower()
+    head = word.split(".")[0]
+    if head.isdigit():
+        return int(head)
+    if word in _WORD_NUMBERS:
+        return _WORD_NUMBERS[word]
+    if not word or any(c not in _ROMAN for c in word):
+        return None
+    total = 0
+    for at, c in enumerate(word):
+        value = _ROMAN[c]
+        total += -value if at + 1 < len(word) and _ROMAN[word[at + 1]] > value else value
+    return total
+
+
+def _kinds(rows: Sequence[SectionRow]) -> list[str]:
+    """The kinds of numbered headings that two headings or more have, in order of first use."""
+    counted: Counter[str] = Counter()
+    for row in rows:
+        if _numbered(row.title):
+            counted[kind_of(row.title)] += 1
+    return [kind for kind, n in counted.items() if n >= 2 and kind.isalpha()]
+
+
+def _scopes(rows: Sequence[SectionRow], kind: str) -> list[_Scope]:
+    return _scopes_of(rows, [r for r in rows if kind_of(r.title) == kind])
+
+
+def _scopes_of(rows: Sequence[SectionRow], chosen: Sequence[SectionRow]) -> list[_Scope]:
+    """Each chosen heading's scope: up to the next heading of a higher level (a smaller level
+    number), however inconsistent the levels between (`## ACT I`, `## SCENE I`, `### SCENE II`)."""
+    starts = [r.start for r in rows]
+    scopes = []
+    for heading in chosen:
+        at = bisect.bisect_right(starts, heading.start)
+        end = next((r.start for r in rows[at:] if r.level < heading.level), None)
+        scopes.append(_Scope(heading.start, end if end is not None else 1 << 62, heading.title))
+    return scopes
+
+
+def _held(scopes: list[_Scope], offset: int) -> str | None:
+    at = bisect.bisect_right(scopes, offset, key=lambda scope: scope.start) - 1
+    return scopes[at].title if at >= 0 and offset < scopes[at].end else None
+
+
+def _sizes(text: str, rows: Sequence[SectionRow]) -> list[tuple[int | None, int]]:
+    """(words, characters) of each section: a numbered one's up to the next heading of its kind
+    or of a higher level (levels are not always consistent), another's as the outline nests it;
+    words are not counted past WORDS_CHARS."""
+    ends = [r.end for r in rows]
+    higher: list[tuple[int, int]] = []  # (level, start) of headings after, levels rising
+    same: dict[str, int] = {}
+    for at in range(len(rows) - 1, -1, -1):
+        row = rows[at]
+        kind = kind_of(row.title)
+        while higher and higher[-1][0] >= row.level:
+            higher.pop()
+        if _numbered(row.title):
+            ends[at] = min(same.get(kind, len(text)), higher[-1][1] if higher else len(text))
+        higher.append((row.level, row.start))
+        same[kind] = row.start
+    return [
+        (
+            len(_WORDS.findall(text, r.start, end)) if len(text) <= WORDS_CHARS else None,
+            end - r.start,
+        )
+        for r, end in zip(rows, ends, strict=True)
+    ]
+
+
+def _numbered(title: str) -> bool:
+    words = title.split()
+    return len(words) > 1 and words[0][:1].isalpha() and bool(_NUMERAL.match(words[1]))

@@ -1,0 +1,48 @@
+"""Records found in a document's text, as tables: the registered kinds (one module each, tried in
+order, a later kind kept off the spans an earlier one read), then the general finder of
+templates over the lines no kind took."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from longread.ingest.records import dialogue, log_lines, messages, stanzas, tables, template
+from longread.ingest.records.kind import MIN_ROWS, Kind, Taken
+from longread.ingest.records.table import Table
+
+KINDS: tuple[Kind, ...] = (messages, stanzas, log_lines, tables, dialogue)
+WHOLE_CHARS = 8_000_000  # a longer text is tested for each kind on samples
+_PIECE = 65_536
+_PIECES = 16
+
+
+def find_tables(
+    text: str, file_name: str = "", headings: Sequence[tuple[int, int]] = ()
+) -> list[Table]:
+    """The records of every kind the text holds, then those of the templates its other lines
+    repeat (heading lines, [start, end) in `headings`, are none); tables of fewer than MIN_ROWS
+    rows are left out."""
+    sample = _sample(text)
+    taken = Taken()
+    found: list[Table] = []
+    for kind in KINDS:
+        if not kind.detect(sample):
+            continue
+        for table in kind.records(text, file_name):
+            table.rows = [row for row in table.rows if not taken.overlaps(row[0], row[1])]
+            if len(table.rows) >= MIN_ROWS or (table.rows and kind is messages):
+                found.append(table)
+                for start, end, _ in table.rows:
+                    taken.add(start, end)
+    for start, end in headings:
+        taken.add(start, end)
+    found += template.find(text, taken)
+    return found
+
+
+def _sample(text: str) -> str:
+    """The text, or (past WHOLE_CHARS) its first piece and others spread over it."""
+    if len(text) <= WHOLE_CHARS:
+        return text
+    step = len(text) // _PIECES
+    return "\n".join(text[at : at + _PIECE] for at in range(0, len(text), step))

@@ -1,0 +1,68 @@
+"""Dialogue: a script's speeches, a transcript's or minutes' turns. Each turn opens with its
+speaker's label, in one of three forms: on a line of its own in bold (`**HAMLET**`), in capitals
+with a full stop (`HAMLET. Words…`) or before a colon (`Alice: Words…`, `DR. SMITH: …`); it runs to
+the next label or heading. Stage directions (a line in underscores, `_Exit_`) are not spoken."""
+
+from __future__ import annotations
+
+import re
+
+from longread.ingest.records.kind import MIN_ROWS
+from longread.ingest.records.table import Column, ColumnType, Role, Table, build
+
+name = "dialogue"
+_FORMS = (
+    re.compile(r"^\*\*([^*\n]{1,60}?)\*\*[ \t]*$", re.MULTILINE),
+    re.compile(r"^([A-Z][A-Z'’ -]{1,40}[A-Z])\.[ \t]", re.MULTILINE),
+    re.compile(r"^([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}):[ \t]+(?=\S)", re.MULTILINE),
+)
+MIN_TURNS = max(MIN_ROWS, 20)
+_COLUMNS = (
+    Column("speaker", role=Role.WHO, aliases=("character", "person", "role", "speaker", "who")),
+    Column("text", role=Role.BODY),
+    Column("words", ColumnType.NUMBER, aliases=("words spoken",)),
+    Column("lines", ColumnType.NUMBER, aliases=("lines spoken",)),
+)
+NOUNS = ("speech", "turn", "utterance", "dialogue")
+
+
+def detect(sample: str) -> bool:
+    return _form(sample, 3) is not None
+
+
+def records(text: str, file_name: str) -> list[Table]:
+    form = _form(text, MIN_TURNS)
+    if form is None:
+        return []
+    marks = list(form.finditer(text))
+    cells = []
+    for at, mark in enumerate(marks):
+        end = marks[at + 1].start() if at + 1 < len(marks) else len(text)
+        heading = text.find("\n#", mark.end(), end)  # (a turn ends where a heading starts)
+        end = heading + 1 if heading >= 0 else end
+        spoken = [
+            line.strip()
+            for line in text[mark.end() : end].splitlines()
+            if line.strip() and not stage_direction(line)
+        ]
+        said = " ".join(spoken)
+        speaker = " ".join(mark.group(1).split()).strip(" .:")
+        cells.append((mark.start(), end, (speaker, said, str(len(said.split())), str(len(spoken)))))
+    return [build(name, name, _COLUMNS, cells, NOUNS)]
+
+
+def _form(text: str, least: int) -> re.Pattern[str] | None:
+    """The first label form marking at least `least` turns by two speakers or more, each
+    speaker's label used twice on average (labels repeat; headings and notes mostly do not)."""
+    for form in _FORMS:
+        labels = [m.group(1) for m in form.finditer(text)]
+        distinct = len(set(labels))
+        if len(labels) >= least and distinct >= 2 and distinct * 2 <= len(labels):
+            return form
+    return None
+
+
+def stage_direction(line: str) -> bool:
+    """A stage direction (`_Exit_`), not a line spoken."""
+    line = line.strip()
+    return line.startswith("_") and line.endswith("_")

@@ -1,0 +1,60 @@
+"""What a record kind is: a `detect` test cheap enough to run on a sample of any text, and a
+`records` reader that gives the kind's tables, each row with its span in the text."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from typing import Protocol
+
+from longread.ingest.records.table import Table
+
+MIN_ROWS = 5  # fewer records than this are not a table
+
+
+class Kind(Protocol):
+    """A kind of record (one file each under `ingest/records/`)."""
+
+    name: str
+
+    def detect(self, sample: str) -> bool:
+        """Whether the text (a sample of it: its start and pieces spread over it) may hold this
+        kind's records."""
+        ...
+
+    def records(self, text: str, name: str) -> list[Table]:
+        """This kind's tables in the text (`name`: the document's file name)."""
+        ...
+
+
+_LINE = re.compile(r"[^\n]*")
+
+
+def lines(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    """The [start, end) of each line of text[start:end], without its line break."""
+    end = len(text) if end is None else end
+    at = start
+    while at < end:
+        stop = text.find("\n", at, end)
+        stop = end if stop < 0 else stop
+        yield at, stop
+        at = stop + 1
+
+
+class Taken:
+    """Spans of the text already read as some kind's records, to keep later kinds off them."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[int, int]] = []
+
+    def add(self, start: int, end: int) -> None:
+        bisect.insort(self.spans, (start, end))
+
+    def overlaps(self, start: int, end: int) -> bool:
+        at = bisect.bisect_right(self.spans, (start, end))
+        before = self.spans[at - 1] if at else None
+        after = self.spans[at] if at < len(self.spans) else None
+        return bool(
+            (before is not None and before[1] > start) or (after is not None and after[0] < end)
+        )

@@ -1,0 +1,98 @@
+"""Log lines: one event a line, stamped with a time, in the layouts programs write most: syslog
+(`Jun 21 16:47:48 host sshd[137]: text`), a stamp and a level (`2024-03-01 12:00:05,120 ERROR
+[worker-2] db.pool: text`, or the level first), and web servers' access logs. A syslog line's
+level is the level word its text opens with (`error: …`), where it has one."""
+
+from __future__ import annotations
+
+import re
+
+from longread.ingest.records.kind import MIN_ROWS
+from longread.ingest.records.table import Column, ColumnType, Role, Table, build
+
+name = "log"
+NOUNS = ("log line", "line", "entry", "event", "log entry", "record", "message")
+LEVELS = (
+    "TRACE|DEBUG|FINE|FINER|FINEST|INFO|NOTICE|WARN|WARNING|ERROR|ERR|SEVERE|CRITICAL|CRIT"
+    "|FATAL|ALERT|EMERG|EMERGENCY|PANIC"
+)
+_STAMP = (
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?"
+)
+_FORMATS = (
+    (  # syslog
+        re.compile(
+            r"^(?P<time>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d) (?P<host>\S+) "
+            r"(?P<source>[^\s\[:]+)(?:\[(?P<pid>\d+)\])?: (?P<message>[^\n]*)",
+            re.MULTILINE,
+        ),
+        ("time", "host", "source", "pid", "level", "message"),
+    ),
+    (  # a stamp, then a level: `2024-03-01 12:00:05,120 ERROR [thread] logger: text`
+        re.compile(
+            rf"^\[?(?P<time>{_STAMP})\]?[ \t]+[\[<]?(?P<level>(?i:{LEVELS}))[\]>:]?[ \t]+"
+            r"(?:\[(?P<thread>[^\]\n]{1,60})\][ \t]+)?(?:(?P<source>[\w.$/-]{1,80})(?::| -)[ \t]+)?"
+            r"(?P<message>[^\n]*)",
+            re.MULTILINE,
+        ),
+        ("time", "level", "thread", "source", "message"),
+    ),
+    (  # a level, then a stamp: `ERROR 2024-03-01 12:00:05 text`, `[WARN] [2024-…] text`
+        re.compile(
+            rf"^[\[<]?(?P<level>(?i:{LEVELS}))[\]>:]?[ \t]+\[?(?P<time>{_STAMP})\]?[ \t:-]+"
+            r"(?:(?P<source>[\w.$/-]{1,80}):[ \t]+)?(?P<message>[^\n]*)",
+            re.MULTILINE,
+        ),
+        ("time", "level", "source", "message"),
+    ),
+    (  # a web server's access log (common or combined)
+        re.compile(
+            r"^(?P<client>\S+) \S+ (?P<user>\S+) \[(?P<time>[^\]\n]+)\] "
+            r'"(?P<method>[A-Z]+) (?P<path>\S+)[^"\n]*" (?P<status>\d{3}) (?P<bytes>\d+|-)'
+            r'(?: "(?P<referrer>[^"\n]*)" "(?P<agent>[^"\n]*)")?[^\n]*',
+            re.MULTILINE,
+        ),
+        ("client", "user", "time", "method", "path", "status", "bytes", "referrer", "agent"),
+    ),
+)
+_OPENING_LEVEL = re.compile(rf"(?i:({LEVELS}))\b[:\]]?")
+_ROLES = {"time": Role.WHEN, "message": Role.BODY}
+_TYPES = {"time": ColumnType.DATE, "pid": ColumnType.NUMBER, "status": ColumnType.NUMBER}
+_ALIASES = {
+    "time": ("when", "timestamp", "date"),
+    "source": ("component", "program", "service", "process", "logger", "module"),
+    "level": ("severity", "priority"),
+    "message": ("text",),
+    "client": ("ip", "address", "visitor"),
+    "status": ("status code", "code"),
+}
+
+
+def detect(sample: str) -> bool:
+    return any(len(form.findall(sample, 0, 50_000)) >= 3 for form, _ in _FORMATS)
+
+
+def records(text: str, file_name: str) -> list[Table]:
+    tables = []
+    for form, fields in _FORMATS:
+        cells = [(m.start(), m.end(), _cells(m, fields)) for m in form.finditer(text)]
+        if len(cells) >= MIN_ROWS:
+            columns = [_column(f) for f in fields]
+            tables.append(build(name, name, columns, cells, NOUNS))
+    return tables
+
+
+def _column(field: str) -> Column:
+    kind = _TYPES.get(field, ColumnType.TEXT)
+    return Column(field, kind, _ROLES.get(field, Role.NONE), _ALIASES.get(field, ()))
+
+
+def _cells(match: re.Match[str], fields: tuple[str, ...]) -> tuple[str | None, ...]:
+    found = match.groupdict()
+    if "level" in fields and "level" not in found:  # (syslog: a level word opening the text)
+        opening = _OPENING_LEVEL.match(found["message"] or "")
+        found["level"] = opening.group(1) if opening else None
+    return tuple(
+        found[f].upper() if f == "level" and found.get(f) else found.get(f) for f in fields
+    )

@@ -1,0 +1,65 @@
+"""Key-value stanzas (RFC 822 style: a package list, a control file, a tracker's export): blocks
+of `Key: value` lines, a value running on over indented lines, blocks parted by blank lines. Each
+block is a row; each key held by a fifth of the blocks or more is a column."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from longread.ingest.records.kind import MIN_ROWS
+from longread.ingest.records.table import Column, Role, Table, build, identifier
+
+name = "stanzas"
+NOUNS = ("entry", "record", "stanza", "block", "item")
+_FIELD = re.compile(r"^([A-Za-z][\w-]{0,40}(?: [\w-]{1,20})?):(?:[ \t]+([^\n]*)|[ \t]*$)")
+_BLOCK = re.compile(r"(?:^[^\n]*\S[^\n]*(?:\n|$))+", re.MULTILINE)
+_KEY_SHARE = 0.2
+_WHO = re.compile(r"\b(?:author|maintainer|owner|sender|from|by|reporter|assignee|name)\b", re.I)
+_WHEN = re.compile(r"\b(?:date|time|created|updated|modified|when)\b", re.I)
+
+
+def detect(sample: str) -> bool:
+    return len(_stanzas(sample)) >= 3
+
+
+def records(text: str, file_name: str) -> list[Table]:
+    found = _stanzas(text)
+    if len(found) < MIN_ROWS:
+        return []
+    held: Counter[str] = Counter(key for _, _, fields in found for key in dict(fields))
+    keys = [k for k, n in held.items() if n >= _KEY_SHARE * len(found)]
+    taken: list[str] = []
+    columns = []
+    for key in keys:
+        column = identifier(key, taken)
+        taken.append(column)
+        role = Role.WHO if _WHO.search(key) else Role.WHEN if _WHEN.search(key) else Role.NONE
+        columns.append(Column(column, role=role, aliases=(key.lower().replace("-", " "),)))
+    cells = [(s, e, [dict(fields).get(k) for k in keys]) for s, e, fields in found]
+    return [build(name, name, columns, cells, NOUNS)]
+
+
+def _stanzas(text: str) -> list[tuple[int, int, list[tuple[str, str]]]]:
+    """(start, end, [(key, value)…]) of each block made of fields only, two fields or more."""
+    found = []
+    for block in _BLOCK.finditer(text):
+        fields = _fields(block.group())
+        if fields is not None and len(fields) >= 2:
+            found.append((block.start(), block.end(), fields))
+    return found
+
+
+def _fields(block: str) -> list[tuple[str, str]] | None:
+    """The block's fields, a value's indented lines joined to it; None if a line is neither."""
+    fields: list[tuple[str, str]] = []
+    for line in block.splitlines():
+        if line[:1] in (" ", "\t") and fields:
+            key, value = fields[-1]
+            fields[-1] = (key, f"{value} {line.strip()}".strip())
+            continue
+        match = _FIELD.match(line)
+        if match is None:
+            return None
+        fields.append((match.group(1), (match.group(2) or "").strip()))
+    return fields

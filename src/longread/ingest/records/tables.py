@@ -1,0 +1,127 @@
+"""Tables: a pipe table (Markdown's, or the one the HTML, DOCX and PDF loaders write for a
+`<table>`, a Word table or a PDF table: `| a | b |` lines, a `|---|` rule under the header), and a
+whole file of delimiter-separated values (CSV, TSV, `;` or `|`). The header row names the
+columns; a table is named after the heading or caption line just above it, else its file."""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import PurePath
+
+from longread.ingest.records.kind import MIN_ROWS, lines
+from longread.ingest.records.table import Column, Table, build, identifier
+
+name = "table"
+NOUNS = ("row", "entry", "record", "item")
+_PIPE_RUN = re.compile(r"(?:^[ \t]*\|?[^\n|]*\|[^\n]*(?:\n|$)){3,}", re.MULTILINE)
+_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*(?::?-{2,}:?[ \t]*)?\|?[ \t]*$")
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_DELIMITERS = ",\t;|"
+_SAMPLE_LINES = 50
+
+
+def detect(sample: str) -> bool:
+    return bool(_PIPE_RUN.search(sample)) or _delimiter(sample, 2) is not None
+
+
+def records(text: str, file_name: str) -> list[Table]:
+    delimited = PurePath(file_name).suffix.lower() in (".csv", ".tsv", ".tab", ".psv")
+    delimiter = _delimiter(text[:20_000], 2 if delimited else 3)
+    if delimiter is not None:
+        table = _delimited(text, delimiter, _stem(file_name))
+        if table is not None:
+            return [table]
+    found = []
+    for run in _PIPE_RUN.finditer(text):
+        table = _pipe_table(text, run.start(), run.end(), file_name)
+        if table is not None:
+            found.append(table)
+    return found
+
+
+def _stem(file_name: str) -> str:
+    return PurePath(file_name).stem or "table"
+
+
+def _delimiter(sample: str, fields: int) -> str | None:
+    """The delimiter of a file of delimiter-separated values: the one that splits nearly every
+    one of its first lines into the same number of fields (`fields` or more: a file not named
+    .csv or .tsv needs three, since prose has a comma a line often enough)."""
+    first = [line for line in sample.splitlines()[:_SAMPLE_LINES] if line.strip()]
+    if len(first) < 3:
+        return None
+    for delimiter in _DELIMITERS:
+        counts = [len(row) for row in csv.reader(first, delimiter=delimiter)]
+        common = max(set(counts), key=counts.count)
+        if common >= fields and counts.count(common) >= 0.9 * len(counts):
+            return delimiter
+    return None
+
+
+def _delimited(text: str, delimiter: str, stem: str) -> Table | None:
+    """The file's rows, the first naming the columns (read by the standard library's csv, a
+    quoted field over several lines included)."""
+    spans = [(s, e) for s, e in lines(text) if text[s:e].strip()]
+    cells: list[tuple[int, int, list[str]]] = []
+    at = 0
+    while at < len(spans):
+        start, end = spans[at]
+        line = text[start:end]
+        while line.count('"') % 2 and at + 1 < len(spans):  # (a quoted field runs on)
+            at += 1
+            end = spans[at][1]
+            line = text[start:end]
+        row = next(csv.reader([line], delimiter=delimiter), [])
+        cells.append((start, end, [cell.strip() for cell in row]))
+        at += 1
+    if len(cells) < MIN_ROWS + 1:
+        return None
+    return _table(stem, cells[0][2], cells[1:])
+
+
+def _pipe_table(text: str, start: int, end: int, file_name: str) -> Table | None:
+    rows = []
+    for s, e in lines(text, start, end):
+        line = text[s:e]
+        if not line.strip() or _RULE.match(line):
+            continue
+        cells = [c.strip().replace("\\|", "|") for c in _CELL_SPLIT.split(line.strip())]
+        if line.strip().startswith("|"):
+            cells = cells[1:]
+        if line.strip().endswith("|") and cells:
+            cells = cells[:-1]
+        rows.append((s, e, cells))
+    if len(rows) < 3:
+        return None
+    header, body = rows[0][2], rows[1:]
+    if len(body) < 2:
+        return None
+    return _table(_caption(text, start) or _stem(file_name), header, body)
+
+
+def _table(title: str, header: list[str], body: list[tuple[int, int, list[str]]]) -> Table:
+    """A table from its header and rows (each cut or padded to the header's width)."""
+    width = len(header)
+    taken: list[str] = []
+    columns = []
+    for n, cell in enumerate(header):
+        column_name = identifier(cell or f"column {n + 1}", taken)
+        taken.append(column_name)
+        words = " ".join(cell.split())
+        columns.append(Column(column_name, aliases=(words,) if words else ()))
+    cells = [(s, e, [*row[:width], *[None] * (width - len(row))]) for s, e, row in body]
+    return build(identifier(title), name, columns, cells, NOUNS)
+
+
+def _caption(text: str, start: int) -> str:
+    """What names the table above it: a heading within five lines, else a caption line (short,
+    not a sentence) just above."""
+    above = text[max(0, start - 800) : start].rstrip("\n").split("\n")[-5:]
+    for line in reversed(above):
+        if line.lstrip().startswith("#"):
+            return line.strip().lstrip("#").strip()
+    last = above[-1].strip().strip("*_").strip() if above else ""
+    if last and len(last) <= 80 and "|" not in last and not last.endswith((".", ":", ";")):
+        return re.sub(r"^table\s+\d+[.:]?\s*", "", last, flags=re.IGNORECASE) or last
+    return ""

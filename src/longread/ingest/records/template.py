@@ -1,0 +1,373 @@
+"""The general finder: records of a kind nobody registered. A line is read as a run of atoms,
+each a date, a name, an e-mail address, a number, a word, a code (a version, an address) or
+punctuation. Lines that open with the same run of atom shapes, some atoms varying and some the
+same on every line, repeat one template: its varying atoms are the table's columns, the rest of
+the line its text. Where such lines open blocks of other lines (an entry's heading line, then
+its items and a closing line), each block is a row, with the columns of the lines most blocks
+repeat. A column is named by the word before it on every line (`port 22` → `port`), by the
+header line above the records, else by its shape (`date`, `name`, `number`)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from longread.ingest.records.kind import MIN_ROWS, Taken, lines
+from longread.ingest.records.table import Column, Role, Table, build, identifier
+
+name = "template"
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+_DATE = (
+    r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)?"
+    rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+)?\d{{1,2}}[ \t]+{_MONTH}[ \t]+\d{{4}}"
+    r"(?:[ \t]+\d\d:\d\d(?::\d\d)?(?:[ \t]+(?:[+-]\d{4}|[A-Z]{2,4}))?)?"
+    rf"|\d\d/{_MONTH}/\d{{4}}:\d\d:\d\d:\d\d(?:[ \t]+[+-]\d{{4}})?"
+    rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+)?{_MONTH}[ \t]+\d{{1,2}}"
+    r"(?:,?[ \t]+\d{4}|[ \t]+\d\d:\d\d:\d\d(?:[ \t]+\d{4})?)"
+    r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}/\d\d/\d\d|\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d+)?(?:[ \t]?[AP]M)?"
+)
+_ATOM = re.compile(
+    rf"(?P<d>(?:{_DATE}))(?![\w:])"
+    r"|(?P<n>[A-Z][a-z][\w'’-]*(?:[ \t][A-Z]\.)?(?:[ \t][A-Z][a-z][\w'’-]*){1,3})(?![\w'’-])"
+    r"|(?P<w>\w+(?:[-.:/+~@']\w+)*)"
+    r"|(?P<p>[^\s\w]+)"
+)
+_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_RUNS = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?|[^\w\s]+|_+")
+_DOTTED = re.compile(r"\d+(?:\.\d+){2,}")  # (a version or an address, not two numbers)
+_SPLIT_RUNS = 4  # a word of at most this many letter, digit or sign runs is split (`Gen1:1`)
+_PATTERNS = {
+    "d": rf"(?:{_DATE})",
+    "n": r"[A-Z][\w'’-]*(?:[ \t][A-Z]\.)?(?:[ \t][A-Z][\w'’-]*){0,3}",
+    "@": _EMAIL.pattern,
+    "9": r"[-+]?\d+(?:\.\d+)?",
+    "a": r"[^\W\d_]+(?:[-'’][^\W\d_]+)*",
+    "m": r"\w+(?:[-.:/+~@']\w+)*",
+}
+_DEFAULT_NAMES = {"d": "date", "n": "name", "@": "email", "9": "number", "a": "word", "m": "code"}
+_PROSE = frozenset(".,;!?'\"()")  # sentence punctuation: no template rests on it alone
+SAMPLE_LINES = 4_000
+KEEP = 0.8  # a template grows by an atom while that keeps this share of its lines
+MIN_SHARE = 0.04  # of the lines read, a template's lines (unless MANY_ROWS)
+MANY_ROWS = 100
+BLOCK_SHARE = 0.6  # of blocks a line's template must recur in to give the block columns
+MAX_TEMPLATES = 4
+
+
+@dataclass(frozen=True)
+class Atom:
+    shape: str  # d, n, @, 9, a, m, or the punctuation itself
+    text: str
+    start: int
+    end: int
+    spaced: bool  # white space before it
+
+
+def atoms(line: str) -> list[Atom]:
+    """The line's atoms, in order (a short mixed word split into its runs: `Gen1:1`)."""
+    found: list[Atom] = []
+    last = 0
+    for match in _ATOM.finditer(line):
+        spaced = match.start() > last
+        last = match.end()
+        kind = match.lastgroup or "p"
+        text = match.group()
+        if kind == "w":
+            found += _word(text, match.start(), spaced)
+        else:
+            shape = text if kind == "p" else kind
+            found.append(Atom(shape, text, match.start(), match.end(), spaced))
+    return found
+
+
+def _word(text: str, start: int, spaced: bool) -> list[Atom]:
+    if _NUMBER.fullmatch(text):
+        return [Atom("9", text, start, start + len(text), spaced)]
+    if _EMAIL.fullmatch(text):
+        return [Atom("@", text, start, start + len(text), spaced)]
+    runs = list(_RUNS.finditer(text))
+    if len(runs) > _SPLIT_RUNS or _DOTTED.search(text):
+        return [Atom("m", text, start, start + len(text), spaced)]
+    return [
+        Atom(
+            _shape(run.group()),
+            run.group(),
+            start + run.start(),
+            start + run.end(),
+            spaced and i == 0,
+        )
+        for i, run in enumerate(runs)
+    ]
+
+
+def _shape(run: str) -> str:
+    if _NUMBER.fullmatch(run):
+        return "9"
+    if run.isalpha():
+        return "a"
+    return run
+
+
+@dataclass
+class Template:
+    """A run of atom shapes lines open with; `constant[i]` is the text atom i has on every line
+    (None where it varies)."""
+
+    shapes: tuple[str, ...]
+    constant: tuple[str | None, ...]
+    spaced: tuple[bool, ...]
+    lines: list[int]  # the sample's lines (indexes) it was found on
+
+    @property
+    def slots(self) -> list[int]:
+        return [i for i, c in enumerate(self.constant) if c is None]
+
+    def pattern(self) -> re.Pattern[str]:
+        """A regular expression matching a line of this template, a group per slot (`s0`…)
+        and the rest of the line (`rest`)."""
+        parts = [r"^[ \t]*"]
+        for i, (shape, fixed) in enumerate(zip(self.shapes, self.constant, strict=True)):
+            if i:
+                parts.append(r"[ \t]+" if self.spaced[i] else "")
+            if fixed is not None:
+                ends = i + 1 == len(self.shapes) or self.spaced[i + 1]
+                parts.append(
+                    re.escape(fixed) + (r"(?!\w)" if ends and fixed[-1:].isalnum() else "")
+                )
+            else:
+                parts.append(f"(?P<s{i}>{_PATTERNS.get(shape, re.escape(shape))})")
+        parts.append(r"(?:[ \t]*(?P<rest>[^\n]*))")
+        return re.compile("".join(parts), re.MULTILINE)
+
+
+def find(text: str, taken: Taken) -> list[Table]:
+    """Tables of the templates repeated by the text's lines (those not taken by another kind)."""
+    spans = [(s, e) for s, e in lines(text) if text[s:e].strip() and not taken.overlaps(s, e + 1)]
+    if len(spans) < MIN_ROWS:
+        return []
+    read = [atoms(text[s:e]) for s, e in _sample(spans)]
+    templates = []
+    left = set(range(len(read)))
+    for _ in range(MAX_TEMPLATES):
+        template = _best(read, left)
+        if template is None:
+            break
+        left -= set(template.lines)
+        matches = _matches(text, template, taken)
+        if len(matches) >= MIN_ROWS:
+            templates.append((template, matches))
+    templates.sort(key=lambda found: found[1][0].start())  # (an opening line comes first)
+    matched = {m.start() for _, matches in templates for m in matches}
+    tables: list[Table] = []
+    used: set[int] = set()
+    for n, (template, matches) in enumerate(templates):
+        if n in used:
+            continue
+        used.add(n)
+        blocks = _blocks(text, matches, matched)
+        inner = []
+        for k, (other, found) in enumerate(templates):
+            if blocks is not None and k not in used and _recurs(found, blocks):
+                inner.append(other)
+                used.add(k)
+        tables.append(_table(text, template, matches, blocks, inner, len(tables)))
+    return tables
+
+
+def _sample(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The lines read to find templates: all, or the first half of SAMPLE_LINES and the rest
+    spread evenly over the text."""
+    if len(spans) <= SAMPLE_LINES:
+        return spans
+    half = SAMPLE_LINES // 2
+    step = (len(spans) - half) / half
+    return spans[:half] + [spans[half + int(i * step)] for i in range(half)]
+
+
+def _best(read: list[list[Atom]], left: set[int]) -> Template | None:
+    """The template covering the most of the `left` lines, grown from each of the commonest
+    first shapes and first words; None if no template has typed atoms and enough lines."""
+    starts: dict[tuple[str, str], list[int]] = {}
+    for i in left:
+        if read[i]:
+            first = read[i][0]
+            starts.setdefault(("shape", first.shape), []).append(i)
+            starts.setdefault(("text", first.text), []).append(i)
+    best: Template | None = None
+    for _, members in sorted(starts.items(), key=lambda item: -len(item[1]))[:10]:
+        template = _grown(read, members)
+        if template is not None and (best is None or _worth(template) > _worth(best)):
+            best = template
+    needed = MIN_ROWS if len(read) < MANY_ROWS else max(MIN_ROWS, MIN_SHARE * len(read))
+    if best is None or len(best.lines) < min(needed, MANY_ROWS):
+        return None
+    return best
+
+
+def _worth(template: Template) -> int:
+    return len(template.lines) * (1 + len(template.slots))
+
+
+def _grown(read: list[list[Atom]], members: list[int]) -> Template | None:
+    """The longest run of shapes that KEEP of the lines at each step open with."""
+    depth = 1
+    while True:
+        following = Counter(read[i][depth].shape for i in members if len(read[i]) > depth)
+        if not following:
+            break
+        shape, count = following.most_common(1)[0]
+        if count < KEEP * len(members):
+            break
+        members = [i for i in members if len(read[i]) > depth and read[i][depth].shape == shape]
+        depth += 1
+    shapes = tuple(a.shape for a in read[members[0]][:depth])
+    constant = tuple(
+        texts.pop() if len(texts := {read[i][k].text for i in members}) == 1 else None
+        for k in range(depth)
+    )
+    spaced = tuple(
+        Counter(read[i][k].spaced for i in members).most_common(1)[0][0] for k in range(depth)
+    )
+    template = Template(shapes, constant, spaced, members)
+    typed = any(shape in ("d", "@", "9", "m") for shape in shapes)
+    marked = any(c is not None and c[:1].isalpha() for c in constant) and any(
+        not shape.isalnum() and shape not in _PROSE for shape in shapes
+    )
+    return template if (typed or marked) and template.slots else None
+
+
+def _table(
+    text: str,
+    template: Template,
+    matches: list[re.Match[str]],
+    blocks: list[tuple[int, int]] | None,
+    inner: list[Template],
+    number: int,
+) -> Table:
+    """The template's records: a row a line, or a row a block its line opens (with the slots of
+    the `inner` templates' lines in it)."""
+    names = _names(template, text, matches[0].start())
+    headers = [_column(template.shapes[i], names[i]) for i in template.slots]
+    headers.append(Column("text", role=Role.BODY))
+    for each in inner:
+        inner_names = _names(each, text, -1)
+        headers += [_column(each.shapes[i], inner_names[i]) for i in each.slots]
+    ends = [b[1] for b in blocks] if blocks is not None else [m.end() for m in matches]
+    patterns = [each.pattern() for each in inner]
+    cells: list[tuple[int, int, list[str | None]]] = []
+    for match, end in zip(matches, ends, strict=True):
+        body = text[match.end() : end] if blocks is not None else ""
+        extra: list[str | None] = []
+        for each, pattern in zip(inner, patterns, strict=True):
+            found = pattern.search(text, match.end(), end)
+            extra += [found.group(f"s{i}") if found else None for i in each.slots]
+            if found:
+                body = body.replace(found.group(), "", 1)
+        rest = " ".join(f"{match.group('rest') or ''} {body}".split()) or None
+        cells.append(
+            (match.start(), end, [*(match.group(f"s{i}") for i in template.slots), rest, *extra])
+        )
+    title = next((c for c in template.constant if c and c[0].isalpha()), "records")
+    title = title if number == 0 else f"{title} {number + 1}"
+    return build(identifier(title), name, _unique(headers), cells)
+
+
+def _matches(text: str, template: Template, taken: Taken) -> list[re.Match[str]]:
+    return [
+        m for m in template.pattern().finditer(text) if not taken.overlaps(m.start(), m.end() + 1)
+    ]
+
+
+def _column(shape: str, title: str) -> Column:
+    role = {"n": Role.WHO, "@": Role.WHO, "d": Role.WHEN}.get(shape, Role.NONE)
+    return Column(title, role=role)
+
+
+def _unique(columns: list[Column]) -> list[Column]:
+    taken: list[str] = []
+    unique = []
+    for column in columns:
+        column_name = identifier(column.name, taken)
+        taken.append(column_name)
+        unique.append(Column(column_name, column.type, column.role, column.aliases))
+    return unique
+
+
+def _names(template: Template, text: str, first: int) -> dict[int, str]:
+    """Each slot's column name: the constant word just before it (`port` in `port 22`), else the
+    header line's word above the first record, else its shape's name."""
+    names: dict[int, str] = {}
+    header = _header(text, first, len(template.slots)) if first >= 0 else None
+    for n, i in enumerate(template.slots):
+        word = _key(template, i)
+        if word is not None and word.lower() not in names.values():
+            names[i] = word.lower()
+        elif header is not None:
+            names[i] = header[n]
+        else:
+            names[i] = _DEFAULT_NAMES.get(template.shapes[i], "value")
+    return names
+
+
+def _key(template: Template, slot: int) -> str | None:
+    """The constant word naming a slot: just before it and spaced from it (`port 22`), or with a
+    `:` or `=` between (`urgency=medium`)."""
+    before = template.constant[max(0, slot - 2) : slot]
+    if len(before) == 2 and before[1] in (":", "=") and (before[0] or "")[:1].isalpha():
+        return before[0]
+    last = before[-1] if before else None
+    if last is not None and last[:1].isalpha() and template.spaced[slot]:
+        return last
+    return None
+
+
+def _header(text: str, first: int, count: int) -> list[str] | None:
+    """The words of the line just above the first record, if it is a header naming `count`
+    columns (words only, one for each)."""
+    above = text.rfind("\n", 0, max(0, first - 1))
+    line = text[above + 1 : max(0, first - 1)].strip()
+    words = re.split(r"\s{2,}|\t|\s*\|\s*|,\s*", line) if line else []
+    words = [w for w in words if w]
+    if len(words) < count or not all(re.fullmatch(r"[A-Za-z][\w .-]{0,30}", w) for w in words):
+        return None
+    return [w.lower() for w in words[:count]]
+
+
+def _blocks(
+    text: str, matches: list[re.Match[str]], matched: set[int]
+) -> list[tuple[int, int]] | None:
+    """Where the template's lines open blocks (most gaps between them hold a line no template
+    matched), each block's [start, end): to the next block, the last as long as the longest."""
+    gaps = [(a.end(), b.start()) for a, b in zip(matches, matches[1:], strict=False)]
+    free = sum(1 for start, end in gaps if _has_free_line(text, start, end, matched))
+    if not gaps or free < BLOCK_SHARE * len(gaps):
+        return None
+    blocks = [(a.start(), b.start()) for a, b in zip(matches, matches[1:], strict=False)]
+    longest = max(end - start for start, end in blocks)
+    last = matches[-1].start()
+    end = text.find("\n\n\n", matches[-1].end())
+    end = min(len(text), last + longest, end if end >= 0 else len(text))
+    blocks.append((last, end))
+    return [(start, _trimmed(text, start, end)) for start, end in blocks]
+
+
+def _has_free_line(text: str, start: int, end: int, matched: set[int]) -> bool:
+    return any(text[s:e].strip() and s not in matched for s, e in lines(text, start, end))
+
+
+def _recurs(found: list[re.Match[str]], blocks: list[tuple[int, int]]) -> bool:
+    """Whether the lines `found` stand in BLOCK_SHARE of the blocks, once in each at most."""
+    starts = [start for start, _ in blocks]
+    held = Counter(bisect.bisect_right(starts, m.start()) - 1 for m in found)
+    held.pop(-1, None)
+    once = sum(1 for n in held.values() if n == 1)
+    return once >= BLOCK_SHARE * len(blocks) and once >= 0.9 * len(held)
+
+
+def _trimmed(text: str, start: int, end: int) -> int:
+    while end > start and text[end - 1] in "\n \t":
+        end -= 1
+    return end

@@ -1,0 +1,175 @@
+"""The records found in documents, stored as tables: one physical table per record shape (a name,
+a kind and typed columns), shared by every document whose records have that shape, each row with
+its document and its [start, end) in the document's text. `record_scans` says which documents have
+been read for records, and by which version of the finders."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+RECORDS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS record_tables (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    columns TEXT NOT NULL,  -- JSON [[name, type, role, [aliases…]]…]
+    nouns TEXT NOT NULL DEFAULT '[]',
+    signature TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS record_counts (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    table_id INTEGER NOT NULL REFERENCES record_tables(id),
+    rows INTEGER NOT NULL,
+    PRIMARY KEY (doc_id, table_id)
+);
+CREATE TABLE IF NOT EXISTS record_scans (
+    doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL
+);
+"""
+_SQL_TYPES = {"number": "NUMERIC", "date": "TEXT", "text": "TEXT"}
+
+
+@dataclass(frozen=True)
+class StoredColumn:
+    name: str
+    type: str  # text, number, date
+    role: str = ""
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """One physical record table: `physical` is its SQL name (`records_3`)."""
+
+    id: int
+    name: str
+    kind: str
+    columns: tuple[StoredColumn, ...]
+    nouns: tuple[str, ...]
+
+    @property
+    def physical(self) -> str:
+        return f"records_{self.id}"
+
+
+def quoted(name: str) -> str:
+    """An SQL identifier, quoted."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+class RecordTables:
+    """The record tables of DocStore (its `db`)."""
+
+    db: sqlite3.Connection
+    _bulk: Callable[[], AbstractContextManager[None]]
+
+    def records_version(self, store_id: int) -> int | None:
+        """The finders' version the document was read with for records, None if never."""
+        row = self.db.execute(
+            "SELECT version FROM record_scans WHERE doc_id = ?", (store_id,)
+        ).fetchone()
+        return row[0] if row else None
+
+    def save_records(
+        self,
+        store_id: int,
+        tables: Iterable[tuple[str, str, Sequence[StoredColumn], Sequence[str], list[Any]]],
+        version: int,
+    ) -> None:
+        """Replace the document's records: each table given as (name, kind, columns, nouns,
+        rows), a row (start, end, values in column order)."""
+        with self._bulk():
+            self._drop_records(store_id)
+            for table_name, kind, columns, nouns, rows in tables:
+                stored = self._table_for(table_name, kind, tuple(columns), tuple(nouns))
+                names = ", ".join(quoted(c.name) for c in stored.columns)
+                marks = ", ".join("?" * (len(stored.columns) + 3))
+                self.db.executemany(
+                    f'INSERT INTO {stored.physical} (doc_id, start, "end", {names}) '
+                    f"VALUES ({marks})",
+                    ((store_id, start, end, *values) for start, end, values in rows),
+                )
+                self.db.execute(
+                    "INSERT INTO record_counts VALUES (?, ?, ?)", (store_id, stored.id, len(rows))
+                )
+            self.db.execute(
+                "INSERT OR REPLACE INTO record_scans VALUES (?, ?)", (store_id, version)
+            )
+
+    def _table_for(
+        self, name: str, kind: str, columns: tuple[StoredColumn, ...], nouns: tuple[str, ...]
+    ) -> StoredTable:
+        """The physical table of this shape, made on first use."""
+        signature = json.dumps([name, kind, [(c.name, c.type) for c in columns]])
+        row = self.db.execute(
+            "SELECT id FROM record_tables WHERE signature = ?", (signature,)
+        ).fetchone()
+        if row is None:
+            described = json.dumps([[c.name, c.type, c.role, list(c.aliases)] for c in columns])
+            cursor = self.db.execute(
+                "INSERT INTO record_tables (name, kind, columns, nouns, signature) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (name, kind, described, json.dumps(list(nouns)), signature),
+            )
+            stored = StoredTable(cursor.lastrowid or 0, name, kind, columns, nouns)
+            body = ", ".join(f"{quoted(c.name)} {_SQL_TYPES[c.type]}" for c in columns)
+            self.db.execute(
+                f"CREATE TABLE {stored.physical} (doc_id INTEGER NOT NULL, start INTEGER NOT "
+                f'NULL, "end" INTEGER NOT NULL, {body})'
+            )
+            self.db.execute(
+                f"CREATE INDEX {stored.physical}_by_doc ON {stored.physical} (doc_id, start)"
+            )
+            return stored
+        return StoredTable(row[0], name, kind, columns, nouns)
+
+    def record_tables(
+        self, store_ids: Sequence[int] | None = None
+    ) -> list[tuple[StoredTable, int]]:
+        """Each stored record table holding rows of these documents (all for None), with how
+        many rows they hold, in the order the tables were made."""
+        query = (
+            "SELECT t.id, t.name, t.kind, t.columns, t.nouns, sum(c.rows) FROM record_tables t "
+            "JOIN record_counts c ON c.table_id = t.id"
+        )
+        args: list[int] = []
+        if store_ids is not None:
+            query += f" WHERE c.doc_id IN ({', '.join('?' * len(store_ids))})"
+            args = list(store_ids)
+        found = []
+        for table_id, name, kind, columns, nouns, rows in self.db.execute(
+            query + " GROUP BY t.id ORDER BY t.id", args
+        ):
+            stored_columns = tuple(
+                StoredColumn(n, t, r, tuple(a)) for n, t, r, a in json.loads(columns)
+            )
+            found.append(
+                (StoredTable(table_id, name, kind, stored_columns, tuple(json.loads(nouns))), rows)
+            )
+        return found
+
+    def record_rows(
+        self, table: StoredTable, store_id: int, limit: int = 3
+    ) -> list[tuple[Any, ...]]:
+        """The first `limit` rows of a document in a record table: (start, end, values…)."""
+        names = ", ".join(quoted(c.name) for c in table.columns)
+        return self.db.execute(
+            f'SELECT start, "end", {names} FROM {table.physical} WHERE doc_id = ? '
+            "ORDER BY start LIMIT ?",
+            (store_id, limit),
+        ).fetchall()
+
+    def _drop_records(self, store_id: int) -> None:
+        """Delete a document's records (and tables left empty), in the caller's transaction."""
+        for (table_id,) in self.db.execute(
+            "SELECT table_id FROM record_counts WHERE doc_id = ?", (store_id,)
+        ).fetchall():
+            self.db.execute(f"DELETE FROM records_{int(table_id)} WHERE doc_id = ?", (store_id,))
+        self.db.execute("DELETE FROM record_counts WHERE doc_id = ?", (store_id,))
+        self.db.execute("DELETE FROM record_scans WHERE doc_id = ?", (store_id,))

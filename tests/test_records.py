@@ -1,0 +1,329 @@
+"""Records found in text: each registered kind on a text of its genre, the general finder on
+genres no kind knows, and every row's span holding what the row says."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from longread.ingest.records import find_tables
+from longread.ingest.records.table import ColumnType, Role, date, number, typed
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+MBOX = """From alice@example.org Mon Mar  4 09:15:02 2024
+From: Alice Moreau <alice@example.org>
+To: team@example.org
+Date: Mon, 04 Mar 2024 09:15:02 +0000
+Subject: Release plan
+
+The release moves to Friday.
+
+From bob@example.org Mon Mar  4 10:01:40 2024
+From: "Bob Okafor" <bob@example.org>
+To: team@example.org, alice@example.org
+Date: Mon, 04 Mar 2024 10:01:40 +0000
+Subject: Re: Release plan
+
+Friday works for me.
+Date: inside a body is not a header block.
+
+From alice@example.org Tue Mar  5 08:00:00 2024
+From: Alice Moreau <alice@example.org>
+To: team@example.org
+Date: Tue, 05 Mar 2024 08:00:00 +0000
+Subject: =?utf-8?q?Caf=C3=A9_order?=
+
+Coffee for the review.
+"""
+
+LOG = """2024-03-01 12:00:05,120 INFO  [main] app.boot: starting
+2024-03-01 12:00:06,004 ERROR [worker-2] db.pool: connection refused
+2024-03-01 12:00:07,310 WARN  [worker-1] db.pool: retrying in 5s
+2024-03-01 12:00:09,881 ERROR [worker-2] db.pool: connection refused
+2024-03-01 12:00:12,002 INFO  [main] app.http: listening on 8080
+2024-03-01 12:01:00,000 ERROR [worker-3] app.http: timeout after 30s
+"""
+
+LEDGER = """# Accounts
+
+Balances at the close of March.
+
+| Account | Owner | Balance |
+|---|---|---|
+| 1001 | Wren Ames | 1,250.00 |
+| 1002 | Hugo Stell | 980.50 |
+| 1003 | Tilda Marsh | 12,400.75 |
+| 1004 | Odo Brant | -35.20 |
+| 1005 | Mara Quell | 4,000.00 |
+| 1006 | Piet Harlan | 310.00 |
+"""
+
+CSV = """order_id,item,quantity,price,ordered
+17,"deck paint, white",4,32.50,2024-02-01
+18,bilge pump,1,120.00,2024-02-03
+19,"rope
+(braided)",12,2.10,2024-02-03
+20,deck paint,10,29.00,2024-02-09
+21,anchor chain,2,88.00,2024-02-11
+22,cleat,6,7.25,2024-02-12
+"""
+
+STANZAS = """Package: adduser
+Version: 3.134
+Maintainer: Debian Adduser Developers <adduser@packages.debian.org>
+Installed-Size: 686
+Description: add and remove users and groups
+ This package includes the adduser and deluser commands.
+
+Package: apt
+Version: 2.6.1
+Maintainer: APT Development Team <deity@lists.debian.org>
+Installed-Size: 4123
+Description: commandline package manager
+
+Package: base-files
+Version: 12.4
+Maintainer: Santiago Vila <sanvila@debian.org>
+Installed-Size: 391
+
+Package: bash
+Version: 5.2.15-2
+Maintainer: Matthias Klose <doko@debian.org>
+Installed-Size: 7164
+
+Package: coreutils
+Version: 9.1-1
+Maintainer: Michael Stone <mstone@debian.org>
+Installed-Size: 17496
+"""
+
+MINUTES = "\n".join(
+    f"{speaker}: {line}"
+    for speaker, line in [
+        ("Chair", "Let us begin with the budget."),
+        ("Treasurer", "We spent 4,100 on repairs."),
+        ("Chair", "Any questions?"),
+        ("Dana Holt", "Was the roof included?"),
+        ("Treasurer", "It was."),
+    ]
+    * 5
+)
+
+CHANGELOG = "\n".join(
+    f"""widget ({version}) {dist}; urgency={urgency}
+
+  * {change}
+  * Refresh the translations.
+
+ -- {who} <{mail}>  {stamp}
+"""
+    for version, dist, urgency, change, who, mail, stamp in [
+        (
+            "2.4-1",
+            "unstable",
+            "medium",
+            "New upstream release.",
+            "Ines Duarte",
+            "ines@example.org",
+            "Sat, 07 Jun 2025 14:44:33 +0200",
+        ),
+        (
+            "2.3-2",
+            "unstable",
+            "high",
+            "Fix a crash on start.",
+            "Ines Duarte",
+            "ines@example.org",
+            "Mon, 12 May 2025 09:01:10 +0200",
+        ),
+        (
+            "2.3-1",
+            "experimental",
+            "low",
+            "New upstream release.",
+            "Kofi Mensah",
+            "kofi@example.org",
+            "Tue, 01 Apr 2025 18:20:00 +0000",
+        ),
+        (
+            "2.2-3",
+            "unstable",
+            "medium",
+            "Build with the new compiler.",
+            "Ines Duarte",
+            "ines@example.org",
+            "Thu, 20 Feb 2025 11:00:00 +0100",
+        ),
+        (
+            "2.2-2",
+            "bookworm-security",
+            "high",
+            "Fix an overflow.",
+            "Ana Sousa Lima",
+            "ana@example.org",
+            "Fri, 10 Jan 2025 08:30:00 +0000",
+        ),
+        (
+            "2.2-1",
+            "unstable",
+            "medium",
+            "New upstream release.",
+            "Kofi Mensah",
+            "kofi@example.org",
+            "Wed, 04 Dec 2024 16:45:00 +0000",
+        ),
+    ]
+)
+
+
+def only(tables, kind):
+    found = [t for t in tables if t.kind == kind]
+    assert len(found) == 1, [(t.name, t.kind) for t in tables]
+    return found[0]
+
+
+def column(table, name):
+    at = [c.name for c in table.columns].index(name)
+    return [row[2][at] for row in table.rows]
+
+
+def spans_hold_values(text, table):
+    """Every row's span holds each of its text values as written (numbers and dates aside)."""
+    for start, end, values in table.rows:
+        span = " ".join(text[start:end].split())
+        for col, value in zip(table.columns, values, strict=True):
+            if isinstance(value, str) and col.type is ColumnType.TEXT and len(value) < 60:
+                assert " ".join(value.split()) in span or col.role is Role.BODY, (value, span)
+
+
+def test_cells_are_typed_as_numbers_and_dates_only_when_nearly_all_read_so():
+    assert number("1,250.00") == 1250.0 and number("-35.20") == -35.2 and number("45%") == 45
+    assert number("$12") == 12 and number("12 apples") is None and number("1.2.3") is None
+    assert date("Mon, 04 Mar 2024 09:15:02 +0000") == "2024-03-04 09:15:02"
+    assert date("2024-03-01 12:00:05,120") == "2024-03-01 12:00:05"
+    assert date("Jun 21 16:47:48") == "--06-21 16:47:48"
+    assert date("10/Oct/2000:13:55:36 -0700") == "2000-10-10 13:55:36"
+    assert date("2024-02-30") is None and date("Friday") is None
+    kind, values = typed(["3", "4.5", "", "n/a"] + ["7"] * 20)
+    assert kind is ColumnType.NUMBER and values[:4] == [3, 4.5, None, "n/a"]
+    assert typed(["3", "apples", "pears"])[0] is ColumnType.TEXT
+
+
+def test_mail_is_a_message_a_row_with_its_sender_date_and_subject():
+    tables = find_tables(MBOX, "team.mbox")
+    mail = only(tables, "messages")
+    assert column(mail, "sender") == ["Alice Moreau", "Bob Okafor", "Alice Moreau"]
+    assert column(mail, "date")[1] == "2024-03-04 10:01:40"
+    assert column(mail, "subject")[2] == "Café order"
+    assert "alice@example.org" in column(mail, "recipients")[1]
+    assert "Date: inside a body" in column(mail, "body")[1]  # (not a fourth message)
+    assert [c.role for c in mail.columns if c.name == "sender"] == [Role.WHO]
+    for start, _, _ in mail.rows:
+        assert MBOX[start:].startswith("From ")
+
+
+def test_log_lines_are_read_with_time_level_source_and_message():
+    log = only(find_tables(LOG * 2, "app.log"), "log")
+    assert len(log.rows) == 12
+    assert column(log, "level").count("ERROR") == 6
+    assert column(log, "source")[1] == "db.pool" and column(log, "thread")[1] == "worker-2"
+    assert column(log, "time")[0] == "2024-03-01 12:00:05"
+    assert column(log, "message")[5] == "timeout after 30s"
+    spans_hold_values(LOG * 2, log)
+
+
+def test_syslog_lines_take_their_level_from_the_text_they_open_with():
+    lines = "\n".join(
+        f"Jun {d:2} 16:47:{d:02} host{d % 3} sshd[{1000 + d}]: "
+        + ("error: PAM: authentication failure" if d % 2 else "Accepted publickey for root")
+        for d in range(1, 11)
+    )
+    log = only(find_tables(lines, "auth.log"), "log")
+    assert column(log, "level") == ["ERROR", None] * 5
+    assert column(log, "pid")[0] == 1001 and column(log, "host")[2] == "host0"
+
+
+def test_a_markdown_table_is_named_by_its_heading_and_typed():
+    table = only(find_tables(LEDGER, "ledger.md"), "table")
+    assert table.name == "accounts"
+    assert [c.name for c in table.columns] == ["account", "owner", "balance"]
+    assert [c.type for c in table.columns][2] is ColumnType.NUMBER
+    assert max(column(table, "balance")) == 12400.75
+    spans_hold_values(LEDGER, table)
+
+
+def test_a_csv_file_is_a_table_a_quoted_field_over_two_lines_included():
+    table = only(find_tables(CSV, "orders.csv"), "table")
+    assert table.name == "orders" and len(table.rows) == 6
+    assert column(table, "item")[2] == "rope\n(braided)"
+    assert column(table, "quantity") == [4, 1, 12, 10, 2, 6]
+    assert [c.type for c in table.columns if c.name == "ordered"] == [ColumnType.DATE]
+    start, end, _ = table.rows[2]
+    assert CSV[start:end].startswith("19,") and CSV[start:end].endswith("2024-02-03")
+
+
+def test_stanzas_are_rows_whose_keys_are_columns_a_folded_value_joined():
+    table = only(find_tables(STANZAS, "status"), "stanzas")
+    assert column(table, "package") == ["adduser", "apt", "base-files", "bash", "coreutils"]
+    assert column(table, "installed_size")[4] == 17496
+    assert "deluser commands" in column(table, "description")[0]
+    assert [c.role for c in table.columns if c.name == "maintainer"] == [Role.WHO]
+
+
+def test_dialogue_in_three_label_forms():
+    macbeth = (EXAMPLES / "macbeth.md").read_text(encoding="utf-8")
+    turns = only(find_tables(macbeth, "macbeth.md"), "dialogue")
+    labels = re.findall(r"^\*\*(.+?)\*\*\s*$", macbeth, re.MULTILINE)  # (counted another way)
+    assert len(turns.rows) == len(labels)
+    assert column(turns, "speaker").count("MACBETH") == labels.count("MACBETH")
+    minutes = only(find_tables(MINUTES, "minutes.txt"), "dialogue")
+    assert column(minutes, "speaker")[:4] == ["Chair", "Treasurer", "Chair", "Dana Holt"]
+    caps = "\n".join(f"{'HAMLET' if n % 2 else 'HORATIO'}. Line {n}, my lord." for n in range(30))
+    assert len(only(find_tables(caps, "play.txt"), "dialogue").rows) == 30
+
+
+def test_the_general_finder_reads_entries_led_by_one_line_and_closed_by_another():
+    table = only(find_tables(CHANGELOG, "changelog"), "template")
+    assert len(table.rows) == 6
+    names = {c.name: c for c in table.columns}
+    urgency = column(table, "urgency")
+    assert urgency == ["medium", "high", "low", "medium", "high", "medium"]
+    who = [c.name for c in table.columns if c.role is Role.WHO and c.type is ColumnType.TEXT]
+    assert column(table, who[0]).count("Ines Duarte") == 3
+    assert "Ana Sousa Lima" in column(table, who[0])
+    dates = [c.name for c in table.columns if c.type is ColumnType.DATE]
+    assert column(table, dates[0])[0] == "2025-06-07 14:44:33"
+    assert "text" in names and "Fix an overflow." in column(table, "text")[4]
+    for start, end, _ in table.rows:
+        assert CHANGELOG[start:end].startswith("widget (") and "-- " in CHANGELOG[start:end]
+
+
+def test_the_general_finder_reads_lines_of_a_shape_nobody_registered():
+    text = "Build report\n\n" + "\n".join(
+        f"build #{400 + n} on {host} took {12 + n * 1.5}s result={'pass' if n % 3 else 'FAIL'}"
+        for n, host in enumerate(["ci-01", "ci-02", "ci-03"] * 4)
+    )
+    table = only(find_tables(text, "builds.txt"), "template")
+    assert len(table.rows) == 12
+    assert column(table, "result").count("FAIL") == 4
+    assert column(table, "took")[1] == 13.5
+    verses = (EXAMPLES / "esther-kjv.txt").read_text(encoding="utf-8")
+    found = only(find_tables(verses, "esther.txt"), "template")
+    assert len(found.rows) == len(re.findall(r"^Est\d+:\d+ ", verses, re.MULTILINE))
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        (EXAMPLES / "gnu-coding-standards.txt").read_text(encoding="utf-8")[:20_000],
+        "It was a dark night. The rain fell.\n" * 200,
+    ],
+)
+def test_prose_is_no_table_of_words(prose):
+    for table in find_tables(prose, "book.txt"):
+        assert table.kind == "template"
+        shapes = {c.type for c in table.columns}
+        assert shapes != {ColumnType.TEXT}, [c.name for c in table.columns]
