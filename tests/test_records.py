@@ -208,7 +208,7 @@ def test_cells_are_typed_as_numbers_and_dates_only_when_nearly_all_read_so():
     assert date("10/Oct/2000:13:55:36 -0700") == "2000-10-10 13:55:36"
     assert date("2024-02-30") is None and date("Friday") is None
     kind, values = typed(["3", "4.5", "", "n/a"] + ["7"] * 20)
-    assert kind is ColumnType.NUMBER and values[:4] == [3, 4.5, None, "n/a"]
+    assert kind is ColumnType.NUMBER and values[:4] == [3, 4.5, None, None]
     assert typed(["3", "apples", "pears"])[0] is ColumnType.TEXT
 
 

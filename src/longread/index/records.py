@@ -79,7 +79,7 @@ def _document_table(text: str, name: str, rows: Sequence[SectionRow]) -> Table:
     columns = (
         Column("title", aliases=("name",)),
         Column("words", ColumnType.NUMBER),
-        Column("chars", ColumnType.NUMBER, aliases=("characters", "length", "size")),
+        Column("chars", ColumnType.NUMBER, aliases=("length", "size")),
     )
     cells = [(0, len(text), (title, None if words is None else str(words), str(len(text))))]
     return build("documents", "document", columns, cells, ("document", "file", "text"))
@@ -107,6 +107,25 @@ class Places:
         works = [r for r in self.rows if r.level == top]
         self.works = _scopes_of(self.rows, works) if len(works) > 1 and self.kinds else []
         self.leaf_starts = [r.start for r in self.rows]
+        self._told_apart()
+
+    def _told_apart(self) -> None:
+        """A title that several sections of one kind share is given the titles of the sections
+        holding it, of kinds with fewer sections (`ACT II, SCENE I. A room.`), and its work's."""
+        counts = {kind: len(scopes) for kind, scopes in self.scopes.items()}
+        original = {kind: list(scopes) for kind, scopes in self.scopes.items()}
+        for kind, scopes in self.scopes.items():
+            titles = Counter(scope.title for scope in scopes)
+            outer = sorted((k for k in self.kinds if counts[k] < counts[kind]), key=counts.get)
+            for at, scope in enumerate(scopes):
+                if titles[scope.title] < 2 and not self.works:
+                    continue
+                held = [_held(original[k], scope.start) for k in outer]
+                if self.works:
+                    held.insert(0, _held(self.works, scope.start))
+                context = [h for h in held if h]
+                if context:
+                    scopes[at] = _Scope(scope.start, scope.end, ", ".join([*context, scope.title]))
 
     def columns(self, taken: Sequence[str]) -> list[tuple[str, str]]:
         """(column name, what it holds: a kind, `section` or `work`) for this document."""
@@ -155,7 +174,7 @@ class Places:
             Column("number", ColumnType.NUMBER),
             Column("level", ColumnType.NUMBER, aliases=("depth",)),
             Column("words", ColumnType.NUMBER),
-            Column("chars", ColumnType.NUMBER, aliases=("characters", "length", "size")),
+            Column("chars", ColumnType.NUMBER, aliases=("length", "size")),
         )
         wanted = [(c, k) for c, k in self.columns([c.name for c in base]) if k != "section"]
         cells = []

@@ -151,19 +151,15 @@ def _stamp(stamp: datetime) -> str:
 
 
 def typed(values: Sequence[str | None]) -> tuple[ColumnType, list[Any]]:
-    """A column's type from its values, and the values as that type (an empty cell is None; a
-    cell that does not read as the column's type is kept as written)."""
+    """A column's type from its values, and the values as that type (an empty cell, or one that
+    does not read as the column's type, `n/a`, is None)."""
     filled = [v for v in values if v is not None and v.strip()]
     if not filled:
         return ColumnType.TEXT, [None if v is None or not v.strip() else v for v in values]
     for kind, read in ((ColumnType.NUMBER, number), (ColumnType.DATE, date)):
         read_values = [read(v) for v in filled]
         if sum(v is not None for v in read_values) >= TYPED_SHARE * len(filled):
-            out: list[Any] = []
-            for v in values:
-                value = None if v is None or not v.strip() else read(v)
-                out.append(v.strip() if value is None and v and v.strip() else value)
-            return kind, out
+            return kind, [None if v is None or not v.strip() else read(v) for v in values]
     return ColumnType.TEXT, [None if v is None or not v.strip() else v.strip() for v in values]
 
 

@@ -1,0 +1,179 @@
+"""What a source holds to count over: its record tables (each table of one name over all its
+documents, with the union of their columns), their sizes, and each text column's commonest
+values, which a question's words are matched against. Records are found on first need for a
+document that was indexed before they existed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from longread.index.records import Places, ensure_records
+from longread.store.docstore import DocStore
+from longread.store.record_query import RecordQuery, View, ViewPart, word_pattern
+from longread.store.record_tables import StoredColumn, quoted
+
+MAX_CHARS = 50_000_000  # records are looked for in a source this large at most
+MAX_VALUES = 2_000  # a text column's distinct values kept for matching
+TEXT_TABLE = "text_mentions"  # the table of a word's mentions in the whole text
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class SourceDoc:
+    """One document of a source: the store holding it, its id there and the name it is cited
+    by (a file name; a corpus document's id)."""
+
+    store: DocStore
+    store_id: int
+    name: str
+    chars: int = 0
+
+
+@dataclass
+class CatalogTable:
+    """A record table as the source has it."""
+
+    name: str
+    kinds: tuple[str, ...]
+    columns: tuple[StoredColumn, ...]
+    nouns: tuple[str, ...]
+    rows: int
+
+    def column(self, name: str) -> StoredColumn | None:
+        return next((c for c in self.columns if c.name == name), None)
+
+
+@dataclass
+class Catalog:
+    """The record tables of a source, and a read-only SQL connection over them."""
+
+    tables: dict[str, CatalogTable]
+    views: list[View]
+    names: dict[tuple[Path, int], str]
+    docs: list[SourceDoc]
+    skipped: str = ""  # why records were not looked for in some documents
+    _values: dict[tuple[str, str], list[tuple[Any, int]]] = field(default_factory=dict)
+    _mentions: CatalogTable | None = None
+    _mentions_of: str = ""
+
+    @cached_property
+    def query(self) -> RecordQuery:
+        return RecordQuery(self.views, self.names)
+
+    def values(self, table: str, column: str) -> list[tuple[Any, int]]:
+        """The column's distinct values with how many rows hold each, the commonest first
+        (MAX_VALUES at most)."""
+        key = (table, column)
+        if key not in self._values:
+            found = self.query.execute(
+                f"SELECT {quoted(column)} AS v, count(*) AS n FROM {quoted(table)} "
+                f"WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC LIMIT {MAX_VALUES}",
+                max_rows=MAX_VALUES,
+            )
+            self._values[key] = [(v, n) for v, n in found.rows]
+        return self._values[key]
+
+    def describe(self, samples: int = 3) -> str:
+        """The tables, their columns and a few rows, as a root model or a user reads them."""
+        lines = []
+        for table in self.tables.values():
+            columns = ", ".join(f"{c.name} ({c.type})" for c in table.columns)
+            lines.append(f"{table.name}: {table.rows:,} rows; columns: document, {columns}")
+            shown = self.query.execute(
+                f"SELECT * FROM {quoted(table.name)} LIMIT {int(samples)}", max_rows=samples
+            )
+            for row in shown.rows:
+                cells = dict(zip(shown.columns, row, strict=True))
+                cells = {k: v for k, v in cells.items() if not k.startswith("_") and v is not None}
+                lines.append("  " + "; ".join(f"{k}={str(v)[:60]!s}" for k, v in cells.items()))
+        return "\n".join(lines) or "(no record tables)"
+
+    @property
+    def documents(self) -> list[str]:
+        return [doc.name for doc in self.docs]
+
+    def mentions_table(self, term: str) -> CatalogTable:
+        """The table TEXT of every whole-word mention of `term` in the source's text (MAX_CHARS
+        read at most), each with its document, span and the sections it falls in."""
+        if self._mentions is not None and self._mentions_of == term.casefold():
+            return self._mentions
+        columns: dict[str, None] = {}
+        found = []
+        read = 0
+        for doc in self.docs:
+            if read + doc.chars > MAX_CHARS:
+                break
+            read += doc.chars
+            text = doc.store.read_range(doc.store_id, 0, doc.chars)
+            structured = doc.store.document(doc.store_id)["structured"]
+            places = Places(text, doc.store.sections(doc.store_id) if structured else [])
+            wanted = places.columns([])
+            columns.update(dict.fromkeys(c for c, _ in wanted))
+            keys = [k for _, k in wanted]
+            for match in word_pattern(term).finditer(text):
+                cells = dict(zip([c for c, _ in wanted], places.values(match.start(), keys), strict=True))
+                found.append((doc.name, match.start(), match.end(), cells))
+        names = list(columns)
+        self.query.add_table(
+            TEXT_TABLE,
+            ["document", "_start", "_end", *names],
+            [(d, s, e, *(cells.get(n) for n in names)) for d, s, e, cells in found],
+        )
+        self._mentions = CatalogTable(
+            TEXT_TABLE,
+            ("text",),
+            tuple(StoredColumn(n, "text") for n in names),
+            ("mention", "time", "occurrence"),
+            len(found),
+        )
+        self._mentions_of = term.casefold()
+        return self._mentions
+
+    def close(self) -> None:
+        if "query" in self.__dict__:
+            self.query.close()
+
+
+def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -> Catalog:
+    """The catalog of these documents' records, found first where they were not (MAX_CHARS of
+    text in all at most)."""
+    total = sum(doc.chars for doc in docs)
+    skipped = ""
+    if total > MAX_CHARS:
+        skipped = f"records are looked for in {MAX_CHARS:,} characters at most; the source has {total:,}"
+    for n, doc in enumerate(docs, 1):
+        if not skipped:
+            ensure_records(doc.store, doc.store_id, doc.name)
+        if progress is not None and (n % 50 == 0 or n == len(docs)):
+            progress(n, len(docs))
+    grouped: dict[str, list[tuple[ViewPart, int, str]]] = {}
+    by_store: dict[Path, list[SourceDoc]] = {}
+    for doc in docs:
+        by_store.setdefault(doc.store.path.resolve(), []).append(doc)
+    for path, held in by_store.items():
+        store = held[0].store
+        ids = tuple(d.store_id for d in held)
+        for table, rows in store.record_tables(ids):
+            grouped.setdefault(table.name, []).append((ViewPart(path, table, ids), rows, table.kind))
+    tables, views = {}, []
+    for name, parts in grouped.items():
+        columns: dict[str, StoredColumn] = {}
+        nouns: dict[str, None] = {}
+        for part, _, _ in parts:
+            for column in part.table.columns:
+                known = columns.get(column.name)
+                if known is None:
+                    columns[column.name] = column
+                elif known.type != column.type:  # (a number here, text there: text)
+                    columns[column.name] = StoredColumn(column.name, "text", known.role, known.aliases)
+            nouns.update(dict.fromkeys(part.table.nouns))
+        merged = tuple(columns.values())
+        kinds = tuple(dict.fromkeys(kind for _, _, kind in parts))
+        tables[name] = CatalogTable(name, kinds, merged, tuple(nouns), sum(r for _, r, _ in parts))
+        views.append(View(name, merged, tuple(part for part, _, _ in parts)))
+    names = {(doc.store.path.resolve(), doc.store_id): doc.name for doc in docs}
+    return Catalog(tables, views, names, list(docs), skipped)

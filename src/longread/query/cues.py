@@ -1,0 +1,228 @@
+"""What a question's own words say about computing its answer, whatever the source: the
+operation (how many, the most, the total, the average, the first, every), the place asked for
+(`the second most`), bounds (`more than 10`), the word whose mentions are counted, and which
+noun is counted or grouped by. These are English words about counting, never about a genre;
+what the nouns name is found in the source's own tables (see links)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from longread.query.plan import Operation, Test
+
+_FORMAT = re.compile(  # instructions on the reply's form, not part of the question
+    r"\((?:[^()]*\b(?:answer|reply|respond|give|write|return|only|number|exactly|format|"
+    r"digits?|as written|spelled)\b[^()]*)\)"
+    r"|(?:^|(?<=[.?!]))\s*(?:please\s+)?(?:answer|reply|respond|give|write|return|use|state)\b"
+    r"[^.?!]*(?:[.!]|$)"
+    r"|,?\s*(?:exactly\s+)?as\s+(?:it\s+is\s+)?(?:written|spelled|given)(?:\s+in\s+the\s+\w+)?",
+    re.IGNORECASE,
+)
+_OPERATIONS = (  # tried in order; the first found decides
+    (Operation.DISTINCT, r"\bhow\s+many\s+(?:different|distinct|unique|separate)\b"),
+    (Operation.MEAN, r"\b(?:average|mean)\b"),
+    (Operation.ARGMAX, r"\b(?:most|highest|largest|greatest|biggest|maximum|max|top|longest)\b"),
+    (Operation.ARGMIN, r"\b(?:least|fewest|lowest|smallest|minimum|min|shortest)\b"),
+    (Operation.SUM, r"\btotal\b(?!\s+(?:number|count)\b)|\bsum\b|\baltogether\b|\bcombined\b"
+     r"|\badd(?:s|ed)?\s+up\b|\bin\s+(?:all|total)\b"),
+    (Operation.COUNT, r"\bhow\s+many\b|\bhow\s+often\b|\bnumber\s+of\b|\bcount\b"
+     r"|\bhow\s+frequently\b|\btotal\s+(?:number|count)\b"),
+    (Operation.NTH, r"\b(?:first|earliest|last|latest|final|opening|closing)\b"),
+    (Operation.LIST, r"\blist\b|\bname\s+(?:all|every|each)\b|\benumerate\b|\bwhich\b|\bevery\b"),
+    (Operation.EXISTS, r"^\s*(?:is|are|was|were|does|do|did|has|have)\b"),
+)
+_MORE = re.compile(r"\b(?:more|longer|larger|higher|greater|bigger|heavier|oftener)\b", re.I)
+_LESS = re.compile(r"\b(?:less|fewer|shorter|smaller|lower|lighter)\b", re.I)
+_LAST = re.compile(r"\b(?:last|latest|final|closing)\b", re.I)
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+_PLACE = re.compile(
+    rf"\b({'|'.join(ORDINALS[1:])}|[2-8](?:nd|rd|th))[\s-]+(?:most|least|fewest|largest|"
+    r"greatest|highest|smallest|lowest|longest|shortest|biggest)\b",
+    re.I,
+)
+_BOUND = re.compile(
+    r"\b(?P<op>more\s+than|over|greater\s+than|above|at\s+least|longer\s+than|larger\s+than|"
+    r"bigger\s+than|heavier\s+than|higher\s+than|less\s+than|under|fewer\s+than|below|at\s+most|"
+    r"shorter\s+than|smaller\s+than|lighter\s+than|lower\s+than|exactly)\s+"
+    r"(?P<n>-?\d[\d,]*(?:\.\d+)?)",
+    re.I,
+)
+_BOUND_TESTS = {
+    "more than": Test.GT, "over": Test.GT, "greater than": Test.GT, "above": Test.GT,
+    "longer than": Test.GT, "larger than": Test.GT, "bigger than": Test.GT,
+    "heavier than": Test.GT, "higher than": Test.GT, "at least": Test.GE, "less than": Test.LT,
+    "under": Test.LT, "fewer than": Test.LT, "below": Test.LT, "shorter than": Test.LT,
+    "smaller than": Test.LT, "lighter than": Test.LT, "lower than": Test.LT,
+    "at most": Test.LE, "exactly": Test.IN,
+}  # fmt: skip
+_QUOTED = re.compile(r"[\"“‘']([^\"”’']{1,60}?)[\"”’'](?!\w)")
+_WORD_NAMED = re.compile(r"\b(?:the\s+)?(?:word|term|phrase)\s+([\w][\w'’-]*)", re.I)
+_SAID = re.compile(
+    r"\b(?:says?|said|saying|utters?|uttered|mentions?|mentioned|uses?|used|writes?|wrote)\s+"
+    r"(?:the\s+word\s+|the\s+|an?\s+)?([\w][\w'’-]*)"
+    r"|\b(?:is|are|was|were|does|do|did)\s+([\w][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)\s+"
+    r"(?:mentioned|said|used|spoken|named|written|uttered)\b"
+    r"|\b(?:mentions?|mentioning|references?)\s+(?:of\s+)?([\w][\w'’-]*)",
+    re.I,
+)
+_APPEARS = re.compile(  # (a word that appears, unless the tables name it: `does Banquo appear`)
+    r"\b(?:is|are|was|were|does|do|did)\s+([\w][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)\s+"
+    r"(?:appears?|occurs?|comes?\s+up|shows?\s+up)\b",
+    re.I,
+)
+_NOT_TERMS = frozenset(
+    "the a an it this that most least more less first last all any every each one".split()
+)
+_SKIPPED = frozenset(
+    "is are was were has had have the a an of one ones single most least more less fewest "
+    "longest shortest largest highest greatest biggest smallest lowest top second third fourth "
+    "fifth number count total average mean sum amount".split()
+)
+_PHRASE_ENDS = frozenset(
+    "by per in of on at to for from with has have had does do did is are was were who whom "
+    "that which than and or with".split()
+)
+_TRIGGER = re.compile(r"\b(?:(which|what|whose)|(per|each|by|for\s+(?:each|every)))\s+", re.I)
+_TOKEN = re.compile(r"[\w'’-]+")
+_WHO = re.compile(r"\b(?:who|whom|whose)\b", re.I)
+_CHAIN = re.compile(r"\bthe\s+(?:\w+\s+){1,2}?(?:that|who|which|whose|where)\s+\w+|\bwhose\b", re.I)
+_COUNTED = re.compile(
+    r"\b(?:how\s+many|number\s+of|most|fewest|least|more|fewer|total|longest|shortest|largest|"
+    r"highest|greatest|biggest|smallest|lowest|average|mean)\s+"
+    r"(?:(?:different|distinct|unique|separate|of\s+the|the)\s+)*((?:[\w'’-]+\s+){0,2}[\w'’-]+)",
+    re.I,
+)
+_ONCE = re.compile(r"\b(?:only\s+once|just\s+once|exactly\s+once)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Bound:
+    test: Test
+    number: float
+    start: int
+    end: int
+
+
+def without_format(question: str) -> str:
+    """The question without instructions on the form of its reply (`(Answer with a number.)`,
+    `Reply with the name only.`, `exactly as written`)."""
+    cut = _FORMAT.sub(" ", question)
+    return " ".join(cut.split()) or question
+
+
+def operation(question: str) -> Operation | None:
+    """The operation a question asks for; None for one asking for a fact."""
+    for found, pattern in _OPERATIONS:
+        if re.search(pattern, question, re.I):
+            if found is Operation.COUNT and _ONCE.search(question):
+                return Operation.COUNT
+            return found
+    if _MORE.search(question) and " or " in question:
+        return Operation.ARGMAX
+    if _LESS.search(question) and " or " in question:
+        return Operation.ARGMIN
+    return None
+
+
+def compares(question: str) -> Operation | None:
+    """ARGMAX or ARGMIN for a question comparing named things (`Who speaks more, A or B?`)."""
+    if " or " not in question:
+        return None
+    if _MORE.search(question) or re.search(r"\bmost\b", question, re.I):
+        return Operation.ARGMAX
+    if _LESS.search(question) or re.search(r"\b(?:least|fewest)\b", question, re.I):
+        return Operation.ARGMIN
+    return None
+
+
+def place(question: str) -> int:
+    """The place a ranking asks for (2: `the second most`)."""
+    found = _PLACE.search(question)
+    if found is None:
+        return 1
+    word = found.group(1).lower()
+    return ORDINALS.index(word) + 1 if word in ORDINALS else int(word[0])
+
+
+def last(question: str) -> bool:
+    return bool(_LAST.search(question))
+
+
+def bounds(question: str) -> list[Bound]:
+    found = []
+    for match in _BOUND.finditer(question):
+        op = " ".join(match["op"].lower().split())
+        value = float(match["n"].replace(",", ""))
+        found.append(Bound(_BOUND_TESTS[op], value, match.start(), match.end()))
+    return found
+
+
+def once(question: str) -> bool:
+    return bool(_ONCE.search(question))
+
+
+def term(question: str) -> tuple[str, int, int] | None:
+    """The word whose mentions are counted, and where the question says it: quoted, called a
+    word (`the word blood`), said or mentioned (`does Macbeth say blood`, `is Rome mentioned`)."""
+    for pattern in (_QUOTED, _WORD_NAMED, _SAID):
+        for match in pattern.finditer(question):
+            group = next((g for g in range(1, (match.lastindex or 0) + 1) if match.group(g)), 0)
+            if group and match.group(group).strip().lower() not in _NOT_TERMS:
+                return match.group(group).strip(), match.start(group), match.end(group)
+    return None
+
+
+def appears(question: str) -> tuple[str, int, int] | None:
+    """A word the question asks where it appears (`does the word crown appear`, `does Banquo
+    appear`): a counted word unless the source's tables hold it as a value."""
+    match = _APPEARS.search(question)
+    if match is None or match.group(1).lower() in _NOT_TERMS:
+        return None
+    return match.group(1), match.start(1), match.end(1)
+
+
+def groups(question: str, which: bool = True) -> list[tuple[str, int]]:
+    """The noun phrases after `which`, `what`, `per`, `each` or `by`, and where they start: what
+    a question may group by (`Which account`, `in which act`, `per island`); only those after
+    `per`, `each` or `by` unless `which`."""
+    found = []
+    for trigger in _TRIGGER.finditer(question):
+        if trigger.group(1) and not which:
+            continue
+        phrase: list[re.Match[str]] = []
+        for token in _TOKEN.finditer(question, trigger.end()):
+            word = token.group().lower()
+            if not phrase and (word in _SKIPPED or re.fullmatch(r"\d+(?:st|nd|rd|th)", word)):
+                continue
+            if word in _PHRASE_ENDS or len(phrase) == 3:
+                break
+            phrase.append(token)
+            if question[token.end() : token.end() + 1] in (",", "?", ".", ";"):
+                break
+        if phrase:
+            found.append((question[phrase[0].start() : phrase[-1].end()], phrase[0].start()))
+    return found
+
+
+_CUE = re.compile(r"\b(?:number|count|amount|total\s+number)\s+of\b|\bhow\s+many\b", re.I)
+
+
+def cue_spans(question: str) -> list[tuple[int, int]]:
+    """Where the question's words say to count (`number of`): they name no column."""
+    return [(m.start(), m.end()) for m in _CUE.finditer(question)]
+
+
+def asks_who(question: str) -> bool:
+    return bool(_WHO.search(question))
+
+
+def chain(question: str) -> bool:
+    """A fact about something another fact names (`the captain of the ship that carried…`)."""
+    return bool(_CHAIN.search(question))
+
+
+def counted(question: str) -> tuple[str, int] | None:
+    """The words naming what is counted (`how many scenes`, `the most emails`), and where."""
+    match = _COUNTED.search(question)
+    return (match.group(1), match.start(1)) if match else None

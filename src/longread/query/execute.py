@@ -1,0 +1,228 @@
+"""The one executor: a plan compiled to a read-only SQL statement over the source's record tables
+(parameterized, bounded in rows and time), run, and returned as the value it asks for, the
+groups ranked, and the rows it counted (for citing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from longread.query.catalog import Catalog, CatalogTable
+from longread.query.plan import TEXT, Filter, Inner, Operation, Plan, Test, validate
+from longread.store.record_tables import quoted
+
+SHOWN = 10  # groups listed
+CITED = 12  # rows returned for citing
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row counted: its document, span and (where it has one) the value it stands for."""
+
+    document: str
+    start: int
+    end: int
+    label: Any = None
+
+
+@dataclass
+class Counted:
+    """What a plan computed: `value` (a number, a group, a row's value), `groups` ranked or
+    listed with their figures, `rows` some of the rows it rests on, `matched` how many rows
+    passed the filters, and the statement run."""
+
+    plan: Plan
+    value: Any
+    groups: list[tuple[Any, float]] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+    matched: int = 0
+    sql: str = ""
+    table_rows: int = 0
+
+
+def execute(plan: Plan, catalog: Catalog) -> Counted:
+    """Run an aggregate plan (validated first) over the catalog's tables."""
+    plan = validate(plan, catalog)
+    table = catalog.mentions_table(plan.term or "") if plan.table == TEXT else None
+    table = table or catalog.tables[plan.table or ""]
+    where, params = _where(plan, table)
+    source = quoted(table.name)
+    matched = _one(catalog, f"SELECT count(*) FROM {source}{where}", params)
+    measure, measure_params = _measure(plan, table)
+    operation = plan.operation
+    counted = Counted(plan, None, matched=int(matched or 0), table_rows=table.rows)
+    if operation in (Operation.COUNT, Operation.EXISTS) and plan.group_by is None:
+        if plan.term and plan.table != TEXT:
+            sql = f"SELECT coalesce(sum({measure}), 0) FROM {source}{where}"
+            counted.value = _one(catalog, sql, [*measure_params, *params])
+        else:
+            sql = f"SELECT count(*) FROM {source}{where}"
+            counted.value = counted.matched
+        if operation is Operation.EXISTS:
+            counted.value = bool(counted.value)
+        counted.sql = sql
+    elif operation in (Operation.SUM, Operation.MEAN, Operation.MIN, Operation.MAX):
+        function = {"sum": "sum", "mean": "avg", "min": "min", "max": "max"}[operation.value]
+        sql = f"SELECT {function}({measure}) FROM {source}{where}"
+        counted.value, counted.sql = _one(catalog, sql, [*measure_params, *params]), sql
+        if operation in (Operation.MIN, Operation.MAX):
+            order = "DESC" if operation is Operation.MAX else "ASC"
+            cited_where, cited_params = _where(plan, table, citing=True)
+            counted.rows = _rows(
+                catalog, plan, table, cited_where, cited_params, f"{measure} {order}", measure_params
+            )
+            return counted
+    elif operation is Operation.NTH:
+        order = (quoted(plan.column) if plan.column else "document, _start") + (
+            " DESC" if plan.rank < 0 else ""
+        )
+        offset = abs(plan.rank) - 1
+        counted.rows = _rows(catalog, plan, table, where, params, order, offset=offset, limit=1)
+        counted.value = counted.rows[0].label if counted.rows else None
+        counted.sql = f"SELECT * FROM {source}{where} ORDER BY {order} LIMIT 1 OFFSET {offset}"
+        return counted
+    else:
+        counted.groups, counted.sql = _grouped(catalog, plan, table, where, params)
+        counted.value = _group_value(plan, counted.groups)
+    chosen = _chosen(plan, counted)
+    counted.rows = _rows(catalog, chosen, table, *_where(chosen, table, citing=True))
+    return counted
+
+
+def _chosen(plan: Plan, counted: Counted) -> Plan:
+    """The plan kept to the group its answer names (to cite that group's rows)."""
+    if plan.operation not in (Operation.ARGMAX, Operation.ARGMIN) or not counted.groups:
+        return plan
+    key = plan.group_by or plan.column or ""
+    place = min(plan.rank, len(counted.groups)) - 1
+    return plan.with_(filters=(*plan.filters, Filter(key, Test.IN, (counted.groups[place][0],))))
+
+
+def _group_value(plan: Plan, groups: list[tuple[Any, float]]) -> Any:
+    if plan.operation is Operation.DISTINCT:
+        return len(groups)
+    if plan.operation in (Operation.ARGMAX, Operation.ARGMIN):
+        place = plan.rank - 1
+        return groups[place][0] if 0 <= place < len(groups) else None
+    if plan.operation is Operation.COUNT:
+        return sum(n for _, n in groups)
+    return [g for g, _ in groups]
+
+
+def _grouped(
+    catalog: Catalog, plan: Plan, table: CatalogTable, where: str, params: list[Any]
+) -> tuple[list[tuple[Any, float]], str]:
+    """(group, figure) for each group: ranked for argmax and argmin, else in the order the
+    text first has them; every group `compared` is there, at 0 if it has no rows."""
+    key = plan.group_by or plan.column or "document"
+    figure, figure_params = _inner(plan, table)
+    ranked = plan.operation in (Operation.ARGMAX, Operation.ARGMIN, Operation.COUNT)
+    order = "ASC" if plan.operation is Operation.ARGMIN else "DESC"
+    ordering = f"v {order}, g" if ranked else "min(document), min(_start)"
+    clause = f"{where} {'AND' if where else 'WHERE'} {quoted(key)} IS NOT NULL"
+    having, having_params = "", []
+    if plan.having is not None:
+        test, bound = plan.having
+        having, having_params = f" HAVING v {'=' if test is Test.IN else test.value} ?", [bound]
+    sql = (
+        f"SELECT {quoted(key)} AS g, {figure} AS v FROM {quoted(table.name)}{clause} "
+        f"GROUP BY g{having} ORDER BY {ordering}"
+    )
+    found = catalog.query.execute(sql, [*figure_params, *params, *having_params]).rows
+    groups = [(g, v if v is not None else 0) for g, v in found]
+    held = {g for g, _ in groups}
+    missing = [(g, 0) for g in plan.compared if g not in held]
+    if missing:
+        groups = sorted(groups + missing, key=lambda gv: (gv[1], str(gv[0])))
+        if plan.operation is not Operation.ARGMIN:
+            groups = sorted(groups, key=lambda gv: -gv[1])
+    return groups, sql
+
+
+def _inner(plan: Plan, table: CatalogTable) -> tuple[str, list[Any]]:
+    """The aggregate each group is ranked by."""
+    measure, params = _measure(plan, table)
+    if plan.term and plan.table != TEXT:
+        return f"sum({measure})", params
+    if plan.inner is Inner.DISTINCT and plan.column:
+        return f"count(DISTINCT {quoted(plan.column)})", []
+    if plan.inner is Inner.COUNT or not plan.column:
+        return "count(*)", []
+    function = {"sum": "sum", "max": "max", "min": "min", "mean": "avg"}[plan.inner.value]
+    return f"{function}({measure})", params
+
+
+def _measure(plan: Plan, table: CatalogTable) -> tuple[str, list[Any]]:
+    """The expression summed, compared or averaged: a word's mentions in the table's text
+    column, or the plan's column."""
+    if plan.term and plan.table != TEXT:
+        body = next((c.name for c in table.columns if c.role == "body"), None)
+        if body is not None:
+            return f"mentions({quoted(body)}, ?)", [plan.term]
+    return (quoted(plan.column) if plan.column else "1"), []
+
+
+def _where(plan: Plan, table: CatalogTable, citing: bool = False) -> tuple[str, list[Any]]:
+    """The WHERE clause of the plan's filters (`citing`: of the rows holding its word, too)."""
+    clauses, params = [], []
+    for f in plan.filters:
+        column = quoted(f.column)
+        if f.test is Test.IN:
+            clauses.append(f"{column} IN ({', '.join('?' * len(f.values))})")
+            params += list(f.values)
+        elif f.test is Test.MENTIONS:
+            clauses.append(f"mentions({column}, ?) > 0")
+            params.append(f.values[0])
+        elif f.test is Test.PREFIX:
+            clauses.append(f"substr({column}, 1, ?) = ?")
+            params += [len(str(f.values[0])), str(f.values[0])]
+        else:
+            clauses.append(f"{column} {f.test.value} ?")
+            params.append(f.values[0])
+    if citing and plan.term and plan.table != TEXT:  # (the rows holding the word)
+        clauses.append(f"mentions({quoted(_body(table))}, ?) > 0")
+        params.append(plan.term)
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+
+def _rows(
+    catalog: Catalog,
+    plan: Plan,
+    table: CatalogTable,
+    where: str,
+    params: list[Any],
+    order: str = "document, _start",
+    order_params: list[Any] | None = None,
+    offset: int = 0,
+    limit: int = CITED,
+) -> list[Row]:
+    """The first rows passing the plan's filters, each with its label: the grouped column, the
+    column computed, or the table's `who` column."""
+    label = plan.group_by or plan.column or _label(table)
+    label_sql = quoted(label) if label else "NULL"
+    sql = (
+        f"SELECT document, _start, _end, {label_sql} FROM {quoted(table.name)}{where} "
+        f"ORDER BY {order} LIMIT {int(limit)} OFFSET {int(offset)}"
+    )
+    found = catalog.query.execute(sql, [*params, *(order_params or [])], max_rows=limit).rows
+    return [Row(str(d), int(s), int(e), v) for d, s, e, v in found]
+
+
+def _label(table: CatalogTable) -> str | None:
+    who = next((c.name for c in table.columns if c.role == "who"), None)
+    return who or next((c.name for c in table.columns if c.type == "text" and c.role != "body"), None)
+
+
+def _body(table: CatalogTable) -> str:
+    return next((c.name for c in table.columns if c.role == "body"), "text")
+
+
+def matched_rows(catalog: Catalog, table: str, filters: list[Filter]) -> int:
+    """How many rows of the table pass the filters."""
+    where, params = _where(Plan("", table=table, filters=tuple(filters)), catalog.tables[table])
+    return int(_one(catalog, f"SELECT count(*) FROM {quoted(table)}{where}", params) or 0)
+
+
+def _one(catalog: Catalog, sql: str, params: list[Any]) -> Any:
+    rows = catalog.query.execute(sql, params, max_rows=1).rows
+    return rows[0][0] if rows else None

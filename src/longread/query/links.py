@@ -1,0 +1,267 @@
+"""Where a question names what a source holds: a record table by what its rows are called
+(`emails`, `speeches`), a column by its name or header words (`balance`, `life expectancy` for
+`lifeExp`), a value a column holds (`ERROR`, `Banquo`, `Act 3` for `ACT III`, `2007`), a
+document by its file or title. Everything matched comes from the source's own tables."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from longread.index.records import numeral
+from longread.query.catalog import Catalog, CatalogTable
+from longread.text.rank import stem, terms
+
+MAX_NGRAM = 6
+MAX_VALUE_CHARS = 80  # longer values (sentences) are not matched as names
+_WORD = re.compile(r"[^\W_][\w'’.&-]*[\w]|[^\W_]")
+_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
+STRUCTURAL = ("sections", "documents")
+EXACT, STEM, PART = 1.0, 0.8, 0.5  # how closely a question's words match a value
+
+
+@dataclass(frozen=True)
+class Link:
+    """A span of the question [start, end) naming something of a table: its rows (`noun`), a
+    `column`, a `value` of a column, or a `document`."""
+
+    what: str
+    table: str
+    column: str | None
+    value: Any
+    start: int
+    end: int
+    weight: float
+
+    def overlaps(self, other: Link) -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+def words(question: str) -> list[tuple[str, int, int]]:
+    """The question's words, with where each starts and ends."""
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(question)]
+
+
+def ngrams(question: str) -> Iterator[tuple[str, int, int]]:
+    """Runs of one to MAX_NGRAM words, longest first."""
+    found = words(question)
+    for size in range(MAX_NGRAM, 0, -1):
+        for at in range(len(found) - size + 1):
+            run = found[at : at + size]
+            yield question[run[0][1] : run[-1][2]], run[0][1], run[-1][2]
+
+
+def key(text: str) -> str:
+    """A name as it is matched: lower case, punctuation and spacing folded."""
+    return " ".join(re.sub(r"[^\w&'’]+", " ", str(text).lower()).split())
+
+
+def name_tokens(name: str) -> list[str]:
+    """A column name's words (`bill_length_mm`, `lifeExp` → life, exp)."""
+    return [t.lower() for t in _SPLIT.split(name) if t]
+
+
+def link(question: str, catalog: Catalog) -> list[Link]:
+    """Every place the question names a table's rows, a column, a value or a document."""
+    found: list[Link] = []
+    stems = [(stem(w.lower()), s, e, w) for w, s, e in words(question)]
+    for table in catalog.tables.values():
+        found += _nouns(table, stems)
+        found += _columns(table, stems)
+        found += _values(question, table, catalog)
+    found += _documents(question, catalog)
+    return _longest(found)
+
+
+def _longest(found: list[Link]) -> list[Link]:
+    """Without a name's link inside a longer name's (`Macbeth` in `Lady Macbeth`), whichever
+    table either is in."""
+    named = [lk for lk in found if lk.what in ("value", "document")]
+    return [
+        lk
+        for lk in found
+        if lk.what not in ("value", "document")
+        or not any(
+            other.start <= lk.start and lk.end <= other.end and other.end - other.start > lk.end - lk.start
+            for other in named
+        )
+    ]
+
+
+def _nouns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> list[Link]:
+    """The words naming what one row of the table is (`emails`, `log lines`), or the table
+    (`orders` for a table named so)."""
+    found = []
+    for noun in dict.fromkeys((*table.nouns, " ".join(name_tokens(table.name)))):
+        parts = [stem(p) for p in noun.lower().split()]
+        for at in range(len(stems) - len(parts) + 1):
+            if [s for s, *_ in stems[at : at + len(parts)]] == parts:
+                start, end = stems[at][1], stems[at + len(parts) - 1][2]
+                found.append(Link("noun", table.name, None, noun, start, end, 2.0 + len(parts)))
+    return found
+
+
+def _columns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> list[Link]:
+    """The words naming a column: its name's words or an alias's, each word as a question word
+    or the start of one (`pop` in `population`), all of them (a unit left out: `mm`)."""
+    found = []
+    for column in table.columns:
+        for name in (column.name, *column.aliases):
+            tokens = [t for t in name_tokens(name) if t.isalpha() or len(name_tokens(name)) == 1]
+            tokens = [t for t in tokens if terms(t) or len(tokens) == 1]
+            if not tokens:
+                continue
+            hits = _hits(tokens, stems)
+            needed = len(tokens) if len(tokens) < 3 else len(tokens) - 1
+            if len(hits) >= needed:
+                start, end = min(s for s, _ in hits), max(e for _, e in hits)
+                if end - start <= 40:
+                    found.append(Link("column", table.name, column.name, name, start, end, 1.0 + len(hits)))
+    return found
+
+
+def _hits(tokens: list[str], stems: list[tuple[str, int, int, str]]) -> list[tuple[int, int]]:
+    hits = []
+    for token in tokens:
+        root = stem(token)
+        for word_stem, start, end, word in stems:
+            lowered = word.lower()
+            if word_stem == root or (len(token) >= 3 and lowered.startswith(token)):
+                hits.append((start, end))
+                break
+    return hits
+
+
+def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
+    """The question's runs of words that are a value of one of the table's text or number
+    columns (a section's title also by its kind and number: `Act 3` for `ACT III`). A link's
+    value is a tuple: a numbered title may be several sections' (`Act 3` of each play)."""
+    found = []
+    spans = list(ngrams(question))
+    for column in table.columns:
+        if column.role == "body" or table.name == "documents" and column.name != "title":
+            continue
+        values = catalog.values(table.name, column.name)
+        if not values or len(values) >= 2_000 and column.type == "text":
+            continue
+        index = _value_index(values, column.type)
+        for text, start, end in spans:
+            match = index.get(key(text))
+            if match is None and " " not in text.strip():
+                match = index.get(stem(key(text)))
+            if match is None:
+                continue
+            held, strength = match
+            if strength < STEM and not text[:1].isupper():
+                continue  # (part of a name is capitalized in the question: `the same` is none)
+            if column.role == "who" and strength < EXACT and not text[:1].isupper():
+                continue  # (a name is capitalized in the question: `all` is no speaker ALL)
+            weight = 1.0 + 2.0 * strength + 0.5 * len(text.split()) + _common(held, values)
+            found.append(Link("value", table.name, column.name, held, start, end, weight))
+    return found
+
+
+def _common(held: tuple[Any, ...], values: list[tuple[Any, int]]) -> float:
+    """A little weight for a value many rows hold (of two columns holding a name, the one
+    where it is common: `ERROR` as a level, not as a program's name)."""
+    counts = dict(values)
+    return 0.1 * math.log10(1 + sum(counts.get(v, 0) for v in held))
+
+
+def _value_index(values: list[tuple[Any, int]], kind: str) -> dict[str, tuple[tuple[Any, ...], float]]:
+    """How a question may write each value: as it is (exact); by a single word's stem; by a
+    numbered section's kind and number (`act 3`, every section so numbered); by a part of a
+    name that no other value shares (`Lear` for `KING LEAR`)."""
+    index: dict[str, tuple[tuple[Any, ...], float]] = {}
+    numbered: dict[str, list[Any]] = {}
+    partial: dict[str, set[Any]] = {}
+    for value, _ in values:
+        if kind == "number":
+            if isinstance(value, int | float) and float(value).is_integer():
+                index.setdefault(str(int(value)), ((value,), EXACT))
+            continue
+        text = str(value)
+        if len(text) > MAX_VALUE_CHARS:
+            continue
+        tokens = key(text).split()
+        index.setdefault(key(text), ((value,), EXACT))
+        if len(tokens) == 1:
+            index.setdefault(stem(tokens[0]), ((value,), STEM))
+        for part in _numbered(text):
+            numbered.setdefault(part, []).append(value)
+        for size in range(1, len(tokens)):
+            for at in range(len(tokens) - size + 1):
+                part = " ".join(tokens[at : at + size])
+                if terms(part) and numeral(tokens[at + size - 1]) is None:
+                    partial.setdefault(part, set()).add(value)
+    for part, held_values in numbered.items():
+        index.setdefault(part, (tuple(held_values), EXACT))
+    for part, held in partial.items():
+        if len(held) == 1 and part not in index:
+            index[part] = ((next(iter(held)),), PART)
+    return index
+
+
+def _numbered(title: str) -> list[str]:
+    """How a question names a numbered section: `act 3`, `act iii`, `third act`, and with the
+    sections holding it (`act 3 scene 2`, for `ACT III, SCENE II. A room.`)."""
+    parts = [p.strip() for p in title.split(",")]
+    named = []
+    for part in parts:
+        tokens = part.split()
+        if len(tokens) >= 2 and tokens[0].isalpha() and (n := numeral(tokens[1])) is not None:
+            named.append((tokens[0].lower().rstrip(".:"), n))
+    if not named:
+        return []
+    kind, n = named[-1]
+    keys = [f"{kind} {n}", f"{_ORDINAL_WORDS.get(n, n)} {kind}", f"{kind} the {_ORDINAL_WORDS.get(n, n)}"]
+    if len(named) > 1:
+        outer = " ".join(f"{k} {m}" for k, m in named[:-1])
+        keys += [f"{outer} {kind} {n}", f"{kind} {n} of {outer}"]
+    return keys
+
+
+_ORDINAL_WORDS = dict(
+    enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)
+)
+
+
+def _documents(question: str, catalog: Catalog) -> list[Link]:
+    """The question's runs naming a document: its file name (`hamlet` for `plays/hamlet.md`), its
+    title, or the end of its title that no other title shares (`Macbeth` for `The Tragedy of
+    Macbeth`)."""
+    names: dict[str, set[str]] = {}
+    titles = dict(catalog.values("documents", "title")) if "documents" in catalog.tables else {}
+    by_title = _titles(catalog) if titles else {}
+    for name in catalog.documents:
+        stem_name = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        for form in (name, stem_name, stem_name.replace("-", " ").replace("_", " ")):
+            names.setdefault(key(form), set()).add(name)
+        for title in by_title.get(name, ()):
+            tokens = key(title).split()
+            for at in range(len(tokens)):
+                part = " ".join(tokens[at:])
+                if terms(part):
+                    names.setdefault(part, set()).add(name)
+    found = []
+    for text, start, end in ngrams(question):
+        held = names.get(key(text))
+        if held and len(held) == 1:
+            named = _PLACE_WORD.search(question[:start]) is not None
+            weight = 3.0 + (1.0 if named else 0.0) + 0.5 * len(text.split())
+            found.append(Link("document", "", "document", tuple(held), start, end, weight))
+    return found
+
+
+_PLACE_WORD = re.compile(r"\b(?:in|of|from|throughout|across)\s+(?:the\s+)?$", re.I)
+
+
+def _titles(catalog: Catalog) -> dict[str, list[str]]:
+    rows = catalog.query.execute("SELECT document, title FROM documents", max_rows=100_000).rows
+    titles: dict[str, list[str]] = {}
+    for document, title in rows:
+        titles.setdefault(str(document), []).append(str(title))
+    return titles

@@ -1,0 +1,191 @@
+"""Reading record tables, and nothing else, with SQL: a connection opened read-only on the stores
+that hold a source's documents, a view per record table of the source (its rows in every
+document, with the document's name and each row's span: `document`, `_start`, `_end`), and an
+authorizer that lets a statement read those views and call a few functions, nothing more. Every
+statement is bounded in time (a progress handler) and in the rows it returns."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from longread.errors import InputError
+from longread.store.record_tables import StoredColumn, StoredTable, quoted
+
+MAX_ROWS = 1_000  # rows a statement returns at most (more are counted as cut)
+MAX_SECONDS = 5.0
+MAX_VALUE_BYTES = 10_000_000  # the longest string or blob a statement may make
+MAX_SQL_CHARS = 100_000
+_FUNCTIONS = frozenset(
+    "abs avg count max min sum total group_concat lower upper length substr substring trim ltrim "
+    "rtrim replace instr coalesce ifnull nullif round cast typeof date time datetime julianday "
+    "strftime like glob iif mentions words unicode char hex quote".split()
+)
+_ALLOWED = {
+    sqlite3.SQLITE_SELECT,
+    sqlite3.SQLITE_READ,
+    sqlite3.SQLITE_FUNCTION,
+}
+
+
+class QueryError(InputError):
+    """A statement that may not run here, or failed, or ran out of time."""
+
+
+@dataclass(frozen=True)
+class ViewPart:
+    """Rows of one stored table (in the database `database`) that belong to these documents."""
+
+    database: Path
+    table: StoredTable
+    store_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class View:
+    """A record table as the source has it: its name, its columns (every part's, in order) and
+    where its rows are stored."""
+
+    name: str
+    columns: tuple[StoredColumn, ...]
+    parts: tuple[ViewPart, ...]
+
+
+@dataclass
+class Result:
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+    cut: bool  # more rows than were returned
+    seconds: float
+
+
+@lru_cache(maxsize=256)
+def word_pattern(term: str) -> re.Pattern[str]:
+    """A phrase as whole words, any space between them, in any case."""
+    words = r"\s+".join(map(re.escape, term.split()))
+    return re.compile(rf"(?<!\w){words}(?!\w)", re.IGNORECASE)
+
+
+def mentions(text: object, term: object) -> int:
+    """How many times `term` stands in `text` as whole words, in any case."""
+    if not isinstance(text, str) or not isinstance(term, str) or not term.split():
+        return 0
+    return sum(1 for _ in word_pattern(term).finditer(text))
+
+
+def words(text: object) -> int:
+    return len(text.split()) if isinstance(text, str) else 0
+
+
+class RecordQuery:
+    """A read-only SQL connection over the views of a source's record tables."""
+
+    def __init__(self, views: Sequence[View], names: dict[tuple[Path, int], str]):
+        databases = sorted({part.database for view in views for part in view.parts})
+        self.views = {view.name: view for view in views}
+        self._lock = threading.Lock()
+        self._deadline = 0.0
+        first = databases[0] if databases else None
+        self.db = sqlite3.connect(
+            f"file:{first}?mode=ro" if first else ":memory:", uri=True, check_same_thread=False
+        )
+        aliases = {path: "main" if path == first else f"s{n}" for n, path in enumerate(databases)}
+        for path, alias in aliases.items():
+            if alias != "main":
+                self.db.execute(f"ATTACH DATABASE ? AS {alias}", (f"file:{path}?mode=ro",))
+        self.db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+        self.db.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MAX_SQL_CHARS)
+        self.db.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, len(databases))
+        self.db.create_function("mentions", 2, mentions, deterministic=True)
+        self.db.create_function("words", 1, words, deterministic=True)
+        self.db.execute("CREATE TEMP TABLE _docs (db TEXT, id INTEGER, name TEXT, PRIMARY KEY (db, id))")
+        self.db.executemany(
+            "INSERT INTO temp._docs VALUES (?, ?, ?)",
+            [(aliases[path], store_id, name) for (path, store_id), name in names.items() if path in aliases],
+        )
+        for view in views:
+            self.db.execute(_view_sql(view, aliases))
+        self._readable = {f"records_{p.table.id}" for v in views for p in v.parts} | {"_docs"}
+        self._readable |= set(self.views)
+        self.db.set_progress_handler(self._late, 10_000)
+
+    def _late(self) -> int:
+        return int(time.monotonic() > self._deadline)
+
+    def _authorize(self, action: int, arg1: str | None, arg2: str | None, *_: object) -> int:
+        if action not in _ALLOWED:
+            return sqlite3.SQLITE_DENY
+        if action == sqlite3.SQLITE_READ and arg1 not in self._readable:
+            return sqlite3.SQLITE_DENY
+        if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() not in _FUNCTIONS:
+            return sqlite3.SQLITE_DENY
+        return sqlite3.SQLITE_OK
+
+    def execute(
+        self,
+        sql: str,
+        params: Sequence[Any] = (),
+        max_rows: int = MAX_ROWS,
+        seconds: float = MAX_SECONDS,
+    ) -> Result:
+        """Run one reading statement: its rows (at most `max_rows`), within `seconds`."""
+        started = time.monotonic()
+        with self._lock:
+            self._deadline = started + seconds
+            self.db.set_authorizer(self._authorize)
+            try:
+                cursor = self.db.execute(sql, tuple(params))
+                rows = cursor.fetchmany(max_rows + 1)
+                columns = [d[0] for d in cursor.description or ()]
+            except sqlite3.DatabaseError as error:
+                message = str(error)
+                if "interrupted" in message:
+                    message = f"the statement ran past {seconds:g} s and was stopped"
+                elif "not authorized" in message or "prohibited" in message:
+                    message = "only reading the record tables is allowed (" + message + ")"
+                raise QueryError(f"SQL refused or failed: {message}") from None
+            except (sqlite3.Warning, ValueError, OverflowError) as error:
+                raise QueryError(f"SQL refused: {error}") from None
+            finally:
+                self.db.set_authorizer(None)
+        cut = len(rows) > max_rows
+        return Result(columns, rows[:max_rows], cut, time.monotonic() - started)
+
+    def add_table(self, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """A temporary table of rows found at question time (a word's mentions, figures a text
+        states), readable like the record tables."""
+        with self._lock:
+            self.db.execute(f"DROP TABLE IF EXISTS temp.{quoted(name)}")
+            body = ", ".join(quoted(c) for c in columns)
+            self.db.execute(f"CREATE TEMP TABLE {quoted(name)} ({body})")
+            marks = ", ".join("?" * len(columns))
+            self.db.executemany(f"INSERT INTO temp.{quoted(name)} VALUES ({marks})", rows)
+            self._readable.add(name)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _view_sql(view: View, aliases: dict[Path, str]) -> str:
+    selects = []
+    for part in view.parts:
+        alias = aliases[part.database]
+        held = {c.name for c in part.table.columns}
+        cells = ", ".join(
+            (f"r.{quoted(c.name)}" if c.name in held else "NULL") + f" AS {quoted(c.name)}"
+            for c in view.columns
+        )
+        ids = ", ".join(str(int(i)) for i in part.store_ids)
+        selects.append(
+            f"SELECT d.name AS document, r.start AS _start, r.\"end\" AS _end, {cells} "
+            f"FROM {alias}.{part.table.physical} r LEFT JOIN temp._docs d "
+            f"ON d.db = '{alias}' AND d.id = r.doc_id WHERE r.doc_id IN ({ids})"
+        )
+    return f"CREATE TEMP VIEW {quoted(view.name)} AS " + " UNION ALL ".join(selects)
