@@ -231,3 +231,34 @@ def test_a_note_in_brackets_is_not_cut_at_its_full_stops():
         "He left (see Act I. Scene 2.) at dawn.",
         "Then he slept.",
     ]
+
+
+ORDERS = "order,item,quantity\n17,deck paint,4\n18,bilge pump,14\n19,deck paint,10\n"
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("The total quantity ordered of deck paint is 14 [1].", False),  # 14 is the bilge pump's
+        ("Order 19 was for 10 units of deck paint [1].", True),
+        ("The bilge pump order was for 14 [1].", True),
+    ],
+)
+def test_a_number_must_stand_for_what_the_claim_says_it_is(claim, supported):
+    question = "What is the total quantity ordered of deck paint?"
+    [checked] = check_claims(claim, [ORDERS], question)
+    assert checked.supported is supported, checked.reason
+    if not supported:
+        assert "of something else" in checked.reason
+
+
+def test_a_computed_value_is_supported_by_the_count_not_by_a_row_holding_the_number():
+    counted = Answer(
+        text="14 orders of deck paint.\n\nThe orders counted: 17, 19.",
+        mode="aggregate",
+        citations=[Citation("orders.csv", 0, 40, "18,bilge pump,14")],
+        computed="2 orders of deck paint.",
+    )
+    run = Run(ScriptedLM([]), ScriptedLM([]), Gateway())
+    first = checked_claims(counted, "How many orders of deck paint are there?", run)[0]
+    assert not first.supported and "not what code counted" in first.reason

@@ -8,11 +8,20 @@ from conftest import make_run
 from longread.errors import InputError
 from longread.llm.local_models import LOCAL_MODELS
 from longread.llm.scripted import ScriptedLM
+from longread.query.plan import Plan
+from longread.query.rules import fact_plan
 from longread.strategies import competence
 from longread.strategies.catalog import modes_for
 from longread.strategies.competence import Measured
 from longread.strategies.modes import MODES, answer, choose_mode
 from longread.strategies.texts import InMemory
+
+
+def shaped(question: str) -> Plan:
+    """A fact's or a chain's plan (read without a source)."""
+    plan = fact_plan(question)
+    assert plan is not None
+    return plan
 
 
 def test_gate_by_size_and_ability_to_write_code():
@@ -33,12 +42,12 @@ def test_a_measured_model_gets_the_mode_measured_best_for_the_kind_of_question(m
     }
     monkeypatch.setattr(competence, "MEASURED", table)
     coder = ScriptedLM([], writes_code=True, context_window=8192, name="local:measured")
-    mode, reason = choose_mode(200_000, coder, "map", question="Who hid the brass key?")
+    mode, reason = choose_mode(200_000, coder, "map", plan=shaped("Who hid the brass key?"))
     assert mode == "map" and "fact questions best in map (map 5/6" in reason
     chain = "Who captained the ship that carried the silk?"
-    assert choose_mode(200_000, coder, "map", question=chain)[0] == "rlm"
-    assert choose_mode(200_000, coder, "map", allow_code=False, question=chain)[0] == "map"
-    assert choose_mode(6_000, coder, question="Who hid the key?")[0] == "base"  # (it fits)
+    assert choose_mode(200_000, coder, "map", plan=shaped(chain))[0] == "rlm"
+    assert choose_mode(200_000, coder, "map", allow_code=False, plan=shaped(chain))[0] == "map"
+    assert choose_mode(6_000, coder, plan=shaped("Who hid the key?"))[0] == "base"  # (it fits)
 
 
 def test_every_local_model_has_a_measured_mode_for_every_kind_of_question():
@@ -47,10 +56,10 @@ def test_every_local_model_has_a_measured_mode_for_every_kind_of_question():
         assert set(measured.best) == {"fact", "chain", "aggregate"}
         assert set(measured.best.values()) <= set(MODES) and measured.evidence
     small = ScriptedLM([], writes_code=True, context_window=8192, name="local:qwen2.5-coder-0.5b")
-    mode, reason = choose_mode(400_000, small, "map", question="Who hid the brass key?")
+    mode, reason = choose_mode(400_000, small, "map", plan=shaped("Who hid the brass key?"))
     assert mode == "rlm" and "answers fact questions best in rlm (measured:" in reason
     chain = "Who captained the ship that carried the silk?"
-    assert choose_mode(400_000, small, "map", question=chain)[0] == "map"  # (not "writes code")
+    assert choose_mode(400_000, small, "map", plan=shaped(chain))[0] == "map"  # (not "writes code")
 
 
 def test_answer_records_the_mode_and_reason():

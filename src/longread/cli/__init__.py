@@ -44,7 +44,7 @@ def _leave(code: int) -> NoReturn:
 
 
 def _run() -> None:
-    from longread.cli import ask, chat, corpus, doctor, evaluate, index, repl, serve  # noqa: F401 - registers the commands
+    from longread.cli import ask, chat, corpus, doctor, evaluate, index, records, repl, serve  # noqa: F401
     from longread.cli.app import app
 
     for stop in (

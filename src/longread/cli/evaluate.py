@@ -51,7 +51,8 @@ def evaluate(
     if (tasks is None) == (generate is None):
         raise InputError("give a task file, or --generate FOLDER (not both)")
     if generate is not None:
-        chosen = make_tasks(plays or fetch_plays(cache_dir() / "eval-data"), generate)
+        data = cache_dir() / "eval-data"
+        chosen = make_tasks(plays or fetch_plays(data), generate, records=data / "records")
         write_tasks(chosen, generate / "tasks.jsonl")
         err_console.print(f"{len(chosen)} tasks written to {escape(str(generate / 'tasks.jsonl'))}")
     else:

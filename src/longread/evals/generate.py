@@ -20,6 +20,7 @@ from pathlib import Path
 
 from longread.errors import InputError
 from longread.evals.plant import insert, write
+from longread.evals.records import record_tasks
 from longread.evals.synthesis import synthesis
 from longread.evals.tasks import Task
 
@@ -177,9 +178,12 @@ def fetch_plays(cache: Path) -> Path:
     return plays
 
 
-def generate(plays_folder: Path, out: Path, seed: int = 7) -> list[Task]:
+def generate(
+    plays_folder: Path, out: Path, seed: int = 7, records: Path | None = None
+) -> list[Task]:
     """At least 60 tasks (20 needles, up to 30 aggregations, 28 multi-hop over two corpora, 16
-    syntheses over several documents) from the plays, their files written under `out`. The same
+    syntheses over several documents) from the plays, their files written under `out`; with
+    `records` (a cache folder), the counting tasks over records of other genres too. The same
     seed gives the same tasks."""
     plays = sorted(plays_folder.rglob("*.md"))
     if len(plays) < 12:
@@ -193,6 +197,7 @@ def generate(plays_folder: Path, out: Path, seed: int = 7) -> list[Task]:
         + multi_hop({name: texts[name] for name in chosen}, out / "corpus", rng)
         + letters({name: texts[name] for name in chosen}, out / "scenes", rng)
         + synthesis(texts, _cut(texts, by_act), _cut(texts, scenes), out / "synthesis", rng)
+        + (record_tasks(records, out / "records", rng) if records is not None else [])
     )
 
 

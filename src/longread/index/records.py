@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from longread.ingest.records import find_tables
-from longread.ingest.records.table import Column, ColumnType, Table, build, identifier
+from longread.ingest.records import WHOLE, find_tables
+from longread.ingest.records.table import Column, ColumnType, Role, Table, build, identifier
 from longread.store.docstore import DocStore
 from longread.store.record_tables import StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 1  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 8  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
 _NUMERAL = re.compile(
@@ -55,6 +55,18 @@ def ensure_records(store: DocStore, store_id: int, name: str, text: str | None =
     )
 
 
+def _heading_lines(text: str, rows: Sequence[SectionRow]) -> list[tuple[int, int]]:
+    """The [start, end) of each line the text's headings stand on (not a section the index
+    named itself, such as `Preamble`)."""
+    spans = []
+    for row in rows:
+        end = text.find("\n", row.start)
+        end = len(text) if end < 0 else end
+        if row.title.split() and row.title.split()[0] in text[row.start : end]:
+            spans.append((row.start, end))
+    return spans
+
+
 def _stored(column: Column) -> StoredColumn:
     return StoredColumn(column.name, column.type.value, column.role.value, column.aliases)
 
@@ -63,26 +75,29 @@ def document_tables(text: str, name: str, rows: Sequence[SectionRow]) -> list[Ta
     """The document's record tables, each with its section columns, then its sections table and
     its own one-row table."""
     places = Places(text, rows)
-    heading_spans = [(r.start, text.find("\n", r.start) % (len(text) + 1)) for r in rows]
-    tables = find_tables(text, name, heading_spans)
+    tables = find_tables(text, name, _heading_lines(text, rows))
     found = [places.placed(table) for table in tables]
     sections = places.sections_table()
     if sections is not None:
         found.append(sections)
-    found.append(_document_table(text, name, rows))
+    wholes = tuple(w for t in found for w in WHOLE.get(t.kind, ()))
+    found.append(_document_table(text, name, rows, wholes))
     return found
 
 
-def _document_table(text: str, name: str, rows: Sequence[SectionRow]) -> Table:
+def _document_table(
+    text: str, name: str, rows: Sequence[SectionRow], wholes: tuple[str, ...]
+) -> Table:
     title = rows[0].title if rows and rows[0].start < 200 else PurePath(name).stem
     words = len(_WORDS.findall(text)) if len(text) <= WORDS_CHARS else None
     columns = (
         Column("title", aliases=("name",)),
         Column("words", ColumnType.NUMBER),
-        Column("chars", ColumnType.NUMBER, aliases=("length", "size")),
+        Column("chars", ColumnType.NUMBER),
     )
     cells = [(0, len(text), (title, None if words is None else str(words), str(len(text))))]
-    return build("documents", "document", columns, cells, ("document", "file", "text"))
+    nouns = tuple(dict.fromkeys(("document", "file", *wholes)))
+    return build("documents", "document", columns, cells, nouns)
 
 
 @dataclass(frozen=True)
@@ -116,7 +131,9 @@ class Places:
         original = {kind: list(scopes) for kind, scopes in self.scopes.items()}
         for kind, scopes in self.scopes.items():
             titles = Counter(scope.title for scope in scopes)
-            outer = sorted((k for k in self.kinds if counts[k] < counts[kind]), key=counts.get)
+            outer = sorted(
+                (k for k in self.kinds if counts[k] < counts[kind]), key=counts.__getitem__
+            )
             for at, scope in enumerate(scopes):
                 if titles[scope.title] < 2 and not self.works:
                     continue
@@ -157,7 +174,7 @@ class Places:
         keys = [key for _, key in wanted]
         columns = [
             *table.columns,
-            *(Column(column, aliases=(key,) if key != column else ()) for column, key in wanted),
+            *(_section_column(column, key) for column, key in wanted),
         ]
         rows = [(s, e, (*values, *self.values(s, keys))) for s, e, values in table.rows]
         return Table(table.name, table.kind, columns, rows, table.nouns, table.notes)
@@ -169,12 +186,12 @@ class Places:
             return None
         sizes = _sizes(self.text, self.rows)
         base = (
-            Column("title", aliases=("name", "heading")),
+            Column("title", role=Role.SECTION, aliases=("name", "heading")),
             Column("kind", aliases=("type",)),
             Column("number", ColumnType.NUMBER),
             Column("level", ColumnType.NUMBER, aliases=("depth",)),
             Column("words", ColumnType.NUMBER),
-            Column("chars", ColumnType.NUMBER, aliases=("length", "size")),
+            Column("chars", ColumnType.NUMBER),
         )
         wanted = [(c, k) for c, k in self.columns([c.name for c in base]) if k != "section"]
         cells = []
@@ -198,9 +215,13 @@ class Places:
                     ),
                 )
             )
-        columns = [*base, *(Column(c, aliases=(k,) if k != c else ()) for c, k in wanted)]
+        columns = [*base, *(_section_column(c, k) for c, k in wanted)]
         nouns = ("section", "heading", *self.kinds)
         return build("sections", "sections", columns, cells, nouns)
+
+
+def _section_column(column: str, key: str) -> Column:
+    return Column(column, role=Role.SECTION, aliases=(key,) if key != column else ())
 
 
 def kind_of(title: str) -> str:

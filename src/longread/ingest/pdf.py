@@ -15,6 +15,7 @@ from pypdf.errors import PyPdfError
 
 from longread.errors import InputError
 from longread.ingest.loaded import Heading, LoadedDocument, PageSpan, TextBuilder, short_reason
+from longread.ingest.pdf_tables import with_tables
 from longread.ingest.text import check_file
 
 # What pypdf may raise on a damaged file: its own errors, and plain ones from deep inside.
@@ -67,7 +68,7 @@ def load_pdf(path: str | Path) -> LoadedDocument:
         reader = _open(p)
         builder = TextBuilder()
         pages = []
-        for number, page_text in _page_texts(reader, p):
+        for number, page_text in with_tables(p, list(_page_texts(reader, p))):
             start = builder.block(page_text)
             pages.append(PageSpan(number, start, start + len(page_text)))
         text = builder.text()

@@ -24,6 +24,7 @@ class ScriptedLM(LM):
         writes_code: bool = True,
         context_window: int = 32_000,
         name: str = "scripted:test",
+        reads_plans: bool = False,
     ):
         self._responder = replies if callable(replies) else None
         self._script = [] if callable(replies) else list(replies)
@@ -31,6 +32,7 @@ class ScriptedLM(LM):
         self.writes_code = writes_code
         self.context_window = context_window
         self.name = name
+        self.reads_plans = reads_plans
         self.requests: list[Request] = []
         self._lock = threading.Lock()
 

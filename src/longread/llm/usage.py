@@ -34,6 +34,7 @@ class Purpose(StrEnum):
     DOCUMENT_META = "document_meta"
     VERIFY = "verify"  # the sub-model judging whether cited spans entail an answer's claims
     RECALL = "recall"  # a follow-up answered from the passages earlier answers cited
+    PLAN = "plan"  # the root model reading a question into a plan under its schema
 
 
 ROOT_PURPOSES = frozenset({Purpose.ROOT, Purpose.ROOT_FINAL})

@@ -5,19 +5,24 @@ document that was indexed before they existed."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
+from longread.index.corpus import CorpusIndex
 from longread.index.records import Places, ensure_records
+from longread.index.single import SingleDocIndex
 from longread.store.docstore import DocStore
 from longread.store.record_query import RecordQuery, View, ViewPart, word_pattern
 from longread.store.record_tables import StoredColumn, quoted
 
 MAX_CHARS = 50_000_000  # records are looked for in a source this large at most
 MAX_VALUES = 2_000  # a text column's distinct values kept for matching
+_TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".csv", ".tsv", ".log", ".mbox", ".eml")
 TEXT_TABLE = "text_mentions"  # the table of a word's mentions in the whole text
 Progress = Callable[[int, int], None]
 
@@ -56,9 +61,15 @@ class Catalog:
     names: dict[tuple[Path, int], str]
     docs: list[SourceDoc]
     skipped: str = ""  # why records were not looked for in some documents
+    owned: Path | None = None  # a scratch folder of this catalog's own store (removed on close)
     _values: dict[tuple[str, str], list[tuple[Any, int]]] = field(default_factory=dict)
     _mentions: CatalogTable | None = None
     _mentions_of: str = ""
+
+    @classmethod
+    def empty(cls) -> Catalog:
+        """The catalog of a source with no records."""
+        return cls({}, [], {}, [])
 
     @cached_property
     def query(self) -> RecordQuery:
@@ -96,6 +107,25 @@ class Catalog:
     def documents(self) -> list[str]:
         return [doc.name for doc in self.docs]
 
+    @cached_property
+    def titles(self) -> dict[str, str]:
+        """Each document's title, by its name (where the documents table has one)."""
+        if "documents" not in self.tables:
+            return {}
+        rows = self.query.execute("SELECT document, title FROM documents", max_rows=100_000).rows
+        return {str(name): str(title) for name, title in rows if title}
+
+    def read(self, document: str, start: int, end: int) -> str:
+        """Characters [start, end) of a document of the source."""
+        doc = next((d for d in self.docs if d.name == document), None)
+        return "" if doc is None else doc.store.read_range(doc.store_id, start, end)
+
+    def display(self, document: str) -> str:
+        """A document as an answer names it: its title and its file (`Macbeth (macbeth.md)`),
+        or its file where the title is only the file's name."""
+        title = self.titles.get(document, "")
+        return f"{title} ({document})" if title and title != document else document
+
     def mentions_table(self, term: str) -> CatalogTable:
         """The table TEXT of every whole-word mention of `term` in the source's text (MAX_CHARS
         read at most), each with its document, span and the sections it falls in."""
@@ -115,7 +145,9 @@ class Catalog:
             columns.update(dict.fromkeys(c for c, _ in wanted))
             keys = [k for _, k in wanted]
             for match in word_pattern(term).finditer(text):
-                cells = dict(zip([c for c, _ in wanted], places.values(match.start(), keys), strict=True))
+                cells = dict(
+                    zip([c for c, _ in wanted], places.values(match.start(), keys), strict=True)
+                )
                 found.append((doc.name, match.start(), match.end(), cells))
         names = list(columns)
         self.query.add_table(
@@ -136,6 +168,56 @@ class Catalog:
     def close(self) -> None:
         if "query" in self.__dict__:
             self.query.close()
+        if self.owned is not None:
+            for doc in self.docs:
+                doc.store.close()
+            shutil.rmtree(self.owned, ignore_errors=True)
+            self.owned = None
+
+
+def document_catalog(index: SingleDocIndex, name: str) -> Catalog:
+    """The catalog of one indexed document, cited by `name`."""
+    return build_catalog([SourceDoc(index.store, index.store_id, name, index.total_chars)])
+
+
+def corpus_catalog(index: CorpusIndex, progress: Progress | None = None) -> Catalog:
+    """The catalog of a corpus: each document's records found on first use (its sections too),
+    MAX_CHARS of text in all at most."""
+    docs: list[SourceDoc] = []
+    read = 0
+    ids = index.store.doc_ids()
+    for n, doc_id in enumerate(ids, 1):
+        stored = index.doc(doc_id)
+        if read + stored.chars <= MAX_CHARS:
+            read += stored.chars
+            level = index.document_index(doc_id)
+            docs.append(SourceDoc(level.store, level.store_id, doc_id, stored.chars))
+        if progress is not None and (n % 50 == 0 or n == len(ids)):
+            progress(n, len(ids))
+    catalog = build_catalog(docs)
+    if len(docs) < len(ids):
+        catalog.skipped = f"records are looked for in {len(docs):,} of {len(ids):,} documents"
+    return catalog
+
+
+def texts_catalog(texts: Sequence[tuple[str, str]]) -> Catalog:
+    """The catalog of texts held in memory (name, text): indexed in a scratch store of its own,
+    removed when the catalog is closed."""
+    folder = Path(tempfile.mkdtemp(prefix="longread-records-"))
+    store = DocStore(folder / "records.sqlite")
+    docs = []
+    for n, (name, text) in enumerate(texts):
+        base = PurePath(name).name or "text"
+        if PurePath(base).suffix.lower() not in _TEXT_SUFFIXES:  # (a PDF's text is text now)
+            base += ".txt"
+        path = folder / str(n) / base
+        path.parent.mkdir()
+        path.write_text(text, encoding="utf-8")
+        index = SingleDocIndex.build(path, store)
+        docs.append(SourceDoc(store, index.store_id, name, index.total_chars))
+    catalog = build_catalog(docs)
+    catalog.owned = folder
+    return catalog
 
 
 def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -> Catalog:
@@ -144,7 +226,9 @@ def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -
     total = sum(doc.chars for doc in docs)
     skipped = ""
     if total > MAX_CHARS:
-        skipped = f"records are looked for in {MAX_CHARS:,} characters at most; the source has {total:,}"
+        skipped = (
+            f"records are looked for in {MAX_CHARS:,} characters at most; the source has {total:,}"
+        )
     for n, doc in enumerate(docs, 1):
         if not skipped:
             ensure_records(doc.store, doc.store_id, doc.name)
@@ -158,7 +242,9 @@ def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -
         store = held[0].store
         ids = tuple(d.store_id for d in held)
         for table, rows in store.record_tables(ids):
-            grouped.setdefault(table.name, []).append((ViewPart(path, table, ids), rows, table.kind))
+            grouped.setdefault(table.name, []).append(
+                (ViewPart(path, table, ids), rows, table.kind)
+            )
     tables, views = {}, []
     for name, parts in grouped.items():
         columns: dict[str, StoredColumn] = {}
@@ -169,7 +255,9 @@ def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -
                 if known is None:
                     columns[column.name] = column
                 elif known.type != column.type:  # (a number here, text there: text)
-                    columns[column.name] = StoredColumn(column.name, "text", known.role, known.aliases)
+                    columns[column.name] = StoredColumn(
+                        column.name, "text", known.role, known.aliases
+                    )
             nouns.update(dict.fromkeys(part.table.nouns))
         merged = tuple(columns.values())
         kinds = tuple(dict.fromkeys(kind for _, _, kind in parts))

@@ -6,10 +6,12 @@ what the nouns name is found in the source's own tables (see links)."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
 from longread.query.plan import Operation, Test
+from longread.text.rank import keywords, stem, terms
 
 _FORMAT = re.compile(  # instructions on the reply's form, not part of the question
     r"\((?:[^()]*\b(?:answer|reply|respond|give|write|return|only|number|exactly|format|"
@@ -21,17 +23,49 @@ _FORMAT = re.compile(  # instructions on the reply's form, not part of the quest
 )
 _OPERATIONS = (  # tried in order; the first found decides
     (Operation.DISTINCT, r"\bhow\s+many\s+(?:different|distinct|unique|separate)\b"),
-    (Operation.MEAN, r"\b(?:average|mean)\b"),
+    (Operation.MEAN, r"\baverage\b|\b(?:the|a)\s+mean\b"),
     (Operation.ARGMAX, r"\b(?:most|highest|largest|greatest|biggest|maximum|max|top|longest)\b"),
-    (Operation.ARGMIN, r"\b(?:least|fewest|lowest|smallest|minimum|min|shortest)\b"),
-    (Operation.SUM, r"\btotal\b(?!\s+(?:number|count)\b)|\bsum\b|\baltogether\b|\bcombined\b"
-     r"|\badd(?:s|ed)?\s+up\b|\bin\s+(?:all|total)\b"),
-    (Operation.COUNT, r"\bhow\s+many\b|\bhow\s+often\b|\bnumber\s+of\b|\bcount\b"
-     r"|\bhow\s+frequently\b|\btotal\s+(?:number|count)\b"),
+    (Operation.ARGMIN, r"(?<!\bat\s)\bleast\b|\b(?:fewest|lowest|smallest|minimum|min|shortest)\b"),
+    (
+        Operation.SUM,
+        r"\btotal\b(?!\s+(?:number|count)\b)|\bsum\b|\baltogether\b|\bcombined\b"
+        r"|\badd(?:s|ed)?\s+up\b|\bin\s+(?:all|total)\b",
+    ),
+    (
+        Operation.COUNT,
+        r"\bhow\s+many\b|\bhow\s+often\b|\bnumber\s+of\b|\bcount\b"
+        r"|\bhow\s+frequently\b|\btotal\s+(?:number|count)\b",
+    ),
     (Operation.NTH, r"\b(?:first|earliest|last|latest|final|opening|closing)\b"),
-    (Operation.LIST, r"\blist\b|\bname\s+(?:all|every|each)\b|\benumerate\b|\bwhich\b|\bevery\b"),
-    (Operation.EXISTS, r"^\s*(?:is|are|was|were|does|do|did|has|have)\b"),
+    (
+        Operation.LIST,
+        r"\blist\b|\bname\s+(?:all|every|each)\b|\benumerate\b|\bevery\b"
+        r"|\b(?:which|what)\s+(?:of\s+the\s+)?(?!(?:does|is|was|has|this|these|those)\b)"
+        r"[\w'’-]{2,}[^su\W]s\b(?!\s+(?:is|was|has|does)\b)",
+    ),
+    (
+        Operation.LIST,
+        r"\b(?:which|what)\s+(?:of\s+the\s+)?[\w'’-]+\s+(?:mentions?|contains?|includes?|names?"
+        r"|refers?\s+to|talks?\s+about)\b|\bin\s+which\s+\w+\s+(?:does|do|is|are)\b"
+        r".*\b(?:appears?|mentioned|occurs?|used)\b",
+    ),
+    (
+        Operation.EXISTS,
+        r"^\s*(?:is|are|was|were)\s+there\b"
+        r"|^\s*(?:is|are|was|were|does|do|did|has|have)\b.*\b(?:any|ever)\b",
+    ),
 )
+_WHOLE = re.compile(  # words saying the answer needs the whole text, whatever it holds
+    r"\bhow\s+many\s+times\b|\bhow\s+often\b|\bnumber\s+of\s+times\b"
+    r"|\bhow\s+many\s+(?:different|distinct|separate|unique)\b"
+    r"|\bhow\s+many\b.*\b(?:are|were|is|was)\s+(?:named|listed|mentioned)\b"
+    r"|\b(?:list|name|enumerate|give)\s+(?:all|every|each)\b"
+    r"|\b(?:all|every)\s+(?:the\s+)?\w+\s+(?:that\s+(?:are|is)\s+)?(?:named|mentioned|listed)\b"
+    r"|\b(?:most|least)\s+(?:often|frequently|common(?:ly)?|mentioned|named|cited)\b"
+    r"|\b(?:mentioned|named|cited|appears?|occurs?)\s+(?:the\s+)?(?:most|least)\b",
+    re.I,
+)
+_WHO_WHICH = re.compile(r"^\s*(?:who|which\s+(?!of\b)\w+)\b", re.I)
 _MORE = re.compile(r"\b(?:more|longer|larger|higher|greater|bigger|heavier|oftener)\b", re.I)
 _LESS = re.compile(r"\b(?:less|fewer|shorter|smaller|lower|lighter)\b", re.I)
 _LAST = re.compile(r"\b(?:last|latest|final|closing)\b", re.I)
@@ -80,15 +114,16 @@ _SKIPPED = frozenset(
     "fifth number count total average mean sum amount".split()
 )
 _PHRASE_ENDS = frozenset(
-    "by per in of on at to for from with has have had does do did is are was were who whom "
-    "that which than and or with".split()
+    "by per in of on at to for from with has have had does do did is are was were who whom that "
+    "which than and or with".split()
 )
 _TRIGGER = re.compile(r"\b(?:(which|what|whose)|(per|each|by|for\s+(?:each|every)))\s+", re.I)
 _TOKEN = re.compile(r"[\w'’-]+")
 _WHO = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _CHAIN = re.compile(r"\bthe\s+(?:\w+\s+){1,2}?(?:that|who|which|whose|where)\s+\w+|\bwhose\b", re.I)
 _COUNTED = re.compile(
-    r"\b(?:how\s+many|number\s+of|most|fewest|least|more|fewer|total|longest|shortest|largest|"
+    r"\b(?:how\s+many|number\s+of|count(?:\s+the)?|most|fewest|least|more|fewer|total|longest|"
+    r"shortest|largest|"
     r"highest|greatest|biggest|smallest|lowest|average|mean)\s+"
     r"(?:(?:different|distinct|unique|separate|of\s+the|the)\s+)*((?:[\w'’-]+\s+){0,2}[\w'’-]+)",
     re.I,
@@ -211,6 +246,39 @@ _CUE = re.compile(r"\b(?:number|count|amount|total\s+number)\s+of\b|\bhow\s+many
 def cue_spans(question: str) -> list[tuple[int, int]]:
     """Where the question's words say to count (`number of`): they name no column."""
     return [(m.start(), m.end()) for m in _CUE.finditer(question)]
+
+
+_ASKING = frozenset(  # words that say how to count, not what: no chunk need hold them
+    terms(
+        "how many much times often number count total different distinct separate unique list "
+        "every each all most least frequently common commonly mentioned named cited appears "
+        "occurs text document passage book whole overall altogether throughout"
+    )
+)
+
+
+def counted_starts(question: str) -> tuple[str, ...]:
+    """The starts of the words naming what a question counts, as a chunk may spell them
+    (`ship`, `countr` for `How many countries and ships are named?`): a part of the text holding
+    none of them has nothing of it to count, by its words at least."""
+    found = []
+    for word in keywords(question).lower().split():
+        root = stem(word)
+        start = os.path.commonprefix([word, root])  # (`countries`, `country`: `countr`)
+        if root not in _ASKING and len(start) >= 3:
+            found.append(start)
+    return tuple(dict.fromkeys(found))
+
+
+def whole_text(question: str) -> bool:
+    """Whether the question's own words say its answer needs every part of the text (`how
+    many times`, `how many different`, `list every`, `most often`), whatever the text holds."""
+    return bool(_WHOLE.search(question))
+
+
+def names_wanted(question: str) -> bool:
+    """Whether the question asks who or which (names a relation gives may answer it)."""
+    return bool(_WHO_WHICH.search(question))
 
 
 def asks_who(question: str) -> bool:

@@ -69,7 +69,13 @@ def execute(plan: Plan, catalog: Catalog) -> Counted:
             order = "DESC" if operation is Operation.MAX else "ASC"
             cited_where, cited_params = _where(plan, table, citing=True)
             counted.rows = _rows(
-                catalog, plan, table, cited_where, cited_params, f"{measure} {order}", measure_params
+                catalog,
+                plan,
+                table,
+                cited_where,
+                cited_params,
+                f"{measure} {order}",
+                measure_params,
             )
             return counted
     elif operation is Operation.NTH:
@@ -95,7 +101,12 @@ def _chosen(plan: Plan, counted: Counted) -> Plan:
         return plan
     key = plan.group_by or plan.column or ""
     place = min(plan.rank, len(counted.groups)) - 1
-    return plan.with_(filters=(*plan.filters, Filter(key, Test.IN, (counted.groups[place][0],))))
+    chosen = counted.groups[place][0]
+    if isinstance(chosen, tuple):  # (a section of one document)
+        document, value = chosen
+        held = (Filter("document", Test.IN, (document,)), Filter(key, Test.IN, (value,)))
+        return plan.with_(filters=(*plan.filters, *held))
+    return plan.with_(filters=(*plan.filters, Filter(key, Test.IN, (chosen,))))
 
 
 def _group_value(plan: Plan, groups: list[tuple[Any, float]]) -> Any:
@@ -115,21 +126,24 @@ def _grouped(
     """(group, figure) for each group: ranked for argmax and argmin, else in the order the
     text first has them; every group `compared` is there, at 0 if it has no rows."""
     key = plan.group_by or plan.column or "document"
+    column = table.column(key)
+    apart = column is not None and column.role == "section" and len(catalog.documents) > 1
+    group = f"document, {quoted(key)}" if apart else quoted(key)  # (each play's ACT I)
     figure, figure_params = _inner(plan, table)
     ranked = plan.operation in (Operation.ARGMAX, Operation.ARGMIN, Operation.COUNT)
     order = "ASC" if plan.operation is Operation.ARGMIN else "DESC"
-    ordering = f"v {order}, g" if ranked else "min(document), min(_start)"
+    ordering = f"v {order}, {group}" if ranked else "min(document), min(_start)"
     clause = f"{where} {'AND' if where else 'WHERE'} {quoted(key)} IS NOT NULL"
     having, having_params = "", []
     if plan.having is not None:
         test, bound = plan.having
         having, having_params = f" HAVING v {'=' if test is Test.IN else test.value} ?", [bound]
     sql = (
-        f"SELECT {quoted(key)} AS g, {figure} AS v FROM {quoted(table.name)}{clause} "
-        f"GROUP BY g{having} ORDER BY {ordering}"
+        f"SELECT {group}, {figure} AS v FROM {quoted(table.name)}{clause} "
+        f"GROUP BY {group}{having} ORDER BY {ordering}"
     )
     found = catalog.query.execute(sql, [*figure_params, *params, *having_params]).rows
-    groups = [(g, v if v is not None else 0) for g, v in found]
+    groups = [((r[0], r[1]) if apart else r[0], r[-1] if r[-1] is not None else 0) for r in found]
     held = {g for g, _ in groups}
     missing = [(g, 0) for g in plan.compared if g not in held]
     if missing:
@@ -174,8 +188,9 @@ def _where(plan: Plan, table: CatalogTable, citing: bool = False) -> tuple[str, 
             clauses.append(f"mentions({column}, ?) > 0")
             params.append(f.values[0])
         elif f.test is Test.PREFIX:
-            clauses.append(f"substr({column}, 1, ?) = ?")
-            params += [len(str(f.values[0])), str(f.values[0])]
+            either = " OR ".join(f"substr({column}, 1, ?) = ?" for _ in f.values)
+            clauses.append(f"({either})")
+            params += [x for v in f.values for x in (len(str(v)), str(v))]
         else:
             clauses.append(f"{column} {f.test.value} ?")
             params.append(f.values[0])
@@ -210,7 +225,9 @@ def _rows(
 
 def _label(table: CatalogTable) -> str | None:
     who = next((c.name for c in table.columns if c.role == "who"), None)
-    return who or next((c.name for c in table.columns if c.type == "text" and c.role != "body"), None)
+    return who or next(
+        (c.name for c in table.columns if c.type == "text" and c.role != "body"), None
+    )
 
 
 def _body(table: CatalogTable) -> str:

@@ -13,6 +13,8 @@ from typing import Any
 
 from longread.index.records import numeral
 from longread.query.catalog import Catalog, CatalogTable
+from longread.query.plan import Test
+from longread.store.record_tables import quoted
 from longread.text.rank import stem, terms
 
 MAX_NGRAM = 6
@@ -35,6 +37,7 @@ class Link:
     start: int
     end: int
     weight: float
+    test: Test = Test.IN  # how the value is held: as it is, or as a date's start (PREFIX)
 
     def overlaps(self, other: Link) -> bool:
         return self.start < other.end and other.start < self.end
@@ -85,7 +88,9 @@ def _longest(found: list[Link]) -> list[Link]:
         for lk in found
         if lk.what not in ("value", "document")
         or not any(
-            other.start <= lk.start and lk.end <= other.end and other.end - other.start > lk.end - lk.start
+            other.start <= lk.start
+            and lk.end <= other.end
+            and other.end - other.start > lk.end - lk.start
             for other in named
         )
     ]
@@ -119,7 +124,9 @@ def _columns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> lis
             if len(hits) >= needed:
                 start, end = min(s for s, _ in hits), max(e for _, e in hits)
                 if end - start <= 40:
-                    found.append(Link("column", table.name, column.name, name, start, end, 1.0 + len(hits)))
+                    found.append(
+                        Link("column", table.name, column.name, name, start, end, 1.0 + len(hits))
+                    )
     return found
 
 
@@ -147,7 +154,11 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
         values = catalog.values(table.name, column.name)
         if not values or len(values) >= 2_000 and column.type == "text":
             continue
+        if column.type == "date":
+            found += _dates(question, table, column.name, values)
+            continue
         index = _value_index(values, column.type)
+        index.update(_places(catalog, table, column.name, values))
         for text, start, end in spans:
             match = index.get(key(text))
             if match is None and " " not in text.strip():
@@ -155,12 +166,44 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
             if match is None:
                 continue
             held, strength = match
+            if not terms(text) or key(text) in (column.name, *map(key, column.aliases)):
+                continue  # (a stop word; `the host mail`: the column's name, then its value)
             if strength < STEM and not text[:1].isupper():
                 continue  # (part of a name is capitalized in the question: `the same` is none)
             if column.role == "who" and strength < EXACT and not text[:1].isupper():
                 continue  # (a name is capitalized in the question: `all` is no speaker ALL)
             weight = 1.0 + 2.0 * strength + 0.5 * len(text.split()) + _common(held, values)
+            if column.role == "section" and _PLACE_WORD.search(question[:start]):
+                weight += 1.0  # (`in Ben`: the part of the source called Ben)
             found.append(Link("value", table.name, column.name, held, start, end, weight))
+    return found
+
+
+_MONTH_NAMES = (
+    "january february march april may june july august september october november december"
+).split()
+_YEAR = re.compile(r"\b(?:(?P<month>[A-Za-z]{3,9})\.?\s+)?(?P<year>(?:1[6-9]|20)\d\d)\b")
+
+
+def _dates(
+    question: str, table: CatalogTable, column: str, values: list[tuple[Any, int]]
+) -> list[Link]:
+    """A year (`in 2007`) or a month and year (`March 2024`) the question names, as the start
+    of a date column's values, where some value starts so."""
+    held = {str(v)[:7] for v, _ in values} | {str(v)[:4] for v, _ in values}
+    found = []
+    for match in _YEAR.finditer(question):
+        month = (match["month"] or "").lower()
+        months = [n for n, m in enumerate(_MONTH_NAMES, 1) if m.startswith(month)] if month else []
+        prefix = f"{match['year']}-{months[0]:02}" if len(month) >= 3 and months else match["year"]
+        start = match.start() if prefix != match["year"] else match.start("year")
+        if prefix in held:
+            weight = 2.5 + (0.5 if "-" in prefix else 0.0)
+            found.append(
+                Link(
+                    "value", table.name, column, (prefix,), start, match.end(), weight, Test.PREFIX
+                )
+            )
     return found
 
 
@@ -171,7 +214,9 @@ def _common(held: tuple[Any, ...], values: list[tuple[Any, int]]) -> float:
     return 0.1 * math.log10(1 + sum(counts.get(v, 0) for v in held))
 
 
-def _value_index(values: list[tuple[Any, int]], kind: str) -> dict[str, tuple[tuple[Any, ...], float]]:
+def _value_index(
+    values: list[tuple[Any, int]], kind: str
+) -> dict[str, tuple[tuple[Any, ...], float]]:
     """How a question may write each value: as it is (exact); by a single word's stem; by a
     numbered section's kind and number (`act 3`, every section so numbered); by a part of a
     name that no other value shares (`Lear` for `KING LEAR`)."""
@@ -205,6 +250,33 @@ def _value_index(values: list[tuple[Any, int]], kind: str) -> dict[str, tuple[tu
     return index
 
 
+def _places(
+    catalog: Catalog, table: CatalogTable, column: str, values: list[tuple[Any, int]]
+) -> dict[str, tuple[tuple[Any, ...], float]]:
+    """Numbered sections by their place in each document (`the first scene`, `the last act`,
+    `the second act`): keys to the values at that place, of a column of section titles."""
+    numbered = [v for v, _ in values if isinstance(v, str) and _numbered(v)]
+    if not values or len(numbered) < 0.5 * len(values):
+        return {}
+    found = catalog.query.execute(
+        f"SELECT document, {quoted(column)} AS v, min(_start) AS s FROM {quoted(table.name)} "
+        "WHERE v IS NOT NULL GROUP BY document, v ORDER BY document, s",
+        max_rows=20_000,
+    ).rows
+    order: dict[tuple[str, str], list[Any]] = {}
+    for document, value, _ in found:
+        kinds = _numbered(str(value))
+        if kinds:
+            order.setdefault((str(document), kinds[0].split()[0]), []).append(value)
+    keys: dict[str, list[Any]] = {}
+    for (_, kind), held in order.items():
+        for n, value in enumerate(held, 1):
+            keys.setdefault(f"{_ORDINAL_WORDS.get(n, n)} {kind}", []).append(value)
+        for last in ("last", "final"):
+            keys.setdefault(f"{last} {kind}", []).append(held[-1])
+    return {k: (tuple(v), EXACT) for k, v in keys.items()}
+
+
 def _numbered(title: str) -> list[str]:
     """How a question names a numbered section: `act 3`, `act iii`, `third act`, and with the
     sections holding it (`act 3 scene 2`, for `ACT III, SCENE II. A room.`)."""
@@ -217,7 +289,7 @@ def _numbered(title: str) -> list[str]:
     if not named:
         return []
     kind, n = named[-1]
-    keys = [f"{kind} {n}", f"{_ORDINAL_WORDS.get(n, n)} {kind}", f"{kind} the {_ORDINAL_WORDS.get(n, n)}"]
+    keys = [f"{kind} {n}", f"{kind} the {_ORDINAL_WORDS.get(n, n)}"]
     if len(named) > 1:
         outer = " ".join(f"{k} {m}" for k, m in named[:-1])
         keys += [f"{outer} {kind} {n}", f"{kind} {n} of {outer}"]
@@ -231,24 +303,23 @@ _ORDINAL_WORDS = dict(
 
 def _documents(question: str, catalog: Catalog) -> list[Link]:
     """The question's runs naming a document: its file name (`hamlet` for `plays/hamlet.md`), its
-    title, or the end of its title that no other title shares (`Macbeth` for `The Tragedy of
-    Macbeth`)."""
-    names: dict[str, set[str]] = {}
-    titles = dict(catalog.values("documents", "title")) if "documents" in catalog.tables else {}
-    by_title = _titles(catalog) if titles else {}
+    title, or, capitalized, the end of its title that no other title shares (`Macbeth` for `The
+    Tragedy of Macbeth`)."""
+    exact: dict[str, set[str]] = {}
+    partial: dict[str, set[str]] = {}
     for name in catalog.documents:
         stem_name = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        for form in (name, stem_name, stem_name.replace("-", " ").replace("_", " ")):
-            names.setdefault(key(form), set()).add(name)
-        for title in by_title.get(name, ()):
-            tokens = key(title).split()
-            for at in range(len(tokens)):
-                part = " ".join(tokens[at:])
-                if terms(part):
-                    names.setdefault(part, set()).add(name)
+        title = catalog.titles.get(name, "")
+        for form in (name, stem_name, stem_name.replace("-", " ").replace("_", " "), title):
+            if form:
+                exact.setdefault(key(form), set()).add(name)
+        tokens = key(title).split()
+        for at in range(1, len(tokens)):
+            if terms(" ".join(tokens[at:])):
+                partial.setdefault(" ".join(tokens[at:]), set()).add(name)
     found = []
     for text, start, end in ngrams(question):
-        held = names.get(key(text))
+        held = exact.get(key(text)) or (partial.get(key(text)) if text[:1].isupper() else None)
         if held and len(held) == 1:
             named = _PLACE_WORD.search(question[:start]) is not None
             weight = 3.0 + (1.0 if named else 0.0) + 0.5 * len(text.split())
@@ -257,11 +328,3 @@ def _documents(question: str, catalog: Catalog) -> list[Link]:
 
 
 _PLACE_WORD = re.compile(r"\b(?:in|of|from|throughout|across)\s+(?:the\s+)?$", re.I)
-
-
-def _titles(catalog: Catalog) -> dict[str, list[str]]:
-    rows = catalog.query.execute("SELECT document, title FROM documents", max_rows=100_000).rows
-    titles: dict[str, list[str]] = {}
-    for document, title in rows:
-        titles.setdefault(str(document), []).append(str(title))
-    return titles

@@ -90,7 +90,11 @@ class Plan:
     rank: int = 1
     compared: tuple[Any, ...] = ()
     having: tuple[Test, float] | None = None  # a bound on each group's figure (`only once`)
-    words: tuple[str, ...] = ()  # the words naming what is counted (`ferry`, `toll`)
+    whole_text: bool = False  # its words say it needs every part of the text (`how many times`)
+    names_wanted: bool = False  # it asks who or which (the names a relation gives may answer)
+    noun: str | None = None  # what the question calls the rows counted (`scenes`, `emails`)
+    words: tuple[str, ...] = ()  # the question's stems (`ferry`, `toll`, `highest`)
+    starts: tuple[str, ...] = ()  # how its words naming what is counted start (`countr`)
     reader: str = "rules"
     notes: tuple[str, ...] = field(default=(), compare=False)
 

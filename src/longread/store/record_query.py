@@ -10,7 +10,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,9 +24,9 @@ MAX_SECONDS = 5.0
 MAX_VALUE_BYTES = 10_000_000  # the longest string or blob a statement may make
 MAX_SQL_CHARS = 100_000
 _FUNCTIONS = frozenset(
-    "abs avg count max min sum total group_concat lower upper length substr substring trim ltrim "
-    "rtrim replace instr coalesce ifnull nullif round cast typeof date time datetime julianday "
-    "strftime like glob iif mentions words unicode char hex quote".split()
+    "abs avg count max min sum total group_concat lower upper length substr substring trim "
+    "ltrim rtrim replace instr coalesce ifnull nullif round cast typeof date time datetime "
+    "julianday strftime like glob iif mentions words unicode char hex quote".split()
 )
 _ALLOWED = {
     sqlite3.SQLITE_SELECT,
@@ -105,24 +105,35 @@ class RecordQuery:
         self.db.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, len(databases))
         self.db.create_function("mentions", 2, mentions, deterministic=True)
         self.db.create_function("words", 1, words, deterministic=True)
-        self.db.execute("CREATE TEMP TABLE _docs (db TEXT, id INTEGER, name TEXT, PRIMARY KEY (db, id))")
+        self.db.execute(
+            "CREATE TEMP TABLE _docs (db TEXT, id INTEGER, name TEXT, PRIMARY KEY (db, id))"
+        )
         self.db.executemany(
             "INSERT INTO temp._docs VALUES (?, ?, ?)",
-            [(aliases[path], store_id, name) for (path, store_id), name in names.items() if path in aliases],
+            [
+                (aliases[path], store_id, name)
+                for (path, store_id), name in names.items()
+                if path in aliases
+            ],
         )
         for view in views:
             self.db.execute(_view_sql(view, aliases))
-        self._readable = {f"records_{p.table.id}" for v in views for p in v.parts} | {"_docs"}
-        self._readable |= set(self.views)
+        self._readable = {  # (database, table): a view of the source's tables reads only these
+            (aliases[p.database], p.table.physical) for v in views for p in v.parts
+        }
+        self._readable |= {("temp", "_docs"), *(("temp", name) for name in self.views)}
         self.db.set_progress_handler(self._late, 10_000)
 
     def _late(self) -> int:
         return int(time.monotonic() > self._deadline)
 
-    def _authorize(self, action: int, arg1: str | None, arg2: str | None, *_: object) -> int:
+    def _authorize(
+        self, action: int, arg1: str | None, arg2: str | None, database: str | None, *_: object
+    ) -> int:
         if action not in _ALLOWED:
             return sqlite3.SQLITE_DENY
-        if action == sqlite3.SQLITE_READ and arg1 not in self._readable:
+        where = database or "temp"  # (a view read whole, `count(*)`, names no database)
+        if action == sqlite3.SQLITE_READ and (where, arg1) not in self._readable:
             return sqlite3.SQLITE_DENY
         if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() not in _FUNCTIONS:
             return sqlite3.SQLITE_DENY
@@ -158,6 +169,14 @@ class RecordQuery:
         cut = len(rows) > max_rows
         return Result(columns, rows[:max_rows], cut, time.monotonic() - started)
 
+    def rows(self, view: str) -> Iterator[tuple[Any, ...]]:
+        """Every row of a view, in the text's order, column names first (for an export: no
+        limit; not for statements a model writes)."""
+        with self._lock:
+            cursor = self.db.execute(f"SELECT * FROM {quoted(view)} ORDER BY document, _start")
+            yield tuple(d[0] for d in cursor.description)
+            yield from cursor
+
     def add_table(self, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """A temporary table of rows found at question time (a word's mentions, figures a text
         states), readable like the record tables."""
@@ -167,7 +186,7 @@ class RecordQuery:
             self.db.execute(f"CREATE TEMP TABLE {quoted(name)} ({body})")
             marks = ", ".join("?" * len(columns))
             self.db.executemany(f"INSERT INTO temp.{quoted(name)} VALUES ({marks})", rows)
-            self._readable.add(name)
+            self._readable.add(("temp", name))
 
     def close(self) -> None:
         self.db.close()
@@ -184,7 +203,7 @@ def _view_sql(view: View, aliases: dict[Path, str]) -> str:
         )
         ids = ", ".join(str(int(i)) for i in part.store_ids)
         selects.append(
-            f"SELECT d.name AS document, r.start AS _start, r.\"end\" AS _end, {cells} "
+            f'SELECT d.name AS document, r.start AS _start, r."end" AS _end, {cells} '
             f"FROM {alias}.{part.table.physical} r LEFT JOIN temp._docs d "
             f"ON d.db = '{alias}' AND d.id = r.doc_id WHERE r.doc_id IN ({ids})"
         )

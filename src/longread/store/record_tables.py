@@ -106,7 +106,7 @@ class RecordTables:
         self, name: str, kind: str, columns: tuple[StoredColumn, ...], nouns: tuple[str, ...]
     ) -> StoredTable:
         """The physical table of this shape, made on first use."""
-        signature = json.dumps([name, kind, [(c.name, c.type) for c in columns]])
+        signature = json.dumps([name, kind, [(c.name, c.type, c.role, c.aliases) for c in columns]])
         row = self.db.execute(
             "SELECT id FROM record_tables WHERE signature = ?", (signature,)
         ).fetchone()

@@ -15,6 +15,7 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 
 if TYPE_CHECKING:
+    from longread.query.plan import Plan
     from longread.strategies.conversation import Conversation
 
 
@@ -54,6 +55,7 @@ class Run:
     on_event: EventSink = ignore
     depth: int = 0
     conversation: Conversation | None = None  # the questions before this one, when in a session
+    plan: Plan | None = None  # the question read into a plan (once, by `modes.answer`)
 
     def emit(self, kind: EventKind, **data: object) -> None:
         self.on_event(Event(kind, dict(data), depth=self.depth))

@@ -1,8 +1,8 @@
-"""The `aggregate` strategy, and its second way: an aggregate question with nothing code can
-count by structure (`How many different ships are named?`, `List every treaty`): the sub-model
-lists, chunk by chunk over the whole source, the records the question counts; each is kept only
-where its chunk holds it word for word, and code counts them. The answer leads with the result,
-says how every chunk was read, and cites the records counted."""
+"""The `aggregate` strategy: the plan run over the source's record tables; where they cannot
+answer it, figures or names stated across the text, found by rules; else (its second way) the
+sub-model lists, chunk by chunk over the whole source, the records the question counts, each kept
+only where its chunk holds it word for word, and code counts them. The answer leads with the
+result, says how every chunk was read, and cites the records counted. Never top-k passages."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from longread.answer import Answer, Citation
 from longread.errors import InputError
 from longread.events import EventKind
 from longread.llm.usage import Purpose
-from longread.strategies.aggregate import count_records
+from longread.query.plan import Operation, Plan, PlanError
+from longread.store.record_query import QueryError
+from longread.strategies.aggregate import run_counted
 from longread.strategies.common import Run
-from longread.strategies.figures import run_stated
-from longread.strategies.source_parts import NothingToCount
+from longread.strategies.figures import NothingStated, run_stated
+from longread.strategies.planning import plan_for
 from longread.strategies.texts import InMemory, TextDocs
-from longread.text.questions import aggregate_question, counted_words, whole_text_operation
 from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
 from longread.tools.extract import (
@@ -38,6 +39,10 @@ CITED = 3  # records cited
 PREFILTER_CHUNKS = 64  # a larger source's chunks without the question's words go unread
 
 
+class NothingToCount(InputError):
+    """The question asks to count nothing, or nothing it counts was found."""
+
+
 class NothingFound(InputError):
     """The sub-model found nothing the question counts in any chunk."""
 
@@ -51,37 +56,56 @@ class Flat:
     cite: Callable[[int, int], Citation]
 
 
+_EXTRACTED = {  # what code does with the records the sub-model lists, per operation
+    Operation.COUNT: "count",
+    Operation.DISTINCT: "distinct",
+    Operation.ARGMAX: "most",
+    Operation.ARGMIN: "least",
+}
+
+
 def run_aggregate(question: str, source: object, run: Run, by_model: bool = True) -> Answer:
-    """The `aggregate` strategy: the records the question counts, found by their structure, else
-    figures or names stated across the text, found by rules (no model call either way), else
-    (with `by_model`) listed by the sub-model from every chunk; counted by code. NothingToCount
-    when none finds any."""
+    """The `aggregate` strategy: the question's plan counted by code from the source's records,
+    else figures or names stated across the text (no model call either way), else (with
+    `by_model`) listed by the sub-model from every chunk and counted by code. NothingToCount for a
+    question that asks to count nothing, or when none of these finds anything."""
+    plan = plan_for(question, source, run)
+    if not plan.counts and plan.operation is None and not plan.names_wanted:
+        raise NothingToCount("the question asks for no count, total, ranking or list")
+    missing = "the question names no record the source holds"
+    if plan.counts and plan.table is not None:
+        try:
+            answer = run_counted(plan, source, run)
+            run.emit(EventKind.FINAL, answer=answer.text)
+            return answer
+        except (PlanError, QueryError) as error:
+            missing = f"the records cannot answer it: {error}"
     try:
-        return count_records(question, source, run)
-    except NothingToCount as missing:
-        try:
-            return run_stated(question, source, run)
-        except NothingToCount:
-            pass
-        if not by_model:
-            raise
-        plan = aggregate_question(question)
-        operation = whole_text_operation(question) or (plan.operation if plan else "list")
-        try:
-            return run_extracted(question, source, run, operation)
-        except NothingFound as nothing:
-            raise NothingToCount(f"{missing}; {nothing}") from None
+        return run_stated(plan, source, run)
+    except NothingStated as nothing:
+        if not plan.counts:
+            raise NothingToCount(
+                f"the question asks for no count, total, ranking or list ({nothing})"
+            ) from None
+    if not by_model:
+        raise NothingToCount(missing)
+    run.emit(EventKind.PHASE, name="EXTRACT", note=f"{missing}; every chunk is read")
+    try:
+        return run_extracted(plan, source, run)
+    except NothingFound as nothing:
+        raise NothingToCount(f"{missing}; {nothing}") from None
 
 
-def run_extracted(question: str, source: object, run: Run, operation: str) -> Answer:
-    """Answer `question` by the records the sub-model lists from every chunk of `source`,
-    counted by code as `operation` (count, distinct, list, most, least) says. In a source of
-    more than PREFILTER_CHUNKS chunks, those holding none of the question's words are passed
-    over by code (and the answer says so)."""
+def run_extracted(plan: Plan, source: object, run: Run) -> Answer:
+    """Answer by the records the sub-model lists from every chunk of `source`, counted by code as
+    the plan's operation says (count, distinct, most, least; a list for the rest). In a source of
+    more than PREFILTER_CHUNKS chunks, those holding none of the question's words are passed over
+    by code (and the answer says so)."""
+    operation = _EXTRACTED.get(plan.operation or Operation.LIST, "list")
     flat = _flat(source)
-    instruction = instruction_for(question)
+    instruction = instruction_for(plan.question)
     size = chunk_room(fit_chars(run.sub), instruction, CHUNK_CHARS)
-    words = counted_words(question) if flat.length > PREFILTER_CHUNKS * size else []
+    words = list(plan.starts) if flat.length > PREFILTER_CHUNKS * size else []
 
     def call(prompt: str) -> str:
         return run.gateway.complete(run.sub, prompt, purpose=Purpose.SUBCALL).text

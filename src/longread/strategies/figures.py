@@ -8,21 +8,20 @@ every record it rests on and cites each. No model is called."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from longread.answer import Answer, Citation
+from longread.errors import InputError
 from longread.events import EventKind
+from longread.query.plan import Operation, Plan
 from longread.strategies.common import Run
-from longread.strategies.source_parts import NothingToCount, parts
-from longread.text.figures import (
-    SCALES,
-    Figure,
-    asks_who,
-    figure_operation,
-    figures,
-    in_one_unit,
-    named,
-    topic,
-)
+from longread.strategies.sources import catalog_of, cite
+from longread.text.figures import SCALES, Figure, figures, in_one_unit, named, topic
+
+
+class NothingStated(InputError):
+    """No figures or names stated across the text answer the question."""
+
 
 CITED = 12  # figures listed and cited under the answer
 MAX_CHARS = 10_000_000  # what these rules read at most before the other modes have their turn
@@ -35,33 +34,58 @@ REASON_NAMED = (
     "every document read, code listed the names they give"
 )
 _WORDS = {"max": "the highest", "min": "the lowest"}
+_OPERATIONS = {
+    Operation.ARGMAX: "max",
+    Operation.MAX: "max",
+    Operation.ARGMIN: "min",
+    Operation.MIN: "min",
+    Operation.SUM: "sum",
+    Operation.MEAN: "mean",
+}
 
 
-def run_stated(question: str, source: object, run: Run) -> Answer:
-    """`run_figures` for a question asking for the highest, lowest, total or mean; else
-    `run_named`."""
-    if figure_operation(question) is not None:
-        return run_figures(question, source, run)
-    return run_named(question, source, run)
+def texts(source: object, limit: int = MAX_CHARS) -> Iterator[tuple[str, str]]:
+    """(name, text) of each document of the source, `limit` characters in all at most."""
+    read = 0
+    for doc in catalog_of(source).docs:
+        if read + doc.chars > limit:
+            return
+        read += doc.chars
+        yield doc.name, doc.store.read_range(doc.store_id, 0, doc.chars)
 
 
-def run_figures(question: str, source: object, run: Run) -> Answer:
+def figure_operation(plan: Plan) -> str | None:
+    """max, min, sum or mean, for a plan asking for one over figures; None otherwise."""
+    return _OPERATIONS.get(plan.operation) if plan.operation is not None else None
+
+
+def run_stated(plan: Plan, source: object, run: Run) -> Answer:
+    """`run_figures` for a plan asking for the highest, lowest, total or mean; else `run_named`
+    for one asking who or which; NothingStated when neither finds what answers it."""
+    if figure_operation(plan) is not None:
+        return run_figures(plan, source, run)
+    if plan.names_wanted:
+        return run_named(plan, source, run)
+    raise NothingStated("the question asks for no figure, and not who or which")
+
+
+def run_figures(plan: Plan, source: object, run: Run) -> Answer:
     """The highest, lowest, total or mean of the figures the question asks about (two words of
-    what, at least), over the whole source (MAX_CHARS at most); NothingToCount when it asks for
-    none, or fewer than two figures (each about a different name, for the highest or lowest)
-    are stated."""
-    operation, words = figure_operation(question), topic(question)
+    what, at least), over the whole source (MAX_CHARS at most); NothingStated when fewer than two
+    figures (each about a different name, for the highest or lowest) are stated."""
+    operation, words = figure_operation(plan), topic(plan.words)
     if operation is None or len(words) < 2:  # (`the largest planet`: one fact, most likely)
-        raise NothingToCount("the question asks for no highest, lowest, total or mean of a thing")
+        raise NothingStated("the question asks for no highest, lowest, total or mean of a thing")
+    question = plan.question
     found: list[tuple[Figure, Citation]] = []
     documents = 0
-    for part in parts(source, False, MAX_CHARS):
+    for name, text in texts(source):
         documents += 1
-        for figure in figures(part.text, words, question):
-            found.append((figure, part.cite(figure.start, figure.end)))
+        for figure in figures(text, words, question):
+            found.append((figure, cite(source, name, figure.start, figure.end)))
     found = _distinct(in_one_unit(found), by_name=operation in _WORDS)
     if len(found) < 2:
-        raise NothingToCount(f"fewer than two figures stated with {', '.join(words)}")
+        raise NothingStated(f"fewer than two figures stated with {', '.join(words)}")
     run.emit(EventKind.MODE, mode="aggregate", reason=REASON)
     run.emit(EventKind.PHASE, name="FIGURES", figures=len(found), documents=documents)
     if operation in _WORDS:
@@ -120,23 +144,27 @@ def _answer(
 MAX_NAMED = 20  # more sentences than this hold the words: they are not one relation's records
 
 
-def run_named(question: str, source: object, run: Run) -> Answer:
+def run_named(plan: Plan, source: object, run: Run) -> Answer:
     """Everyone (or everything) the sentences holding the question's specific words name, over the
     whole source: all its words of what is asked but its most frequent one (`join` in `Who joined
-    the guild of weavers?`), three at least. NothingToCount when it asks for a figure or fewer
-    than three words, or fewer than two (or more than MAX_NAMED) names are found."""
-    words = topic(question)
-    if not asks_who(question) or len(words) < 3:
-        raise NothingToCount("the question asks who or which of fewer than three words")
-    read = list(parts(source, False, MAX_CHARS))
-    frequency = {w: sum(_count(w, p.text) for p in read) for w in words}
+    the guild of weavers?`), three at least. NothingStated when it has fewer than three words,
+    or fewer than two (or more than MAX_NAMED) names are found."""
+    words = topic(plan.words)
+    if len(words) < 3:
+        raise NothingStated("the question asks who or which of fewer than three words")
+    read = list(texts(source))
+    frequency = {w: sum(_count(w, text) for _, text in read) for w in words}
     required = [w for w in words if w != max(words, key=frequency.__getitem__)]
     found = _distinct(
-        [(f, p.cite(f.start, f.end)) for p in read for f in named(p.text, required, question)],
+        [
+            (f, cite(source, name, f.start, f.end))
+            for name, text in read
+            for f in named(text, required, plan.question)
+        ],
         by_name=True,
     )
     if not 2 <= len(found) <= MAX_NAMED:
-        raise NothingToCount(f"{len(found)} names stated with {', '.join(required)}")
+        raise NothingStated(f"{len(found)} names stated with {', '.join(required)}")
     run.emit(EventKind.MODE, mode="aggregate", reason=REASON_NAMED)
     run.emit(EventKind.PHASE, name="NAMED", records=len(found), documents=len(read))
     names = [f.name for f, _ in found]

@@ -11,9 +11,11 @@ import re
 from longread.answer import Answer
 from longread.events import EventKind
 from longread.ingest.metadata import rule_entities
+from longread.query.plan import Shape
 from longread.store.full_text import spelled
 from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.corpus_view import CorpusView, candidates
+from longread.strategies.planning import plan_for
 from longread.strategies.reading import (
     SENTENCE,
     Chunk,
@@ -27,7 +29,6 @@ from longread.strategies.reading import (
 )
 from longread.strategies.texts import TextDocs
 from longread.text.fold import tokens
-from longread.text.questions import question_kind
 from longread.text.rank import bm25_scores, keywords, stem
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
@@ -114,7 +115,7 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     round looks for that name, with the first finding as context: a question whose answer needs
     two documents is read in two hops."""
     chunk_chars, limit = chunk_plan(run)
-    chain = question_kind(question) == "chain"  # (`the ship that carried the silk`)
+    chain = plan_for(question, tools, run).shape is Shape.CHAIN  # (`the ship that carried…`)
     reader = CorpusReader(question, run, None, restates=True, steps=chain)  # (a view a round)
     ranked: list[str] = []
     stats: dict[str, object] = {"documents_ranked": ranked}

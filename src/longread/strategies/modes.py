@@ -14,13 +14,15 @@ from longread.answer import Answer
 from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind
 from longread.llm.base import LM
+from longread.query.plan import Plan
 from longread.strategies.base import base_chars, run_base
 from longread.strategies.catalog import KINDS as CATALOG_KINDS
 from longread.strategies.catalog import SUMMARIES, check_mode
 from longread.strategies.common import Run
 from longread.strategies.competence import measured_mode
-from longread.strategies.extracted import run_aggregate
+from longread.strategies.extracted import NothingToCount, run_aggregate
 from longread.strategies.map import map_texts, run_corpus_map, run_map
+from longread.strategies.planning import plan_for
 from longread.strategies.refine import run_refine
 from longread.strategies.retrieval import (
     retrieve_context,
@@ -29,12 +31,9 @@ from longread.strategies.retrieval import (
     retrieve_texts,
 )
 from longread.strategies.rlm import RLMLoop
-from longread.strategies.source_parts import NothingToCount
 from longread.strategies.texts import InMemory, TextDocs
 from longread.strategies.tree import run_tree
 from longread.strategies.verify import checked_claims
-from longread.text.figures import stated_question
-from longread.text.questions import aggregate_question, whole_text_operation
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
@@ -137,7 +136,7 @@ def choose_mode(
     root: LM,
     fallback: str = "refine",
     allow_code: bool = True,
-    question: str = "",
+    plan: Plan | None = None,
 ) -> tuple[str, str]:
     """`base` when the context fits the root model's window (a corpus never does: `None`); else
     the mode `longread eval` measured answering this kind of question best with this model; for
@@ -148,7 +147,7 @@ def choose_mode(
     )
     if context_chars is not None and context_chars // 3 + 1_500 <= root.context_window:
         return "base", f"{what} fits in {root.name}'s window"
-    measured = measured_mode(question, root.name)
+    measured = measured_mode(plan or Plan(""), root.name)
     if measured is not None and measured[0] != "base" and (measured[0] != "rlm" or allow_code):
         return measured[0], f"{what} exceeds the window; {measured[1]}"
     if root.writes_code and allow_code:
@@ -183,6 +182,7 @@ def _answered(question: str, source: Source, run: Run, mode: str) -> Answer:
     check_mode(mode, kind)
     if isinstance(source, CorpusTools) and source.index.totals()[0] == 0:
         raise InputError(f"{source.index.root} has no readable documents")
+    plan_for(question, source, run)  # (read once: every strategy reads run.plan)
     if mode == "auto":
         by_counting = counted(question, source, run)
         if by_counting is not None:
@@ -204,8 +204,9 @@ def _answered(question: str, source: Source, run: Run, mode: str) -> Answer:
 def gate(question: str, source: Source, run: Run) -> tuple[str, str]:
     """The mode `auto` answers with when it does not count: `choose_mode` for this source."""
     kind = KINDS[type(source)]
+    plan = plan_for(question, source, run)
     mode, reason = choose_mode(
-        _size(source), run.root, FALLBACK[kind], run.options.allow_code, question
+        _size(source), run.root, FALLBACK[kind], run.options.allow_code, plan
     )
     if kind not in MODES[mode].runs:  # (a mode measured on files, for a context in memory)
         return FALLBACK[kind], f"{reason}, which does not read {kind}s: {FALLBACK[kind]}"
@@ -215,19 +216,18 @@ def gate(question: str, source: Source, run: Run) -> tuple[str, str]:
 def counted(question: str, source: Source, run: Run) -> Answer | None:
     """A question whose answer depends on the whole text (how many, the most, every case, the
     highest or the total of figures stated across it, everyone a relation names), answered from
-    all of it by `aggregate`: records found by structure, else figures or names stated found by
-    rules, else (for a question that can only be a count over the whole) listed by the sub-model
-    from every chunk; None when it asks for one fact, or nothing of what it counts was found (the
-    other modes' turn)."""
-    by_model = whole_text_operation(question) is not None
-    counts = aggregate_question(question) is not None or by_model
-    if not counts and not stated_question(question):
+    all of it by `aggregate`: its plan run over the source's records, else figures or names
+    stated found by rules, else (for a question whose words say it needs every part of the text)
+    listed by the sub-model from every chunk; None when it asks for one fact, or nothing of what
+    it counts was found (the other modes' turn)."""
+    plan = plan_for(question, source, run)
+    if not plan.counts and plan.operation is None and not plan.names_wanted:
         return None
     reason = "the question counts over the whole text: counted by code, every part read"
-    if counts:  # (figures and names say so themselves, when they find them)
+    if plan.counts:  # (figures and names say so themselves, when they find them)
         run.emit(EventKind.MODE, mode="aggregate", reason=reason)
     try:
-        result = run_aggregate(question, source, run, by_model=by_model)
+        result = run_aggregate(question, source, run, by_model=plan.whole_text)
     except NothingToCount:
         return None
     result.reason = result.reason or reason

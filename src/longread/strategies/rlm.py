@@ -15,9 +15,11 @@ from longread.errors import BudgetExceededError
 from longread.events import EventKind
 from longread.llm.base import LM
 from longread.llm.usage import Purpose, at_depth
+from longread.query.plan import Shape
 from longread.repl import isolation
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run
+from longread.strategies.planning import plan_for
 from longread.strategies.rlm_count import ShownCount
 from longread.strategies.rlm_prompts import (
     COUNTED,
@@ -33,7 +35,6 @@ from longread.strategies.rlm_prompts import (
     UNSEEN,
 )
 from longread.text.cut import truncate_middle
-from longread.text.questions import counted_words, question_kind
 from longread.text.slices import ContextSlicer
 from longread.tools.context_tools import ContextTools
 from longread.tools.extract import instruction_for
@@ -205,14 +206,17 @@ class RLMLoop:
         step = self._earlier(sandbox) + FIRST_STEP.format(
             question=question, example=self.example, output=output
         )
-        if question_kind(question) != "aggregate":
+        if self.run.depth > 0:  # (a child answers a part; the question was counted at the top)
             return step
-        self.counted = ShownCount.made(question, self.tools, self.run)
+        plan = plan_for(question, self.tools, self.run)
+        if plan.shape is not Shape.AGGREGATE:
+            return step
+        self.counted = ShownCount.made(plan, self.tools, self.run)
         if self.counted is not None:
             self.tools.touched = True  # (the count read the whole text: a FINAL may follow)
             return step + COUNTED.format(lead=self.counted.lead)
         return step + COUNTING.format(
-            instruction=instruction_for(question), words=counted_words(question)
+            instruction=instruction_for(question), words=list(plan.starts)
         )
 
     def _earlier(self, sandbox: Sandbox) -> str:

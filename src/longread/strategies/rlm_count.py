@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from longread.answer import Answer
 from longread.errors import InputError
-from longread.strategies.aggregate import tallied
+from longread.query.plan import Plan
+from longread.strategies.aggregate import run_counted
 from longread.strategies.common import Run
 from longread.text.claims import numbers
 from longread.text.rank import terms
@@ -22,14 +23,16 @@ class ShownCount:
     groups: list[set[str]]
 
     @classmethod
-    def made(cls, question: str, source: object, run: Run) -> ShownCount | None:
-        """The count of what the question counts, by the source's structure (no model), where
-        the source has such records and is not too large to read whole."""
+    def made(cls, plan: Plan, source: object, run: Run) -> ShownCount | None:
+        """The count of what the question counts, by the source's records (no model), where the
+        plan names a record table of the source."""
+        if plan.table is None:
+            return None
         try:
-            answer = tallied(question, source, run)
+            answer = run_counted(plan, source, run)
         except InputError:
             return None
-        asked = set(terms(question))
+        asked = set(plan.words)
         return cls(answer, [set(terms(group)) - asked for group in _groups(answer.text)])
 
     @property

@@ -9,10 +9,11 @@ from longread.events import EventKind
 from longread.llm.jsonio import complete_json
 from longread.llm.usage import Purpose
 from longread.strategies.common import Run
-from longread.text.claims import check_claims, holds, missing_facts, statement
+from longread.text.claims import check_claims, holds, missing_facts, numbers, statement
 
 SPAN_CHARS = 1_500  # of each cited span shown to the judge
 COMPUTED = "stated by what code counted over the whole text (its records cited as examples)"
+COUNTED = "not what code counted over the whole text:"
 
 PROMPT = """Below are claims from an answer to the question "{question}", each with the source \
 text it cites. For each claim, decide whether its source text states or directly implies it. \
@@ -40,7 +41,11 @@ def checked_claims(answer: Answer, question: str, run: Run) -> list[Claim]:
     claims = check_claims(answer.text, cited, question)
     computed = answer.computed
     for claim in claims:
-        if computed and not claim.supported and holds(statement(claim), computed, question)[0]:
+        said = statement(claim)
+        if computed and numbers(said):  # (a computed value: the count states it, not a row)
+            held, reason = holds(said, computed, question)
+            claim.supported, claim.reason = held, COMPUTED if held else f"{COUNTED} {reason}"
+        elif computed and not claim.supported and holds(said, computed, question)[0]:
             claim.supported, claim.reason = True, COMPUTED
     if run.options.verify:
         judge(claims, cited, question, run)

@@ -77,13 +77,33 @@ def names(text: str) -> list[str]:
 
 def missing_facts(claim: str, source: str, question: str) -> str:
     """What of the claim's numbers and names `source` (or the question) lacks, as a reason; ""
-    when it has them all. No judge overrules this."""
+    when it has them all. A number must stand in a line or sentence of the source that also
+    names what the claim or the question says it is of (`14` in `14,bilge pump,20` is no
+    quantity of deck paint). No judge overrules this."""
     missing = numbers(claim) - numbers(source)
     if missing:
         return f"the cited text does not state {', '.join(sorted(missing))}"
+    unbound = _unbound(claim, source, question)
+    if unbound:
+        return f"the cited text states {', '.join(unbound)} of something else"
     known = set(terms(source)) | set(terms(question))
     absent = [word for word in names(claim) if not set(terms(word)) <= known]
     return f"the cited text does not name {', '.join(absent)}" if absent else ""
+
+
+_UNIT = re.compile(rf"[^\n]+?(?:{not_after_abbreviation()}[.!?](?=\s)|$)", re.MULTILINE)
+
+
+def _unbound(claim: str, source: str, question: str) -> list[str]:
+    """The claim's numbers that stand in no line or sentence of the source holding a word of
+    what the claim or the question is about (the claim's and the question's other words)."""
+    about = (set(terms(_NUMBER.sub(" ", claim))) | set(terms(question))) - ANSWER_WORDS
+    if not about:
+        return []
+    units = [(numbers(u.group()), set(terms(u.group()))) for u in _UNIT.finditer(source)]
+    return sorted(
+        n for n in numbers(claim) if not any(n in held and said & about for held, said in units)
+    )
 
 
 def holds(claim: str, source: str, question: str) -> tuple[bool, str]:

@@ -1,26 +1,20 @@
-"""Records stated across a text, read by rules: a question asking for the highest, the lowest, the
-total or the mean of something (`Which town had the highest ferry toll?`), and the sentences
-that state one such figure each (`At Carrick the ferry toll came to 12 pence.`), with the number
-and the name each is about; or a question asking who or which (`Who joined the guild of
-weavers?`), and the names its sentences give. No model reads them, so none can misread one."""
+"""Records stated across a text, read by rules: the sentences that state one figure each of what a
+question asks the highest, lowest, total or mean of (`At Carrick the ferry toll came to 12
+pence.`), with the number and the name each is about; or the names the sentences holding a
+question's words give (`Who joined the guild of weavers?`). No model reads them, so none can
+misread one."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar, cast
 
 from longread.text.grounding import negates
 from longread.text.rank import not_after_abbreviation, terms
 
-_OPERATIONS = (
-    ("max", r"highest|largest|greatest|biggest|maximum|most\s+expensive|dearest|heaviest|richest"),
-    ("min", r"lowest|smallest|(?<!at\s)least|fewest|minimum|cheapest|lightest|poorest"),
-    ("sum", r"add(?:s|ed)?\s+up|sum\s+of|total(?!\s+(?:number|count)\b)|altogether|combined"),
-    ("mean", r"average|(?:the|a)\s+mean"),
-)
 _ASKING = frozenset(
     terms(
         "which what who where highest largest greatest biggest maximum most expensive dearest "
@@ -45,9 +39,6 @@ MAX_SENTENCE = 400
 T = TypeVar("T", bound=tuple[Any, ...])
 
 
-_WHO = re.compile(r"^\s*(?:who|which\s+(?!of\b)\w+)\b", re.I)
-
-
 @dataclass(frozen=True)
 class Figure:
     """One sentence stating one record: [start, end) in its text, the number (None for a name
@@ -62,18 +53,10 @@ class Figure:
     scale: str = ""  # the number's scale word (`billion`: the value is in units, not billions)
 
 
-def figure_operation(question: str) -> str | None:
-    """max, min, sum or mean, for a question asking for one over figures; None otherwise."""
-    for operation, words in _OPERATIONS:
-        if re.search(rf"\b(?:{words})\b", question, re.I):
-            return operation
-    return None
-
-
-def topic(question: str) -> list[str]:
-    """The stems naming what the figures are of (`town`, `ferry`, `toll`), without the words that
-    say what to do with them."""
-    return list(dict.fromkeys(t for t in terms(question) if t not in _ASKING and not t.isdigit()))
+def topic(words: Sequence[str]) -> list[str]:
+    """Of a question's stems, those naming what the figures are of (`town`, `ferry`, `toll`),
+    without the words that say what to do with them."""
+    return list(dict.fromkeys(t for t in words if t not in _ASKING and not t.isdigit()))
 
 
 def figures(text: str, words: list[str], question: str) -> list[Figure]:
@@ -114,16 +97,6 @@ def in_one_unit(found: list[T]) -> list[T]:
             figure = replace(pair[0], value=stated[0], unit=chosen, scale=stated[1])
             kept.append(cast(T, (figure, *pair[1:])))
     return kept if len(kept) >= 2 else []
-
-
-def stated_question(question: str) -> bool:
-    """Whether a question asks for figures over the text, or who or which."""
-    return figure_operation(question) is not None or asks_who(question)
-
-
-def asks_who(question: str) -> bool:
-    """Whether a question asks who or which (`Who joined…`, `Which towns…`), not for a figure."""
-    return bool(_WHO.search(question)) and figure_operation(question) is None
 
 
 def named(text: str, required: list[str], question: str) -> list[Figure]:

@@ -16,6 +16,7 @@ from longread.ingest.toc import Section, deepest_shown, outline_lines
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
+from longread.query.catalog import Catalog, document_catalog
 from longread.repl.protocol import JsonText
 from longread.store.rows import SectionRow
 from longread.text.cut import truncate_middle
@@ -147,6 +148,9 @@ class SingleDocTools(TreeNavigation, Toolset):
         """The page holding a character offset, for paged documents (PDF)."""
         at = bisect.bisect_right(self._pages, offset, key=lambda page: page[1]) - 1
         return self._pages[at][0] if at >= 0 and offset < self._pages[at][2] else None
+
+    def make_catalog(self) -> Catalog:
+        return document_catalog(self.index, self.doc_id)
 
     def citation(self, start: int, end: int) -> Citation:
         """A citation of characters [start, end), with its section and page."""

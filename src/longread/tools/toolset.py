@@ -16,6 +16,8 @@ from longread.errors import BudgetExceededError, CancelledError
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
+from longread.query.catalog import Catalog
+from longread.query.sql_guard import checked_select
 from longread.text.cut import truncate_middle
 from longread.tools.bounds import READ_LIMIT, bounded_batch, fit_chars, short_name, short_text
 from longread.tools.extract import asking, chunk_room, extract, tally_values
@@ -24,6 +26,8 @@ from longread.tools.hypothesis import HypothesisTracker
 Recurse = Callable[[str, Any], str]  # (prompt, text) -> a child RLM's answer
 CHUNK_CHARS = 8_000  # what map_chunks hands the sub-model at once (small models list best)
 MAX_RECORDS = 1_000_000  # records one tally counts
+SQL_ROWS = 200  # rows one sql() call returns
+SQL_SECONDS = 5.0
 FATAL = (  # end a batch (and the run or the cell), not just one item
     BudgetExceededError,
     CancelledError,
@@ -40,6 +44,10 @@ CORE_DOC = (
     "`instruction` asks for in EVERY chunk of the source (only chunks holding a word of "
     "must_contain, if given): records {{item, start, end}} the text holds word for word\n"
     "tally(records, key='item') -> list[(value, count)]  # counts, the most frequent first\n"
+    "records() -> str  # the record tables found in the source (messages, log lines, table "
+    "rows, speeches, repeated entries): their columns and sample rows\n"
+    "sql(query) -> list[dict]  # one read-only SELECT over those tables; each row also has "
+    "document, _start, _end (its span, to cite); mentions(text, word) counts a word\n"
     "FINAL(answer)  # ends the run with your answer; call it inside a ```repl block\n"
     "FINAL_VAR(name)  # ends the run with the variable called `name`\n"
     "SHOW_VARS()  # the names and types of the variables you made\n"
@@ -77,6 +85,8 @@ class Toolset:
         "rlm_query_batched",
         "map_chunks",
         "tally",
+        "records",
+        "sql",
     )
     TOOL_NAMES: tuple[str, ...] = ()
     LOOKING: frozenset[str] = frozenset()  # tools whose every call serves the source's content
@@ -96,6 +106,7 @@ class Toolset:
             str
         ] = []  # advice for the root model, shown after the cell that caused it
         self.touched = False  # has any tool served text or structure of the source?
+        self._catalog: Catalog | None = None
 
     def take_notices(self) -> list[str]:
         notices, self.notices = list(dict.fromkeys(self.notices)), []
@@ -214,6 +225,31 @@ class Toolset:
                 return f"error: {type(error).__name__}: {error}"
 
         return self.gateway.map(one, argument_lists)
+
+    # -- the record tables --------------------------------------------------------------------
+    def catalog(self) -> Catalog:
+        """The source's record tables (found on first use, then kept)."""
+        if self._catalog is None:
+            self._catalog = self.make_catalog()
+        return self._catalog
+
+    def make_catalog(self) -> Catalog:
+        raise NotImplementedError
+
+    def records(self) -> str:
+        """The record tables found in the source: their columns, sizes and first rows."""
+        self.touched = True
+        return self.catalog().describe()
+
+    def sql(self, query: str) -> list[dict]:
+        """Rows of one read-only SELECT over the record tables (SQL_ROWS at most, within
+        SQL_SECONDS), each a dict by column name."""
+        self.touched = True
+        checked = checked_select(str(query))
+        result = self.catalog().query.execute(checked, max_rows=SQL_ROWS, seconds=SQL_SECONDS)
+        if result.cut:
+            self.notices.append(f"sql returned its first {SQL_ROWS} rows; more matched")
+        return [dict(zip(result.columns, row, strict=True)) for row in result.rows]
 
     # -- the hypothesis -------------------------------------------------------------------------
     def update_hypothesis(self, new_hypothesis: str) -> str:

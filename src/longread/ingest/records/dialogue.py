@@ -1,7 +1,7 @@
 """Dialogue: a script's speeches, a transcript's or minutes' turns. Each turn opens with its
 speaker's label, in one of three forms: on a line of its own in bold (`**HAMLET**`), in capitals
 with a full stop (`HAMLET. Words…`) or before a colon (`Alice: Words…`, `DR. SMITH: …`); it runs to
-the next label or heading. Stage directions (a line in underscores, `_Exit_`) are not spoken."""
+the next label or heading. Stage directions (lines in underscores, `_Exit_`) are not spoken."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ _COLUMNS = (
     Column("lines", ColumnType.NUMBER, aliases=("lines spoken",)),
 )
 NOUNS = ("speech", "turn", "utterance", "dialogue")
+WHOLE = ("play", "script", "transcript", "screenplay", "minutes", "drama")  # what holds them
 
 
 def detect(sample: str) -> bool:
@@ -40,11 +41,8 @@ def records(text: str, file_name: str) -> list[Table]:
         end = marks[at + 1].start() if at + 1 < len(marks) else len(text)
         heading = text.find("\n#", mark.end(), end)  # (a turn ends where a heading starts)
         end = heading + 1 if heading >= 0 else end
-        spoken = [
-            line.strip()
-            for line in text[mark.end() : end].splitlines()
-            if line.strip() and not stage_direction(line)
-        ]
+        body = _DIRECTION.sub("", text[mark.end() : end])
+        spoken = [line.strip() for line in body.splitlines() if line.strip()]
         said = " ".join(spoken)
         speaker = " ".join(mark.group(1).split()).strip(" .:")
         cells.append((mark.start(), end, (speaker, said, str(len(said.split())), str(len(spoken)))))
@@ -62,7 +60,4 @@ def _form(text: str, least: int) -> re.Pattern[str] | None:
     return None
 
 
-def stage_direction(line: str) -> bool:
-    """A stage direction (`_Exit_`), not a line spoken."""
-    line = line.strip()
-    return line.startswith("_") and line.endswith("_")
+_DIRECTION = re.compile(r"^[ \t]*_[^_]*_[ \t]*$", re.MULTILINE)  # (`_Exit_`, over lines too)

@@ -16,7 +16,18 @@ MIN_ROWS = 5  # fewer records than this are not a table
 class Kind(Protocol):
     """A kind of record (one file each under `ingest/records/`)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def NOUNS(self) -> tuple[str, ...]:  # noqa: N802 - a module's constant
+        """What one record is called (`message`, `email`)."""
+        ...
+
+    @property
+    def WHOLE(self) -> tuple[str, ...]:  # noqa: N802
+        """What a document of such records is called (`mailbox`, `play`)."""
+        ...
 
     def detect(self, sample: str) -> bool:
         """Whether the text (a sample of it: its start and pieces spread over it) may hold this

@@ -12,6 +12,7 @@ from longread.ingest.records.table import Column, ColumnType, Role, Table, build
 
 name = "log"
 NOUNS = ("log line", "line", "entry", "event", "log entry", "record", "message")
+WHOLE = ("log", "log file", "logfile")
 LEVELS = (
     "TRACE|DEBUG|FINE|FINER|FINEST|INFO|NOTICE|WARN|WARNING|ERROR|ERR|SEVERE|CRITICAL|CRIT"
     "|FATAL|ALERT|EMERG|EMERGENCY|PANIC"
@@ -23,7 +24,7 @@ _STAMP = (
 _FORMATS = (
     (  # syslog
         re.compile(
-            r"^(?P<time>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d) (?P<host>\S+) "
+            r"^(?P<time>[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d) (?P<host>\S+) "
             r"(?P<source>[^\s\[:]+)(?:\[(?P<pid>\d+)\])?: (?P<message>[^\n]*)",
             re.MULTILINE,
         ),

@@ -15,6 +15,7 @@ from longread.ingest.records.table import Column, ColumnType, Role, Table, build
 
 name = "messages"
 NOUNS = ("message", "email", "mail", "e-mail", "post", "letter", "note")
+WHOLE = ("mailbox", "archive", "thread", "conversation", "chat", "inbox")
 _HEADER = re.compile(  # a header block: lines `Name: value` (folded lines indented)
     r"^(?:From [^\n]*\n)?(?:[A-Za-z][\w-]{0,40}:[^\n]*\n(?:[ \t]+[^\n]*\n)*){2,}", re.MULTILINE
 )

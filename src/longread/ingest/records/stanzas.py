@@ -12,6 +12,7 @@ from longread.ingest.records.table import Column, Role, Table, build, identifier
 
 name = "stanzas"
 NOUNS = ("entry", "record", "stanza", "block", "item")
+WHOLE = ("list", "database")
 _FIELD = re.compile(r"^([A-Za-z][\w-]{0,40}(?: [\w-]{1,20})?):(?:[ \t]+([^\n]*)|[ \t]*$)")
 _BLOCK = re.compile(r"(?:^[^\n]*\S[^\n]*(?:\n|$))+", re.MULTILINE)
 _KEY_SHARE = 0.2

@@ -30,6 +30,7 @@ class Role(StrEnum):
     WHO = "who"
     WHEN = "when"
     BODY = "body"
+    SECTION = "section"  # the section (act, chapter) a row falls in, or a section's own title
 
 
 @dataclass(frozen=True)

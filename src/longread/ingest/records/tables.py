@@ -14,6 +14,7 @@ from longread.ingest.records.table import Column, Table, build, identifier
 
 name = "table"
 NOUNS = ("row", "entry", "record", "item")
+WHOLE = ("table", "spreadsheet", "sheet", "dataset")
 _PIPE_RUN = re.compile(r"(?:^[ \t]*\|?[^\n|]*\|[^\n]*(?:\n|$)){3,}", re.MULTILINE)
 _RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*(?::?-{2,}:?[ \t]*)?\|?[ \t]*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
@@ -22,12 +23,12 @@ _SAMPLE_LINES = 50
 
 
 def detect(sample: str) -> bool:
-    return bool(_PIPE_RUN.search(sample)) or _delimiter(sample, 2) is not None
+    return bool(_PIPE_RUN.search(sample)) or _delimiter(sample, 2, True) is not None
 
 
 def records(text: str, file_name: str) -> list[Table]:
     delimited = PurePath(file_name).suffix.lower() in (".csv", ".tsv", ".tab", ".psv")
-    delimiter = _delimiter(text[:20_000], 2 if delimited else 3)
+    delimiter = _delimiter(text[:20_000], 2 if delimited else 3, delimited)
     if delimiter is not None:
         table = _delimited(text, delimiter, _stem(file_name))
         if table is not None:
@@ -44,17 +45,18 @@ def _stem(file_name: str) -> str:
     return PurePath(file_name).stem or "table"
 
 
-def _delimiter(sample: str, fields: int) -> str | None:
-    """The delimiter of a file of delimiter-separated values: the one that splits nearly every
-    one of its first lines into the same number of fields (`fields` or more: a file not named
-    .csv or .tsv needs three, since prose has a comma a line often enough)."""
+def _delimiter(sample: str, fields: int, named: bool) -> str | None:
+    """The delimiter of a file of delimiter-separated values: the one that splits its first line
+    and nearly every one after into the same number of fields (`fields` or more: a file not
+    named .csv or .tsv needs three, since prose has a comma a line often enough, and `|` there
+    is a pipe table's)."""
     first = [line for line in sample.splitlines()[:_SAMPLE_LINES] if line.strip()]
     if len(first) < 3:
         return None
-    for delimiter in _DELIMITERS:
+    for delimiter in _DELIMITERS if named else _DELIMITERS.replace("|", ""):
         counts = [len(row) for row in csv.reader(first, delimiter=delimiter)]
         common = max(set(counts), key=counts.count)
-        if common >= fields and counts.count(common) >= 0.9 * len(counts):
+        if common >= fields and counts[0] == common and counts.count(common) >= 0.9 * len(counts):
             return delimiter
     return None
 

@@ -18,6 +18,8 @@ from longread.ingest.records.kind import MIN_ROWS, Taken, lines
 from longread.ingest.records.table import Column, Role, Table, build, identifier
 
 name = "template"
+NOUNS = ("entry", "record", "row", "item")  # (what any repeated record may be called)
+WHOLE: tuple[str, ...] = ()
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
 _DATE = (
     r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)?"
@@ -272,7 +274,7 @@ def _table(
         )
     title = next((c for c in template.constant if c and c[0].isalpha()), "records")
     title = title if number == 0 else f"{title} {number + 1}"
-    return build(identifier(title), name, _unique(headers), cells)
+    return build(identifier(title), name, _unique(headers), cells, NOUNS)
 
 
 def _matches(text: str, template: Template, taken: Taken) -> list[re.Match[str]]:

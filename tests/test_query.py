@@ -1,0 +1,188 @@
+"""Counting questions on documents of several genres, each read once into a plan and answered by
+code from the records found in the text, the rows counted cited; the gold here is computed by
+walking the text another way. Also: the model reading a plan under its schema, and refused when
+its plan names what the source does not hold."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from longread.api import SingleDocRLM
+from longread.llm.scripted import ScriptedLM
+from longread.query import read as reading
+from test_records import LEDGER
+
+MAILBOX = "".join(
+    f"From {addr} Mon Mar  {day} 09:00:00 2024\nFrom: {name} <{addr}>\nTo: crew@harbour.example\n"
+    f"Date: Mon, 0{day} Mar 2024 09:{minute:02}:00 +0000\nSubject: {subject}\n\n{body}\n\n"
+    for day, minute, name, addr, subject, body in [
+        (4, 1, "Wren Ames", "wren@harbour.example", "Tide tables", "The spring tide is on Friday."),
+        (4, 7, "Hugo Stell", "hugo@harbour.example", "Re: Tide tables", "Noted, thanks."),
+        (5, 2, "Wren Ames", "wren@harbour.example", "Crane repair", "The crane is fixed."),
+        (5, 9, "Tilda Marsh", "tilda@harbour.example", "Fees", "Mooring fees rise in May."),
+        (6, 3, "Wren Ames", "wren@harbour.example", "Re: Fees", "By how much?"),
+        (6, 5, "Hugo Stell", "hugo@harbour.example", "Re: Fees", "Ten percent."),
+        (7, 4, "Wren Ames", "wren@harbour.example", "Dredging", "Dredging starts Monday."),
+    ]
+)
+LOG = "\n".join(
+    f"2024-03-0{1 + n % 3} 1{n % 10}:0{n % 6}:00,{n:03} {level:<5} [worker-{n % 4}] {source}: {msg}"
+    for n, (level, source, msg) in enumerate(
+        [
+            ("INFO", "app.boot", "starting"),
+            ("ERROR", "db.pool", "connection refused"),
+            ("WARN", "db.pool", "retrying"),
+            ("ERROR", "db.pool", "connection refused"),
+            ("INFO", "app.http", "listening on 8080"),
+            ("ERROR", "app.http", "timeout after 30s"),
+            ("INFO", "app.http", "GET /health 200"),
+            ("ERROR", "db.pool", "pool exhausted"),
+        ]
+        * 4
+    )
+)
+MINUTES = "# Minutes of the harbour board\n\n" + "\n".join(
+    f"{who}: {what}"
+    for who, what in [
+        ("Chair", "We begin with the crane."),
+        ("Treasurer", "The repair cost 4,100."),
+        ("Dana Holt", "Was the roof included?"),
+        ("Treasurer", "It was not."),
+        ("Chair", "Next, the fees."),
+        ("Dana Holt", "I object to the rise."),
+        ("Treasurer", "It covers the dredging."),
+    ]
+    * 4
+)
+
+
+def never_called(request) -> str:
+    raise AssertionError("a count must not call a model")
+
+
+def ask(tmp_path: Path, name: str, text: str, question: str, root=None):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    lm = ScriptedLM(never_called)
+    with SingleDocRLM(
+        path, root or lm, lm, store_path=tmp_path / f"{name}.sqlite", cache=False
+    ) as rlm:
+        return rlm.query(question), path.read_text(encoding="utf-8")
+
+
+def test_mail_who_sent_the_most_and_how_many_one_sent(tmp_path):
+    senders = Counter(re.findall(r"^From: ([^<\n]+?) <", MAILBOX, re.MULTILINE))
+    ((best, most),) = senders.most_common(1)
+    answer, _ = ask(tmp_path, "crew.mbox", MAILBOX, "Who sent the most emails?")
+    assert answer.text.startswith(f"{best}: {most} emails, the most.")
+    assert answer.usage["calls"] == 0 and answer.citations
+    assert all(f"From: {best}" in c.text for c in answer.citations)
+    answer, _ = ask(tmp_path, "crew.mbox", MAILBOX, "How many emails did Hugo Stell send?")
+    assert answer.text.startswith(f"{senders['Hugo Stell']} emails.")
+
+
+def test_log_lines_that_are_errors_and_the_component_with_most(tmp_path):
+    errors = [line for line in LOG.splitlines() if " ERROR " in line]
+    answer, text = ask(tmp_path, "app.log", LOG, "How many log lines are errors?")
+    assert answer.text.startswith(f"{len(errors)} log lines.")
+    assert all(" ERROR " in c.text for c in answer.citations)
+    by_source = Counter(re.search(r"\] (\S+):", line).group(1) for line in errors)
+    ((source, n),) = by_source.most_common(1)
+    answer, _ = ask(tmp_path, "app.log", LOG, "Which source has the most errors?")
+    assert answer.text.startswith(f"{source}: {n} ")
+
+
+def test_a_table_its_largest_value_its_total_and_a_row_named(tmp_path):
+    rows = re.findall(r"^\| (\d+) \| ([^|]+?) \| ([-\d,.]+) \|$", LEDGER, re.MULTILINE)
+    balances = {account: float(value.replace(",", "")) for account, _, value in rows}
+    best = max(balances, key=balances.__getitem__)
+    answer, _ = ask(tmp_path, "ledger.md", LEDGER, "Which account has the largest balance?")
+    assert answer.text.startswith(f"{best}: {balances[best]:,.2f}".rstrip("0").rstrip("."))
+    assert answer.citations[0].text.startswith(f"| {best} |")
+    answer, _ = ask(tmp_path, "ledger.md", LEDGER, "What is the total balance?")
+    assert f"{sum(balances.values()):,.2f}".rstrip("0") in answer.text.splitlines()[0]
+    answer, _ = ask(tmp_path, "ledger.md", LEDGER, "How many accounts have a balance over 1000?")
+    assert answer.text.startswith(f"{sum(v > 1000 for v in balances.values())} ")
+
+
+def test_minutes_speakers_written_name_colon(tmp_path):
+    turns = Counter(line.split(":")[0] for line in MINUTES.splitlines()[2:])
+    answer, _ = ask(tmp_path, "minutes.md", MINUTES, "How many times did Dana Holt speak?")
+    assert answer.text.startswith(f"{turns['Dana Holt']} ")
+    ((best, most),) = turns.most_common(1)
+    answer, _ = ask(tmp_path, "minutes.md", MINUTES, "Who spoke the most at the meeting?")
+    assert answer.text.startswith(f"{best}: {most} ")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many emails did Wren Ames send? (Answer with a number.)",
+        "How many emails did Wren Ames send? Reply with the number only.",
+        "Count the emails Wren Ames sent, exactly as written in the mailbox.",
+    ],
+)
+def test_a_question_asked_as_users_ask_it_reads_the_same(tmp_path, question):
+    sent = len(re.findall(r"^From: Wren Ames <", MAILBOX, re.MULTILINE))
+    answer, _ = ask(tmp_path, "crew.mbox", MAILBOX, question)
+    assert answer.mode == "aggregate" and answer.text.startswith(f"{sent} emails")
+
+
+def test_a_question_is_read_into_a_plan_once(tmp_path, monkeypatch):
+    calls = []
+    original = reading.read_rules
+
+    def counted(question, catalog):
+        calls.append(question)
+        return original(question, catalog)
+
+    monkeypatch.setattr(reading, "read_rules", counted)
+    answer, _ = ask(tmp_path, "crew.mbox", MAILBOX, "Who sent the most emails?")
+    assert answer.mode == "aggregate" and calls == ["Who sent the most emails?"]
+
+
+def test_the_model_fills_the_plan_under_the_sources_schema(tmp_path):
+    plan = {
+        "operation": "count", "table": "messages", "column": None, "group_by": None,
+        "inner": "count", "filters": [{"column": "sender", "test": "=", "value": "tilda marsh"}],
+        "rank": 1,
+    }  # fmt: skip
+    root = ScriptedLM([json.dumps(plan)], reads_plans=True)
+    answer, _ = ask(tmp_path, "crew.mbox", MAILBOX, "How many did Tilda write?", root)
+    request = root.requests[0]
+    assert request.json_schema["properties"]["table"]["enum"] == [
+        "documents", "messages"
+    ]  # fmt: skip
+    assert answer.text.startswith("1 emails") or answer.text.startswith("1 messages")
+    assert "read by the model" in answer.text
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        json.dumps({"operation": "count", "table": "ships", "column": None, "group_by": None,
+                    "inner": "count", "filters": [], "rank": 1}),
+        json.dumps({"operation": "count", "table": "messages", "column": None, "group_by": None,
+                    "inner": "count", "rank": 1,
+                    "filters": [{"column": "sender", "test": "=", "value": "Nobody"}]}),
+        "not JSON at all",
+    ],
+)  # fmt: skip
+def test_a_plan_the_source_does_not_hold_is_refused_and_the_rules_read(tmp_path, reply):
+    root = ScriptedLM([reply, reply], reads_plans=True)
+    answer, _ = ask(tmp_path, "crew.mbox", MAILBOX, "Who sent the most emails?", root)
+    assert answer.text.startswith("Wren Ames: 4 emails, the most.")
+    assert "read by the rules" in answer.text
+
+
+def test_an_operation_over_a_column_the_table_lacks_is_no_count(tmp_path):
+    reader = ScriptedLM(lambda request: "NONE", writes_code=False)
+    question = "What is the average height of the owners?"
+    answer, _ = ask(tmp_path, "ledger.md", LEDGER, question, reader)
+    assert answer.mode != "aggregate"
+    assert all(r.json_schema is None for r in reader.requests)
