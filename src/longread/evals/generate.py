@@ -252,33 +252,43 @@ def title(text: str) -> str:
 
 def aggregations(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task]:
     """Two questions per play (who speaks most, a speaker's speeches, an act's scenes, the act a
-    speaker speaks most in), and three over the twelve plays, as one folder and as one file."""
+    speaker speaks most in), and five over the twelve plays, as one folder and as one file; each
+    in three phrasings (as asked plainly, as users ask, and a third kept as the blind split)."""
     tasks = []
     for name, text in texts.items():
         path = write(out / f"{name}.md", text)
         play, counts, parts = title(text), speakers(text), acts(text)
-        options = []
+        options: list[tuple[tuple[str, str, str], str, str]] = []
         (top, most), (_, second) = counts.most_common(2)
         if most > second:
-            options.append((f"Who speaks the most in {play}?", top, "contains"))
+            options.append(((
+                f"Who speaks the most in {play}?",
+                f"Which character in {play} has the most speeches? (Give the name only.)",
+                f"Name the character with the largest number of speeches in {play}.",
+            ), top, "contains"))  # fmt: skip
         who = rng.choice([s for s, n in counts.items() if n >= 5])
-        options.append(
-            (f"How many speeches does {who.title()} have in {play}?", str(counts[who]), "number")
-        )
+        options.append(((
+            f"How many speeches does {who.title()} have in {play}?",
+            f"How many times does the character {who.title()} speak in {play}? "
+            "Answer with a number.",
+            f"Count the speeches of {who.title()}, exactly as written in {play}.",
+        ), str(counts[who]), "number"))  # fmt: skip
         numeral, act_text = rng.choice(parts)
         in_act = len(_SCENE.findall(act_text))
-        options.append((f"How many scenes are in Act {numeral} of {play}?", str(in_act), "number"))
+        options.append(((
+            f"How many scenes are in Act {numeral} of {play}?",
+            f"How many scenes does Act {numeral} of {play} have? (Answer with a number.)",
+            f"What is the number of scenes in the act {numeral} of {play}?",
+        ), str(in_act), "number"))  # fmt: skip
         per_act = Counter({n: speakers(t)[who] for n, t in parts}).most_common(2)
         if per_act[0][1] > per_act[1][1]:
-            options.append(
-                (
-                    f"In which act does {who.title()} speak most in {play}?",
-                    f"Act {per_act[0][0]}",
-                    "contains",
-                )
-            )
-        for question, gold, scorer in rng.sample(options, 2):
-            tasks.append(Task(path, question, gold, scorer, "aggregation"))
+            options.append(((
+                f"In which act does {who.title()} speak most in {play}?",
+                f"Which act of {play} has the most speeches by {who.title()}? Give the act.",
+                f"During which act of {play} is {who.title()} heard most often?",
+            ), f"Act {per_act[0][0]}", "contains"))  # fmt: skip
+        for phrasings, gold, scorer in rng.sample(options, 2):
+            tasks += _phrased(path, phrasings, gold, scorer, "aggregation")
     folder = out.parent / "twelve-plays"
     for name, text in texts.items():
         write(folder / f"{name}.md", text)
@@ -287,19 +297,39 @@ def aggregations(texts: dict[str, str], out: Path, rng: random.Random) -> list[T
     casts = Counter({name: len(speakers(text)) for name, text in texts.items()})
     words = Counter({name: len(text.split()) for name, text in texts.items()})
     joined = write(out.parent / "twelve-plays.md", "\n\n".join(texts.values()))
-    for question, counts, wanted in (
-        ("Which play has the most scenes?", scenes, "most"),
-        ("Which play has the most speeches?", speeches, "most"),
-        ("Which play has the fewest speeches?", speeches, "least"),
-        ("Which play has the most characters?", casts, "most"),
-        ("Which play is the longest?", words, "most"),
-    ):
+    for phrasings, counts, wanted in (
+        (("Which play has the most scenes?",
+          "Which of these plays has the greatest number of scenes? (The title only.)",
+          "Name the play with the most scenes."), scenes, "most"),
+        (("Which play has the most speeches?",
+          "Which play contains the most speeches? Give its title.",
+          "In which play are the most speeches made?"), speeches, "most"),
+        (("Which play has the fewest speeches?",
+          "Which play has the smallest number of speeches? (Title only.)",
+          "Name the play with the fewest speeches."), speeches, "least"),
+        (("Which play has the most characters?",
+          "Which play has the largest cast of speaking characters? Give the title.",
+          "In which play do the most different characters speak?"), casts, "most"),
+        (("Which play is the longest?",
+          "Which is the longest of these plays, by words? (Title only.)",
+          "Name the longest play."), words, "most"),
+    ):  # fmt: skip
         ranked = sorted(counts.items(), key=lambda kv: kv[1], reverse=wanted == "most")
         if ranked[0][1] != ranked[1][1]:  # (asked of the folder, and of the plays in one file)
-            best = ranked[0][0]
-            tasks.append(Task(str(folder), question, title(texts[best]), "contains", "aggregation"))
-            tasks.append(Task(joined, question, title(texts[best]), "contains", "aggregation"))
+            best = title(texts[ranked[0][0]])
+            tasks += _phrased(str(folder), phrasings, best, "contains", "aggregation")
+            tasks += _phrased(joined, phrasings, best, "contains", "aggregation")
     return tasks
+
+
+def _phrased(
+    path: str, phrasings: tuple[str, str, str], gold: str, scorer: str, family: str
+) -> list[Task]:
+    """A question in its three phrasings, the third in the family's blind split."""
+    return [
+        Task(path, question, gold, scorer, family + ("-blind" if n == 2 else ""))
+        for n, question in enumerate(phrasings)
+    ]
 
 
 def multi_hop(texts: dict[str, str], out: Path, rng: random.Random) -> list[Task]:

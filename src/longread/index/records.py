@@ -21,7 +21,7 @@ from longread.store.docstore import DocStore
 from longread.store.record_tables import StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 8  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 12  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
 _NUMERAL = re.compile(
@@ -118,9 +118,8 @@ class Places:
         self.rows = list(rows)
         self.kinds = _kinds(self.rows)
         self.scopes = {kind: _scopes(self.rows, kind) for kind in self.kinds}
-        top = min((r.level for r in self.rows), default=0)
-        works = [r for r in self.rows if r.level == top]
-        self.works = _scopes_of(self.rows, works) if len(works) > 1 and self.kinds else []
+        works = _works(self.rows, self.kinds)
+        self.works = [_Scope(w.start, e, w.title) for w, e in _work_ends(self.rows, works)]
         self.leaf_starts = [r.start for r in self.rows]
         self._told_apart()
 
@@ -184,7 +183,8 @@ class Places:
         sections it falls in."""
         if not self.rows:
             return None
-        sizes = _sizes(self.text, self.rows)
+        work_ends = {w.start: min(w.end, len(self.text)) for w in self.works}
+        sizes = _sizes(self.text, self.rows, work_ends)
         base = (
             Column("title", role=Role.SECTION, aliases=("name", "heading")),
             Column("kind", aliases=("type",)),
@@ -264,6 +264,28 @@ def _kinds(rows: Sequence[SectionRow]) -> list[str]:
     return [kind for kind, n in counted.items() if n >= 2 and kind.isalpha()]
 
 
+def _works(rows: Sequence[SectionRow], kinds: list[str]) -> list[SectionRow]:
+    """The works of a file holding several (twelve plays, each `# Title` over its acts): its top
+    headings that have numbered sections under them (not an `EPILOGUE` alone)."""
+    top = min((r.level for r in rows), default=0)
+    works: dict[int, bool] = {}
+    current = None
+    for at, row in enumerate(rows):
+        if row.level == top:
+            current, works[at] = at, False
+        elif current is not None and kind_of(row.title) in kinds:
+            works[current] = True
+    found = [rows[at] for at, holds in works.items() if holds]
+    return found if len(found) > 1 else []
+
+
+def _work_ends(rows: Sequence[SectionRow], works: list[SectionRow]) -> list[tuple[SectionRow, int]]:
+    """Each work with where it ends: at the next work (a heading over no sections between, such
+    as an epilogue, is the work's)."""
+    ends = [w.start for w in works[1:]] + [1 << 62]
+    return list(zip(works, ends[: len(works)], strict=True))
+
+
 def _scopes(rows: Sequence[SectionRow], kind: str) -> list[_Scope]:
     return _scopes_of(rows, [r for r in rows if kind_of(r.title) == kind])
 
@@ -285,10 +307,12 @@ def _held(scopes: list[_Scope], offset: int) -> str | None:
     return scopes[at].title if at >= 0 and offset < scopes[at].end else None
 
 
-def _sizes(text: str, rows: Sequence[SectionRow]) -> list[tuple[int | None, int]]:
+def _sizes(
+    text: str, rows: Sequence[SectionRow], work_ends: dict[int, int]
+) -> list[tuple[int | None, int]]:
     """(words, characters) of each section: a numbered one's up to the next heading of its kind
-    or of a higher level (levels are not always consistent), another's as the outline nests it;
-    words are not counted past WORDS_CHARS."""
+    or of a higher level (levels are not always consistent), a work's up to the next work,
+    another's as the outline nests it; words are not counted past WORDS_CHARS."""
     ends = [r.end for r in rows]
     higher: list[tuple[int, int]] = []  # (level, start) of headings after, levels rising
     same: dict[str, int] = {}
@@ -299,6 +323,7 @@ def _sizes(text: str, rows: Sequence[SectionRow]) -> list[tuple[int | None, int]
             higher.pop()
         if _numbered(row.title):
             ends[at] = min(same.get(kind, len(text)), higher[-1][1] if higher else len(text))
+        ends[at] = work_ends.get(row.start, ends[at])
         higher.append((row.level, row.start))
         same[kind] = row.start
     return [

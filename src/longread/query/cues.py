@@ -24,8 +24,17 @@ _FORMAT = re.compile(  # instructions on the reply's form, not part of the quest
 _OPERATIONS = (  # tried in order; the first found decides
     (Operation.DISTINCT, r"\bhow\s+many\s+(?:different|distinct|unique|separate)\b"),
     (Operation.MEAN, r"\baverage\b|\b(?:the|a)\s+mean\b"),
-    (Operation.ARGMAX, r"\b(?:most|highest|largest|greatest|biggest|maximum|max|top|longest)\b"),
-    (Operation.ARGMIN, r"(?<!\bat\s)\bleast\b|\b(?:fewest|lowest|smallest|minimum|min|shortest)\b"),
+    (
+        Operation.ARGMAX,
+        r"\b(?:most|highest|largest|greatest|biggest|maximum|max|top|longest|heaviest|tallest"
+        r"|widest|deepest|richest)\b",
+    ),
+    (
+        Operation.ARGMIN,
+        r"(?<!\bat\s)\bleast\b|\b(?:fewest|lowest|smallest|minimum|min|shortest|lightest"
+        r"|narrowest|shallowest|poorest)\b",
+    ),
+    (Operation.COUNT, r"\bhow\s+many\b|\bhow\s+often\b|\bhow\s+frequently\b"),  # (in total too)
     (
         Operation.SUM,
         r"\btotal\b(?!\s+(?:number|count)\b)|\bsum\b|\baltogether\b|\bcombined\b"
@@ -33,8 +42,7 @@ _OPERATIONS = (  # tried in order; the first found decides
     ),
     (
         Operation.COUNT,
-        r"\bhow\s+many\b|\bhow\s+often\b|\bnumber\s+of\b|\bcount\b"
-        r"|\bhow\s+frequently\b|\btotal\s+(?:number|count)\b",
+        r"\bnumber\s+of\b|\bcount\b|\btotal\s+(?:number|count)\b",
     ),
     (Operation.NTH, r"\b(?:first|earliest|last|latest|final|opening|closing)\b"),
     (
@@ -117,7 +125,15 @@ _PHRASE_ENDS = frozenset(
     "by per in of on at to for from with has have had does do did is are was were who whom that "
     "which than and or with".split()
 )
-_TRIGGER = re.compile(r"\b(?:(which|what|whose)|(per|each|by|for\s+(?:each|every)))\s+", re.I)
+_TRIGGER = re.compile(
+    r"\b(?:(which|what|whose|(?:name|identify|give|find|tell\s+me|show)\s+the)"
+    r"|(per|each|by|for\s+(?:each|every)))\s+",
+    re.I,
+)
+_MODIFIED = re.compile(  # (`the play with the most scenes`, `the act in which Banquo…`)
+    r"\bthe\s+([\w'’-]+(?:\s+[\w'’-]+)?)\s+(?=(?:with|that|which|who|whose|having|in\s+which)\b)",
+    re.I,
+)
 _TOKEN = re.compile(r"[\w'’-]+")
 _WHO = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _CHAIN = re.compile(r"\bthe\s+(?:\w+\s+){1,2}?(?:that|who|which|whose|where)\s+\w+|\bwhose\b", re.I)
@@ -125,7 +141,7 @@ _COUNTED = re.compile(
     r"\b(?:how\s+many|number\s+of|count(?:\s+the)?|most|fewest|least|more|fewer|total|longest|"
     r"shortest|largest|"
     r"highest|greatest|biggest|smallest|lowest|average|mean)\s+"
-    r"(?:(?:different|distinct|unique|separate|of\s+the|the)\s+)*((?:[\w'’-]+\s+){0,2}[\w'’-]+)",
+    r"(?:(?:different|distinct|unique|separate|of\s+the|the)\s+)*((?:[\w'’-]+\s+){0,3}[\w'’-]+)",
     re.I,
 )
 _ONCE = re.compile(r"\b(?:only\s+once|just\s+once|exactly\s+once)\b", re.I)
@@ -237,14 +253,21 @@ def groups(question: str, which: bool = True) -> list[tuple[str, int]]:
                 break
         if phrase:
             found.append((question[phrase[0].start() : phrase[-1].end()], phrase[0].start()))
+    if which:  # (the noun a superlative's clause qualifies comes first: `the play with…`)
+        found = [(m.group(1), m.start(1)) for m in _MODIFIED.finditer(question)] + found
     return found
 
 
-_CUE = re.compile(r"\b(?:number|count|amount|total\s+number)\s+of\b|\bhow\s+many\b", re.I)
+_CUE = re.compile(
+    r"\b(?:number|count|amount|total\s+number)\s+of\b|\bhow\s+many\b"
+    r"|^\s*(?:name|give|identify|tell\s+me|list|show|find|report|state)\b",  # (a request's verb)
+    re.I,
+)
 
 
 def cue_spans(question: str) -> list[tuple[int, int]]:
-    """Where the question's words say to count (`number of`): they name no column."""
+    """Where the question's words say to count or what to do (`number of`, `Name the…`): they
+    name no column."""
     return [(m.start(), m.end()) for m in _CUE.finditer(question)]
 
 

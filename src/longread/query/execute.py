@@ -213,7 +213,8 @@ def _rows(
 ) -> list[Row]:
     """The first rows passing the plan's filters, each with its label: the grouped column, the
     column computed, or the table's `who` column."""
-    label = plan.group_by or plan.column or _label(table)
+    ranked_rows = plan.operation in (Operation.MIN, Operation.MAX, Operation.NTH)
+    label = _label(table) if ranked_rows else plan.group_by or plan.column or _label(table)
     label_sql = quoted(label) if label else "NULL"
     sql = (
         f"SELECT document, _start, _end, {label_sql} FROM {quoted(table.name)}{where} "

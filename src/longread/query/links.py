@@ -71,6 +71,10 @@ def link(question: str, catalog: Catalog) -> list[Link]:
     """Every place the question names a table's rows, a column, a value or a document."""
     found: list[Link] = []
     stems = [(stem(w.lower()), s, e, w) for w, s, e in words(question)]
+    stems += [  # (each part of a hyphenated word too: `Installed-Size`)
+        (stem(part.lower()), s, e, part) for w, s, e in words(question) if "-" in w
+        for part in w.split("-") if part
+    ]  # fmt: skip
     for table in catalog.tables.values():
         found += _nouns(table, stems)
         found += _columns(table, stems)
@@ -80,14 +84,13 @@ def link(question: str, catalog: Catalog) -> list[Link]:
 
 
 def _longest(found: list[Link]) -> list[Link]:
-    """Without a name's link inside a longer name's (`Macbeth` in `Lady Macbeth`), whichever
-    table either is in."""
+    """Without a link inside a longer name's (`Macbeth` in `Lady Macbeth`, the word `act` in
+    `Act III`), whichever table either is in."""
     named = [lk for lk in found if lk.what in ("value", "document")]
     return [
         lk
         for lk in found
-        if lk.what not in ("value", "document")
-        or not any(
+        if not any(
             other.start <= lk.start
             and lk.end <= other.end
             and other.end - other.start > lk.end - lk.start
@@ -290,12 +293,16 @@ def _numbered(title: str) -> list[str]:
         return []
     kind, n = named[-1]
     keys = [f"{kind} {n}", f"{kind} the {_ORDINAL_WORDS.get(n, n)}"]
+    keys += [f"{kind} {_CARDINAL_WORDS[n]}"] if n in _CARDINAL_WORDS else []
     if len(named) > 1:
         outer = " ".join(f"{k} {m}" for k, m in named[:-1])
         keys += [f"{outer} {kind} {n}", f"{kind} {n} of {outer}"]
     return keys
 
 
+_CARDINAL_WORDS = dict(
+    enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)
+)
 _ORDINAL_WORDS = dict(
     enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)
 )

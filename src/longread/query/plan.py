@@ -123,6 +123,9 @@ class Plan:
         return what
 
 
+_NUMERIC = (Operation.SUM, Operation.MEAN, Operation.MIN, Operation.MAX)
+
+
 class PlanError(InputError):
     """A plan that names a table or column the source does not hold."""
 
@@ -142,6 +145,10 @@ def validate(plan: Plan, catalog: Catalog) -> Plan:
         raise PlanError(f"{plan.table} has no column {missing[0]!r}; it has {sorted(known)}")
     if plan.operation in (Operation.SUM, Operation.MEAN) and plan.column is None:
         raise PlanError(f"{plan.operation.value} needs a column")
+    measured = table.column(plan.column or "")
+    number = measured is not None and measured.type == "number"
+    if plan.operation in _NUMERIC and plan.column and not plan.term and not number:
+        raise PlanError(f"{plan.operation} needs a number column, not {plan.column!r}")
     if plan.operation in (Operation.ARGMAX, Operation.ARGMIN) and plan.group_by is None:
         raise PlanError(f"{plan.operation.value} needs a column to group by")
     return plan

@@ -12,7 +12,7 @@ from longread.query.plan import Operation
 
 MAXIMAL = frozenset(
     "longest shortest largest highest greatest biggest maximum smallest lowest minimum top "
-    "heaviest lightest".split()
+    "heaviest lightest tallest widest deepest richest narrowest shallowest poorest".split()
 )
 
 

@@ -14,16 +14,18 @@ from longread.query import cues
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.execute import matched_rows
 from longread.query.links import STRUCTURAL, Link, link
-from longread.query.plan import Filter, Operation, Plan, Shape, Test
+from longread.query.plan import Filter, Inner, Operation, Plan, Shape, Test
 from longread.query.reading import (
     DOCUMENT,
     LENGTH_WORDS,
+    LENGTHS,
     Reading,
     document_column,
     heaviest,
     names_documents,
     role,
     within,
+    works,
 )
 from longread.query.shaping import bounds, measure, ranked_measure, shaped, text_plan
 from longread.text.rank import terms
@@ -74,8 +76,10 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
     if said is not None:
         links = [lk for lk in links if not (lk.start < said[2] and said[1] < lk.end)]
     reading = Reading(question, asked, operation, catalog, links, said, cues.counted(asked), words)
-    table = _table(reading)
     flags = _flags(asked)
+    if _ranks_documents_by_length(reading) and works(catalog) and len(catalog.documents) == 1:
+        return _works_by_length(reading).with_(**flags)
+    table = _table(reading)
     if table is not None:
         return _plan(reading, table).with_(**flags)
     if said is not None:
@@ -101,14 +105,18 @@ def _table(reading: Reading) -> CatalogTable | None:
         return reading.catalog.tables.get("documents")
     grouping = [(s, s + len(w)) for w, s in cues.groups(reading.asked)]
     for table in reading.catalog.tables.values():
-        own = [
-            lk
-            for lk in heaviest(reading.own(table))
-            if not _scope(table, lk) and not (table.name == "documents" and within(lk, grouping))
-        ]  # (`Which play…`: the plays group what another table counts)
+        own = heaviest(
+            [
+                lk
+                for lk in reading.own(table)
+                if lk.table == table.name  # (a document named is where to count, not what)
+                and not _scope(table, lk)
+                and not (table.name == "documents" and within(lk, grouping))
+            ]
+        )  # (`Which play…`: the plays group what another table counts)
         if table.name in STRUCTURAL and not any(lk.what in ("noun", "value") for lk in own):
             continue  # (a document's sections are counted only when the question names them)
-        score = sum(lk.weight for lk in own if lk.table)
+        score = sum(lk.weight for lk in own)
         if score == 0 and not (who and "template" in table.kinds and role(table, "who")):
             continue  # (a table the question names nothing of; `who` alone names found records)
         at = reading.at(own, reading.counted)
@@ -126,11 +134,36 @@ def _table(reading: Reading) -> CatalogTable | None:
             score -= 2.0  # (`the most plays`: counted in another table the question names)
         if score > best_score:
             best, best_score = table, score
+    found = [t for t in reading.catalog.tables.values() if "template" in t.kinds]
+    if best is None and len(found) == 1 and cues.groups(reading.asked) and role(found[0], "who"):
+        best = found[0]  # (`Which maintainer…`: the one table of records found, whoever did them)
     if reading.term is not None and best is not None:
         named = [lk for lk in reading.own(best) if lk.table and lk.what != "column"]
         if not named and not (who and role(best, "who")):
             return None  # (a word counted in the whole text: no table's rows are named)
     return best
+
+
+def _works_by_length(reading: Reading) -> Plan:
+    """The works of one file (its titled top headings over numbered sections) ranked by their
+    length: each one's heading row of the sections table, by its words."""
+    titles = tuple(v for v, _ in reading.catalog.values("sections", "work"))
+    least = cues.compares(reading.asked) is Operation.ARGMIN or bool(
+        {"shortest", "shorter"} & {w.lower() for w in re.findall(r"[\w'’-]+", reading.asked)}
+    )
+    named = [lk.value[0] for lk in reading.links if lk.column == "work"]
+    chosen = tuple(v for v in named if v in titles) if len(named) >= 2 else titles
+    return Plan(
+        reading.question,
+        Shape.AGGREGATE,
+        Operation.ARGMIN if least else Operation.ARGMAX,
+        "sections",
+        "words",
+        filters=(Filter("title", Test.IN, chosen),),
+        group_by="title",
+        inner=Inner.MIN if least else Inner.MAX,
+        words=reading.words,
+    )
 
 
 def _ranks_documents_by_length(reading: Reading) -> bool:
@@ -139,8 +172,8 @@ def _ranks_documents_by_length(reading: Reading) -> bool:
     said = {w.lower() for w in re.findall(r"[\w'’-]+", reading.asked)}
     if not said & LENGTH_WORDS or "documents" not in reading.catalog.tables:
         return False
-    if any(lk.what == "column" for lk in reading.links):
-        return False
+    if any(lk.what == "column" and lk.column not in LENGTHS for lk in reading.links):
+        return False  # (`by words`: a length is what ranks them)
     named = any(names_documents(reading, s, s + len(w)) for w, s in cues.groups(reading.asked))
     return named or (
         len(reading.catalog.documents) > 1
@@ -263,8 +296,12 @@ def _group(reading: Reading, table: CatalogTable) -> tuple[str | None, tuple[int
             return column.column, (column.start, column.end)
         if names_documents(reading, *span):
             return document_column(table, reading.catalog), span
+        if reading.asked[max(0, start - 6) : start].lower().strip() == "whose":
+            return role(table, "who"), None  # (`Whose speeches…`)
         if any(lk.what == "noun" for lk in named):
             return (role(table, "who") if reading.operation is Operation.LIST else None), None
+        if not named and "template" in table.kinds and role(table, "who"):
+            return role(table, "who"), span  # (`Which maintainer…` of records found unnamed)
     if cues.asks_who(reading.asked):
         return role(table, "who"), None
     return None, None

@@ -30,11 +30,13 @@ def measure(
     """What is computed: a number column the question names (summed for `the most`, its largest
     value for `the largest`), a column counted distinct (`how many characters`), or rows."""
     said = {w.lower() for w in re.findall(r"[\w'’-]+", reading.asked)}
-    maximal = bool((MAXIMAL | LENGTH_WORDS) & said)
+    numbered = bool(re.search(r"\b(?:number|count|amount)\s+of\b", reading.asked, re.I))
+    maximal = bool((MAXIMAL | LENGTH_WORDS) & said) and not numbered  # (`the smallest number of`)
     least = reading.operation is Operation.ARGMIN
     ranked = (Inner.MIN if least else Inner.MAX) if maximal else Inner.SUM
     at = reading.at(kept, reading.counted)
-    first = at[0] if at else None
+    columns = [lk for lk in at if lk.what == "column"]  # (`cast of speaking characters`)
+    first = columns[0] if columns else at[0] if at else None
     if first is not None and first.what == "column" and first.column not in used:
         column = table.column(first.column or "")
         if (
@@ -62,11 +64,10 @@ def measure(
         column = table.column(found.column or "") if found.what == "column" else None
         if column is not None and column.type == "number" and column.name not in used:
             return column.name, ranked
-    if maximal and (first is None or first.what == "noun"):
-        for name in LENGTHS:
-            column = table.column(name)
-            if column is not None and column.type == "number":
-                return name, Inner.MIN if least else Inner.MAX
+    if maximal and (first is None or first.what == "noun" or first.column in used):
+        sizes = [c.name for c in table.columns if c.type == "number"]
+        for name in [n for n in LENGTHS if n in sizes] or (sizes if len(sizes) == 1 else []):
+            return name, Inner.MIN if least else Inner.MAX  # (`the largest package`: its size)
     return None, Inner.COUNT
 
 
@@ -109,7 +110,8 @@ def shaped(plan: Plan, reading: Reading, table: CatalogTable, kept: list[Link]) 
         return plan.with_(operation=Operation.SUM, group_by=None)
     if operation in (Operation.LIST, Operation.DISTINCT) and plan.group_by is None:
         return plan.with_(group_by=plan.column or role(table, "who") or label(table), column=None)
-    if operation in (Operation.SUM, Operation.MEAN) and plan.column is None:
+    column = table.column(plan.column or "")
+    if operation in (Operation.SUM, Operation.MEAN) and (column is None or column.type != "number"):
         return plan.with_(shape=Shape.FACT, notes=("nothing to add up",))
     if operation in (Operation.SUM, Operation.MEAN) and plan.group_by and not plan.compared:
         return plan.with_(group_by=None)

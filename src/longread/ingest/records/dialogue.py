@@ -23,7 +23,7 @@ _COLUMNS = (
     Column("words", ColumnType.NUMBER, aliases=("words spoken",)),
     Column("lines", ColumnType.NUMBER, aliases=("lines spoken",)),
 )
-NOUNS = ("speech", "turn", "utterance", "dialogue")
+NOUNS = ("speech", "turn", "utterance", "dialogue", "speak", "say", "talk")
 WHOLE = ("play", "script", "transcript", "screenplay", "minutes", "drama")  # what holds them
 
 

@@ -272,6 +272,7 @@ def _table(
         cells.append(
             (match.start(), end, [*(match.group(f"s{i}") for i in template.slots), rest, *extra])
         )
+    headers = _versions(headers, cells)
     title = next((c for c in template.constant if c and c[0].isalpha()), "records")
     title = title if number == 0 else f"{title} {number + 1}"
     return build(identifier(title), name, _unique(headers), cells, NOUNS)
@@ -281,6 +282,23 @@ def _matches(text: str, template: Template, taken: Taken) -> list[re.Match[str]]
     return [
         m for m in template.pattern().finditer(text) if not taken.overlaps(m.start(), m.end() + 1)
     ]
+
+
+_VERSION = re.compile(r"(?:\d+:)?\d+(?:\.\d+)+(?:[-+~][\w.+~-]+)?")
+
+
+def _versions(
+    headers: list[Column], cells: list[tuple[int, int, list[str | None]]]
+) -> list[Column]:
+    """A code column whose values read as versions (`2.39.5-0+deb12u3`) named `version`."""
+    named = []
+    for at, column in enumerate(headers):
+        values = [row[at] for _, _, row in cells if row[at]]
+        versions = sum(1 for v in values if v and _VERSION.fullmatch(v))
+        if column.name == "code" and values and versions >= 0.8 * len(values):
+            column = Column("version", column.type, column.role, column.aliases)
+        named.append(column)
+    return named
 
 
 def _column(shape: str, title: str) -> Column:
