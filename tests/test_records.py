@@ -242,7 +242,7 @@ def test_syslog_lines_take_their_level_from_the_text_they_open_with():
         for d in range(1, 11)
     )
     log = only(find_tables(lines, "auth.log"), "log")
-    assert column(log, "level") == ["ERROR", None] * 5
+    assert column(log, "level") == ["error", None] * 5
     assert column(log, "pid")[0] == 1001 and column(log, "host")[2] == "host0"
 
 

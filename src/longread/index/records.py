@@ -47,9 +47,9 @@ def ensure_records(store: DocStore, store_id: int, name: str, text: str | None =
     store.save_records(
         store_id,
         [
-            (t.name, t.kind, [_stored(c) for c in t.columns], t.nouns, t.rows)
+            (t.name, t.kind, [_stored(c) for c in t.columns], t.nouns, t.starts, t.ends, t.values)
             for t in tables
-            if t.rows
+            if len(t)
         ],
         FINDERS_VERSION,
     )
@@ -175,8 +175,18 @@ class Places:
             *table.columns,
             *(_section_column(column, key) for column, key in wanted),
         ]
-        rows = [(s, e, (*values, *self.values(s, keys))) for s, e, values in table.rows]
-        return Table(table.name, table.kind, columns, rows, table.nouns, table.notes)
+        placed = [self.values(s, keys) for s in table.starts]
+        values = [*table.values, *(list(column) for column in zip(*placed, strict=True))]
+        return Table(
+            table.name,
+            table.kind,
+            columns,
+            table.starts,
+            table.ends,
+            values,
+            table.nouns,
+            table.notes,
+        )
 
     def sections_table(self) -> Table | None:
         """Each heading as a row: its title, kind, number, level, words and characters, and the

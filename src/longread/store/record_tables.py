@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 RECORDS_SCHEMA = """
@@ -32,6 +33,9 @@ CREATE TABLE IF NOT EXISTS record_scans (
     version INTEGER NOT NULL
 );
 """
+Columns = tuple[
+    str, str, Sequence["StoredColumn"], Sequence[str], Sequence[int], Sequence[int], Sequence[Any]
+]  # (name, kind, columns, nouns, starts, ends, values column by column)
 _SQL_TYPES = {"number": "NUMERIC", "date": "TEXT", "text": "TEXT"}
 
 
@@ -76,27 +80,22 @@ class RecordTables:
         ).fetchone()
         return row[0] if row else None
 
-    def save_records(
-        self,
-        store_id: int,
-        tables: Iterable[tuple[str, str, Sequence[StoredColumn], Sequence[str], list[Any]]],
-        version: int,
-    ) -> None:
+    def save_records(self, store_id: int, tables: Iterable[Columns], version: int) -> None:
         """Replace the document's records: each table given as (name, kind, columns, nouns,
-        rows), a row (start, end, values in column order)."""
+        starts, ends, values column by column)."""
         with self._bulk():
             self._drop_records(store_id)
-            for table_name, kind, columns, nouns, rows in tables:
+            for table_name, kind, columns, nouns, starts, ends, values in tables:
                 stored = self._table_for(table_name, kind, tuple(columns), tuple(nouns))
                 names = ", ".join(quoted(c.name) for c in stored.columns)
                 marks = ", ".join("?" * (len(stored.columns) + 3))
                 self.db.executemany(
                     f'INSERT INTO {stored.physical} (doc_id, start, "end", {names}) '
                     f"VALUES ({marks})",
-                    ((store_id, start, end, *values) for start, end, values in rows),
+                    zip(repeat(store_id), starts, ends, *values),
                 )
                 self.db.execute(
-                    "INSERT INTO record_counts VALUES (?, ?, ?)", (store_id, stored.id, len(rows))
+                    "INSERT INTO record_counts VALUES (?, ?, ?)", (store_id, stored.id, len(starts))
                 )
             self.db.execute(
                 "INSERT OR REPLACE INTO record_scans VALUES (?, ?)", (store_id, version)

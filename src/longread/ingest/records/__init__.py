@@ -30,13 +30,17 @@ def find_tables(
         if not kind.detect(sample):
             continue
         for table in kind.records(text, file_name):
-            table.rows = [row for row in table.rows if not taken.overlaps(row[0], row[1])]
-            if len(table.rows) >= MIN_ROWS or (table.rows and kind is messages):
+            if taken.spans:
+                table = table.kept(
+                    [
+                        not taken.overlaps(s, e)
+                        for s, e in zip(table.starts, table.ends, strict=True)
+                    ]
+                )
+            if len(table) >= MIN_ROWS or (len(table) and kind is messages):
                 found.append(table)
-                for start, end, _ in table.rows:
-                    taken.add(start, end)
-    for start, end in headings:
-        taken.add(start, end)
+                taken.extend(zip(table.starts, table.ends, strict=True))
+    taken.extend(headings)
     found += template.find(text, taken)
     return found
 

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import bisect
+import heapq
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from longread.ingest.records.table import Table
@@ -59,8 +60,25 @@ class Taken:
     def __init__(self) -> None:
         self.spans: list[tuple[int, int]] = []
 
-    def add(self, start: int, end: int) -> None:
-        bisect.insort(self.spans, (start, end))
+    def extend(self, spans: Iterable[tuple[int, int]]) -> None:
+        """Take these spans too (spans a line break apart, or overlapping, become one)."""
+        merged: list[tuple[int, int]] = []
+        for start, end in heapq.merge(self.spans, sorted(spans)):
+            if merged and start <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+            else:
+                merged.append((start, end))
+        self.spans = merged
+
+    def gaps(self, length: int) -> Iterator[tuple[int, int]]:
+        """The [start, end) of each stretch of a text this long that no span took."""
+        at = 0
+        for start, end in self.spans:
+            if start > at:
+                yield at, start
+            at = max(at, end)
+        if at < length:
+            yield at, length
 
     def overlaps(self, start: int, end: int) -> bool:
         at = bisect.bisect_right(self.spans, (start, end))

@@ -25,7 +25,8 @@ _FORMATS = (
     (  # syslog
         re.compile(
             r"^(?P<time>[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d) (?P<host>\S+) "
-            r"(?P<source>[^\s\[:]+)(?:\[(?P<pid>\d+)\])?: (?P<message>[^\n]*)",
+            r"(?P<source>[^\s\[:]+)(?:\[(?P<pid>\d+)\])?: "
+            rf"(?P<message>(?:(?P<level>(?i:{LEVELS}))\b)?[^\n]*)",
             re.MULTILINE,
         ),
         ("time", "host", "source", "pid", "level", "message"),
@@ -57,7 +58,6 @@ _FORMATS = (
         ("client", "user", "time", "method", "path", "status", "bytes", "referrer", "agent"),
     ),
 )
-_OPENING_LEVEL = re.compile(rf"(?i:({LEVELS}))\b[:\]]?")
 _ROLES = {"time": Role.WHEN, "message": Role.BODY}
 _TYPES = {"time": ColumnType.DATE, "pid": ColumnType.NUMBER, "status": ColumnType.NUMBER}
 _ALIASES = {
@@ -77,23 +77,14 @@ def detect(sample: str) -> bool:
 def records(text: str, file_name: str) -> list[Table]:
     tables = []
     for form, fields in _FORMATS:
-        cells = [(m.start(), m.end(), _cells(m, fields)) for m in form.finditer(text)]
+        if len(form.findall(text, 0, 200_000)) < 3:  # (a layout the text's start has none of)
+            continue
+        cells = [(m.start(), m.end(), m.group(*fields)) for m in form.finditer(text)]
         if len(cells) >= MIN_ROWS:
-            columns = [_column(f) for f in fields]
-            tables.append(build(name, name, columns, cells, NOUNS))
+            tables.append(build(name, name, [_column(f) for f in fields], cells, NOUNS))
     return tables
 
 
 def _column(field: str) -> Column:
     kind = _TYPES.get(field, ColumnType.TEXT)
     return Column(field, kind, _ROLES.get(field, Role.NONE), _ALIASES.get(field, ()))
-
-
-def _cells(match: re.Match[str], fields: tuple[str, ...]) -> tuple[str | None, ...]:
-    found = match.groupdict()
-    if "level" in fields and "level" not in found:  # (syslog: a level word opening the text)
-        opening = _OPENING_LEVEL.match(found["message"] or "")
-        found["level"] = opening.group(1) if opening else None
-    return tuple(
-        found[f].upper() if f == "level" and found.get(f) else found.get(f) for f in fields
-    )

@@ -5,7 +5,7 @@ column is a number or a date when nearly all its values read as one."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import parsedate_to_datetime
@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 TYPED_SHARE = 0.9  # of a column's non-empty values that must read as numbers (dates) to type it
+SAMPLE = 400  # values a column's type is decided on
 
 
 class ColumnType(StrEnum):
@@ -49,15 +50,41 @@ Row = tuple[int, int, tuple[Any, ...]]  # (start, end, values in column order)
 
 @dataclass
 class Table:
-    """Records of one shape found in one document: `name` is what the source calls them (a kind's
-    own name, a table's heading or file), `nouns` what one row is called (`message`, `email`)."""
+    """Records of one shape found in one document, held column by column: `name` is what the
+    source calls them (a kind's own name, a table's heading or file), `nouns` what one row is
+    called (`message`, `email`); row i spans [starts[i], ends[i]) and holds values[c][i]."""
 
     name: str
     kind: str
     columns: list[Column]
-    rows: list[Row]
+    starts: list[int]
+    ends: list[int]
+    values: list[list[Any]]
     nouns: tuple[str, ...] = ()
     notes: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @property
+    def rows(self) -> list[Row]:
+        """The rows as (start, end, values in column order)."""
+        cells = zip(*self.values, strict=True) if self.values else ((),) * len(self.starts)
+        return list(zip(self.starts, self.ends, cells, strict=True))
+
+    def kept(self, keep: Sequence[bool]) -> Table:
+        """The table with only the rows marked to keep."""
+        pick = [i for i, k in enumerate(keep) if k]
+        return Table(
+            self.name,
+            self.kind,
+            self.columns,
+            [self.starts[i] for i in pick],
+            [self.ends[i] for i in pick],
+            [[column[i] for i in pick] for column in self.values],
+            self.nouns,
+            self.notes,
+        )
 
     @property
     def signature(self) -> tuple[str, str, tuple[tuple[str, str], ...]]:
@@ -111,25 +138,41 @@ _SYSLOG = re.compile(r"([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d\d):(\d\d):(\d\d)")
 _CLF = re.compile(r"(\d\d)/([A-Z][a-z]{2})/(\d{4}):(\d\d):(\d\d):(\d\d)(?:\s*[+-]\d{4})?")
 
 
+def _from_iso(match: re.Match[str]) -> str | None:
+    y, mo, d, h, mi, s = match.groups()
+    return _iso(y, mo, d, h, mi, s)
+
+
+def _from_clf(match: re.Match[str]) -> str | None:
+    d, mon, y, h, mi, s = match.groups()
+    month = _MONTHS.get(mon.lower())
+    return None if month is None else _iso(y, f"{month:02}", d, h, mi, s)
+
+
+def _from_syslog(match: re.Match[str]) -> str | None:
+    mon, d, h, mi, s = match.groups()
+    month = _MONTHS.get(mon.lower())
+    return None if month is None else f"--{month:02}-{int(d):02} {h}:{mi}:{s}"
+
+
+_FORMATS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]], ...] = (
+    (_ISO, _from_iso),
+    (_SLASHED, _from_iso),
+    (_CLF, _from_clf),
+    (_SYSLOG, _from_syslog),
+)
+
+
 def date(text: str) -> str | None:
     """A date or time as ISO 8601 text (`2005-06-21 16:47:48`; `--06-21 16:47:48` for a yearless
     syslog stamp), else None. Reads ISO, `2024/03/01`, RFC 2822 (mail) and common log formats."""
     text = text.strip()
     if not text or len(text) > 64 or not any(c.isdigit() for c in text):
         return None
-    for pattern in (_ISO, _SLASHED):
+    for pattern, convert in _FORMATS:
         match = pattern.fullmatch(text)
         if match:
-            y, mo, d, h, mi, s = match.groups()
-            return _iso(y, mo, d, h, mi, s)
-    match = _CLF.fullmatch(text)
-    if match and match[2].lower() in _MONTHS:
-        d, mon, y, h, mi, s = match.groups()
-        return _iso(y, f"{_MONTHS[mon.lower()]:02}", d, h, mi, s)
-    match = _SYSLOG.fullmatch(text)
-    if match and match[1].lower() in _MONTHS:
-        mon, d, h, mi, s = match.groups()
-        return f"--{_MONTHS[mon.lower()]:02}-{int(d):02} {h}:{mi}:{s}"
+            return convert(match)
     if "," in text or text[:3].lower() in _MONTHS or text[:1].isdigit():
         try:
             stamp = parsedate_to_datetime(text)
@@ -137,6 +180,20 @@ def date(text: str) -> str | None:
             return None
         return _stamp(stamp)
     return None
+
+
+def _date_reader(sample: Sequence[str]) -> Callable[[str], str | None]:
+    """`date`, trying first the format most of the sample is written in (each distinct cell
+    read once)."""
+    votes = [sum(1 for v in sample if p.fullmatch(v.strip())) for p, _ in _FORMATS]
+    best = max(range(len(_FORMATS)), key=votes.__getitem__)
+    pattern, convert = _FORMATS[best]
+
+    def read(text: str) -> str | None:
+        match = pattern.fullmatch(text)
+        return convert(match) if match else date(text)
+
+    return _memo(read) if votes[best] else _memo(date)
 
 
 def _iso(y: str, mo: str, d: str, h: str | None, mi: str | None, s: str | None) -> str | None:
@@ -152,16 +209,43 @@ def _stamp(stamp: datetime) -> str:
 
 
 def typed(values: Sequence[str | None]) -> tuple[ColumnType, list[Any]]:
-    """A column's type from its values, and the values as that type (an empty cell, or one that
-    does not read as the column's type, `n/a`, is None)."""
-    filled = [v for v in values if v is not None and v.strip()]
+    """A column's type from its values (a sample of SAMPLE, spread over them), and the values as
+    that type (an empty cell, or one that does not read as the column's type, `n/a`, is None)."""
+    filled = [v for v in values if v and not v.isspace()]
     if not filled:
-        return ColumnType.TEXT, [None if v is None or not v.strip() else v for v in values]
+        return ColumnType.TEXT, [None] * len(values)
+    sample = filled[:: max(1, len(filled) // SAMPLE)][:SAMPLE]
     for kind, read in ((ColumnType.NUMBER, number), (ColumnType.DATE, date)):
-        read_values = [read(v) for v in filled]
-        if sum(v is not None for v in read_values) >= TYPED_SHARE * len(filled):
-            return kind, [None if v is None or not v.strip() else read(v) for v in values]
-    return ColumnType.TEXT, [None if v is None or not v.strip() else v.strip() for v in values]
+        if sum(read(v) is not None for v in sample) >= TYPED_SHARE * len(sample):
+            convert = _number_fast if kind is ColumnType.NUMBER else _date_reader(sample)
+            return kind, [convert(v) if v else None for v in values]
+    return ColumnType.TEXT, [v.strip() if v and not v.isspace() else None for v in values]
+
+
+def _number_fast(text: str) -> float | int | None:
+    """`number`, most cells read by int or float alone."""
+    if text[:1].isdigit() or text[:1] == "-":
+        try:
+            return int(text)
+        except ValueError:
+            try:
+                return float(text)
+            except ValueError:
+                pass
+    return number(text)
+
+
+def _memo(read: Callable[[str], Any]) -> Callable[[str], Any]:
+    """`read`, each distinct cell read once (log stamps and the like repeat)."""
+    seen: dict[str, Any] = {}
+
+    def cached(text: str) -> Any:
+        found = seen.get(text, seen)
+        if found is seen:
+            found = seen[text] = read(text)
+        return found
+
+    return cached
 
 
 def build(
@@ -181,7 +265,6 @@ def build(
         kind_found, values = typed(list(raw))
         typed_columns.append(Column(header.name, kind_found, header.role, header.aliases))
         converted.append(values)
-    rows = [
-        (start, end, tuple(col[i] for col in converted)) for i, (start, end, _) in enumerate(cells)
-    ]
-    return Table(name, kind, typed_columns, rows, nouns)
+    starts = [s for s, _, _ in cells]
+    ends = [e for _, e, _ in cells]
+    return Table(name, kind, typed_columns, starts, ends, converted, nouns)

@@ -147,7 +147,9 @@ class Template:
 
 def find(text: str, taken: Taken) -> list[Table]:
     """Tables of the templates repeated by the text's lines (those not taken by another kind)."""
-    spans = [(s, e) for s, e in lines(text) if text[s:e].strip() and not taken.overlaps(s, e + 1)]
+    spans = [
+        (s, e) for gap in taken.gaps(len(text)) for s, e in lines(text, *gap) if text[s:e].strip()
+    ]
     if len(spans) < MIN_ROWS:
         return []
     read = [atoms(text[s:e]) for s, e in _sample(spans)]
