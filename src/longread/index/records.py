@@ -9,6 +9,7 @@ a speech is in), as is the innermost section and, in a file of several titled wo
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -29,7 +30,6 @@ _NUMERAL = re.compile(
     r"|eleven|twelve|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b",
     re.IGNORECASE,
 )
-_WORDS = re.compile(r"\S+")
 
 
 def ensure_records(store: DocStore, store_id: int, name: str, text: str | None = None) -> None:
@@ -89,7 +89,7 @@ def _document_table(
     text: str, name: str, rows: Sequence[SectionRow], wholes: tuple[str, ...]
 ) -> Table:
     title = rows[0].title if rows and rows[0].start < 200 else PurePath(name).stem
-    words = len(_WORDS.findall(text)) if len(text) <= WORDS_CHARS else None
+    words = len(text.split()) if len(text) <= WORDS_CHARS else None
     columns = (
         Column("title", aliases=("name",)),
         Column("words", ColumnType.NUMBER),
@@ -121,6 +121,8 @@ class Places:
         works = _works(self.rows, self.kinds)
         self.works = [_Scope(w.start, e, w.title) for w, e in _work_ends(self.rows, works)]
         self.leaf_starts = [r.start for r in self.rows]
+        self.starts = {kind: [s.start for s in scopes] for kind, scopes in self.scopes.items()}
+        self.starts["work"] = [w.start for w in self.works]
         self._told_apart()
 
     def _told_apart(self) -> None:
@@ -136,9 +138,9 @@ class Places:
             for at, scope in enumerate(scopes):
                 if titles[scope.title] < 2 and not self.works:
                     continue
-                held = [_held(original[k], scope.start) for k in outer]
+                held = [_held(original[k], self.starts[k], scope.start) for k in outer]
                 if self.works:
-                    held.insert(0, _held(self.works, scope.start))
+                    held.insert(0, _held(self.works, self.starts["work"], scope.start))
                 context = [h for h in held if h]
                 if context:
                     scopes[at] = _Scope(scope.start, scope.end, ", ".join([*context, scope.title]))
@@ -162,7 +164,8 @@ class Places:
                 at = bisect.bisect_right(self.leaf_starts, offset) - 1
                 out.append(self.rows[at].title if at >= 0 else None)
             else:
-                out.append(_held(self.works if key == "work" else self.scopes[key], offset))
+                scopes = self.works if key == "work" else self.scopes[key]
+                out.append(_held(scopes, self.starts[key], offset))
         return out
 
     def placed(self, table: Table) -> Table:
@@ -312,8 +315,9 @@ def _scopes_of(rows: Sequence[SectionRow], chosen: Sequence[SectionRow]) -> list
     return scopes
 
 
-def _held(scopes: list[_Scope], offset: int) -> str | None:
-    at = bisect.bisect_right(scopes, offset, key=lambda scope: scope.start) - 1
+def _held(scopes: list[_Scope], starts: list[int], offset: int) -> str | None:
+    """The title of the scope (of these, starting at `starts`) the offset falls in."""
+    at = bisect.bisect_right(starts, offset) - 1
     return scopes[at].title if at >= 0 and offset < scopes[at].end else None
 
 
@@ -336,13 +340,27 @@ def _sizes(
         ends[at] = work_ends.get(row.start, ends[at])
         higher.append((row.level, row.start))
         same[kind] = row.start
+    words = _Words(text, [r.start for r in rows]) if len(text) <= WORDS_CHARS else None
     return [
-        (
-            len(_WORDS.findall(text, r.start, end)) if len(text) <= WORDS_CHARS else None,
-            end - r.start,
-        )
+        (None if words is None else words.between(r.start, end), end - r.start)
         for r, end in zip(rows, ends, strict=True)
     ]
+
+
+class _Words:
+    """Words counted once between consecutive marks (headings' starts, which no word crosses),
+    so that any stretch from a mark to a mark or the end is a difference of running totals."""
+
+    def __init__(self, text: str, marks: Sequence[int]):
+        self.text = text
+        bounds = sorted({0, *marks, len(text)})
+        counts = [len(text[a:b].split()) for a, b in itertools.pairwise(bounds)]
+        self.totals = dict(zip(bounds, itertools.accumulate(counts, initial=0), strict=True))
+
+    def between(self, start: int, end: int) -> int:
+        if start in self.totals and end in self.totals:
+            return self.totals[end] - self.totals[start]
+        return len(self.text[start:end].split())
 
 
 def _numbered(title: str) -> bool:

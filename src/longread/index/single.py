@@ -89,13 +89,12 @@ class SingleDocIndex:
                 rows = _rows(store.save_sections(store_id, entries), entries)
                 if builders is not None:
                     store.plan_fts(store_id, builders.parts, builders.spans)
+                ensure_records(store, store_id, str(path), document.text)  # (beside the builders)
             finally:
                 if builders is not None:
                     builders.stored(store_id)
             if builders is not None:
                 store.ensure_fts(store_id)  # (marks it complete, once any part not copied is built)
-
-        ensure_records(store, store_id, str(path), document.text)
         if seen is not None:
             store.note_source(store_id, *seen.stamp, seen.file_hash)
         return cls.open(store, store_id, rows)

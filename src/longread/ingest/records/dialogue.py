@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import re
 
-from longread.ingest.records.kind import MIN_ROWS
+from longread.ingest.records.kind import MIN_ROWS, LinePattern
 from longread.ingest.records.table import Column, ColumnType, Role, Table, build
 
 name = "dialogue"
 _FORMS = (
-    re.compile(r"^\*\*([^*\n]{1,60}?)\*\*[ \t]*$", re.MULTILINE),
-    re.compile(r"^([A-Z][A-Z'’ -]{1,40}[A-Z])\.[ \t]", re.MULTILINE),
-    re.compile(r"^([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}):[ \t]+(?=\S)", re.MULTILINE),
+    LinePattern(r"\*\*([^*\n]{1,60}?)\*\*[ \t]*$", re.MULTILINE),
+    LinePattern(r"([A-Z][A-Z'’ -]{1,40}[A-Z])\.[ \t]"),
+    LinePattern(r"([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}):[ \t]+(?=\S)"),
 )
 MIN_TURNS = max(MIN_ROWS, 20)
 _COLUMNS = (
@@ -37,15 +37,18 @@ def records(text: str, file_name: str) -> list[Table]:
         return []
     marks = list(form.finditer(text))
     cells = []
-    for at, mark in enumerate(marks):
-        end = marks[at + 1].start() if at + 1 < len(marks) else len(text)
+    for at, (start, mark) in enumerate(marks):
+        end = marks[at + 1][0] if at + 1 < len(marks) else len(text)
         heading = text.find("\n#", mark.end(), end)  # (a turn ends where a heading starts)
         end = heading + 1 if heading >= 0 else end
-        body = _DIRECTION.sub("", text[mark.end() : end])
-        spoken = [line.strip() for line in body.splitlines() if line.strip()]
-        said = " ".join(spoken)
+        body = text[mark.end() : end]
+        if "_" in body:
+            body = _DIRECTION.sub("", body)
+        said = " ".join(body.split())
+        spoken = len(_SPOKEN_LINE.findall(body))
         speaker = " ".join(mark.group(1).split()).strip(" .:")
-        cells.append((mark.start(), end, (speaker, said, str(len(said.split())), str(len(spoken)))))
+        words = said.count(" ") + 1 if said else 0
+        cells.append((start, end, (speaker, said, str(words), str(spoken))))
     return [build(name, name, _COLUMNS, cells, NOUNS)]
 
 
@@ -53,11 +56,12 @@ def _form(text: str, least: int) -> re.Pattern[str] | None:
     """The first label form marking at least `least` turns by two speakers or more, each
     speaker's label used twice on average (labels repeat; headings and notes mostly do not)."""
     for form in _FORMS:
-        labels = [m.group(1) for m in form.finditer(text)]
+        labels = [m.group(1) for _, m in form.finditer(text)]
         distinct = len(set(labels))
         if len(labels) >= least and distinct >= 2 and distinct * 2 <= len(labels):
             return form
     return None
 
 
+_SPOKEN_LINE = re.compile(r"[^\S\n]*\S[^\n]*")  # (a line holding words)
 _DIRECTION = re.compile(r"^[ \t]*_[^_]*_[ \t]*$", re.MULTILINE)  # (`_Exit_`, over lines too)

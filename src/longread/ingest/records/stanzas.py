@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 from longread.ingest.records.kind import MIN_ROWS
 from longread.ingest.records.table import Column, Role, Table, build, identifier
@@ -14,7 +15,7 @@ name = "stanzas"
 NOUNS = ("entry", "record", "stanza", "block", "item")
 WHOLE = ("list", "database")
 _FIELD = re.compile(r"^([A-Za-z][\w-]{0,40}(?: [\w-]{1,20})?):(?:[ \t]+([^\n]*)|[ \t]*$)")
-_BLOCK = re.compile(r"(?:^[^\n]*\S[^\n]*(?:\n|$))+", re.MULTILINE)
+_BLANK = re.compile(r"\n(?:[ \t]*\n)+")  # (the blank lines parting blocks)
 _KEY_SHARE = 0.2
 _WHO = re.compile(r"\b(?:author|maintainer|owner|sender|from|by|reporter|assignee|name)\b", re.I)
 _WHEN = re.compile(r"\b(?:date|time|created|updated|modified|when)\b", re.I)
@@ -44,11 +45,24 @@ def records(text: str, file_name: str) -> list[Table]:
 def _stanzas(text: str) -> list[tuple[int, int, list[tuple[str, str]]]]:
     """(start, end, [(key, value)…]) of each block made of fields only, two fields or more."""
     found = []
-    for block in _BLOCK.finditer(text):
-        fields = _fields(block.group())
-        if fields is not None and len(fields) >= 2:
-            found.append((block.start(), block.end(), fields))
+    for start, end in _blocks(text):
+        block = text[start:end]
+        if _FIELD.match(block):  # (most blocks are not stanzas: told by their first line)
+            fields = _fields(block)
+            if fields is not None and len(fields) >= 2:
+                found.append((start, end, fields))
     return found
+
+
+def _blocks(text: str) -> Iterator[tuple[int, int]]:
+    """The [start, end) of each block of lines (its last line break in)."""
+    at = 0
+    for gap in _BLANK.finditer(text):
+        if text[at : gap.start()].strip():
+            yield at, gap.start() + 1
+        at = gap.end()
+    if text[at:].strip():
+        yield at, len(text)
 
 
 def _fields(block: str) -> list[tuple[str, str]] | None:

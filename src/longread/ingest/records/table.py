@@ -183,17 +183,50 @@ def date(text: str) -> str | None:
 
 
 def _date_reader(sample: Sequence[str]) -> Callable[[str], str | None]:
-    """`date`, trying first the format most of the sample is written in (each distinct cell
-    read once)."""
+    """`date`, trying first the format most of the sample is written in; each distinct cell read
+    once, and a stamp of the fixed-width formats (ISO, syslog) read as its day (read once) and
+    its time as written."""
     votes = [sum(1 for v in sample if p.fullmatch(v.strip())) for p, _ in _FORMATS]
     best = max(range(len(_FORMATS)), key=votes.__getitem__)
+    if not votes[best]:
+        return _memo(date)
     pattern, convert = _FORMATS[best]
+    slow = _memo(lambda text: convert(match) if (match := pattern.fullmatch(text)) else date(text))
+    fixed = _FIXED.get(pattern)
+    if fixed is None:
+        return slow
+    width, cut, read_day = fixed
+    day = _memo(read_day)
 
     def read(text: str) -> str | None:
-        match = pattern.fullmatch(text)
-        return convert(match) if match else date(text)
+        if (len(text) == width or len(text) > width and not text[width].isdigit()) and text[
+            cut - 1
+        ] in " T":
+            clock = text[cut : cut + 8]
+            if clock[2:3] == clock[5:6] == ":" and clock.replace(":", "").isdigit():
+                known = day(text[: cut - 1])
+                return None if known is None else f"{known} {clock}"
+        return slow(text)
 
-    return _memo(read) if votes[best] else _memo(date)
+    return read
+
+
+def _syslog_day(text: str) -> str | None:
+    """A syslog stamp's day (`Jun 21`) as `--06-21`."""
+    month = _MONTHS.get(text[:3].lower())
+    if month is None or not text[4:].strip().isdigit():
+        return None
+    return f"--{month:02}-{int(text[4:]):02}"
+
+
+def _iso_day(text: str) -> str | None:
+    return date(text) if text[4:5] == text[7:8] == "-" else None
+
+
+_FIXED = {  # a format's stamp width, where its time starts, and its day's reader
+    _ISO: (19, 11, _iso_day),
+    _SYSLOG: (15, 7, _syslog_day),
+}
 
 
 def _iso(y: str, mo: str, d: str, h: str | None, mi: str | None, s: str | None) -> str | None:
@@ -211,15 +244,26 @@ def _stamp(stamp: datetime) -> str:
 def typed(values: Sequence[str | None]) -> tuple[ColumnType, list[Any]]:
     """A column's type from its values (a sample of SAMPLE, spread over them), and the values as
     that type (an empty cell, or one that does not read as the column's type, `n/a`, is None)."""
-    filled = [v for v in values if v and not v.isspace()]
-    if not filled:
+    step = max(1, len(values) // (2 * SAMPLE))
+    sample = [v for v in values[::step] if v and not v.isspace()][:SAMPLE]
+    if not sample and step > 1:
+        sample = [v for v in values if v and not v.isspace()][:SAMPLE]
+    if not sample:
         return ColumnType.TEXT, [None] * len(values)
-    sample = filled[:: max(1, len(filled) // SAMPLE)][:SAMPLE]
-    for kind, read in ((ColumnType.NUMBER, number), (ColumnType.DATE, date)):
-        if sum(read(v) is not None for v in sample) >= TYPED_SHARE * len(sample):
-            convert = _number_fast if kind is ColumnType.NUMBER else _date_reader(sample)
-            return kind, [convert(v) if v else None for v in values]
-    return ColumnType.TEXT, [v.strip() if v and not v.isspace() else None for v in values]
+    if sum(number(v) is not None for v in sample) >= TYPED_SHARE * len(sample):
+        return ColumnType.NUMBER, _numbers(values)
+    if sum(date(v) is not None for v in sample) >= TYPED_SHARE * len(sample):
+        read = _date_reader(sample)
+        return ColumnType.DATE, [read(v) if v else None for v in values]
+    return ColumnType.TEXT, [(v.strip() or None) if v else None for v in values]
+
+
+def _numbers(values: Sequence[str | None]) -> list[float | int | None]:
+    """The values as numbers: whole numbers all at once where they all are, else one by one."""
+    try:
+        return [int(v) if v else None for v in values]
+    except ValueError:
+        return [_number_fast(v) if v else None for v in values]
 
 
 def _number_fast(text: str) -> float | int | None:

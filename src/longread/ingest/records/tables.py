@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Iterator
 from pathlib import PurePath
 
 from longread.ingest.records.kind import MIN_ROWS, lines
@@ -15,7 +16,6 @@ from longread.ingest.records.table import Column, Table, build, identifier
 name = "table"
 NOUNS = ("row", "entry", "record", "item")
 WHOLE = ("table", "spreadsheet", "sheet", "dataset")
-_PIPE_RUN = re.compile(r"(?:^[ \t]*\|?[^\n|]*\|[^\n]*(?:\n|$)){3,}", re.MULTILINE)
 _RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*(?::?-{2,}:?[ \t]*)?\|?[ \t]*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _DELIMITERS = ",\t;|"
@@ -23,7 +23,7 @@ _SAMPLE_LINES = 50
 
 
 def detect(sample: str) -> bool:
-    return bool(_PIPE_RUN.search(sample)) or _delimiter(sample, 2, True) is not None
+    return any(_pipe_runs(sample)) or _delimiter(sample, 2, True) is not None
 
 
 def records(text: str, file_name: str) -> list[Table]:
@@ -34,11 +34,32 @@ def records(text: str, file_name: str) -> list[Table]:
         if table is not None:
             return [table]
     found = []
-    for run in _PIPE_RUN.finditer(text):
-        table = _pipe_table(text, run.start(), run.end(), file_name)
+    for start, end in _pipe_runs(text):
+        table = _pipe_table(text, start, end, file_name)
         if table is not None:
             found.append(table)
     return found
+
+
+def _pipe_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The [start, end) of each run of three lines or more that hold a `|` (found by the pipes,
+    not line by line)."""
+    start = end = -2
+    count = 0
+    at = text.find("|")
+    while at >= 0:
+        line = text.rfind("\n", 0, at) + 1
+        stop = text.find("\n", at)
+        stop = len(text) if stop < 0 else stop
+        if line == end + 1:
+            end, count = stop, count + 1
+        else:
+            if count >= 3:
+                yield start, end
+            start, end, count = line, stop, 1
+        at = text.find("|", stop)
+    if count >= 3:
+        yield start, end
 
 
 def _stem(file_name: str) -> str:

@@ -10,8 +10,10 @@ header line above the records, else by its shape (`date`, `name`, `number`)."""
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from longread.ingest.records.kind import MIN_ROWS, Taken, lines
@@ -57,6 +59,7 @@ MIN_SHARE = 0.04  # of the lines read, a template's lines (unless MANY_ROWS)
 MANY_ROWS = 100
 BLOCK_SHARE = 0.6  # of blocks a line's template must recur in to give the block columns
 MAX_TEMPLATES = 4
+MAX_ATOMS = 16  # of a line, read for templates (the rest of a line is its text)
 
 
 @dataclass(frozen=True)
@@ -69,10 +72,13 @@ class Atom:
 
 
 def atoms(line: str) -> list[Atom]:
-    """The line's atoms, in order (a short mixed word split into its runs: `Gen1:1`)."""
+    """The line's first MAX_ATOMS atoms or so, in order (a short mixed word split into its runs:
+    `Gen1:1`)."""
     found: list[Atom] = []
     last = 0
     for match in _ATOM.finditer(line):
+        if len(found) >= MAX_ATOMS:
+            break
         spaced = match.start() > last
         last = match.end()
         kind = match.lastgroup or "p"
@@ -147,12 +153,10 @@ class Template:
 
 def find(text: str, taken: Taken) -> list[Table]:
     """Tables of the templates repeated by the text's lines (those not taken by another kind)."""
-    spans = [
-        (s, e) for gap in taken.gaps(len(text)) for s, e in lines(text, *gap) if text[s:e].strip()
-    ]
+    spans = _sample(text, taken)
     if len(spans) < MIN_ROWS:
         return []
-    read = [atoms(text[s:e]) for s, e in _sample(spans)]
+    read = [atoms(text[s:e]) for s, e in spans]
     templates = []
     left = set(range(len(read)))
     for _ in range(MAX_TEMPLATES):
@@ -181,14 +185,35 @@ def find(text: str, taken: Taken) -> list[Table]:
     return tables
 
 
-def _sample(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The lines read to find templates: all, or the first half of SAMPLE_LINES and the rest
-    spread evenly over the text."""
-    if len(spans) <= SAMPLE_LINES:
-        return spans
+def _sample(text: str, taken: Taken) -> list[tuple[int, int]]:
+    """The lines read to find templates, of those no kind took and not blank: the first half of
+    SAMPLE_LINES, then as many spread evenly over the rest (all, in a shorter text)."""
     half = SAMPLE_LINES // 2
-    step = (len(spans) - half) / half
-    return spans[:half] + [spans[half + int(i * step)] for i in range(half)]
+    first = list(itertools.islice(_lines_left(text, taken.gaps(len(text))), half))
+    if len(first) < half:
+        return first
+    after = first[-1][1]
+    rest = [(max(s, after), e) for s, e in taken.gaps(len(text)) if e > after]
+    totals = list(itertools.accumulate(e - s for s, e in rest))
+    spread: list[tuple[int, int]] = []
+    for i in range(half):
+        at = bisect.bisect_right(totals, i * totals[-1] / half) if totals else 0
+        if at >= len(rest):
+            break
+        start, end = rest[at]
+        offset = end - int(totals[at] - i * totals[-1] / half)
+        line = next(_lines_left(text, [(text.rfind("\n", start, offset) + 1 or start, end)]), None)
+        if line is not None and (not spread or line[0] > spread[-1][0]):
+            spread.append(line)
+    return first + spread
+
+
+def _lines_left(text: str, gaps: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """The [start, end) of each line in these stretches that is not blank."""
+    for gap in gaps:
+        for s, e in lines(text, *gap):
+            if s < e and not text[s:e].isspace():
+                yield s, e
 
 
 def _best(read: list[list[Atom]], left: set[int]) -> Template | None:
