@@ -52,7 +52,7 @@ def records(text: str, file_name: str) -> list[Table]:
     return [build(name, name, _COLUMNS, cells, NOUNS)]
 
 
-def _form(text: str, least: int) -> re.Pattern[str] | None:
+def _form(text: str, least: int) -> LinePattern | None:
     """The first label form marking at least `least` turns by two speakers or more, each
     speaker's label used twice on average (labels repeat; headings and notes mostly do not)."""
     for form in _FORMS:
