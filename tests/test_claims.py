@@ -262,3 +262,17 @@ def test_a_computed_value_is_supported_by_the_count_not_by_a_row_holding_the_num
     run = Run(ScriptedLM([]), ScriptedLM([]), Gateway())
     first = checked_claims(counted, "How many orders of deck paint are there?", run)[0]
     assert not first.supported and "not what code counted" in first.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("- web27: 1,297", True),  # (a group named with digits, its own figure)
+        ("- web27: 1,290", False),  # (a figure the count does not state)
+        ("- web09: 1,309", True),
+    ],
+)
+def test_each_group_of_a_counted_list_is_held_by_its_own_line(claim, supported):
+    computed = "2,606 log lines in all; web09 has 1,309.\n\n- web09: 1,309\n- web27: 1,297"
+    [checked] = check_claims(claim, [computed], "How many log lines are errors, per host?")
+    assert checked.supported is supported, checked.reason

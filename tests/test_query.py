@@ -145,6 +145,14 @@ def test_a_question_is_read_into_a_plan_once(tmp_path, monkeypatch):
     answer, _ = ask(tmp_path, "crew.mbox", MAILBOX, "Who sent the most emails?")
     assert answer.mode == "aggregate" and calls == ["Who sent the most emails?"]
 
+    calls.clear()  # (as the CLI asks: the cost estimated for every mode, then the answer)
+    path, lm = tmp_path / "crew.mbox", ScriptedLM(never_called)
+    with SingleDocRLM(path, lm, lm, store_path=tmp_path / "cli.sqlite", cache=False) as rlm:
+        estimates = rlm.estimate("How many emails did Wren Ames send?")
+        answer = rlm.query("How many emails did Wren Ames send?")
+    assert len(estimates) > 3 and answer.mode == "aggregate"
+    assert calls == ["How many emails did Wren Ames send?"]
+
 
 def test_the_model_fills_the_plan_under_the_sources_schema(tmp_path):
     plan = {

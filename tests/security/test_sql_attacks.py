@@ -112,3 +112,21 @@ def test_the_guard_parses_before_sqlite_sees_a_statement():
 def test_many_rows_are_cut_and_said_so(tools):
     rows = tools.sql("SELECT text FROM dialogue")
     assert len(rows) == 200 and any("first 200 rows" in n for n in tools.take_notices())
+
+
+def test_a_file_name_holding_sql_is_only_a_name(tmp_path):
+    """A document's name stands in the views' SQL as a string: a name with quotes and a statement
+    in it names the rows, and runs nothing."""
+    name = "ledger'); DROP TABLE records_1; --.csv"
+    path = tmp_path / name
+    path.write_text("who,amount\n" + "".join(f"p{n % 3},{n}\n" for n in range(12)))
+    store = DocStore(tmp_path / "i.sqlite")
+    index = SingleDocIndex.build(path, store)
+    tools = SingleDocTools(index, ScriptedLM(lambda r: "sub answer"), Gateway())
+    before = digest(tmp_path / "i.sqlite")
+    (table,) = [t for t in tools.catalog().tables.values() if "table" in t.kinds]
+    rows = tools.sql(f'SELECT document, who, sum(amount) AS total FROM "{table.name}" GROUP BY who')
+    assert {(r["document"], r["who"], r["total"]) for r in rows} == {
+        (name, "p0", 0 + 3 + 6 + 9), (name, "p1", 1 + 4 + 7 + 10), (name, "p2", 2 + 5 + 8 + 11)
+    }  # fmt: skip
+    assert digest(tmp_path / "i.sqlite") == before

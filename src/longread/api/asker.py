@@ -19,10 +19,12 @@ from longread.llm.gateway import Gateway
 from longread.llm.remote import RemoteLM
 from longread.llm.specs import ClientOptions, check_spec, preload, resolve_model
 from longread.llm.usage import Budget
+from longread.query.plan import Plan
 from longread.repl.workers import prespawn
 from longread.store.cache import ResponseCache
 from longread.strategies.catalog import modes_for
 from longread.strategies.common import Run, RunOptions
+from longread.strategies.competence import reads_plans
 from longread.strategies.conversation import Conversation, converse
 from longread.strategies.estimate import Estimate, SourceMaker, estimate
 from longread.strategies.modes import Source, answer
@@ -62,6 +64,7 @@ class Asker:
         self.cache = ResponseCache(cache_dir() / "responses.sqlite") if cache else None
         self.on_event = on_event
         self.last_answer: Answer | None = None
+        self._planned: Plan | None = None  # the plan an estimate just read, for the answer
 
     @cached_property
     def root(self) -> LM:
@@ -116,10 +119,13 @@ class Asker:
         """What answering would cost with each of `modes` (default: `auto`, then every mode for
         this `kind` of source), without a model call, a trace or an event."""
         run = Run(self.root, self.sub, Gateway(budget=self.budget), self.options)
-        return [
+        estimates = [
             estimate(question, make_source, run, mode, self.cache)
             for mode in modes or modes_for(kind)
         ]
+        if reads_plans(self.root) is None:  # (the rules read it as the answer's run would)
+            self._planned = run.plan
+        return estimates
 
     @cached_property
     def _trace(self) -> JsonlTrace | None:
@@ -138,6 +144,9 @@ class Asker:
         if self.executor is not None and self.executor.name == "ray" and self.sub_spec():
             sub = RemoteLM(self.sub, self.executor, self._specs[2])
         run = Run(self.root, sub, gateway, options, sink)
+        planned, self._planned = self._planned, None
+        if planned is not None and planned.question == question:
+            run.plan = planned  # (read for the estimate just before)
         run.emit(EventKind.RUN, question=question)
         yield run
 

@@ -15,15 +15,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import Any
 
 from longread.ingest.records import WHOLE, find_tables
 from longread.ingest.records.table import Column, ColumnType, Role, Table, build, identifier
 from longread.store.docstore import DocStore
-from longread.store.record_tables import StoredColumn
+from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 12  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 13  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
+VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
 _NUMERAL = re.compile(
     r"(?:\d+(?:\.\d+)*|[IVXLCDM]+|[ivxlcdm]+|one|two|three|four|five|six|seven|eight|nine|ten"
@@ -47,12 +49,35 @@ def ensure_records(store: DocStore, store_id: int, name: str, text: str | None =
     store.save_records(
         store_id,
         [
-            (t.name, t.kind, [_stored(c) for c in t.columns], t.nouns, t.starts, t.ends, t.values)
+            (
+                t.name,
+                t.kind,
+                [_stored(c) for c in t.columns],
+                t.nouns,
+                t.starts,
+                t.ends,
+                t.values,
+                [value_counts(v, c.type) for v, c in zip(t.values, t.columns, strict=True)],
+            )
             for t in tables
             if len(t)
         ],
         FINDERS_VERSION,
     )
+
+
+def value_counts(values: Sequence[Any], kind: ColumnType) -> Counts:
+    """A column's distinct values (a date column's days) with the rows holding each, the
+    commonest VALUES_KEPT, and how many rows hold one not listed: where a sample of the column
+    already holds more distinct values than that, none is listed (a message, a time)."""
+    keys = [v and str(v).partition(" ")[0] for v in values] if kind is ColumnType.DATE else values
+    filled = [v for v in keys if v is not None]
+    sample = filled[:: max(1, len(filled) // (10 * VALUES_KEPT))]
+    if len(set(sample)) > VALUES_KEPT:
+        return [], len(filled)
+    counted = Counter(filled).most_common()
+    listed = counted[:VALUES_KEPT]
+    return listed, sum(n for _, n in counted[VALUES_KEPT:])
 
 
 def _heading_lines(text: str, rows: Sequence[SectionRow]) -> list[tuple[int, int]]:

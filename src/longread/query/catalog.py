@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import weakref
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -14,14 +16,13 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from longread.index.corpus import CorpusIndex
-from longread.index.records import Places, ensure_records
+from longread.index.records import VALUES_KEPT, Places, ensure_records
 from longread.index.single import SingleDocIndex
 from longread.store.docstore import DocStore
 from longread.store.record_query import RecordQuery, View, ViewPart, word_pattern
 from longread.store.record_tables import StoredColumn, quoted
 
 MAX_CHARS = 50_000_000  # records are looked for in a source this large at most
-MAX_VALUES = 2_000  # a text column's distinct values kept for matching
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".csv", ".tsv", ".log", ".mbox", ".eml")
 TEXT_TABLE = "text_mentions"  # the table of a word's mentions in the whole text
 Progress = Callable[[int, int], None]
@@ -62,9 +63,10 @@ class Catalog:
     docs: list[SourceDoc]
     skipped: str = ""  # why records were not looked for in some documents
     owned: Path | None = None  # a scratch folder of this catalog's own store (removed on close)
-    _values: dict[tuple[str, str], list[tuple[Any, int]]] = field(default_factory=dict)
+    _values: dict[tuple[str, str], tuple[list[tuple[Any, int]], int]] = field(default_factory=dict)
     _mentions: CatalogTable | None = None
     _mentions_of: str = ""
+    _computed: dict[Any, Any] = field(default_factory=dict)
 
     @classmethod
     def empty(cls) -> Catalog:
@@ -75,18 +77,56 @@ class Catalog:
     def query(self) -> RecordQuery:
         return RecordQuery(self.views, self.names)
 
+    def computed(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """What `compute` gives, computed once per key (a plan run, a filter's rows counted:
+        the cost estimate and the answer ask alike)."""
+        if key not in self._computed:
+            self._computed[key] = compute()
+        return self._computed[key]
+
     def values(self, table: str, column: str) -> list[tuple[Any, int]]:
-        """The column's distinct values with how many rows hold each, the commonest first
-        (MAX_VALUES at most)."""
+        """The column's distinct values (a date column's days) with how many rows hold each, the
+        commonest first (VALUES_KEPT at most; none for a column of too many, see `listed`)."""
+        return self._counts(table, column)[0]
+
+    def listed(self, table: str, column: str) -> bool:
+        """Whether `values` lists every value the column holds."""
+        return not self._counts(table, column)[1]
+
+    def _counts(self, table: str, column: str) -> tuple[list[tuple[Any, int]], int]:
         key = (table, column)
         if key not in self._values:
-            found = self.query.execute(
-                f"SELECT {quoted(column)} AS v, count(*) AS n FROM {quoted(table)} "
-                f"WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC LIMIT {MAX_VALUES}",
-                max_rows=MAX_VALUES,
+            view = next((v for v in self.views if v.name == table), None)
+            stored = view is not None and any(c.name == column for c in view.columns)
+            self._values[key] = (
+                self._stored(view, column) if view and stored else self._queried(table, column)
             )
-            self._values[key] = [(v, n) for v, n in found.rows]
         return self._values[key]
+
+    def _stored(self, view: View, column: str) -> tuple[list[tuple[Any, int]], int]:
+        """The counts stored with the view's tables, added up."""
+        stores = {doc.store.path.resolve(): doc.store for doc in self.docs}
+        counted: Counter[Any] = Counter()
+        unlisted = 0
+        for part in view.parts:
+            if all(c.name != column for c in part.table.columns):
+                continue
+            store = stores[part.database.resolve()]
+            listed, more = store.record_values(part.table, column, part.store_ids)
+            counted.update(dict(listed))
+            unlisted += more
+        ranked = counted.most_common()
+        return ranked[:VALUES_KEPT], unlisted + sum(n for _, n in ranked[VALUES_KEPT:])
+
+    def _queried(self, table: str, column: str) -> tuple[list[tuple[Any, int]], int]:
+        """The counts of a table made for this question (a term's mentions), by a query."""
+        found = self.query.execute(
+            f"SELECT {quoted(column)} AS v, count(*) AS n FROM {quoted(table)} "
+            f"WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC LIMIT {VALUES_KEPT + 1}",
+            max_rows=VALUES_KEPT + 1,
+        )
+        ranked = [(v, n) for v, n in found.rows]
+        return ranked[:VALUES_KEPT], sum(n for _, n in ranked[VALUES_KEPT:])
 
     def describe(self, samples: int = 3) -> str:
         """The tables, their columns and a few rows, as a root model or a user reads them."""
@@ -150,6 +190,7 @@ class Catalog:
                 )
                 found.append((doc.name, match.start(), match.end(), cells))
         names = list(columns)
+        self._computed.clear()  # (what was computed over the table of another term's mentions)
         self.query.add_table(
             TEXT_TABLE,
             ["document", "_start", "_end", *names],
@@ -173,6 +214,25 @@ class Catalog:
                 doc.store.close()
             shutil.rmtree(self.owned, ignore_errors=True)
             self.owned = None
+
+
+_KEPT: dict[int, Catalog] = {}  # by id of its owner, while the owner lives
+
+
+def kept_with(owner: object, make: Callable[[], Catalog]) -> Catalog:
+    """The catalog made for `owner` (an index, a source) on first use, kept while it lives and
+    closed when it is gone."""
+    found = _KEPT.get(id(owner))
+    if found is None:
+        found = _KEPT[id(owner)] = make()
+        weakref.finalize(owner, _forget, id(owner))
+    return found
+
+
+def _forget(owner: int) -> None:
+    found = _KEPT.pop(owner, None)
+    if found is not None:
+        found.close()
 
 
 def document_catalog(index: SingleDocIndex, name: str) -> Catalog:

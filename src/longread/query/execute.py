@@ -41,13 +41,17 @@ class Counted:
 
 
 def execute(plan: Plan, catalog: Catalog) -> Counted:
-    """Run an aggregate plan (validated first) over the catalog's tables."""
+    """Run an aggregate plan (validated first) over the catalog's tables (once per plan)."""
     plan = validate(plan, catalog)
+    return catalog.computed(("execute", plan), lambda: _executed(plan, catalog))
+
+
+def _executed(plan: Plan, catalog: Catalog) -> Counted:
     table = catalog.mentions_table(plan.term or "") if plan.table == TEXT else None
     table = table or catalog.tables[plan.table or ""]
     where, params = _where(plan, table)
     source = quoted(table.name)
-    matched = _one(catalog, f"SELECT count(*) FROM {source}{where}", params)
+    matched = _counted(catalog, source, where, params)
     measure, measure_params = _measure(plan, table)
     operation = plan.operation
     counted = Counted(plan, None, matched=int(matched or 0), table_rows=table.rows)
@@ -238,7 +242,13 @@ def _body(table: CatalogTable) -> str:
 def matched_rows(catalog: Catalog, table: str, filters: list[Filter]) -> int:
     """How many rows of the table pass the filters."""
     where, params = _where(Plan("", table=table, filters=tuple(filters)), catalog.tables[table])
-    return int(_one(catalog, f"SELECT count(*) FROM {quoted(table)}{where}", params) or 0)
+    return _counted(catalog, quoted(table), where, params)
+
+
+def _counted(catalog: Catalog, source: str, where: str, params: list[Any]) -> int:
+    """How many rows of a table pass a WHERE clause (counted once per clause)."""
+    sql = f"SELECT count(*) FROM {source}{where}"
+    return int(catalog.computed((sql, *params), lambda: _one(catalog, sql, params) or 0))
 
 
 def _one(catalog: Catalog, sql: str, params: list[Any]) -> Any:

@@ -155,7 +155,7 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
         if column.role == "body" or table.name == "documents" and column.name != "title":
             continue
         values = catalog.values(table.name, column.name)
-        if not values or len(values) >= 2_000 and column.type == "text":
+        if not values or column.type == "text" and not catalog.listed(table.name, column.name):
             continue
         if column.type == "date":
             found += _dates(question, table, column.name, values)

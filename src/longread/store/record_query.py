@@ -117,7 +117,7 @@ class RecordQuery:
             ],
         )
         for view in views:
-            self.db.execute(_view_sql(view, aliases))
+            self.db.execute(_view_sql(view, aliases, names))
         self._readable = {  # (database, table): a view of the source's tables reads only these
             (aliases[p.database], p.table.physical) for v in views for p in v.parts
         }
@@ -192,7 +192,7 @@ class RecordQuery:
         self.db.close()
 
 
-def _view_sql(view: View, aliases: dict[Path, str]) -> str:
+def _view_sql(view: View, aliases: dict[Path, str], names: dict[tuple[Path, int], str]) -> str:
     selects = []
     for part in view.parts:
         alias = aliases[part.database]
@@ -202,9 +202,19 @@ def _view_sql(view: View, aliases: dict[Path, str]) -> str:
             for c in view.columns
         )
         ids = ", ".join(str(int(i)) for i in part.store_ids)
-        selects.append(
-            f'SELECT d.name AS document, r.start AS _start, r."end" AS _end, {cells} '
-            f"FROM {alias}.{part.table.physical} r LEFT JOIN temp._docs d "
-            f"ON d.db = '{alias}' AND d.id = r.doc_id WHERE r.doc_id IN ({ids})"
+        only = names.get((part.database, part.store_ids[0])) if len(part.store_ids) == 1 else None
+        document = (
+            f"(SELECT name FROM temp._docs d WHERE d.db = '{alias}' AND d.id = r.doc_id)"
+            if only is None
+            else _literal(only)
+        )
+        selects.append(  # (`+`: the rows are scanned, not looked up one by one by the index)
+            f'SELECT {document} AS document, r.start AS _start, r."end" AS _end, {cells} '
+            f"FROM {alias}.{part.table.physical} r WHERE +r.doc_id IN ({ids})"
         )
     return f"CREATE TEMP VIEW {quoted(view.name)} AS " + " UNION ALL ".join(selects)
+
+
+def _literal(text: str) -> str:
+    """An SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"

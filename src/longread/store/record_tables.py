@@ -28,14 +28,30 @@ CREATE TABLE IF NOT EXISTS record_counts (
     rows INTEGER NOT NULL,
     PRIMARY KEY (doc_id, table_id)
 );
+CREATE TABLE IF NOT EXISTS record_values (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    table_id INTEGER NOT NULL REFERENCES record_tables(id),
+    name TEXT NOT NULL,  -- the column
+    value,  -- NULL: the rows whose values are not listed (a column of too many values)
+    n INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS record_values_by_column ON record_values (table_id, name, doc_id);
 CREATE TABLE IF NOT EXISTS record_scans (
     doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
     version INTEGER NOT NULL
 );
 """
+Counts = tuple[Sequence[tuple[Any, int]], int]  # (values listed with their rows, rows not listed)
 Columns = tuple[
-    str, str, Sequence["StoredColumn"], Sequence[str], Sequence[int], Sequence[int], Sequence[Any]
-]  # (name, kind, columns, nouns, starts, ends, values column by column)
+    str,
+    str,
+    Sequence["StoredColumn"],
+    Sequence[str],
+    Sequence[int],
+    Sequence[int],
+    Sequence[Any],
+    Sequence[Counts],
+]  # (name, kind, columns, nouns, starts, ends, values column by column, counts column by column)
 _SQL_TYPES = {"number": "NUMERIC", "date": "TEXT", "text": "TEXT"}
 
 
@@ -82,10 +98,10 @@ class RecordTables:
 
     def save_records(self, store_id: int, tables: Iterable[Columns], version: int) -> None:
         """Replace the document's records: each table given as (name, kind, columns, nouns,
-        starts, ends, values column by column)."""
+        starts, ends, values column by column, and each column's value counts)."""
         with self._bulk():
             self._drop_records(store_id)
-            for table_name, kind, columns, nouns, starts, ends, values in tables:
+            for table_name, kind, columns, nouns, starts, ends, values, counts in tables:
                 stored, made = self._table_for(table_name, kind, tuple(columns), tuple(nouns))
                 names = ", ".join(quoted(c.name) for c in stored.columns)
                 marks = ", ".join("?" * (len(stored.columns) + 3))
@@ -102,6 +118,12 @@ class RecordTables:
                 self.db.execute(
                     "INSERT INTO record_counts VALUES (?, ?, ?)", (store_id, stored.id, len(starts))
                 )
+                for column, (listed, unlisted) in zip(stored.columns, counts, strict=True):
+                    rows = [*listed, *([(None, unlisted)] if unlisted else [])]
+                    self.db.executemany(
+                        "INSERT INTO record_values VALUES (?, ?, ?, ?, ?)",
+                        [(store_id, stored.id, column.name, v, n) for v, n in rows],
+                    )
             self.db.execute(
                 "INSERT OR REPLACE INTO record_scans VALUES (?, ?)", (store_id, version)
             )
@@ -166,6 +188,20 @@ class RecordTables:
             (store_id, limit),
         ).fetchall()
 
+    def record_values(
+        self, table: StoredTable, column: str, store_ids: Sequence[int]
+    ) -> tuple[list[tuple[Any, int]], int]:
+        """A column's values in these documents with the rows holding each, and how many rows
+        hold a value not listed (the column has too many to list)."""
+        marks = ", ".join("?" * len(store_ids))
+        found = self.db.execute(
+            "SELECT value, sum(n) FROM record_values WHERE table_id = ? AND name = ? "
+            f"AND doc_id IN ({marks}) GROUP BY value",
+            (table.id, column, *store_ids),
+        ).fetchall()
+        unlisted = sum(n for v, n in found if v is None)
+        return [(v, n) for v, n in found if v is not None], unlisted
+
     def _drop_records(self, store_id: int) -> None:
         """Delete a document's records (and tables left empty), in the caller's transaction."""
         for (table_id,) in self.db.execute(
@@ -173,4 +209,5 @@ class RecordTables:
         ).fetchall():
             self.db.execute(f"DELETE FROM records_{int(table_id)} WHERE doc_id = ?", (store_id,))
         self.db.execute("DELETE FROM record_counts WHERE doc_id = ?", (store_id,))
+        self.db.execute("DELETE FROM record_values WHERE doc_id = ?", (store_id,))
         self.db.execute("DELETE FROM record_scans WHERE doc_id = ?", (store_id,))

@@ -87,6 +87,7 @@ def estimate(
     gateway = dry_gateway(run, cache)
     source = make_source(sub, gateway)
     dry = Run(root, sub, gateway, run.options)
+    dry.plan = run.plan  # (the question is read once for every mode's estimate)
     note = ""
     try:
         if mode == "auto" and counted(question, source, dry) is not None:
@@ -101,6 +102,8 @@ def estimate(
         note = f"{note}; stops at the budget ({error.limit})".lstrip("; ")
     except InputError as error:  # e.g. `aggregate` for a question that counts nothing
         note = f"does not answer this: {error}"
+    finally:
+        run.plan = dry.plan
     return from_usage(mode, gateway.usage, run, cache, note)
 
 

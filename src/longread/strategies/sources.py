@@ -3,15 +3,11 @@ or a scratch index of texts held in memory), and a citation of a row found in th
 
 from __future__ import annotations
 
-import weakref
-
 from longread.answer import Citation
-from longread.query.catalog import Catalog, texts_catalog
+from longread.query.catalog import Catalog, kept_with, texts_catalog
 from longread.strategies.texts import InMemory, TextDocs
 from longread.tools.corpus import CorpusTools
 from longread.tools.toolset import Toolset
-
-_CATALOGS: weakref.WeakKeyDictionary[object, Catalog] = weakref.WeakKeyDictionary()
 
 
 def catalog_of(source: object) -> Catalog:
@@ -21,12 +17,7 @@ def catalog_of(source: object) -> Catalog:
     docs = source.as_texts(1_800) if isinstance(source, InMemory) else source
     if not isinstance(docs, TextDocs):
         raise TypeError(f"no record tables for {type(source).__name__}")
-    found = _CATALOGS.get(source)
-    if found is None:
-        found = texts_catalog([(doc.name, doc.text) for doc in docs.docs])
-        _CATALOGS[source] = found
-        weakref.finalize(source, found.close)
-    return found
+    return kept_with(source, lambda: texts_catalog([(doc.name, doc.text) for doc in docs.docs]))
 
 
 def cite(source: object, document: str, start: int, end: int) -> Citation:

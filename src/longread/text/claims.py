@@ -21,6 +21,7 @@ _SENTENCE = re.compile(  # up to a full stop before a word not in lower case (or
 _LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\[\d+\])\s+")
 _LABEL = re.compile(r"^\([^)]*\)\s*")  # a listed finding's "(section)"
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_ALONE = re.compile(r"(?<!\w)\d+(?:[.,]\d+)*(?!\w)")  # a number not part of a word (`web27`)
 _NAME = re.compile(r"(?<=\S)\s+[\"“(]?([A-Z][\w-]*)")  # a capitalized word, not the first
 SHARE = 0.5  # of a claim's new words its cited text must hold
 ANSWER_WORDS = frozenset({"yes", "no"})  # what a yes/no answer adds to its question
@@ -97,7 +98,7 @@ _UNIT = re.compile(rf"[^\n]+?(?:{not_after_abbreviation()}[.!?](?=\s)|$)", re.MU
 def _unbound(claim: str, source: str, question: str) -> list[str]:
     """The claim's numbers that stand in no line or sentence of the source holding a word of
     what the claim or the question is about (the claim's and the question's other words)."""
-    about = (set(terms(_NUMBER.sub(" ", claim))) | set(terms(question))) - ANSWER_WORDS
+    about = (set(terms(_ALONE.sub(" ", claim))) | set(terms(question))) - ANSWER_WORDS
     if not about:
         return []
     units = [(numbers(u.group()), set(terms(u.group()))) for u in _UNIT.finditer(source)]

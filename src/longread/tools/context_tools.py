@@ -12,7 +12,7 @@ from longread.answer import Citation, slice_citation
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
-from longread.query.catalog import Catalog, texts_catalog
+from longread.query.catalog import Catalog, kept_with, texts_catalog
 from longread.text.cut import truncate_middle
 from longread.text.grep import hit_limit
 from longread.text.grounding import grounded_span
@@ -84,7 +84,7 @@ class ContextTools(Toolset):
         return self.context if isinstance(self.context, str) else repr(self.context)
 
     def make_catalog(self) -> Catalog:
-        return texts_catalog([(self.doc_id, self._text)])
+        return kept_with(self, lambda: texts_catalog([(self.doc_id, self._text)]))
 
     def read_context(self, start: int, end: int) -> str:
         return self._text[max(0, int(start)) : int(end)]

@@ -15,7 +15,7 @@ from longread.ingest.metadata import entity_key, find_dates, keyword_key
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
-from longread.query.catalog import Catalog, corpus_catalog
+from longread.query.catalog import Catalog, corpus_catalog, kept_with
 from longread.store.full_text import spelled
 from longread.store.rows import own_spans
 from longread.text.cut import truncate_middle
@@ -148,7 +148,8 @@ class CorpusTools(Toolset):
         return sorted(spans) or [(0, chars)]
 
     def make_catalog(self) -> Catalog:
-        return corpus_catalog(self.index)
+        index = self.index
+        return kept_with(index, lambda: corpus_catalog(index))
 
     def citation(self, doc_id: str, start: int, end: int) -> Citation:
         return Citation(doc_id, start, end, self._read(doc_id, start, end))

@@ -16,7 +16,7 @@ from longread.ingest.toc import Section, deepest_shown, outline_lines
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
-from longread.query.catalog import Catalog, document_catalog
+from longread.query.catalog import Catalog, document_catalog, kept_with
 from longread.repl.protocol import JsonText
 from longread.store.rows import SectionRow
 from longread.text.cut import truncate_middle
@@ -150,7 +150,8 @@ class SingleDocTools(TreeNavigation, Toolset):
         return self._pages[at][0] if at >= 0 and offset < self._pages[at][2] else None
 
     def make_catalog(self) -> Catalog:
-        return document_catalog(self.index, self.doc_id)
+        index, name = self.index, self.doc_id
+        return kept_with(index, lambda: document_catalog(index, name))
 
     def citation(self, start: int, end: int) -> Citation:
         """A citation of characters [start, end), with its section and page."""
