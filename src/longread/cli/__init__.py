@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import Any, NoReturn, cast
 
 import typer
@@ -52,6 +53,7 @@ def _run() -> None:
         signal.SIGHUP,
     ):  # end as an exception does: sandboxes close, folders go
         signal.signal(stop, _terminated)
+    _watch_signals()
     try:
         app(standalone_mode=False)
     except BudgetExceededError as error:
@@ -79,6 +81,51 @@ def _run() -> None:
 
 def _terminated(signum: int, frame: object) -> NoReturn:
     raise SystemExit(128 + signum)
+
+
+GRACE = 3.0  # seconds a signalled run has to end as an exception does, before it is ended
+
+
+def _watch_signals() -> None:
+    """End the process GRACE seconds after SIGTERM or SIGHUP if it has not ended by then, and at
+    a second Ctrl-C (the first interrupts, as Python does): the main thread's handler runs only
+    between its Python steps, and the exit waits for every thread, so a model call that does not
+    return (a local model decoding, a server that never answers) would keep the process alive.
+    A thread of its own learns of each signal at once, through the interpreter's wakeup
+    descriptor."""
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    try:
+        signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except ValueError:  # (not the main thread: an embedding caller keeps its own signals)
+        os.close(read_end)
+        os.close(write_end)
+        return
+
+    def watch() -> None:
+        interrupted = False
+        while True:
+            signum = os.read(read_end, 1)[0]
+            if signum == signal.SIGINT and interrupted:
+                _end_now(130)
+            interrupted = interrupted or signum == signal.SIGINT
+            if signum in (signal.SIGTERM, signal.SIGHUP):
+                time.sleep(GRACE)
+                _end_now(128 + signum)
+
+    threading.Thread(target=watch, name="longread-signals", daemon=True).start()
+
+
+def _end_now(code: int) -> NoReturn:
+    """Exit at once, from any thread: the exit handlers (finalizers, caches) given GRACE seconds
+    in case they too wait on a stuck thread, the output flushed."""
+    handlers = threading.Thread(target=atexit._run_exitfuncs, daemon=True)
+    handlers.start()
+    handlers.join(GRACE)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

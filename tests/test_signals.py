@@ -1,0 +1,66 @@
+"""A run ends when told to, whatever its model is doing: `timeout` sends SIGTERM, a closing
+terminal SIGHUP, a user Ctrl-C twice; the CLI ends within seconds even while every thread waits
+on a model that never answers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from cli import LONGREAD
+from fake_openai import fake_openai
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+GRACE = 8.0  # seconds the run may take to end once signalled
+
+
+@pytest.mark.parametrize(
+    ("mode", "stop"),
+    [
+        ("map", signal.SIGTERM),  # (the model is called from a pool of threads)
+        ("base", signal.SIGTERM),  # (from the main thread)
+        ("map", signal.SIGHUP),
+        ("map", signal.SIGINT),
+    ],
+)
+def test_a_signal_ends_a_run_whose_model_never_answers(tmp_path, mode, stop):
+    released = threading.Event()
+
+    def never(messages: list[dict]) -> str:
+        released.wait(120)  # (a model that hangs until the test is over)
+        return "too late"
+
+    with fake_openai([]) as server:
+        server.last = never  # type: ignore[assignment]
+        env = {
+            **os.environ,
+            "OPENAI_API_KEY": "sk-test",
+            "LONGREAD_CACHE_DIR": str(tmp_path / "cache"),
+        }
+        command = [LONGREAD, "ask", str(EXAMPLES / "macbeth.md"), "Who is Banquo?"]
+        command += ["--mode", mode, "--model", "openai:x", "--base-url", server.url]
+        cli = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + 60
+            while not server.requests and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert server.requests, "the run never called the model"
+            time.sleep(0.5)
+            signalled = time.monotonic()
+            cli.send_signal(stop)
+            if stop is signal.SIGINT:  # (the first interrupts; a second ends it at once)
+                time.sleep(0.3)
+                cli.send_signal(stop)
+            code = cli.wait(timeout=30)
+            took = time.monotonic() - signalled
+        finally:
+            cli.kill()
+            released.set()
+    assert took <= GRACE, f"ended {took:.1f} s after the signal"
+    assert code == (130 if stop is signal.SIGINT else 128 + stop)
