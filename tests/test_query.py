@@ -194,3 +194,17 @@ def test_an_operation_over_a_column_the_table_lacks_is_no_count(tmp_path):
     answer, _ = ask(tmp_path, "ledger.md", LEDGER, question, reader)
     assert answer.mode != "aggregate"
     assert all(r.json_schema is None for r in reader.requests)
+
+
+def test_two_tables_of_one_shape_in_a_document_are_counted_as_one(tmp_path):
+    """Tables under one heading with the same columns share a stored table: their rows add up,
+    and so do their values' counts."""
+
+    def week(first: str) -> str:
+        return "| day | sold |\n|---|---|\n" + "".join(
+            f"| {first}{n} | {n} |\n" for n in range(1, 6)
+        )
+
+    text = f"# Sales\n\n{week('mon')}\n# Sales\n\n{week('tue')}"
+    answer, _ = ask(tmp_path, "sales.md", text, "What is the total sold?")
+    assert answer.mode == "aggregate" and answer.text.startswith(f"{2 * sum(range(1, 6))} ")

@@ -115,8 +115,10 @@ class RecordTables:
                         f"CREATE INDEX {stored.physical}_by_doc ON {stored.physical} "
                         "(doc_id, start)"
                     )
-                self.db.execute(
-                    "INSERT INTO record_counts VALUES (?, ?, ?)", (store_id, stored.id, len(starts))
+                self.db.execute(  # (two tables of one shape in a document are one)
+                    "INSERT INTO record_counts VALUES (?, ?, ?) ON CONFLICT (doc_id, table_id) "
+                    "DO UPDATE SET rows = rows + excluded.rows",
+                    (store_id, stored.id, len(starts)),
                 )
                 for column, (listed, unlisted) in zip(stored.columns, counts, strict=True):
                     rows = [*listed, *([(None, unlisted)] if unlisted else [])]

