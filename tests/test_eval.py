@@ -98,6 +98,7 @@ def test_generated_tasks_have_gold_answers_their_files_bear_out(plays, tmp_path)
     assert Counter(t.family for t in tasks).keys() == {
         "needle",
         "aggregation",
+        "aggregation-blind",
         "multi-hop",
         "synthesis",
     }

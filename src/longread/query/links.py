@@ -176,7 +176,7 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
             if column.role == "who" and strength < EXACT and not text[:1].isupper():
                 continue  # (a name is capitalized in the question: `all` is no speaker ALL)
             weight = 1.0 + 2.0 * strength + 0.5 * len(text.split()) + _common(held, values)
-            if column.role == "section" and _PLACE_WORD.search(question[:start]):
+            if column.role == "section" and PLACE_WORD.search(question[:start]):
                 weight += 1.0  # (`in Ben`: the part of the source called Ben)
             found.append(Link("value", table.name, column.name, held, start, end, weight))
     return found
@@ -328,10 +328,10 @@ def _documents(question: str, catalog: Catalog) -> list[Link]:
     for text, start, end in ngrams(question):
         held = exact.get(key(text)) or (partial.get(key(text)) if text[:1].isupper() else None)
         if held and len(held) == 1:
-            named = _PLACE_WORD.search(question[:start]) is not None
+            named = PLACE_WORD.search(question[:start]) is not None
             weight = 3.0 + (1.0 if named else 0.0) + 0.5 * len(text.split())
             found.append(Link("document", "", "document", tuple(held), start, end, weight))
     return found
 
 
-_PLACE_WORD = re.compile(r"\b(?:in|of|from|throughout|across)\s+(?:the\s+)?$", re.I)
+PLACE_WORD = re.compile(r"\b(?:in|of|from|throughout|across)\s+(?:the\s+)?$", re.I)

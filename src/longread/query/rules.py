@@ -13,7 +13,7 @@ from typing import Any
 from longread.query import cues
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.execute import matched_rows
-from longread.query.links import STRUCTURAL, Link, link
+from longread.query.links import PLACE_WORD, STRUCTURAL, Link, link
 from longread.query.plan import Filter, Inner, Operation, Plan, Shape, Test
 from longread.query.reading import (
     DOCUMENT,
@@ -110,7 +110,7 @@ def _table(reading: Reading) -> CatalogTable | None:
                 lk
                 for lk in reading.own(table)
                 if lk.table == table.name  # (a document named is where to count, not what)
-                and not _scope(table, lk)
+                and not _scope(table, lk, reading.asked)
                 and not (table.name == "documents" and within(lk, grouping))
             ]
         )  # (`Which play…`: the plays group what another table counts)
@@ -181,11 +181,13 @@ def _ranks_documents_by_length(reading: Reading) -> bool:
     )
 
 
-def _scope(table: CatalogTable, found: Link) -> bool:
-    """Whether a link names where to count (a section's title), not what: it does not choose
-    the table counted."""
+def _scope(table: CatalogTable, found: Link, asked: str) -> bool:
+    """Whether a link names where to count (a section's title; the document itself, `in the
+    log`), not what: it does not choose the table counted."""
     column = table.column(found.column or "") if found.what == "value" else None
-    return column is not None and column.role == "section"
+    if column is not None and column.role == "section":
+        return True
+    return table.name == "documents" and PLACE_WORD.search(asked[: found.start]) is not None
 
 
 def _plan(reading: Reading, table: CatalogTable) -> Plan:
