@@ -208,3 +208,29 @@ def test_two_tables_of_one_shape_in_a_document_are_counted_as_one(tmp_path):
     text = f"# Sales\n\n{week('mon')}\n# Sales\n\n{week('tue')}"
     answer, _ = ask(tmp_path, "sales.md", text, "What is the total sold?")
     assert answer.mode == "aggregate" and answer.text.startswith(f"{2 * sum(range(1, 6))} ")
+
+
+def test_a_table_in_a_pdf_is_counted_by_its_columns(tmp_path):
+    """A PDF holding the ledger as a drawn table (fpdf2 writes it; pdfplumber finds it back):
+    the account with the largest balance, counted by code and cited."""
+    fpdf = pytest.importorskip("fpdf")
+    rows = re.findall(r"^\| (\d+) \| ([^|]+?) \| ([-\d,.]+) \|$", LEDGER, re.MULTILINE)
+    pdf = fpdf.FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=11)
+    pdf.multi_cell(0, 8, "Accounts. Balances at the close of March.")
+    with pdf.table() as table:
+        for cells in [("Account", "Owner", "Balance"), *rows]:
+            line = table.row()
+            for cell in cells:
+                line.cell(cell)
+    path = tmp_path / "ledger.pdf"
+    pdf.output(str(path))
+    balances = {account: float(value.replace(",", "")) for account, _, value in rows}
+    best = max(balances, key=balances.__getitem__)
+    lm = ScriptedLM(never_called)
+    with SingleDocRLM(path, lm, lm, store_path=tmp_path / "pdf.sqlite", cache=False) as rlm:
+        answer = rlm.query("Which account has the largest balance?")
+    assert answer.mode == "aggregate" and answer.usage["calls"] == 0
+    assert answer.text.startswith(f"{best}: {balances[best]:,.2f}".rstrip("0").rstrip("."))
+    assert answer.citations and best in answer.citations[0].text

@@ -12,7 +12,7 @@ from longread.text.rank import not_after_abbreviation, terms
 
 _MARKS = r"(?:\s*\[\d+\])*"
 _SENTENCE = re.compile(  # up to a full stop before a word not in lower case (or the line's end);
-    # a note in brackets is one piece: "(SCENE V. Dunsinane.)" is not cut at its full stops
+    # a note in brackets is one piece: "(Part V. Terms of sale.)" is not cut at its full stops
     rf"(?:\([^()\n]*\)|[^\n])+?"
     rf"(?:{not_after_abbreviation()}[.!?]+[\"”’)]*{_MARKS}(?=\s+[^a-z0-9\s]|\s*$)|$)",
     re.MULTILINE,

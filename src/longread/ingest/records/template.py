@@ -16,41 +16,13 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from longread.ingest.records.atoms import PATTERNS, Atom, atoms
 from longread.ingest.records.kind import MIN_ROWS, Taken, lines
 from longread.ingest.records.table import Column, Role, Table, build, identifier
 
 name = "template"
 NOUNS = ("entry", "record", "row", "item")  # (what any repeated record may be called)
 WHOLE: tuple[str, ...] = ()
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
-_DATE = (
-    r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)?"
-    rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+)?\d{{1,2}}[ \t]+{_MONTH}[ \t]+\d{{4}}"
-    r"(?:[ \t]+\d\d:\d\d(?::\d\d)?(?:[ \t]+(?:[+-]\d{4}|[A-Z]{2,4}))?)?"
-    rf"|\d\d/{_MONTH}/\d{{4}}:\d\d:\d\d:\d\d(?:[ \t]+[+-]\d{{4}})?"
-    rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+)?{_MONTH}[ \t]+\d{{1,2}}"
-    r"(?:,?[ \t]+\d{4}|[ \t]+\d\d:\d\d:\d\d(?:[ \t]+\d{4})?)"
-    r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}/\d\d/\d\d|\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d+)?(?:[ \t]?[AP]M)?"
-)
-_ATOM = re.compile(
-    rf"(?P<d>(?:{_DATE}))(?![\w:])"
-    r"|(?P<n>[A-Z][a-z][\w'’-]*(?:[ \t][A-Z]\.)?(?:[ \t][A-Z][a-z][\w'’-]*){1,3})(?![\w'’-])"
-    r"|(?P<w>\w+(?:[-.:/+~@']\w+)*)"
-    r"|(?P<p>[^\s\w]+)"
-)
-_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_RUNS = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?|[^\w\s]+|_+")
-_DOTTED = re.compile(r"\d+(?:\.\d+){2,}")  # (a version or an address, not two numbers)
-_SPLIT_RUNS = 4  # a word of at most this many letter, digit or sign runs is split (`Gen1:1`)
-_PATTERNS = {
-    "d": rf"(?:{_DATE})",
-    "n": r"[A-Z][\w'’-]*(?:[ \t][A-Z]\.)?(?:[ \t][A-Z][\w'’-]*){0,3}",
-    "@": _EMAIL.pattern,
-    "9": r"[-+]?\d+(?:\.\d+)?",
-    "a": r"[^\W\d_]+(?:[-'’][^\W\d_]+)*",
-    "m": r"\w+(?:[-.:/+~@']\w+)*",
-}
 _DEFAULT_NAMES = {"d": "date", "n": "name", "@": "email", "9": "number", "a": "word", "m": "code"}
 _PROSE = frozenset(".,;!?'\"()")  # sentence punctuation: no template rests on it alone
 SAMPLE_LINES = 4_000
@@ -59,64 +31,6 @@ MIN_SHARE = 0.04  # of the lines read, a template's lines (unless MANY_ROWS)
 MANY_ROWS = 100
 BLOCK_SHARE = 0.6  # of blocks a line's template must recur in to give the block columns
 MAX_TEMPLATES = 4
-MAX_ATOMS = 16  # of a line, read for templates (the rest of a line is its text)
-
-
-@dataclass(frozen=True)
-class Atom:
-    shape: str  # d, n, @, 9, a, m, or the punctuation itself
-    text: str
-    start: int
-    end: int
-    spaced: bool  # white space before it
-
-
-def atoms(line: str) -> list[Atom]:
-    """The line's first MAX_ATOMS atoms or so, in order (a short mixed word split into its runs:
-    `Gen1:1`)."""
-    found: list[Atom] = []
-    last = 0
-    for match in _ATOM.finditer(line):
-        if len(found) >= MAX_ATOMS:
-            break
-        spaced = match.start() > last
-        last = match.end()
-        kind = match.lastgroup or "p"
-        text = match.group()
-        if kind == "w":
-            found += _word(text, match.start(), spaced)
-        else:
-            shape = text if kind == "p" else kind
-            found.append(Atom(shape, text, match.start(), match.end(), spaced))
-    return found
-
-
-def _word(text: str, start: int, spaced: bool) -> list[Atom]:
-    if _NUMBER.fullmatch(text):
-        return [Atom("9", text, start, start + len(text), spaced)]
-    if _EMAIL.fullmatch(text):
-        return [Atom("@", text, start, start + len(text), spaced)]
-    runs = list(_RUNS.finditer(text))
-    if len(runs) > _SPLIT_RUNS or _DOTTED.search(text):
-        return [Atom("m", text, start, start + len(text), spaced)]
-    return [
-        Atom(
-            _shape(run.group()),
-            run.group(),
-            start + run.start(),
-            start + run.end(),
-            spaced and i == 0,
-        )
-        for i, run in enumerate(runs)
-    ]
-
-
-def _shape(run: str) -> str:
-    if _NUMBER.fullmatch(run):
-        return "9"
-    if run.isalpha():
-        return "a"
-    return run
 
 
 @dataclass
@@ -146,7 +60,7 @@ class Template:
                     re.escape(fixed) + (r"(?!\w)" if ends and fixed[-1:].isalnum() else "")
                 )
             else:
-                parts.append(f"(?P<s{i}>{_PATTERNS.get(shape, re.escape(shape))})")
+                parts.append(f"(?P<s{i}>{PATTERNS.get(shape, re.escape(shape))})")
         parts.append(r"(?:[ \t]*(?P<rest>[^\n]*))")
         return re.compile("".join(parts), re.MULTILINE)
 
