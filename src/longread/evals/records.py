@@ -185,8 +185,11 @@ def mail_tasks(source: Path, out: Path, rng: random.Random) -> list[Task]:
     for howto in sorted(source.glob("*.txt")):
         text = howto.read_text(encoding="utf-8", errors="replace")
         head = text.split("\n\n", 1)[0]
-        if re.search(r"^From: ", head, re.MULTILINE) and re.search(
-            r"^(?:Date|Subject): ", head, re.M
+        author = re.search(r"^From: (.*)$", head, re.MULTILINE)
+        if (
+            author
+            and author.group(1).count("@") == 1  # (one author: who sent it is not in doubt)
+            and re.search(r"^(?:Date|Subject): ", head, re.M)
         ):
             messages.append(text.rstrip("\n"))
     mbox = "".join(f"From nobody Mon Jan  1 00:00:00 2001\n{m}\n\n" for m in messages)
