@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from typing import Protocol
@@ -111,15 +112,18 @@ class Taken:
                 merged.append((start, end))
         self.spans = merged
 
-    def gaps(self, length: int) -> Iterator[tuple[int, int]]:
-        """The [start, end) of each stretch of a text this long that no span took."""
-        at = 0
-        for start, end in self.spans:
-            if start > at:
-                yield at, start
-            at = max(at, end)
-        if at < length:
-            yield at, length
+    def gaps(self, end: int, start: int = 0) -> Iterator[tuple[int, int]]:
+        """The [start, end) of each stretch of text[start:end] that no span took."""
+        at = start
+        first = max(0, bisect.bisect_right(self.spans, (start, start)) - 1)
+        for taken_start, taken_end in itertools.islice(self.spans, first, None):
+            if taken_start >= end:
+                break
+            if taken_start > at:
+                yield at, taken_start
+            at = max(at, taken_end)
+        if at < end:
+            yield at, end
 
     def overlaps(self, start: int, end: int) -> bool:
         at = bisect.bisect_right(self.spans, (start, end))

@@ -89,7 +89,7 @@ def find(text: str, taken: Taken) -> list[Table]:
         if n in used:
             continue
         used.add(n)
-        blocks = _blocks(text, matches, matched)
+        blocks = _blocks(text, matches, matched, taken)
         inner = []
         for k, (other, found) in enumerate(templates):
             if blocks is not None and k not in used and _recurs(found, blocks):
@@ -298,25 +298,38 @@ def _header(text: str, first: int, count: int) -> list[str] | None:
 
 
 def _blocks(
-    text: str, matches: list[re.Match[str]], matched: set[int]
+    text: str, matches: list[re.Match[str]], matched: set[int], taken: Taken
 ) -> list[tuple[int, int]] | None:
     """Where the template's lines open blocks (most gaps between them hold a line no template
-    matched), each block's [start, end): to the next block, the last as long as the longest."""
+    matched and no kind took), each block's [start, end): to the next block or the first line a
+    kind took, the last as long as the longest."""
     gaps = [(a.end(), b.start()) for a, b in zip(matches, matches[1:], strict=False)]
-    free = sum(1 for start, end in gaps if _has_free_line(text, start, end, matched))
+    free = sum(1 for start, end in gaps if _has_free_line(text, start, end, matched, taken))
     if not gaps or free < BLOCK_SHARE * len(gaps):
         return None
-    blocks = [(a.start(), b.start()) for a, b in zip(matches, matches[1:], strict=False)]
+    blocks = [
+        (a.start(), _until_taken(a, b.start(), taken)) for a, b in itertools.pairwise(matches)
+    ]
     longest = max(end - start for start, end in blocks)
     last = matches[-1].start()
     end = text.find("\n\n\n", matches[-1].end())
     end = min(len(text), last + longest, end if end >= 0 else len(text))
-    blocks.append((last, end))
+    blocks.append((last, _until_taken(matches[-1], end, taken)))
     return [(start, _trimmed(text, start, end)) for start, end in blocks]
 
 
-def _has_free_line(text: str, start: int, end: int, matched: set[int]) -> bool:
-    return any(text[s:e].strip() and s not in matched for s, e in lines(text, start, end))
+def _until_taken(opening: re.Match[str], end: int, taken: Taken) -> int:
+    """Where a block opened by this line ends: at `end`, or where a kind's records start."""
+    first = next(taken.gaps(end, opening.end()), None)
+    return first[1] if first is not None and first[0] == opening.end() else opening.end()
+
+
+def _has_free_line(text: str, start: int, end: int, matched: set[int], taken: Taken) -> bool:
+    return any(
+        text[s:e].strip() and s not in matched
+        for gap in taken.gaps(end, start)
+        for s, e in lines(text, *gap)
+    )
 
 
 def _recurs(found: list[re.Match[str]], blocks: list[tuple[int, int]]) -> bool:
