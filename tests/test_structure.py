@@ -566,3 +566,93 @@ def test_toc_invariants_hold_for_random_texts(pieces, sep, max_chars, chunk):
 @given(st.text(max_size=300))
 def test_arbitrary_text_never_breaks_the_tree(text):
     check_tree(text, build_toc(text, max_section_chars=50, chunk_chars=30), max_chars=50)
+
+
+MAN_PAGE = """\
+FROB(1)                      User Commands                     FROB(1)
+
+NAME
+       frob - turn widgets into gadgets
+
+SYNOPSIS
+       frob [OPTION]... FILE
+
+DESCRIPTION
+       frob reads each FILE and writes its gadgets.
+
+OPTIONS
+   Generic Program Information
+       --help Print a usage message and exit.
+
+   Output Control
+       -q, --quiet
+              Print nothing.
+
+EXIT STATUS
+       The exit status is 0 if a gadget was made, 1 otherwise.
+
+frob 1.0                          2026-01-01                      FROB(1)
+"""
+
+LICENCE = """\
+                       WIDGET PUBLIC LICENCE
+                     Version 2, 1 March 2026
+
+                              Preamble
+
+  This licence lets you share widgets.
+
+                         TERMS AND CONDITIONS
+
+  0. Definitions.
+
+  "Widget" means any widget covered by this licence.
+
+  1. Grant of Rights. Subject to these terms, you may copy the widget
+and pass it on.
+
+  2. Termination.
+
+  You may not pass the widget on except as this licence allows.
+    3.  This sentence runs on from a line above and names a section.
+
+                      END OF TERMS AND CONDITIONS
+"""
+
+
+def test_a_manual_page_s_sections_are_found_by_their_shape():
+    assert titles(MAN_PAGE) == [
+        (1, "NAME"),
+        (1, "SYNOPSIS"),
+        (1, "DESCRIPTION"),
+        (1, "OPTIONS"),
+        (2, "Generic Program Information"),
+        (2, "Output Control"),
+        (1, "EXIT STATUS"),
+    ]
+    exit_status = next(s for s in build_toc(MAN_PAGE) if s.title == "EXIT STATUS")
+    assert "exit status is 0" in MAN_PAGE[exit_status.start_char : exit_status.end_char]
+    check_tree(MAN_PAGE, build_toc(MAN_PAGE))
+
+
+def test_a_licence_s_centred_titles_and_numbered_clauses_are_headings():
+    assert titles(LICENCE) == [
+        (1, "WIDGET PUBLIC LICENCE Version 2, 1 March 2026"),
+        (1, "Preamble"),
+        (1, "TERMS AND CONDITIONS"),
+        (2, "0. Definitions"),
+        (2, "1. Grant of Rights"),
+        (2, "2. Termination"),
+        (1, "END OF TERMS AND CONDITIONS"),
+    ]
+
+
+def test_shapes_that_are_no_headings():
+    numbered_list = "Steps:\n\n1. Open the lid.\n\n2. Close the lid.\n\n3. Done.\n"
+    assert detect_headings(numbered_list) == []
+    one_short_line = "Notes\n    indented text under it.\n\nMore prose here.\n"
+    assert detect_headings(one_short_line) == []  # one is no structure
+    code = "Run this:\n    make all\nThen this:\n    make test\n"
+    assert detect_headings(code) == []  # lines ending in a colon
+    centred_in_a_play = PLAY.replace("Enter", "                    Exeunt\n\nEnter")
+    assert titles(centred_in_a_play) == titles(PLAY)  # a play's own divisions win

@@ -12,6 +12,7 @@ from functools import partial
 
 from longread.forking import cores, forked_map
 from longread.ingest.loaded import Heading
+from longread.ingest.shaped_headings import shaped_headings
 
 MAX_TITLE_CHARS = 120
 PARALLEL_CHARS = 16_000_000  # a text this long is searched for heading lines on every core
@@ -325,9 +326,14 @@ def detect_headings(text: str, doc_type: str | None = None) -> list[Heading]:
 
     `doc_type` narrows which plain-text families are trusted (a book ignores `1.2 …` lines and
     Steps; a legal text ignores Steps). Markdown, LaTeX and plain-text families are not mixed.
+    A text with no markup and no book divisions may mark more headings by their shape alone.
     """
     trusted = _TRUSTED_GROUPS.get(doc_type or "", _PLAIN_GROUPS)
     chosen = _choose(_candidates(text), trusted)
+    if all(_GROUP.get(c.family, "book") != "book" for c in chosen):
+        shaped = shaped_headings(text)
+        if len(shaped) > len(chosen):
+            return _ranked(Heading(h.start, h.level, h.title) for h in shaped)
     if chosen and _GROUP.get(chosen[0].family):
         _place_steps(chosen)
         chosen = _drop_contents_lists(text, chosen)
