@@ -153,6 +153,8 @@ def test_rules_metadata():
     assert meta.entities[0] == "Harbour Board" and "North Pier" in meta.entities
     assert "harbour" in meta.keywords and "dock" in meta.keywords
     assert rule_meta("just words here\n" * 3, [], "fallback").title == "just words here"
+    running_header = "FROB(1)\t\tUser Commands\t\tFROB(1)\n\nNAME\n       frob - make gadgets\n"
+    assert rule_meta(running_header, [], "frob").title == "frob"  # its name, not its columns
     assert find_dates("2024-13-01, 2023-02-29, February 31, 2024, 2024-02-29") == ["2024-02-29"]
 
 

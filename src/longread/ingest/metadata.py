@@ -129,6 +129,9 @@ def _word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+_COLUMN_GAP = re.compile(r"\S(?:\t|[ ]{3,})\S")  # a running header's columns ("GREP(1)   GREP(1)")
+
+
 def headings_in(sample: str) -> list[str]:
     """Markdown (`#`) and setext headings in the sample, in order."""
     return [" ".join((m.group(1) or m.group(2)).split()) for m in _HEADING_LINE.finditer(sample)]
@@ -140,9 +143,8 @@ def rule_meta(
     """Metadata by rules from a document's opening (`sample`) and its headings."""
     headings = headings or headings_in(sample)
     first_line = sample.lstrip().partition("\n")[0].rstrip()
-    title = (
-        headings[0] if headings else first_line if 0 < len(first_line) <= 120 else fallback_title
-    )
+    titled = 0 < len(first_line) <= 120 and not _COLUMN_GAP.search(first_line)
+    title = headings[0] if headings else first_line if titled else fallback_title
     author = _AUTHOR.search(sample)
     return ContentMeta(
         title=title[:200],
