@@ -227,7 +227,7 @@ def test_a_note_in_brackets_is_not_cut_at_its_full_stops():
         "He left (see Act I. Scene 2.) at dawn. Then he slept."
     )
     assert [c.text for c in split_claims(answer)] == [
-        "“Comes toward Dunsinane.”",
+        "“Comes toward Dunsinane.” (SCENE V. Dunsinane. Within the castle.)",  # a quote line, whole
         "He left (see Act I. Scene 2.) at dawn.",
         "Then he slept.",
     ]
@@ -276,3 +276,82 @@ def test_each_group_of_a_counted_list_is_held_by_its_own_line(claim, supported):
     computed = "2,606 log lines in all; web09 has 1,309.\n\n- web09: 1,309\n- web27: 1,297"
     [checked] = check_claims(claim, [computed], "How many log lines are errors, per host?")
     assert checked.supported is supported, checked.reason
+
+
+PACKER = (  # a manual of our own: the words of a wrong answer are there, never together
+    "pack - put files into a compressed archive. pack stores each file with its path and "
+    "can store a whole tree of directories when asked to recurse. "
+    + "Paths are kept as given, and links are followed only on request. " * 4
+    + "To read an archive back, use unpack, which restores every file it holds. Files that "
+    "are empty are stored too, and a name may be removed from an archive with --delete."
+)
+SHELL_VARIABLES = (
+    "HISTFILE\n    The name of the file in which command history is saved. The default value "
+    "is ~/.shell_history.\n"
+    + "HISTIGNORE\n    A list of patterns deciding which lines the history keeps or drops.\n" * 4
+    + "HISTSIZE\n    The number of commands to remember in the command history. The default "
+    "value is 500.\n"
+)
+LICENCE_HEAD = (
+    "WIDGET PUBLIC LICENCE\nVersion 2, 1 March 2026\n\nCopyright (C) 2026 Widget Foundation "
+    "<https://wf.example.org/>\nEveryone may copy this licence. The Widget Public Licence is "
+    "free."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "claim", "cited", "reason"),
+    [
+        (
+            "Which command removes empty directories?",
+            "The command to remove empty directories is unpack [1].",
+            PACKER,
+            "not together",
+        ),
+        ("What is HISTSIZE?", "HISTSIZE is ~/.shell_history [1].", SHELL_VARIABLES, "together"),
+        (
+            "Who is the chief of the Widget Foundation?",
+            "The chief of the Widget Foundation is the chief of the Widget Public Licence [1].",
+            LICENCE_HEAD,
+            "itself",
+        ),
+        ("What does HISTSIZE hold?", "HISTSIZE holds [1].", SHELL_VARIABLES, "restates"),
+    ],
+)
+def test_words_scattered_or_a_thing_said_to_be_itself_support_nothing(
+    question, claim, cited, reason
+):
+    [checked] = check_claims(claim, [cited], question)
+    assert not checked.supported and reason in checked.reason
+
+
+@pytest.mark.parametrize(
+    ("question", "claim"),
+    [
+        ("What is HISTSIZE?", "HISTSIZE is the number of commands to remember [1]."),
+        ("What is the default value of HISTSIZE?", "HISTSIZE defaults to 500 [1]."),
+        ("Which program reads an archive back?", "unpack restores the files of an archive [1]."),
+    ],
+)
+def test_a_claim_stated_where_its_subject_stands_is_supported(question, claim):
+    [checked] = check_claims(claim, [SHELL_VARIABLES + "\n" + PACKER], question)
+    assert checked.supported, checked.reason
+
+
+def test_a_quote_line_is_checked_as_a_quote_whatever_its_label_holds():
+    found = "The default value is 500. [1]"
+    for label in ("(Part 2)", "(shell-3.txt)", "(§ 8.2)"):
+        quote_line = f"“The number of commands to remember in the command history.” {label}"
+        claims = check_claims(f"{found}\n{quote_line}", [SHELL_VARIABLES], "What is HISTSIZE?")
+        assert [c.supported for c in claims] == [True, True], [c.reason for c in claims]
+    cut = "“The number of commands to remember in the…” (Part 2)"
+    assert check_claims(cut, [SHELL_VARIABLES], "What is HISTSIZE?")[0].supported
+    invented = "“The number of commands to forget in the command history.” (Part 2)"
+    [checked] = check_claims(invented, [SHELL_VARIABLES], "What is HISTSIZE?")
+    assert not checked.supported and "quote" in checked.reason
+
+
+def test_a_claim_repeated_in_a_loop_counts_once():
+    looped = "The default value of HISTSIZE is 500 [1]. " * 42
+    claims = check_claims(looped, [SHELL_VARIABLES], "What is the default of HISTSIZE?")
+    assert len(claims) == 1 and claims[0].supported

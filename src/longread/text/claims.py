@@ -1,9 +1,11 @@
-"""An answer split into claims (sentences and list items), each checked against the text it
-cites: a claim is supported when its cited text holds its words and every number it states."""
+"""An answer split into claims (sentences, list items and quote lines), each checked against the
+text it cites: a claim is supported when its cited text holds every number it states and its new
+words together with what it is about; a quote line when its cited text holds the quote."""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from longread.answer import CITATION_MARK, Claim
@@ -23,8 +25,15 @@ _LABEL = re.compile(r"^\([^)]*\)\s*")  # a listed finding's "(section)"
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _ALONE = re.compile(r"(?<!\w)\d+(?:[.,]\d+)*(?!\w)")  # a number not part of a word (`web27`)
 _NAME = re.compile(r"(?<=\S)\s+[\"“(]?([A-Z][\w-]*)")  # a capitalized word, not the first
+_QUOTE_LINE = re.compile(  # “the quote” (its label)  — the reading's own line under a finding
+    r"^\s*[“\"](?P<quote>[^”\"\n]+?)…?[”\"](?:\s*\([^()\n]*\))?(?:\s*\[\d+\])*\s*$"
+)
+_COPULA = re.compile(r"\s(?:is|are|was|were)\s", re.IGNORECASE)
+_WORD = re.compile(r"\w+")
 SHARE = 0.5  # of a claim's new words its cited text must hold
+WINDOW = 250  # characters each side of a claim's new word where what it is about must stand
 ANSWER_WORDS = frozenset({"yes", "no"})  # what a yes/no answer adds to its question
+_ASKING = frozenset({"who", "whom", "whose", "what", "which", "when", "where", "why", "how"})
 
 
 def split_claims(answer: str) -> list[Claim]:
@@ -34,7 +43,8 @@ def split_claims(answer: str) -> list[Claim]:
     claims = []
     offset = 0
     for line in answer.splitlines(keepends=True):
-        pieces = [re.match(r"[^\n]*", line)] if _LISTED.match(line) else _SENTENCE.finditer(line)
+        whole = _LISTED.match(line) or _QUOTE_LINE.match(line)
+        pieces = [re.match(r"[^\n]*", line)] if whole else _SENTENCE.finditer(line)
         for piece in pieces:
             if piece is None:
                 continue
@@ -109,27 +119,78 @@ def _unbound(claim: str, source: str, question: str) -> list[str]:
 
 def holds(claim: str, source: str, question: str) -> tuple[bool, str]:
     """Whether `source` holds the claim: every number and name it states, and at least half of
-    its words that the question does not already contain (all its words, for a claim that only
-    restates the question); with the reason when it does not."""
+    its words that the question does not already contain, standing together with what it is
+    about (all its words, for a claim that only restates a yes/no question); with the reason
+    when it does not. A claim that only restates another question, or says X is X, holds
+    nothing."""
     lacking = missing_facts(claim, source, question)
     if lacking:
         return False, lacking
+    if _says_x_is_x(claim, question):
+        return False, "it says a thing is itself"
     present = set(terms(source))
     fresh = new_terms(claim, question) - ANSWER_WORDS
-    if not fresh:  # it restates the question ("Yes, the keeper is paid in salt"): all must hold
+    if not fresh:  # it restates the question ("Yes, the keeper is paid in salt")
+        if not _asks_yes_or_no(question):
+            return False, "it restates the question"
         unsaid = [t for t in dict.fromkeys(terms(claim)) if t not in present | ANSWER_WORDS]
         return not unsaid, f"the cited text does not say {', '.join(unsaid)}" if unsaid else ""
     share = sum(t in present for t in fresh) / len(fresh)
     if share < SHARE:
         return False, f"the cited text holds {share:.0%} of its words"
+    about = set(terms(claim)) - fresh - ANSWER_WORDS
+    if not _together(fresh, about, source):
+        return False, "the cited text has its words, but not together with what it is about"
     return True, ""
+
+
+def _asks_yes_or_no(question: str) -> bool:
+    """Whether the question asks yes or no: it opens with no question word."""
+    first = _WORD.search(question)
+    return first is None or first.group().casefold() not in _ASKING
+
+
+def _says_x_is_x(claim: str, question: str) -> bool:
+    """Whether a word the question asks about stands on both sides of the claim's "is"."""
+    sides = _COPULA.split(claim, maxsplit=1)
+    if len(sides) < 2:
+        return False
+    return bool(set(terms(sides[0])) & set(terms(sides[1])) & set(terms(question)))
+
+
+def _together(fresh: set[str], about: set[str], source: str) -> bool:
+    """Whether some stretch of `source` (WINDOW characters each side of one of the claim's new
+    words) holds at least SHARE of those words and more than half of the words the claim is
+    about that the source has at all."""
+    spots = [(m.start(), t) for m in _WORD.finditer(source) for t in terms(m.group())]
+    about &= {t for _, t in spots}
+    starts = [at for at, _ in spots]
+    for at, word in spots:
+        if word not in fresh:
+            continue
+        low, high = bisect_left(starts, at - WINDOW), bisect_right(starts, at + WINDOW)
+        near = {t for _, t in spots[low:high]}
+        if len(fresh & near) >= SHARE * len(fresh) and (
+            not about or 2 * len(about & near) > len(about)
+        ):
+            return True
+    return False
+
+
+def quote_holds(line: str, source: str) -> bool | None:
+    """For a quote line (“…” (label)), whether `source` holds the quote word for word (case and
+    spacing aside); None for any other line."""
+    m = _QUOTE_LINE.match(CITATION_MARK.sub("", line))
+    if m is None:
+        return None
+    return " ".join(m["quote"].split()).casefold() in " ".join(source.split()).casefold()
 
 
 def check_claims(answer: str, cited: Sequence[str], question: str) -> list[Claim]:
     """Every claim of `answer` checked against `cited` (the citations' texts, in order). A claim
     marked `[n]` rests on those citations; an unmarked one on whichever of the answer's citations
     holds it. A claim that cites nothing, or whose citations do not hold it, is unsupported."""
-    claims = split_claims(answer)
+    claims = _once(split_claims(answer))
     for claim in claims:
         said = statement(claim)
         marked = [n for n in claim.citations if 0 < n <= len(cited)]
@@ -137,16 +198,37 @@ def check_claims(answer: str, cited: Sequence[str], question: str) -> list[Claim
             claim.citations, claim.reason = [], "cites a passage the answer does not have"
             continue
         if marked:
-            claim.supported, claim.reason = holds(
-                said, "\n".join(cited[n - 1] for n in marked), question
+            claim.supported, claim.reason = _verdict(
+                claim.text, said, "\n".join(cited[n - 1] for n in marked), question
             )
             continue
-        verdicts = [holds(said, text, question) for text in cited]
+        verdicts = [_verdict(claim.text, said, text, question) for text in cited]
         claim.citations = [n for n, (held, _) in enumerate(verdicts, 1) if held][:3]
         claim.supported = bool(claim.citations)
         if not claim.supported:
             claim.reason = _unheld(verdicts)
     return claims
+
+
+def _verdict(line: str, said: str, source: str, question: str) -> tuple[bool, str]:
+    """A quote line checked as a quote, any other claim by `holds`."""
+    quoted = quote_holds(line, source)
+    if quoted is None:
+        return holds(said, source, question)
+    return quoted, "" if quoted else "the cited text does not hold this quote"
+
+
+def _once(claims: list[Claim]) -> list[Claim]:
+    """The claims without repeats: a statement made again on the same citations (a loop) is one
+    claim."""
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    kept = []
+    for claim in claims:
+        key = " ".join(statement(claim).casefold().split()), tuple(claim.citations)
+        if key not in seen:
+            seen.add(key)
+            kept.append(claim)
+    return kept
 
 
 def _unheld(verdicts: list[tuple[bool, str]]) -> str:
