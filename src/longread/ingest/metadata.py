@@ -129,7 +129,7 @@ def _word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
-_COLUMN_GAP = re.compile(r"\S(?:[ ]*\t[ \t]*|[ ]{3,})\S")  # a running header's ("GREP(1)   GREP(1)")
+_COLUMN_GAP = re.compile(r"\S(?:[ ]*\t[ \t]*|[ ]{3,})\S")  # "GREP(1)   GREP(1)"
 
 
 def headings_in(sample: str) -> list[str]:
