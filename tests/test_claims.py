@@ -281,14 +281,16 @@ def test_each_group_of_a_counted_list_is_held_by_its_own_line(claim, supported):
 PACKER = (  # a manual of our own: the words of a wrong answer are there, never together
     "pack - put files into a compressed archive. pack stores each file with its path and "
     "can store a whole tree of directories when asked to recurse. "
-    + "Paths are kept as given, and links are followed only on request. " * 4
+    + "Paths are kept as given, and links are followed only on request. "
+    * 4
     + "To read an archive back, use unpack, which restores every file it holds. Files that "
     "are empty are stored too, and a name may be removed from an archive with --delete."
 )
 SHELL_VARIABLES = (
     "HISTFILE\n    The name of the file in which command history is saved. The default value "
     "is ~/.shell_history.\n"
-    + "HISTIGNORE\n    A list of patterns deciding which lines the history keeps or drops.\n" * 4
+    + "HISTIGNORE\n    A list of patterns deciding which lines the history keeps or drops.\n"
+    * 4
     + "HISTSIZE\n    The number of commands to remember in the command history. The default "
     "value is 500.\n"
 )
