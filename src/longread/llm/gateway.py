@@ -21,9 +21,17 @@ from longread.llm.base import LM, TransientModelError
 from longread.llm.limits import limited
 from longread.llm.pricing import cost_usd
 from longread.llm.types import Completion, Message, Request
-from longread.llm.usage import Budget, Purpose, Usage, counts_as_subcall, current_depth
+from longread.llm.usage import (
+    ROOT_PURPOSES,
+    Budget,
+    Purpose,
+    Usage,
+    counts_as_subcall,
+    current_depth,
+)
 from longread.store.cache import ResponseCache, request_key
 from longread.text.cut import truncate_middle
+from longread.text.loops import cut_loop
 
 Prompt = str | Sequence[Message]
 T = TypeVar("T")
@@ -111,14 +119,15 @@ class Gateway:
     ) -> Completion:
         """One model call, accounted under `purpose` (e.g. `root`, `subcall`,
         `summarize_section`)."""
+        prose = json_schema is None and purpose not in ROOT_PURPOSES  # (not code, not JSON)
         request = Request(
-            as_messages(prompt, system), max_tokens, temperature, json_schema, tuple(stop)
+            as_messages(prompt, system), max_tokens, temperature, json_schema, tuple(stop), prose=prose
         )
         key = request_key(lm.name, request.cache_fields()) if self.cache else ""
         self._check_cancelled()
         deadline.check()  # a call made for a REPL cell must not start after the cell's time is up
         if self.cache and (hit := self.cache.get(key)) is not None:
-            return self._record(lm, purpose, label, Completion(**hit, cached=True), 0.0)
+            return self._record(lm, purpose, label, _cleared(Completion(**hit, cached=True), prose), 0.0)
         self._check_budget(purpose)
         self._models.add(lm)
         try:
@@ -155,7 +164,7 @@ class Gateway:
                     (completion.input_tokens, counted, completion.output_tokens),
                     seconds,
                 )
-            return self._record(lm, purpose, label, completion, seconds)
+            return self._record(lm, purpose, label, _cleared(completion, prose), seconds)
         finally:
             if counts_as_subcall(purpose, current_depth()):
                 with self._lock:
@@ -330,3 +339,9 @@ class Gateway:
     def _exceeded(self, limit: str, message: str) -> None:
         self.usage.seconds = self.elapsed
         raise BudgetExceededError(f"budget exceeded: {message}", limit)
+
+
+def _cleared(completion: Completion, prose: bool) -> Completion:
+    """A prose reply with a loop cut after its first copy (code and JSON are left as they are)."""
+    text = cut_loop(completion.text) if prose else completion.text
+    return completion if text == completion.text else replace(completion, text=text)

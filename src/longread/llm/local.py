@@ -59,15 +59,50 @@ def load_llama(
 def until(end: float, end_token: int) -> Any:
     """A llama.cpp logits processor that ends the reply at `end` (a `time.monotonic()` value):
     from then on, `end_token` is the only token it may choose."""
-    from llama_cpp import LogitsProcessorList
 
     def processor(tokens: Any, scores: Any) -> Any:
         if time.monotonic() >= end:
-            scores[:] = -float("inf")
-            scores[end_token] = 0.0
+            _only(scores, end_token)
         return scores
 
-    return LogitsProcessorList([processor])
+    return processor
+
+
+LOOP_TOKENS = range(8, 65)  # the lengths of a looping stretch looked for, in tokens
+LOOP_COPIES = 3  # a stretch made this many times in a row ends the reply
+
+
+def loop_stopper(end_token: int) -> Any:
+    """A llama.cpp logits processor that ends the reply once it makes one stretch of tokens
+    LOOP_COPIES times in a row (the prompt, the first tokens it sees, aside)."""
+    import numpy as np
+
+    prompt: list[int] = []
+
+    def processor(tokens: Any, scores: Any) -> Any:
+        if not prompt:
+            prompt.append(len(tokens))
+        made = np.asarray(tokens[prompt[0] :])
+        n = len(made)
+        for period in LOOP_TOKENS:
+            if period * LOOP_COPIES > n:
+                break
+            tail = made[n - period :]
+            if all(
+                np.array_equal(tail, made[n - k * period : n - (k - 1) * period])
+                for k in range(2, LOOP_COPIES + 1)
+            ):
+                _only(scores, end_token)
+                break
+        return scores
+
+    return processor
+
+
+def _only(scores: Any, token: int) -> None:
+    """Leave `token` the only choice."""
+    scores[:] = -float("inf")
+    scores[token] = 0.0
 
 
 def prompt_cache(capacity_bytes: int) -> Any:
@@ -137,10 +172,15 @@ class LocalLM(LM):
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
         llama = self.llama
+        processors = []
         if request.timeout is not None:  # (the reply is cut where the time runs out)
-            kwargs["logits_processor"] = until(
-                time.monotonic() + request.timeout, llama.token_eos()
-            )
+            processors.append(until(time.monotonic() + request.timeout, llama.token_eos()))
+        if request.prose:  # (a loop ends the reply: cut after its first copy, it says no more)
+            processors.append(loop_stopper(llama.token_eos()))
+        if processors:
+            from llama_cpp import LogitsProcessorList
+
+            kwargs["logits_processor"] = LogitsProcessorList(processors)
         with _load_lock:
             lock = _call_locks.setdefault(id(llama), threading.Lock())
         with lock:

@@ -20,6 +20,7 @@ class Request:
     timeout: float | None = (
         None  # seconds the provider may take (a REPL cell's time left); not cached
     )
+    prose: bool = False  # a reply in words (not code, not JSON): a loop in it may end it early
 
     def chat_kwargs(self) -> dict[str, Any]:
         """The arguments every chat-completions API shares."""

@@ -17,6 +17,7 @@ from longread.llm.jsonio import MalformedJSONError, complete_json
 from longread.llm.usage import Purpose
 from longread.strategies.common import Run, partial_on_budget
 from longread.text.grounding import clean_finding, grounded_span, negates, says_nothing
+from longread.text.loops import cut_echo
 from longread.text.rank import bm25_scores, focus_lines, terms
 from longread.text.slices import char_spans
 from longread.tools.single_doc import SingleDocTools
@@ -265,7 +266,7 @@ class ChunkReader:
             label=chunk.chunk_id,
             max_tokens=96,
         )
-        return clean_finding(reply.text), ""
+        return clean_finding(cut_echo(reply.text, FOCUSED)), ""
 
     def _ask(self, chunk: Chunk) -> tuple[str, str]:
         prompt = SNIPPET.format(

@@ -15,6 +15,7 @@ from longread.strategies.corpus_view import candidates
 from longread.strategies.reading import Chunk, Readable, best_chunks, chunk_plan, search_chunks
 from longread.strategies.texts import InMemory, TextDocs
 from longread.text.grounding import grounded_span
+from longread.text.loops import cut_echo
 from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
@@ -51,7 +52,8 @@ def run_retrieval(
         system=SYSTEM,
         purpose=Purpose.RETRIEVAL,
         max_tokens=512,
-    ).text.strip()
+    ).text
+    reply = cut_echo(reply, PROMPT).strip()
     if run.root.writes_code:
         text, cited = renumber(reply, len(chosen))
     else:  # a small model's marks are noise: only the sentences its words stand in are cited
