@@ -121,13 +121,20 @@ class Gateway:
         `summarize_section`)."""
         prose = json_schema is None and purpose not in ROOT_PURPOSES  # (not code, not JSON)
         request = Request(
-            as_messages(prompt, system), max_tokens, temperature, json_schema, tuple(stop), prose=prose
+            as_messages(prompt, system),
+            max_tokens,
+            temperature,
+            json_schema,
+            tuple(stop),
+            prose=prose,
         )
         key = request_key(lm.name, request.cache_fields()) if self.cache else ""
         self._check_cancelled()
         deadline.check()  # a call made for a REPL cell must not start after the cell's time is up
         if self.cache and (hit := self.cache.get(key)) is not None:
-            return self._record(lm, purpose, label, _cleared(Completion(**hit, cached=True), prose), 0.0)
+            return self._record(
+                lm, purpose, label, _cleared(Completion(**hit, cached=True), prose), 0.0
+            )
         self._check_budget(purpose)
         self._models.add(lm)
         try:
