@@ -59,6 +59,8 @@ def test_the_lead_is_what_a_reader_takes_as_the_answer():
     [
         ("contains", "Ingrid Vale", "It was ingrid  Vale, the captain.", 1.0),
         ("contains", "Vale", "Valerie", 0.0),
+        ("contains", "-t|--list", "Use --list to see them.", 1.0),
+        ("contains", "-t|--list", "Use -l to see them.", 0.0),
         ("exact", "Act III", "act iii.", 1.0),
         ("exact", "Act III", "Act III, mostly", 0.0),
         ("number", "1511", "HAMLET: 1,511 lines spoken", 1.0),

@@ -37,7 +37,8 @@ def normal(text: str) -> str:
 
 
 def score(scorer: str, gold: str, text: str) -> float:
-    """1.0 for a reply that holds the gold answer (set-f1: the F1 of the gold items it holds)."""
+    """1.0 for a reply that holds the gold answer, or (contains) one of its `|` alternatives
+    (set-f1: the F1 of the gold items it holds)."""
     if scorer == "exact":
         return float(normal(text) == normal(gold))
     if scorer == "number":
@@ -52,7 +53,7 @@ def score(scorer: str, gold: str, text: str) -> float:
             return 0.0
         precision, recall = right / len(listed), found / len(items)
         return 2 * precision * recall / (precision + recall)
-    return float(_holds(normal(text), normal(gold)))
+    return float(any(_holds(normal(text), normal(g)) for g in gold.split("|")))
 
 
 def _holds(text: str, item: str) -> bool:
@@ -67,5 +68,7 @@ def _value(number: str) -> float | None:
 
 
 def cited(answer: Answer, gold: str) -> bool:
-    """Whether a cited span holds the gold answer."""
-    return any(_holds(normal(c.text), normal(gold)) for c in answer.citations)
+    """Whether a cited span holds the gold answer (one of its `|` alternatives)."""
+    return any(
+        _holds(normal(c.text), normal(g)) for c in answer.citations for g in gold.split("|")
+    )

@@ -16,7 +16,8 @@ SCORERS = ("exact", "number", "contains", "set-f1")
 @dataclass(frozen=True)
 class Task:
     """`path`: a file or a folder (relative paths are read from the task file's folder);
-    `scorer`: exact, number, contains or set-f1 (gold items separated by `;`)."""
+    `scorer`: exact, number, contains (alternatives separated by `|`) or set-f1 (gold items
+    separated by `;`)."""
 
     path: str
     question: str
