@@ -14,6 +14,7 @@ import pytest
 from longread.answer import Answer, Citation
 from longread.errors import InputError
 from longread.evals.generate import generate
+from longread.evals.baseline import best_sentence, source_sentences
 from longread.evals.runner import run_tasks, table
 from longread.evals.scoring import cited, lead, score
 from longread.evals.tasks import Task, read_tasks, select, write_tasks
@@ -192,15 +193,19 @@ def test_a_run_scores_each_task_and_a_failed_one_says_why(plays, tmp_path):
     tasks = [t for t in generate(plays, tmp_path / "out") if t.family == "aggregation"][:6]
     tasks.append(Task(str(tmp_path / "missing.md"), "How many scenes?", "3", "number", "broken"))
     silent = ScriptedLM(lambda request: "NONE")
-    results = run_tasks(tasks, ["aggregate"], [silent])
+    everything = run_tasks(tasks, ["aggregate"], [silent])
+    baseline = [r for r in everything if r.mode == "baseline"]
+    results = [r for r in everything if r.mode != "baseline"]
+    assert len(baseline) == len(results) == 7 and all(r.calls == 0 for r in baseline)
     assert [r.lead for r in results[:6]] == [1.0] * 6 and all(r.calls == 0 for r in results)
     assert results[-1].lead == 0 and "missing.md" in results[-1].error
-    shown = table(results)
+    shown = table(everything)
+    assert "| aggregation | baseline | no model | 6 |" in shown
     assert "| aggregation | aggregate | scripted:test | 6 | 6.0/6 | 6.0/6 |" in shown
     assert "| all | aggregate | scripted:test | 7 | 6.0/7 |" in shown
     slow = ScriptedLM(lambda request: "Later.", latency=0.4)
     needle = next(t for t in generate(plays, tmp_path / "out") if t.family == "needle")
-    (late,) = run_tasks([needle], ["map"], [slow], max_seconds=0.2)
+    (_, late) = run_tasks([needle], ["map"], [slow], max_seconds=0.2)
     assert late.lead == 0 and "budget" in late.error
 
 
@@ -212,8 +217,26 @@ def test_the_command_runs_a_task_file_saves_and_compares(plays, tmp_path):
     first = longread(*args, "--json", str(tmp_path / "before.json"), env=env)
     assert first.returncode == 0, first.stderr
     assert "| aggregation | aggregate | openai:x | 3 | 3.0/3 |" in first.stdout
-    assert len(json.loads((tmp_path / "before.json").read_text())) == 3
+    assert len(json.loads((tmp_path / "before.json").read_text())) == 6  # (the baseline's too)
     again = longread(*args, "--compare", str(tmp_path / "before.json"), env=env)
     assert "| aggregation | aggregate | openai:x | 3.0/3 | 3.0/3 |" in again.stdout
     both = longread("eval", env=env)
     assert both.returncode != 0 and "give a task file, or --generate FOLDER" in both.stderr
+
+
+def test_the_no_model_baseline_reads_one_sentence_of_the_whole_source(tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "a.txt").write_text("The harbour opens at dawn. Boats leave the harbour at noon.\n")
+    (folder / "b.txt").write_text("The lighthouse keeper is paid in salt. Salt is dear.\n")
+    (folder / "c.bin").write_bytes(b"\x00\x01binary")  # not readable: skipped
+    said = best_sentence("How is the lighthouse keeper paid?", source_sentences(folder))
+    assert said == "The lighthouse keeper is paid in salt."
+    assert best_sentence("Who rules Mars?", source_sentences(folder)) == ""
+    task = Task(str(folder), "How is the lighthouse keeper paid?", "salt", family="facts")
+    miss = Task(str(folder), "When do boats leave?", "midnight", family="facts")
+    results = run_tasks([task, miss], [], [])
+    assert [(r.mode, r.lead, r.cited) for r in results] == [
+        ("baseline", 1.0, True),
+        ("baseline", 0.0, False),
+    ]

@@ -12,6 +12,9 @@ from pathlib import Path
 
 from longread.api import MultiDocRLM, SingleDocRLM
 from longread.errors import LongreadError
+from longread.evals.baseline import MODE as BASELINE_MODE
+from longread.evals.baseline import MODEL as BASELINE_MODEL
+from longread.evals.baseline import best_sentence, source_sentences
 from longread.evals.scoring import cited, lead, score
 from longread.evals.tasks import Task
 from longread.llm.base import LM
@@ -43,9 +46,15 @@ def run_tasks(
     on_result: Callable[[Result], None] = lambda result: None,
     max_seconds: float | None = None,
 ) -> list[Result]:
-    """Every task with every model and mode (each question stopped after `max_seconds`, if
-    given); a task that fails scores 0 and says why."""
+    """Every task answered by the no-model baseline, then with every model and mode (each
+    question stopped after `max_seconds`, if given); a task that fails scores 0 and says why."""
+    tasks = list(tasks)
     results = []
+    read: dict[str, list[str]] = {}  # a source's sentences, read once for all its tasks
+    for task in tasks:
+        result = baseline_result(task, read)
+        on_result(result)
+        results.append(result)
     for model in models:
         for mode in modes:
             for task in tasks:
@@ -96,6 +105,29 @@ def run_task(
         usage.get("cost_usd"),
         time.perf_counter() - started,
         answered_by=answer.mode,
+    )
+
+
+def baseline_result(task: Task, read: dict[str, list[str]]) -> Result:
+    """What the no-model baseline's one sentence scores (it is its own citation)."""
+    started = time.perf_counter()
+    if task.path not in read:
+        read[task.path] = source_sentences(Path(task.path))
+    said = best_sentence(task.question, read[task.path])
+    right = score(task.scorer, task.answer, lead(said))
+    return Result(
+        task.family,
+        BASELINE_MODE,
+        BASELINE_MODEL,
+        task.question,
+        right,
+        score(task.scorer, task.answer, said),
+        right > 0,
+        0,
+        0,
+        0.0,
+        time.perf_counter() - started,
+        answered_by=BASELINE_MODE,
     )
 
 

@@ -69,6 +69,4 @@ def _value(number: str) -> float | None:
 
 def cited(answer: Answer, gold: str) -> bool:
     """Whether a cited span holds the gold answer (one of its `|` alternatives)."""
-    return any(
-        _holds(normal(c.text), normal(g)) for c in answer.citations for g in gold.split("|")
-    )
+    return any(_holds(normal(c.text), normal(g)) for c in answer.citations for g in gold.split("|"))
