@@ -13,8 +13,8 @@ import pytest
 
 from longread.answer import Answer, Citation
 from longread.errors import InputError
-from longread.evals.generate import generate
 from longread.evals.baseline import best_sentence, source_sentences
+from longread.evals.generate import generate
 from longread.evals.runner import run_tasks, table
 from longread.evals.scoring import cited, lead, score
 from longread.evals.tasks import Task, read_tasks, select, write_tasks
