@@ -15,7 +15,7 @@ from longread.answer import Answer, Citation
 from longread.errors import InputError
 from longread.evals.baseline import best_sentence, source_sentences
 from longread.evals.generate import generate
-from longread.evals.runner import run_tasks, table
+from longread.evals.runner import Result, explained, lost, run_tasks, table
 from longread.evals.scoring import cited, lead, score
 from longread.evals.tasks import Task, read_tasks, select, write_tasks
 from longread.llm.scripted import ScriptedLM
@@ -240,3 +240,23 @@ def test_the_no_model_baseline_reads_one_sentence_of_the_whole_source(tmp_path):
         ("baseline", 1.0, True),
         ("baseline", 0.0, False),
     ]
+
+
+def test_explain_says_at_which_stage_the_gold_was_lost():
+    task = Task("x.md", "Who holds the keys?", "night porter")
+
+    def answered(text: str, *cited: str) -> Answer:
+        return Answer(text, "map", [Citation("x.md", 0, len(c), c) for c in cited])
+
+    porter = "The keys are held by the night porter."
+    assert lost(task, answered(f"{porter} [1]", porter), []) == ""
+    assert lost(task, answered("The keys hang in the hall. [1]", porter), []) == "answer"
+    other = "The keys hang in the hall."
+    assert lost(task, answered(f"{other} [1]", other, porter), []) == "ranking"
+    assert lost(task, answered("Not found.", other), [f"Text: {porter}"]) == "reader"
+    assert lost(task, answered("Not found."), ["Text: the hall"]) == "retrieval"
+    results = [
+        Result("facts", "map", "m", "q", 0, 0, False, 1, 1, 0.0, 1.0, lost=at)
+        for at in ("", "answer", "ranking", "reader", "retrieval")
+    ]
+    assert "| facts | map | m | 5 | 4/5 | 3/5 | 2/5 | 1/5 |" in explained(results)

@@ -39,13 +39,19 @@ def evaluate(
     compare_to: Path | None = typer.Option(
         None, "--compare", help="An earlier --json file: print lead accuracy before and now."
     ),
+    explain: bool = typer.Option(
+        False,
+        "--explain",
+        help="Say where each missed answer was lost (retrieval, reader, ranking, answer), and "
+        "how many tasks kept it past each stage.",
+    ),
 ) -> None:
     """Measure answer quality on TASKS (or on --generate'd tasks) for each --mode and --model."""
     from longread.config import cache_dir, default_model
     from longread.errors import InputError
     from longread.evals.generate import fetch_plays
     from longread.evals.generate import generate as make_tasks
-    from longread.evals.runner import Result, compare, run_tasks, save, table
+    from longread.evals.runner import Result, compare, explained, run_tasks, save, table
     from longread.evals.tasks import read_tasks, select, write_tasks
 
     if (tasks is None) == (generate is None):
@@ -65,7 +71,8 @@ def evaluate(
         err_console.print(
             f"{escape(result.family)} · {escape(result.mode)} · {mark} · {result.seconds:.1f} s · "
             f"{escape(result.question[:70])}"
-            + (f" · {escape(result.error)}" if result.error else ""),
+            + (f" · {escape(result.error)}" if result.error else "")
+            + (f" · lost at {result.lost}" if explain and result.lost else ""),
             highlight=False,
         )
 
@@ -73,6 +80,8 @@ def evaluate(
         chosen, mode, model or [default_model()], sub_model, progress, max_seconds=max_seconds
     )
     console.print(table(results), highlight=False, soft_wrap=True)
+    if explain:
+        console.print("\n" + explained(results), highlight=False, soft_wrap=True)
     if json_out is not None:
         save(results, json_out)
     if compare_to is not None:

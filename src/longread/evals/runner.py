@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from longread.answer import Answer
 from longread.api import MultiDocRLM, SingleDocRLM
 from longread.errors import LongreadError
 from longread.evals.baseline import MODE as BASELINE_MODE
@@ -17,6 +18,7 @@ from longread.evals.baseline import MODEL as BASELINE_MODEL
 from longread.evals.baseline import best_sentence, source_sentences
 from longread.evals.scoring import cited, lead, score
 from longread.evals.tasks import Task
+from longread.events import Event, EventKind
 from longread.llm.base import LM
 from longread.llm.usage import Budget
 
@@ -36,6 +38,7 @@ class Result:
     seconds: float
     answered_by: str = ""
     error: str = ""
+    lost: str = ""  # where the gold was lost (`explain`): retrieval, reader, ranking or answer
 
 
 def run_tasks(
@@ -71,8 +74,16 @@ def run_task(
     started = time.perf_counter()
     source = Path(task.path)
     opened = MultiDocRLM if source.is_dir() else SingleDocRLM
+    shown: list[str] = []  # what the models were shown, for `lost`
+
+    def seen(event: Event) -> None:
+        if event.kind is EventKind.LLM_START:
+            shown.append(str(event.data.get("prompt", "")))
+
     try:
-        with opened(source, model, sub_model, mode=mode, cache=False, budget=budget) as rlm:
+        with opened(
+            source, model, sub_model, mode=mode, cache=False, budget=budget, on_event=seen
+        ) as rlm:
             if isinstance(rlm, MultiDocRLM):
                 rlm.build_index(llm_meta=False)
             answer = rlm.query(task.question)
@@ -105,7 +116,45 @@ def run_task(
         usage.get("cost_usd"),
         time.perf_counter() - started,
         answered_by=answer.mode,
+        lost=lost(task, answer, shown),
     )
+
+
+def lost(task: Task, answer: Answer, shown: list[str]) -> str:
+    """Where the gold was lost: never shown to a model (`retrieval`; a run by code alone shows
+    nothing, and is judged by its answer), shown but in no finding or citation (`reader`), found
+    but not in the first one (`ranking`), in the first citation but not in the lead (`answer`);
+    "" when the lead holds it."""
+    if score(task.scorer, task.answer, lead(answer.text)) >= 1:
+        return ""
+    first = answer.citations[0].text if answer.citations else ""
+    if score(task.scorer, task.answer, first) >= 1:
+        return "answer"
+    held = [answer.text, *(c.text for c in answer.citations)]
+    if any(score(task.scorer, task.answer, text) >= 1 for text in held):
+        return "ranking"
+    if any(score(task.scorer, task.answer, prompt) >= 1 for prompt in shown):
+        return "reader"
+    return "retrieval"
+
+
+STAGES = ("retrieval", "reader", "ranking", "answer")
+
+
+def explained(results: list[Result]) -> str:
+    """Per family, mode and model: how many tasks kept the gold past each stage, and where the
+    others lost it."""
+    rows = [
+        "| family | mode | model | tasks | past retrieval | past reader | past ranking | led |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for key in sorted({(r.family, r.mode, r.model) for r in results if r.mode != BASELINE_MODE}):
+        group = [r for r in results if (r.family, r.mode, r.model) == key]
+        n = len(group)
+        lost_at = [r.lost for r in group]
+        past = [sum(at not in STAGES[: k + 1] for at in lost_at) for k in range(len(STAGES))]
+        rows.append(f"| {' | '.join(key)} | {n} | " + " | ".join(f"{p}/{n}" for p in past) + " |")
+    return "\n".join(rows)
 
 
 def baseline_result(task: Task, read: dict[str, list[str]]) -> Result:

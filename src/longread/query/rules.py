@@ -96,6 +96,9 @@ def _appearing(asked: str, links: list[Link]) -> tuple[str, int, int] | None:
     return found
 
 
+_PLACING = (Operation.NTH, Operation.ARGMAX, Operation.ARGMIN)
+
+
 def _table(reading: Reading) -> CatalogTable | None:
     """The record table the question names best, by the weight of its links that do not
     overlap, and what the question needs of it (a `who` column; a text column for a word)."""
@@ -116,6 +119,12 @@ def _table(reading: Reading) -> CatalogTable | None:
         )  # (`Which play…`: the plays group what another table counts)
         if table.name in STRUCTURAL and not any(lk.what in ("noun", "value") for lk in own):
             continue  # (a document's sections are counted only when the question names them)
+        if (
+            table.name == "documents"
+            and len(reading.catalog.documents) == 1
+            and reading.operation in _PLACING
+        ):
+            continue  # (one document has no place among documents: `last modified` is no rank)
         score = sum(lk.weight for lk in own)
         if score == 0 and not (who and "template" in table.kinds and role(table, "who")):
             continue  # (a table the question names nothing of; `who` alone names found records)

@@ -15,12 +15,14 @@ from longread.query.plan import Shape
 from longread.store.full_text import spelled
 from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.corpus_view import CorpusView, candidates
+from longread.strategies.floor import RankedByFloor, source_floor, with_floor
 from longread.strategies.planning import plan_for
 from longread.strategies.reading import (
     SENTENCE,
     Chunk,
     ChunkReader,
     Finding,
+    Readable,
     best_chunks,
     chunk_plan,
     cut_chunks,
@@ -37,20 +39,33 @@ NAMED_PASSAGES = 2  # places read in each document that names what the first rou
 
 
 def run_map(question: str, tools: SingleDocTools, run: Run) -> Answer:
-    """Read the best passages of the sections whose text matches the question best."""
+    """Read the best passages of the sections whose text matches the question best, and those
+    holding the sentences of the whole document that match it best (the lexical floor)."""
     chunk_chars, limit = chunk_plan(run)
     chunks = search_chunks(question, tools, chunk_chars, limit)
-    chosen = best_chunks(question, chunks, limit)
-    run.emit(EventKind.PHASE, name="MAP", chunks=len(chosen))
-    return map_answer(question, chosen, run, tools, "map", len(chunks))
+    return _floored(question, chunks, best_chunks(question, chunks, limit), tools, run)
 
 
 def map_texts(question: str, docs: TextDocs, run: Run) -> Answer:
-    """Read up to `max_slices` of the documents' chunks (chosen by BM25 when there are more)."""
+    """Read up to `max_slices` of the documents' chunks (chosen by BM25 when there are more, the
+    lexical floor's among them)."""
     _, limit = chunk_plan(run)
-    chosen = best_chunks(question, docs.chunks, limit)
-    run.emit(EventKind.PHASE, name="MAP", chunks=len(chosen))
-    return map_answer(question, chosen, run, docs, "map", len(docs.chunks))
+    return _floored(question, docs.chunks, best_chunks(question, docs.chunks, limit), docs, run)
+
+
+def _floored(
+    question: str, candidates: list[Chunk], chosen: list[Chunk], source: Readable, run: Run
+) -> Answer:
+    """Read the `chosen` candidates and the chunks holding the floor's sentences, `max_slices`
+    in all, and answer with the findings ranked by the floor."""
+    chunk_chars, limit = chunk_plan(run)
+    weighed = source_floor(question, source, candidates)
+    read = with_floor(chosen, candidates, weighed, source, chunk_chars, limit)
+    total = len({c.start for c in candidates} | {c.start for c in read})
+    run.emit(EventKind.PHASE, name="MAP", chunks=len(read))
+    return map_answer(
+        question, read, run, source, "map", total, ranking=RankedByFloor(weighed, source)
+    )
 
 
 class CorpusReader(ChunkReader):
@@ -60,11 +75,11 @@ class CorpusReader(ChunkReader):
 
     candidates = 0  # passages the rounds chose from
 
-    def kept(self, order: list[int], scores: list[float]) -> list[int]:
+    def kept(self, found: list[Finding], order: list[int], scores: list[float]) -> list[int]:
         firsts: dict[str, int] = {}
         for i in order:
-            firsts.setdefault(self.findings[i].chunk.section, i)
-        best = set(firsts.values()) | set(super().kept(order, scores))
+            firsts.setdefault(found[i].chunk.section, i)
+        best = set(firsts.values()) | set(super().kept(found, order, scores))
         return [i for i in order if i in best]
 
 
@@ -211,9 +226,15 @@ def _read_round(
     chunk_chars: int,
     ranked_so_far: list[str],
 ) -> None:
-    """Read the best passages of the documents that best match `query`."""
+    """Read the best passages of the documents that best match `query`, those holding the
+    sentences that match it best among them (the lexical floor, which then ranks the findings)."""
     ranked, view, chunks = candidates(tools, query, limit, chunk_chars)
-    _read_view(reader, view, ranked, chunks, spread_best(query, chunks, limit), ranked_so_far)
+    weighed = source_floor(query, view, chunks)
+    chosen = with_floor(
+        spread_best(query, chunks, limit), chunks, weighed, view, chunk_chars, limit
+    )
+    reader.ranking = RankedByFloor(weighed, view)
+    _read_view(reader, view, ranked, chunks, chosen, ranked_so_far)
 
 
 def _read_names(

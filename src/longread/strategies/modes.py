@@ -138,16 +138,20 @@ def choose_mode(
     allow_code: bool = True,
     plan: Plan | None = None,
 ) -> tuple[str, str]:
-    """`base` when the context fits the root model's window (a corpus never does: `None`); else
-    the mode `longread eval` measured answering this kind of question best with this model; for
-    a model not measured, `rlm` if it is declared to write code and its code may run here, else
-    `fallback`. Returns (mode, reason)."""
+    """`base` when the context fits the root model's window (a corpus never does: `None`), unless
+    the root cannot write code and `longread eval` measured another mode answering this kind of
+    question best with it (a tiny model reading a whole text at once loses what `map` finds);
+    else that measured mode; for a model not measured, `rlm` if it is declared to write code and
+    its code may run here, else `fallback`. Returns (mode, reason)."""
     what = (
         "the corpus" if context_chars is None else f"the context (~{context_chars // 3:,} tokens)"
     )
-    if context_chars is not None and context_chars // 3 + 1_500 <= root.context_window:
-        return "base", f"{what} fits in {root.name}'s window"
     measured = measured_mode(plan or Plan(""), root.name)
+    fits = context_chars is not None and context_chars // 3 + 1_500 <= root.context_window
+    if fits and not root.writes_code and measured is not None and measured[0] != "base":
+        return measured[0], f"{what} fits in {root.name}'s window, but {measured[1]}"
+    if fits:
+        return "base", f"{what} fits in {root.name}'s window"
     if measured is not None and measured[0] != "base" and (measured[0] != "rlm" or allow_code):
         return measured[0], f"{what} exceeds the window; {measured[1]}"
     if root.writes_code and allow_code:

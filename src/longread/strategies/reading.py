@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from longread.answer import CITATION_MARK, Answer, Citation
 from longread.events import EventKind
@@ -21,6 +21,9 @@ from longread.text.loops import cut_echo
 from longread.text.rank import bm25_scores, focus_lines, terms
 from longread.text.slices import char_spans
 from longread.tools.single_doc import SingleDocTools
+
+if TYPE_CHECKING:
+    from longread.strategies.floor import RankedByFloor
 
 FOCUSED = (
     "Question: {question}\n"
@@ -95,6 +98,7 @@ class Finding:
     chunk: Chunk
     text: str
     citation: Citation
+    span: tuple[int, int] = (0, 0)  # the cited text's [start, end) in the source read
 
 
 def chunk_plan(run: Run) -> tuple[int, int]:
@@ -167,6 +171,7 @@ class ChunkReader:
         self.stats = {"chunks_read": 0, "findings": 0, "ungrounded": 0, "malformed": 0}
         self.findings: list[Finding] = []
         self.leading = 0  # the first findings, kept first in their order (a second hop's)
+        self.ranking: RankedByFloor | None = None  # the lexical floor, when the caller sets one
         self._lock = threading.Lock()  # chunks are read on several threads at once
 
     def _count(self, key: str) -> None:
@@ -195,13 +200,15 @@ class ChunkReader:
                 claim = " ".join(chunk.text[span[0] : span[1]].split())
         if span is None:
             return
-        cited = " ".join(chunk.text[span[0] : span[1]].split())
-        if self.focus and negates(claim) and not negates(cited):
-            claim = cited  # (a tiny model's "not" that its sentence does not say)
-        self._count("findings")
+        start, end = chunk.start + span[0], chunk.start + span[1]
+        if self.ranking is not None:
+            start, end = self.ranking.widened(start, end)
         assert self.source is not None
-        citation = self.source.citation(chunk.start + span[0], chunk.start + span[1])
-        self.findings.append(Finding(chunk, claim, citation))
+        citation = self.source.citation(start, end)
+        if self.focus and negates(claim) and not negates(citation.text):
+            claim = " ".join(citation.text.split())  # (a tiny model's "not" its text lacks)
+        self._count("findings")
+        self.findings.append(Finding(chunk, claim, citation, (start, end)))
 
     def on_point(self, cited: str) -> bool:
         """Whether a sentence a reply rests on is about what this reader looks for (any is)."""
@@ -226,18 +233,26 @@ class ChunkReader:
     def answer(
         self, mode: str, total_chunks: int, stats: dict[str, Any], stopped_by: str | None = None
     ) -> Answer:
-        """The findings, best-matching first (the `leading` ones first, as they are), joined into
-        one answer. A root model that cannot weigh them gets only those whose passage matches the
-        question at least half as well as the best one's (a small model's tail of findings is
-        mostly noise)."""
-        scores = bm25_scores(self.question, [f.chunk.text for f in self.findings])
-        rest = sorted(range(self.leading, len(self.findings)), key=lambda i: -scores[i])
-        order = list(range(self.leading)) + rest
+        """The findings, best-matching first (the `leading` ones first, as they are; with a
+        lexical floor, ranked by its score, its sentences among them), joined into one answer. A
+        root model that cannot weigh them gets only those that match the question at least half
+        as well as the best one (a small model's tail of findings is mostly noise)."""
+        found = self.findings
+        if self.ranking is not None:
+            found = self.ranking.findings(found)
+            scores = self.ranking.scores(found)
+            order = self.ranking.order(found, self.leading)
+        else:
+            scores = bm25_scores(self.question, [f.chunk.text for f in found])
+            rest = sorted(range(self.leading, len(found)), key=lambda i: -scores[i])
+            order = list(range(self.leading)) + rest
         if order and not self.run.root.writes_code:
-            order = self.kept(order, scores)
-        ranked = [self.findings[i] for i in order]
+            order = self.kept(found, order, scores)
+        ranked = [found[i] for i in order]
         read = self.stats["chunks_read"]
-        if ranked:
+        if ranked and stopped_by is not None:
+            text = led(ranked)  # (the budget is spent: joined without a model)
+        elif ranked:
             text = aggregate(self.question, ranked, self.run)
         else:
             text = f"Not found: none of the {read} passages read answers the question."
@@ -253,8 +268,9 @@ class ChunkReader:
             stopped_by=stopped_by,
         )
 
-    def kept(self, order: list[int], scores: list[float]) -> list[int]:
-        """The findings (indexes, best first) shown when the root model cannot weigh them."""
+    def kept(self, found: list[Finding], order: list[int], scores: list[float]) -> list[int]:
+        """The findings (indexes into `found`, best first) shown when the root model cannot
+        weigh them."""
         return [i for i in order if scores[i] >= 0.5 * scores[order[0]]]
 
     def _ask_focused(self, chunk: Chunk) -> tuple[str, str]:
@@ -322,6 +338,8 @@ def led(findings: list[Finding]) -> str:
     sentence it rests on, then the others."""
     first, others = findings[0], findings[1:]
     quote = " ".join(first.citation.text.split())
+    if quote == " ".join(first.text.split()):
+        quote = ""  # (the finding is its sentence: said once)
     if len(quote) > LEAD_QUOTE:
         quote = quote[: LEAD_QUOTE - 1].rsplit(" ", 1)[0] + "…"
     text = f"{first.text} [1]" + (f"\n“{quote}” ({first.chunk.section})" if quote else "")
@@ -357,10 +375,12 @@ def map_answer(
     mode: str,
     total_chunks: int,
     stats: dict[str, Any] | None = None,
+    ranking: RankedByFloor | None = None,
 ) -> Answer:
     """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was
-    found)."""
+    found), the findings ranked by the lexical floor when one is given."""
     reader = ChunkReader(question, run, source)
+    reader.ranking = ranking
     stats = stats or {}
     with partial_on_budget(
         lambda limit: reader.answer(mode, total_chunks, stats, stopped_by=limit)
