@@ -80,6 +80,18 @@ def test_unknown_mode():
     )
 
 
+def test_an_empty_question_is_one_line_and_exit_2_before_any_indexing(tmp_path):
+    doc = tmp_path / "notes.md"
+    doc.write_text("The harbour opens at dawn.\n")
+    for question in ("", "   \n "):
+        result = longread(
+            "ask", str(doc), question, env={"LONGREAD_CACHE_DIR": str(tmp_path / "c")}
+        )
+        one_line_error(result, "the question is empty")
+        assert result.returncode == 2
+    assert not (tmp_path / "c").exists()  # nothing was indexed
+
+
 def test_budget_stop_prints_the_partial_answer_and_exits_3(tmp_path):
     doc = tmp_path / "doc.txt"
     doc.write_text("Nothing to see here, but something is hidden.\n\n" * 3000)

@@ -53,16 +53,19 @@ def ask(tmp_path: Path, url: str, *extra: str) -> subprocess.CompletedProcess:
     )
 
 
-def worker_pids() -> set[int]:
-    """Processes running a REPL worker (or bubblewrap starting one)."""
+def worker_pids(own: Path) -> set[int]:
+    """The REPL workers (or bubblewrap starting one) a test started: each works in a folder of
+    the test's own `own` temporary folder (its TMPDIR), so other longread work beside the suite
+    is never counted."""
     found = set()
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+                works_in = os.readlink(f"/proc/{entry}/cwd")
             except OSError:
                 continue
-            if b"longread.repl.worker" in cmdline:
+            if b"longread.repl.worker" in cmdline and works_in.startswith(f"{own}/"):
                 found.add(int(entry))
     return found
 
@@ -157,7 +160,6 @@ def test_a_final_of_100_million_characters_ends_fast_and_small(tmp_path):
 
 
 def test_sigterm_ends_the_run_and_removes_its_folder(mode, tmp_path):
-    before = worker_pids()
     with fake_openai([repl("print(get_section_names())\nwhile True: pass")]) as server:
         (tmp_path / "notes.md").write_text(DOCUMENT, encoding="utf-8")
         env = {
@@ -190,12 +192,12 @@ def test_sigterm_ends_the_run_and_removes_its_folder(mode, tmp_path):
         while len(server.requests) < 1 and time.monotonic() < deadline:
             time.sleep(0.1)
         time.sleep(1.0)  # the cell is running
-        assert list(tmp_path.glob("longread-repl-*")) and worker_pids() - before
+        assert list(tmp_path.glob("longread-repl-*")) and worker_pids(tmp_path)
         cli.send_signal(signal.SIGTERM)
         cli.wait(timeout=10)
     time.sleep(0.5)
     assert not list(tmp_path.glob("longread-repl-*"))
-    assert not worker_pids() - before
+    assert not worker_pids(tmp_path)
 
 
 UNDYING = (
@@ -213,7 +215,6 @@ while True: time.sleep(1)
 def test_sigkill_of_the_host_kills_its_worker_and_the_next_run_sweeps_the_folder(
     mode, tmp_path, cell
 ):
-    before = worker_pids()
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     host = subprocess.Popen(
         [
@@ -229,13 +230,13 @@ def test_sigkill_of_the_host_kills_its_worker_and_the_next_run_sweeps_the_folder
     )
     assert host.stdout.readline().strip() == "up"
     time.sleep(0.5)
-    assert worker_pids() - before
+    assert worker_pids(tmp_path)
     host.kill()
     host.wait()
     deadline = time.monotonic() + 5
-    while worker_pids() - before and time.monotonic() < deadline:
+    while worker_pids(tmp_path) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not worker_pids() - before  # no orphan spinning on
+    assert not worker_pids(tmp_path)  # no orphan spinning on
     assert len(list(tmp_path.glob("longread-repl-*"))) == 1
     subprocess.run(
         [sys.executable, "-c", "from longread.repl.sandbox import Sandbox\nSandbox({}).start()"],

@@ -39,6 +39,7 @@ def served(tmp_path: Path, model_url: str) -> Iterator[str]:
         "OPENAI_API_KEY": API_KEY,
         "OPENAI_BASE_URL": model_url,
         "LONGREAD_CACHE_DIR": str(tmp_path / "cache"),
+        "TMPDIR": str(tmp_path),  # (its REPLs' folders: the test's own)
     }
     server = subprocess.Popen(
         [LONGREAD, "serve", "--port", str(port), "--token", TOKEN, "--model", "openai:scripted"],
@@ -130,7 +131,6 @@ def test_model_code_cannot_read_the_servers_token_or_key(mode, tmp_path):
 
 
 def test_a_client_that_leaves_stops_its_cell_at_once(mode, tmp_path):
-    before = worker_pids()
     spin = "```repl\nprint(len(context))\nwhile True:\n    pass\n```"
     with fake_openai([spin]) as model, served(tmp_path, model.url) as base:
         doc = upload(base)
@@ -141,13 +141,13 @@ def test_a_client_that_leaves_stops_its_cell_at_once(mode, tmp_path):
             {"question": "q", "mode": "rlm", "document_ids": [doc]},
         )
         deadline = time.monotonic() + 60
-        while not (worker_pids() - before and model.requests) and time.monotonic() < deadline:
+        while not (worker_pids(tmp_path) and model.requests) and time.monotonic() < deadline:
             time.sleep(0.1)
         time.sleep(0.5)  # the cell is spinning
-        assert worker_pids() - before
+        assert worker_pids(tmp_path)
         stream.close()
         left = time.monotonic()
-        while worker_pids() - before and time.monotonic() - left < 10:
+        while worker_pids(tmp_path) and time.monotonic() - left < 10:
             time.sleep(0.1)
-        assert not worker_pids() - before
+        assert not worker_pids(tmp_path)
         assert time.monotonic() - left < 3

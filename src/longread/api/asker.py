@@ -12,6 +12,7 @@ from typing import Any, Self
 from longread.answer import Answer
 from longread.api.session import Session
 from longread.config import cache_dir, default_model, default_sub_model
+from longread.errors import InputError
 from longread.events import EventKind, EventSink, JsonlTrace, fan_out
 from longread.executor import Executor
 from longread.llm.base import LM
@@ -118,6 +119,7 @@ class Asker:
     ) -> list[Estimate]:
         """What answering would cost with each of `modes` (default: `auto`, then every mode for
         this `kind` of source), without a model call, a trace or an event."""
+        asked(question)
         run = Run(self.root, self.sub, Gateway(budget=self.budget), self.options)
         estimates = [
             estimate(question, make_source, run, mode, self.cache)
@@ -173,6 +175,7 @@ class SourceAsker(Asker):
 
     def ask_in(self, conversation: Conversation | None, question: str, mode: str | None) -> Answer:
         """The answer to `question`, alone or as the next question of `conversation`."""
+        asked(question)
         self.ready()
         with self._run(question) as run:
             tools, mode = self.tools(run), mode or self.mode
@@ -187,6 +190,13 @@ class SourceAsker(Asker):
         """A conversation about the source (see `Session`); with `name`, saved as it goes, and
         resumed when a session by that name exists."""
         return Session(self, name)
+
+
+def asked(question: str) -> str:
+    """The question, if it asks something; an InputError if it is empty or only blanks."""
+    if not question.strip():
+        raise InputError("the question is empty: ask something about the document")
+    return question
 
 
 def print_event(event: Any) -> None:

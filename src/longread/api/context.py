@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from longread.answer import Answer
-from longread.api.asker import Asker
+from longread.api.asker import Asker, asked
 from longread.events import EventSink
 from longread.llm.base import LM
 from longread.llm.specs import ClientOptions
@@ -55,6 +55,7 @@ class RLM_REPL(Asker):  # noqa: N801 - the name users of RLM code expect
         self, context: Any, query: str, *, enable_slicing: bool = True, doc_id: str = "context"
     ) -> Answer:
         """The full `Answer` (text, citations, usage, mode and why it was chosen)."""
+        asked(query)
         with self._run(query, replace(self.options, enable_slicing=enable_slicing)) as run:
             self.last_answer = answer(query, InMemory(context, doc_id), run, self.mode)
         return self.last_answer

@@ -11,6 +11,7 @@ from longread.cli import run_options as o
 from longread.cli.app import app
 from longread.cli.corpus import open_corpus_to_ask
 from longread.cli.display import ProgressLine, answer_and_show
+from longread.text.terminal import escaped_name
 
 if TYPE_CHECKING:  # (the library loads when a command runs, not for --help)
     from longread.api.asker import SourceAsker
@@ -53,8 +54,10 @@ def ask(
 ) -> None:
     """Answer QUESTION about FILE (or a folder of documents), citing the passages the answer rests
     on (indexed on first use; `longread index` adds section summaries or document metadata)."""
+    from longread.api.asker import asked
     from longread.executor import make_executor
 
+    asked(question)  # (before any indexing)
     progress = ProgressLine(enabled=not (quiet or json_out))
     settings = o.run_settings(locals())
     with make_executor(executor) as runner, progress:
@@ -79,9 +82,9 @@ def open_document_to_ask(
 
     rlm = SingleDocRLM(file, model, sub_model, on_event=progress, **settings)
     rlm.prepare_models()
-    progress.update(f"indexing {file.name}…")
+    progress.update(f"indexing {escaped_name(file.name)}…")
     progress.note(
-        f"{file.name}: {rlm.index.doc_type}, {rlm.index.total_chars:,} characters, "
+        f"{escaped_name(file.name)}: {rlm.index.doc_type}, {rlm.index.total_chars:,} characters, "
         f"{rlm.index.section_count:,} sections"
     )
     rlm.index.store.ensure_fts(

@@ -14,7 +14,7 @@ from rich.markup import escape
 from longread.cli.app import app
 from longread.cli.display import ProgressLine, console, progress_bars
 from longread.errors import InputError
-from longread.text.terminal import json_for_terminal
+from longread.text.terminal import escaped_name, json_for_terminal
 
 if TYPE_CHECKING:  # (the library loads when a command runs, not for --help)
     from longread.api import MultiDocRLM
@@ -68,8 +68,8 @@ def print_report(rlm: MultiDocRLM, report: UpdateReport, usage: str | None = Non
     """What an update did, the corpus totals, and each file skipped with its reason."""
     total_docs, total_chars = rlm.index.totals()
     console.print(
-        f"{rlm.corpus_path.name}: {total_docs:,} documents, {total_chars:,} characters "
-        f"({report.summary()}) → {rlm.index.store.path}",
+        f"{escaped_name(rlm.corpus_path.name)}: {total_docs:,} documents, "
+        f"{total_chars:,} characters ({report.summary()}) → {rlm.index.store.path}",
         highlight=False,
     )
     for skipped in report.skipped:
@@ -119,11 +119,12 @@ def open_corpus_to_ask(
     rlm = open_corpus(folder, model, sub_model, on_event=progress, **settings)
     rlm.index.prescan()
     rlm.prepare_models()
-    progress.update(f"indexing {folder.name}…")
+    progress.update(f"indexing {escaped_name(folder.name)}…")
     report = rlm.build_index(
         llm_meta=False,
         on_event=lambda e: progress.update(
-            f"indexing {folder.name}: {e.data['task']} {e.data['done']:,} of {e.data['total']:,}…"
+            f"indexing {escaped_name(folder.name)}: {e.data['task']} "
+            f"{e.data['done']:,} of {e.data['total']:,}…"
         ),
     )
     total_docs, total_chars = rlm.index.totals()
@@ -132,7 +133,7 @@ def open_corpus_to_ask(
             f"{folder} has no readable documents ({len(report.skipped)} files skipped)"
         )
     progress.note(
-        f"{folder.name}: {total_docs:,} documents, {total_chars:,} characters"
+        f"{escaped_name(folder.name)}: {total_docs:,} documents, {total_chars:,} characters"
         + (f" ({len(report.skipped)} files skipped)" if report.skipped else "")
     )
     return rlm

@@ -25,7 +25,7 @@ from rich.text import Text
 from longread.answer import Answer
 from longread.events import Event
 from longread.llm.usage import usage_line
-from longread.text.terminal import for_terminal, json_for_terminal
+from longread.text.terminal import escaped_name, for_terminal, json_for_terminal
 
 
 class SafeConsole(Console):
@@ -38,6 +38,7 @@ class SafeConsole(Console):
 
 console = SafeConsole()
 INDENT = 2  # an answer's lines start this far in; the tool's own lines start at the margin
+MAX_ANSWER_LINES = 2_000  # of an answer printed (as the terminal wraps it); --json holds it all
 err_console = SafeConsole(stderr=True)
 
 
@@ -134,12 +135,18 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
             json_for_terminal(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2)) + "\n"
         )
         return
-    for line in marked_text(answer).wrap(console, max(20, console.width - INDENT)):
+    lines = marked_text(answer).wrap(console, max(20, console.width - INDENT))
+    for line in lines[:MAX_ANSWER_LINES]:
         line.rstrip()
         console.print(Text(" " * INDENT) + line if line.plain else "", soft_wrap=True)
+    if len(lines) > MAX_ANSWER_LINES:
+        console.print(
+            f"[dim]… {len(lines) - MAX_ANSWER_LINES:,} more lines of the answer (--json has all)[/]"
+        )
     for number, c in enumerate(answer.citations, 1):
         snippet = " ".join(c.text.split())[:160]
-        where = f"{c.doc_id} [{c.start}:{c.end})" + (f" § {c.span_id}" if c.span_id else "")
+        where = f"{escaped_name(c.doc_id)} [{c.start}:{c.end})"
+        where += f" § {escaped_name(c.span_id)}" if c.span_id else ""
         where += f" p. {c.page}" if c.page is not None else ""
         console.print(f"[dim][{number}] {escape(where)}[/] {escape(snippet)}", highlight=False)
     for number, claim in enumerate(answer.claims, 1):

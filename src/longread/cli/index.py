@@ -11,6 +11,7 @@ from longread.cli.app import app
 from longread.cli.corpus import EXECUTOR, LLM_META, RATE, SHARDS, update_corpus
 from longread.cli.display import console, print_estimates, progress_bars
 from longread.errors import InputError
+from longread.text.terminal import escaped_name
 
 
 @app.command()
@@ -66,7 +67,7 @@ def index(
     with progress_bars() as advance:
         built = rlm.build_index(summaries, on_event=advance, gateway=gateway, tree=options)
     console.print(
-        f"{file.name}: {built.doc_type}, {built.total_chars:,} characters, "
+        f"{escaped_name(file.name)}: {built.doc_type}, {built.total_chars:,} characters, "
         f"{len(built.rows):,} sections → {built.store.path}",
         highlight=False,
     )
