@@ -35,9 +35,12 @@ def scripted_app(tmp_path, root: ScriptedLM, sub: ScriptedLM | None = None, **se
 
 
 @contextmanager
-def serving(app) -> Iterator[str]:
-    """Run `app` under uvicorn on a free port of 127.0.0.1; yields its base URL."""
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+def serving(app, **config: Any) -> Iterator[str]:
+    """Run `app` under uvicorn (with `config` too) on a free port of 127.0.0.1; yields its base
+    URL."""
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", **config)
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

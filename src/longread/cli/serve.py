@@ -17,6 +17,12 @@ TOKEN = typer.Option(
     envvar="LONGREAD_TOKEN",
     help="Require `Authorization: Bearer TOKEN` on every /api/ route.",
 )
+ALLOW_HOST = typer.Option(
+    [],
+    "--allow-host",
+    help="A host name the server also answers to (repeat for more); by default only the address "
+    "it listens on (and localhost for a loopback one), so a page of another site cannot drive it.",
+)
 
 
 def _warn_if_open(host: str, token: str | None) -> None:
@@ -67,16 +73,17 @@ def serve(
         help="ray: the sub-model's calls run as Ray tasks (RAY_ADDRESS joins a cluster, else a "
         "local Ray starts). Default: local. Also LONGREAD_EXECUTOR.",
     ),
+    allow_host: list[str] = ALLOW_HOST,
 ) -> None:
     """Serve the web app: upload documents, ask with any mode, watch the run live, read the cited
     answer. The API is described at /docs."""
-    import uvicorn
-
     from longread.executor import make_executor
     from longread.repl.isolation import is_isolated, warning
     from longread.repl.sandbox import probe
     from longread.web import create_app
+    from longread.web.hosts import allowed_hosts
     from longread.web.models import present_local_models
+    from longread.web.serving import serve_app
     from longread.web.settings import Settings
 
     settings = Settings(
@@ -88,6 +95,7 @@ def serve(
         max_concurrent=max_concurrent,
         queue_timeout=queue_timeout,
         allow_unisolated_code=allow_unisolated_code,
+        hosts=allowed_hosts(host, allow_host),
     )
     offered = [spec.strip() for given in model for spec in given.split(",") if spec.strip()]
     if offered:
@@ -107,7 +115,7 @@ def serve(
         settings.executor = runner
         print(f"longread: serving on http://{host}:{port}/ (API docs at /docs)", flush=True)
         choices = offered[1:] + present_local_models()
-        uvicorn.run(create_app(settings, choices), host=host, port=port, log_level="warning")
+        serve_app(create_app(settings, choices), host, port)
 
 
 trace_app = typer.Typer(no_args_is_help=True, help="Look at the trace of a run.")
@@ -120,13 +128,14 @@ def trace_view(
     host: str = HOST,
     port: int = PORT,
     token: str | None = TOKEN,
+    allow_host: list[str] = ALLOW_HOST,
 ) -> None:
     """Open the web app's run viewer on a trace file: each question's run as a timeline of root
     turns, code and output, and sub-calls with prompt, reply, seconds and tokens."""
-    import uvicorn
-
     from longread.web import create_app
+    from longread.web.hosts import allowed_hosts
     from longread.web.runs import RunLog
+    from longread.web.serving import serve_app
     from longread.web.settings import Settings
 
     runs = RunLog.from_trace(file)
@@ -135,5 +144,5 @@ def trace_view(
         f"longread: {len(runs.list())} runs of {file.name} on http://{host}:{port}/#runs",
         flush=True,
     )
-    app = create_app(Settings(token=token), runs=runs)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    app = create_app(Settings(token=token, hosts=allowed_hosts(host, allow_host)), runs=runs)
+    serve_app(app, host, port)

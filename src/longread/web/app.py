@@ -20,6 +20,7 @@ from longread.web import routes_analyze, routes_documents, routes_runs
 from longread.web.analysis import Services
 from longread.web.auth import require_token
 from longread.web.documents import DocumentStore
+from longread.web.hosts import HostCheck
 from longread.web.limits import BodyLimit
 from longread.web.models import ModelPool
 from longread.web.runs import RunLog
@@ -61,6 +62,8 @@ def create_app(
         app.include_router(router, dependencies=[Depends(require_token)])
     app.state.slots = Slots(settings.max_concurrent, settings.queue_timeout)
     app.add_middleware(BodyLimit, max_bytes=settings.max_upload_bytes)
+    if settings.hosts is not None:
+        app.add_middleware(HostCheck, hosts=settings.hosts)
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
 
     @app.middleware("http")

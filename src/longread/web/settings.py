@@ -36,6 +36,7 @@ class Settings:
     resolve: Callable[[str], LM] = resolve_model
     cache: bool = True  # reuse model responses across analyses (the gateway's SQLite cache)
     executor: Executor | None = None  # on Ray: the sub-model's calls run as Ray tasks
+    hosts: frozenset[str] | None = None  # the `Host` names answered to (None: any); see hosts.py
 
     @property
     def max_upload_bytes(self) -> int:
