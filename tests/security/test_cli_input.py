@@ -7,6 +7,7 @@ import logging
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,61 @@ def test_pypdf_is_silenced_only_while_a_pdf_loads(tmp_path, caplog):
     assert logger.level == before
     logging.getLogger("pypdf._reader").warning("seen after the load")
     assert [r.getMessage() for r in caplog.records] == ["seen after the load"]
+
+
+def _bomb_docx(path: Path, inflated_mb: int) -> Path:
+    """A real DOCX with one more part of zeros that packs about a thousand to one."""
+    import zipfile
+
+    from test_ingest_documents import write_docx
+
+    write_docx(path)
+    with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as package:
+        with package.open("word/media/fill.bin", "w") as part:
+            zeros = bytes(1024 * 1024)
+            for _ in range(inflated_mb):
+                part.write(zeros)
+    return path
+
+
+def test_a_zip_bomb_is_refused_in_one_line_before_it_inflates(tmp_path):
+    bomb = _bomb_docx(tmp_path / "report.docx", 64)
+    assert bomb.stat().st_size < 2 * 1024 * 1024
+    with pytest.raises(InputError, match="zip bomb"):
+        load_document(bomb)
+    peak = (  # the CLI run by a Python that then says the peak memory of its child, in KB
+        "import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); "
+        "sys.exit(done.returncode)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", peak, LONGREAD, "ask", str(bomb), "What is in it?"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    *said, peak_kb = result.stderr.strip().splitlines()
+    assert_one_line_error(
+        subprocess.CompletedProcess(result.args, result.returncode, result.stdout, "\n".join(said)),
+        "zip bomb",
+    )
+    assert int(peak_kb) < 300 * 1024  # (the whole CLI: well under what the part would inflate to)
+
+
+def test_a_pdf_stream_that_inflates_without_end_is_refused_in_one_line(tmp_path):
+    import zlib
+
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject, StreamObject
+
+    writer = PdfWriter()
+    page = writer.add_blank_page(612, 792)
+    stream = StreamObject()
+    stream._data = zlib.compress(b"BT /F1 12 Tf (x) Tj ET\n" * 8_000_000, 9)  # 184 MB inflated
+    stream[NameObject("/Filter")] = NameObject("/FlateDecode")
+    page[NameObject("/Contents")] = writer._add_object(stream)
+    path = tmp_path / "bomb.pdf"
+    writer.write(path)
+    with pytest.raises(InputError):
+        load_document(path)
