@@ -143,11 +143,13 @@ def _bomb_docx(path: Path, inflated_mb: int) -> Path:
     from test_ingest_documents import write_docx
 
     write_docx(path)
-    with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as package:
-        with package.open("word/media/fill.bin", "w") as part:
-            zeros = bytes(1024 * 1024)
-            for _ in range(inflated_mb):
-                part.write(zeros)
+    zeros = bytes(1024 * 1024)
+    with (
+        zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as package,
+        package.open("word/media/fill.bin", "w") as part,
+    ):
+        for _ in range(inflated_mb):
+            part.write(zeros)
     return path
 
 
