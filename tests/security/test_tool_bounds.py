@@ -4,6 +4,8 @@ retries, end with the cell's time and leave no memory behind (a second attack re
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from longread.llm.scripted import ScriptedLM
 from longread.repl.sandbox import RESTART_NOTE, Sandbox
 from longread.store.docstore import DocStore
 from longread.strategies.rlm import RLMLoop
+from longread.text.patterns import compile_search
 from longread.text.slices import ContextSlicer
 from longread.tools.context_tools import ContextTools
 from longread.tools.corpus import CorpusTools
@@ -278,3 +281,21 @@ def test_a_search_for_a_huge_number_of_sections_is_bounded(macbeth):
         )
     hits, with_snippet = map(int, output.split())
     assert 0 < hits <= 100 and with_snippet <= 10 and took < 5
+
+
+def test_a_backtracking_pattern_ends_by_wall_time_on_a_busy_machine():
+    burners = [  # every core kept busy by other processes, as on a loaded server
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)
+    ]
+    try:
+        pattern = compile_search(r"(?=(x+x+)+y)")  # lookaround: the backtracking engine
+        for limit in (1.0, 2.0):
+            started = time.monotonic()
+            with deadline.until(started + limit), pytest.raises(deadline.DeadlineExceeded):
+                list(pattern.finditer("x" * 5_000))
+            assert time.monotonic() - started < limit + 0.5  # wall time, not CPU time
+        assert [m[2] for m in pattern.finditer("xxy")] == [""]  # (a fresh helper answers)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()

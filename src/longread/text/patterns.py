@@ -1,6 +1,7 @@
 """Regular expressions written by model code, run on the host in bounded time. RE2 (linear time,
 no catastrophic backtracking) runs every pattern it can express; the `regex` module runs the rest
-(backreferences, lookaround) with a timeout: the current deadline's, else `FALLBACK_SECONDS`.
+(backreferences, lookaround) in a helper process killed at the current deadline, else after
+`FALLBACK_SECONDS` of wall time (`slow_regex`).
 RE2's `\\w`, `\\d`, `\\s` and `\\b` know only ASCII, so a pattern using them is run by RE2 on ASCII
 text only and by `regex` (Python's meaning) on other text."""
 
@@ -16,6 +17,7 @@ import re2
 import regex
 
 from longread import deadline
+from longread.text.slow_regex import slow_matches
 
 FALLBACK_SECONDS = 10.0
 MAX_PATTERN_CHARS = 2_000  # compiling is not bounded by the deadline: the pattern's size is
@@ -66,13 +68,10 @@ class SearchPattern:
             for m in self._re2.finditer(text):
                 yield m.start(), m.end(), m.group(0)
             return
-        self._fallback = self._fallback or self._compile_fallback()
+        self._fallback = self._fallback or self._compile_fallback()  # (checked here, run there)
         left = deadline.remaining()
         try:
-            for m in self._fallback.finditer(
-                text, timeout=FALLBACK_SECONDS if left is None else left
-            ):
-                yield m.start(), m.end(), m.group(0)
+            yield from slow_matches(self.pattern, text, FALLBACK_SECONDS if left is None else left)
         except TimeoutError:
             raise deadline.DeadlineExceeded(
                 f"the pattern {self.pattern[:100]!r} took too long (backreferences and lookaround "
