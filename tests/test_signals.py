@@ -17,7 +17,7 @@ from cli import LONGREAD
 from fake_openai import fake_openai
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-GRACE = 8.0  # seconds the run may take to end once signalled
+GRACE = 2.5  # seconds the run may take to end once signalled (the CLI's own is 1.5)
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,31 @@ def test_a_signal_ends_a_run_whose_model_never_answers(tmp_path, mode, stop):
             released.set()
     assert took <= GRACE, f"ended {took:.1f} s after the signal"
     assert code == (130 if stop is signal.SIGINT else 128 + stop)
+
+
+def test_sigterm_stops_the_local_model_mid_reply_and_prints_the_answer_so_far(tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LONGREAD_")}
+    env["LONGREAD_CACHE_DIR"] = str(tmp_path / "cache")
+    command = [LONGREAD, "ask", str(EXAMPLES / "macbeth.md"), "Who is Banquo's son?"]
+    command += ["--mode", "map", "--no-cache", "--trace", str(trace)]  # (the local model)
+    cli = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and not (
+            trace.exists() and '"llm_start"' in trace.read_text()
+        ):
+            time.sleep(0.05)
+        assert trace.exists() and '"llm_start"' in trace.read_text(), "no reply was started"
+        time.sleep(0.3)  # (decoding)
+        signalled = time.monotonic()
+        cli.send_signal(signal.SIGTERM)
+        out, err = cli.communicate(timeout=30)
+        took = time.monotonic() - signalled
+    finally:
+        cli.kill()
+    assert took <= GRACE, f"ended {took:.1f} s after the signal"
+    assert cli.returncode == 128 + signal.SIGTERM
+    assert b"the run was stopped (SIGTERM)" in err and b"Traceback" not in err
+    assert b"stopped by signal" in out  # the answer so far, printed with its usage line
+    assert not list(tmp_path.glob("longread-repl-*"))

@@ -1,15 +1,20 @@
 """A deadline for work the host does on model code's behalf. The REPL sets one around each tool
 call (the cell's time limit, or the run's if sooner); long loops (regex searches, scans) call
-`check()`, and regex engines that take a timeout are given `remaining()`."""
+`check()`, and regex engines that take a timeout are given `remaining()`. Beside it, a stop for
+the whole process (`request_stop`, when a signal comes): every deadline counts as passed, model
+calls and cells end, a local model stops generating."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 _deadline: ContextVar[float | None] = ContextVar("longread_deadline", default=None)
+_stop = threading.Event()
+_stopped_by: list[tuple[str, int]] = []  # (why, the exit code it calls for), once set
 
 
 class DeadlineExceeded(TimeoutError):
@@ -37,8 +42,22 @@ def remaining() -> float | None:
     return None if when is None else max(0.0, when - time.monotonic())
 
 
+def request_stop(why: str, exit_code: int) -> None:
+    """End every run of this process as soon as each can (a signal came)."""
+    if not _stop.is_set():
+        _stopped_by.append((why, exit_code))
+        _stop.set()
+
+
+def stop_requested() -> tuple[str, int] | None:
+    """(why, exit code) once a stop was requested, else None."""
+    return _stopped_by[0] if _stop.is_set() else None
+
+
 def check() -> None:
-    """Raise DeadlineExceeded once the deadline has passed."""
+    """Raise DeadlineExceeded once the deadline has passed (or a stop was requested)."""
+    if _stop.is_set():
+        raise DeadlineExceeded(f"the run was stopped ({_stopped_by[0][0]})")
     when = _deadline.get()
     if when is not None and time.monotonic() >= when:
         raise DeadlineExceeded(

@@ -156,7 +156,8 @@ def test_a_final_of_100_million_characters_ends_fast_and_small(tmp_path):
         seconds = time.monotonic() - started
     assert done.returncode == 0, done.stderr
     assert seconds < 10 + 5
-    assert 900_000 < len(done.stdout) < 1_200_000 and b"characters cut" in done.stdout
+    assert len(done.stdout) < 400_000  # (the answer was cut to 1 MB, then its print to lines)
+    assert b"more lines of the answer (--json has all)" in done.stdout
 
 
 def test_sigterm_ends_the_run_and_removes_its_folder(mode, tmp_path):

@@ -14,6 +14,7 @@ from typing import Any, NoReturn, cast
 import typer
 from rich.markup import escape
 
+from longread import deadline
 from longread.cli.display import err_console
 from longread.errors import BudgetExceededError, LongreadError
 
@@ -48,10 +49,7 @@ def _run() -> None:
     from longread.cli import ask, chat, corpus, doctor, evaluate, index, records, repl, serve  # noqa: F401
     from longread.cli.app import app
 
-    for stop in (
-        signal.SIGTERM,
-        signal.SIGHUP,
-    ):  # end as an exception does: sandboxes close, folders go
+    for stop in (signal.SIGTERM, signal.SIGHUP):  # the run ends as a spent budget does
         signal.signal(stop, _terminated)
     _watch_signals()
     try:
@@ -61,7 +59,8 @@ def _run() -> None:
             from longread.cli.display import print_answer
 
             print_answer(error.partial, as_json="--json" in sys.argv)
-        _fail(str(error), error.exit_code)
+        stopped = deadline.stop_requested()
+        _fail(str(error), stopped[1] if stopped and error.limit == "signal" else error.exit_code)
     except LongreadError as error:
         _fail(str(error), error.exit_code)
     except (typer.Abort, KeyboardInterrupt):
@@ -79,20 +78,24 @@ def _run() -> None:
         _fail(usage.format_message(), usage.exit_code)  # a usage error: exit code 2
 
 
-def _terminated(signum: int, frame: object) -> NoReturn:
-    raise SystemExit(128 + signum)
+def _terminated(signum: int, frame: object) -> None:
+    """Every run is asked to stop: model calls and cells end as a spent budget ends them (the
+    answer so far is printed, the sandboxes close, their folders go); the watcher ends what is
+    still running GRACE seconds on."""
+    deadline.request_stop(signal.Signals(signum).name, 128 + signum)
 
 
-GRACE = 3.0  # seconds a signalled run has to end as an exception does, before it is ended
+GRACE = 1.5  # seconds a signalled run has to end as a spent budget does, before it is ended
+EXIT_HANDLERS_SECONDS = 0.4  # then given to the exit handlers (they may wait on a stuck thread)
 
 
 def _watch_signals() -> None:
-    """End the process GRACE seconds after SIGTERM or SIGHUP if it has not ended by then, and at
-    a second Ctrl-C (the first interrupts, as Python does): the main thread's handler runs only
-    between its Python steps, and the exit waits for every thread, so a model call that does not
-    return (a local model decoding, a server that never answers) would keep the process alive.
-    A thread of its own learns of each signal at once, through the interpreter's wakeup
-    descriptor."""
+    """At SIGTERM, SIGHUP or Ctrl-C, ask every run to stop at once (a local model stops decoding
+    at its next token), and end the process GRACE seconds later if it has not ended by then, or
+    at a second Ctrl-C: the main thread's handler runs only between its Python steps, and the
+    exit waits for every thread, so a model call that does not return (a server that never
+    answers) would keep the process alive. A thread of its own learns of each signal at once,
+    through the interpreter's wakeup descriptor."""
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     try:
@@ -106,22 +109,28 @@ def _watch_signals() -> None:
         interrupted = False
         while True:
             signum = os.read(read_end, 1)[0]
+            code = 130 if signum == signal.SIGINT else 128 + signum
             if signum == signal.SIGINT and interrupted:
-                _end_now(130)
+                _end_now(code)
             interrupted = interrupted or signum == signal.SIGINT
-            if signum in (signal.SIGTERM, signal.SIGHUP):
-                time.sleep(GRACE)
-                _end_now(128 + signum)
+            if signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+                deadline.request_stop(signal.Signals(signum).name, code)
+                threading.Thread(target=_end_later, args=(code,), daemon=True).start()
 
     threading.Thread(target=watch, name="longread-signals", daemon=True).start()
 
 
+def _end_later(code: int) -> None:
+    time.sleep(GRACE)
+    _end_now(code)
+
+
 def _end_now(code: int) -> NoReturn:
-    """Exit at once, from any thread: the exit handlers (finalizers, caches) given GRACE seconds
+    """Exit at once, from any thread: the exit handlers (finalizers, caches) given a moment
     in case they too wait on a stuck thread, the output flushed."""
     handlers = threading.Thread(target=atexit._run_exitfuncs, daemon=True)
     handlers.start()
-    handlers.join(GRACE)
+    handlers.join(EXIT_HANDLERS_SECONDS)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()

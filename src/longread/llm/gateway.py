@@ -322,6 +322,9 @@ class Gateway:
     def _check_cancelled(self) -> None:
         if self._cancelled.is_set():
             raise CancelledError("the run was cancelled")
+        stopped = deadline.stop_requested()
+        if stopped is not None:
+            self._exceeded("signal", f"the run was stopped ({stopped[0]})")
 
     def _check_budget(self, purpose: Purpose, count_call: bool = True) -> None:
         b, u = self.budget, self.usage

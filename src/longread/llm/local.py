@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from longread.errors import ModelError
+from longread import deadline
+from longread.errors import BudgetExceededError, ModelError
 from longread.llm.base import LM
 from longread.llm.types import Completion, Message, Request
 
@@ -22,10 +23,14 @@ _call_locks: dict[int, threading.Lock] = {}  # by id of a loaded model (kept til
 
 @atexit.register
 def _close_all() -> None:
-    """Free the loaded models before the interpreter tears down what their finalizers need."""
+    """Free the loaded models before the interpreter tears down what their finalizers need; one
+    still decoding for a thread the exit did not wait for is left to the end of the process
+    (freed under it, it would crash)."""
     with _load_lock:
         for llama in _loaded.values():
-            llama.close()
+            lock = _call_locks.get(id(llama))
+            if lock is None or lock.acquire(timeout=0.2):  # (held from now on: no call starts)
+                llama.close()
         _loaded.clear()
 
 
@@ -62,6 +67,17 @@ def until(end: float, end_token: int) -> Any:
 
     def processor(tokens: Any, scores: Any) -> Any:
         if time.monotonic() >= end:
+            _only(scores, end_token)
+        return scores
+
+    return processor
+
+
+def stopper(end_token: int) -> Any:
+    """A llama.cpp logits processor that ends the reply once this process is asked to stop."""
+
+    def processor(tokens: Any, scores: Any) -> Any:
+        if deadline.stop_requested() is not None:
             _only(scores, end_token)
         return scores
 
@@ -172,18 +188,22 @@ class LocalLM(LM):
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
         llama = self.llama
-        processors = []
+        processors = [stopper(llama.token_eos())]  # (a signal ends the reply at the next token)
         if request.timeout is not None:  # (the reply is cut where the time runs out)
             processors.append(until(time.monotonic() + request.timeout, llama.token_eos()))
         if request.prose:  # (a loop ends the reply: cut after its first copy, it says no more)
             processors.append(loop_stopper(llama.token_eos()))
-        if processors:
-            from llama_cpp import LogitsProcessorList
+        from llama_cpp import LogitsProcessorList
 
-            kwargs["logits_processor"] = LogitsProcessorList(processors)
+        kwargs["logits_processor"] = LogitsProcessorList(processors)
         with _load_lock:
             lock = _call_locks.setdefault(id(llama), threading.Lock())
         with lock:
+            stopped = deadline.stop_requested()
+            if stopped is not None:  # (asked while this call waited for the model)
+                raise BudgetExceededError(
+                    f"budget exceeded: the run was stopped ({stopped[0]})", "signal"
+                )
             try:
                 response = llama.create_chat_completion(**kwargs)
             except ValueError as error:  # llama.cpp reports an over-long prompt this way

@@ -264,11 +264,15 @@ class Sandbox:
         while True:
             if self.cancelled is not None and self.cancelled.is_set():
                 raise CancelledError("the run was cancelled")
+            stopped = deadline.stop_requested()
+            if stopped is not None:
+                raise BudgetExceededError(
+                    f"budget exceeded: the run was stopped ({stopped[0]})", "signal"
+                )
             left = cell_deadline - time.monotonic()
             if left <= 0:
                 raise protocol.FrameTimeout("the cell's time is up")
-            wait = min(left, CANCEL_POLL_SECONDS) if self.cancelled is not None else left
-            if poller.poll(wait * 1000):
+            if poller.poll(min(left, CANCEL_POLL_SECONDS) * 1000):
                 return protocol.receive(
                     self._reply, cell_deadline, MAX_REPLY_BYTES, MAX_REPLY_CONTAINERS
                 )
