@@ -357,3 +357,14 @@ def test_a_claim_repeated_in_a_loop_counts_once():
     looped = "The default value of HISTSIZE is 500 [1]. " * 42
     claims = check_claims(looped, [SHELL_VARIABLES], "What is the default of HISTSIZE?")
     assert len(claims) == 1 and claims[0].supported
+
+
+def test_verify_says_at_once_that_a_tiny_sub_model_cannot_judge():
+    events: list = []
+    tiny = ScriptedLM(["[]"], writes_code=False)
+    run = judged_run(tiny)
+    run.on_event = events.append
+    claims = checked_claims(answer_of(CORRECT[0] + " " + PLANTED[0]), QUESTION, run)
+    assert [c.supported for c in claims] == [True, False] and tiny.requests == []
+    [warning] = [e for e in events if e.kind == "warning"]
+    assert "needs a sub-model able to judge" in warning.data["text"]

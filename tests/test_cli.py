@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -129,6 +130,15 @@ def test_index_without_summaries_reports_what_it_built(tmp_path):
     assert "markdown, 108,666 characters, 34 sections" in result.stdout
     assert list((tmp_path / "indexes").glob("macbeth-*.sqlite"))
     one_line_error(longread("index", str(tmp_path / "missing.pdf"), env=env), "no such file")
+
+
+def test_index_with_the_local_model_builds_no_summaries_unless_asked(tmp_path):
+    env = {"LONGREAD_CACHE_DIR": str(tmp_path), "LONGREAD_MODEL": "local"}
+    started = time.monotonic()
+    result = longread("index", str(EXAMPLES / "macbeth.md"), env=env)
+    assert result.returncode == 0, result.stderr
+    assert "summaries: not built" in result.stderr and "--summaries builds them" in result.stderr
+    assert "summaries:" not in result.stdout and time.monotonic() - started < 60
 
 
 def test_repl_binds_the_document_functions_for_a_person(tmp_path):

@@ -9,7 +9,7 @@ from rich.markup import escape
 
 from longread.cli.app import app
 from longread.cli.corpus import EXECUTOR, LLM_META, RATE, SHARDS, update_corpus
-from longread.cli.display import console, print_estimates, progress_bars
+from longread.cli.display import console, err_console, print_estimates, progress_bars
 from longread.errors import InputError
 from longread.text.terminal import escaped_name
 
@@ -23,8 +23,11 @@ def index(
     rebuild: bool = typer.Option(
         False, "--rebuild", help="Drop the stored index and build it again."
     ),
-    summaries: bool = typer.Option(
-        True, "--summaries/--no-summaries", help="Summarize sections and build the summary tree."
+    summaries: bool | None = typer.Option(
+        None,
+        "--summaries/--no-summaries",
+        help="Summarize sections and build the summary tree (default: yes, unless the sub-model "
+        "is a small local one, whose summaries take minutes and are not reliable).",
     ),
     smart_chunks: bool = typer.Option(
         False,
@@ -63,6 +66,8 @@ def index(
     options = TreeOptions(smart_chunks, chunk_tokens, group_size)
     if dry_run:
         return print_estimates([rlm.estimate_index(options)], as_json=False)
+    skipped = summaries is None and rlm.sub.on_cpu  # (a small local model's are not reliable)
+    summaries = summaries if summaries is not None else not skipped
     gateway = Gateway(cache=rlm.cache)
     with progress_bars() as advance:
         built = rlm.build_index(summaries, on_event=advance, gateway=gateway, tree=options)
@@ -71,6 +76,12 @@ def index(
         f"{len(built.rows):,} sections → {built.store.path}",
         highlight=False,
     )
+    if skipped:
+        err_console.print(
+            f"summaries: not built ({escape(rlm.sub.name)} runs on this CPU: its summaries take "
+            "minutes and are not reliable; --summaries builds them)",
+            highlight=False,
+        )
     if summaries:
         nodes = built.store.nodes(built.store_id)
         chunks = built.store.chunks(built.store_id)

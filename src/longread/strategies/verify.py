@@ -64,6 +64,13 @@ def judge(claims: list[Claim], cited: list[str], question: str, run: Run) -> Non
     ]
     if not judged:
         return
+    if not run.sub.writes_code:  # (measured: the local 135M model fails the schema for minutes)
+        run.emit(
+            EventKind.WARNING,
+            text=f"claims checked by their words only: --verify needs a sub-model able to judge "
+            f"them, and {run.sub.name} is not (give --sub-model a larger one)",
+        )
+        return
     listed = "\n\n".join(
         f"Claim {n}: {statement(c)}\nSource {n}: {' '.join(sources[id(c)].split())[:SPAN_CHARS]}"
         for n, c in enumerate(judged, 1)
