@@ -229,7 +229,8 @@ def test_the_estimate_makes_no_call_and_its_calls_are_the_runs(tmp_path):
         expected = client.post("/api/estimate", json=body(doc_id, mode=mode)).json()
         assert root.requests == [] and sub.requests == [], mode
         result = client.post("/api/analyze", json=body(doc_id, mode=mode)).json()
-        assert expected["calls"] == [result["usage"]["calls"]] * 2, mode
+        low, high = expected["calls"]  # (exact, but for a JSON reply that must be asked again)
+        assert low == result["usage"]["calls"] <= high, mode
         assert result["estimate"] == {**expected, "seconds": result["estimate"]["seconds"]}
         root.requests.clear(), sub.requests.clear()
     refused = client.post("/api/estimate", json=body(doc_id, mode="nonsense"))

@@ -23,8 +23,16 @@ class DryRunLM(LM):
     counts it, scaled by what its provider reported for earlier prompts; a reply as the model's
     mean reply to requests of its shape (JSON or text), else a quarter of the tokens allowed."""
 
-    def __init__(self, model: LM, question: str, history: ModelHistory | None = None):
+    def __init__(
+        self,
+        model: LM,
+        question: str,
+        history: ModelHistory | None = None,
+        finds: bool = True,
+    ):
         self.model = model
+        self.finds = finds  # False: every reply says nothing (NONE, or JSON of falses)
+        self.json_replies = 0  # asked for JSON: a reply the real model botches is asked again
         self.history = history  # what earlier calls say of the model
         self.name = model.name
         self.context_window = model.context_window
@@ -37,8 +45,13 @@ class DryRunLM(LM):
         return self.model.count_tokens(text)
 
     def complete(self, request: Request) -> Completion:
-        said = self._sentence(request.messages[-1]["content"])
-        text = said if request.json_schema is None else _json_like(request.json_schema, said)
+        said = self._sentence(request.messages[-1]["content"]) if self.finds else "NONE"
+        self.json_replies += request.json_schema is not None
+        text = (
+            said
+            if request.json_schema is None
+            else json.dumps(_value(request.json_schema, said, self.finds))
+        )
         shape = "text" if request.json_schema is None else "json"
         known = self.history.reply_tokens.get(shape) if self.history else None
         ratio = self.history.token_ratio if self.history else 1.0
@@ -62,15 +75,14 @@ class DryRunLM(LM):
         return best
 
 
-def _json_like(schema: dict[str, Any], said: str) -> str:
-    return json.dumps(_value(schema, said))
-
-
-def _value(schema: dict[str, Any], said: str) -> Any:
-    """A value of `schema`'s shape: objects with every property, true, the sentence, 1, []."""
+def _value(schema: dict[str, Any], said: str, finds: bool) -> Any:
+    """A value of `schema`'s shape: objects with every property, true, the sentence, 1, [] (or
+    false, "", 0 for a reply that finds nothing)."""
     kind = schema.get("type")
     if kind == "object":
-        return {key: _value(sub, said) for key, sub in schema.get("properties", {}).items()}
+        return {key: _value(sub, said, finds) for key, sub in schema.get("properties", {}).items()}
     if kind == "array":
         return []
+    if not finds:
+        return {"boolean": False, "string": "", "integer": 0, "number": 0}.get(str(kind))
     return {"boolean": True, "string": said, "integer": 1, "number": 1}.get(str(kind))

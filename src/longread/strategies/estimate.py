@@ -1,8 +1,10 @@
 """What answering will cost, before any model call. A fixed strategy (base, retrieval, map, tree,
-refine, aggregate) is run for real against stand-ins for the models (`DryRunLM`): its searches,
-chunks and prompts are the real run's, so its calls are exact and its input tokens are counted
-with the model's own counter; replies are guessed. `rlm`, whose steps depend on the model, is a
-range: from a first step and an answer to its turn and budget caps."""
+refine, aggregate) is run for real against stand-ins for the models (`DryRunLM`), twice: once
+with sub-models that find something in every passage, once with ones that find nothing; its
+searches, chunks and prompts are the real run's, and its input tokens are counted with the
+model's own counter, so a real run's calls fall between the two (a run that finds nothing makes
+no joining call). `rlm`, whose steps depend on the model, is a range: from a first step and an
+answer to its turn and budget caps."""
 
 from __future__ import annotations
 
@@ -77,10 +79,46 @@ def estimate(
 ) -> Estimate:
     """The cost of answering `question` with `mode` (`auto`: the mode the gate would choose,
     named in the note) about the source `make_source` gives for a sub-model and gateway (the
-    tools of an indexed source call the sub-model themselves: here they get the stand-ins)."""
+    tools of an indexed source call the sub-model themselves: here they get the stand-ins):
+    from a run whose sub-models find nothing to one where they find something everywhere."""
+    finding = _estimate(question, make_source, run, mode, cache, finds=True)
+    if finding.mode == "rlm":
+        return finding
+    return _between(finding, _estimate(question, make_source, run, mode, cache, finds=False))
+
+
+def _between(one: Estimate, other: Estimate) -> Estimate:
+    """The ranges that hold both estimates (of one mode)."""
+
+    def both(a: Range | None, b: Range | None) -> Range | None:
+        if a is None or b is None:
+            return None
+        high = None if a[1] is None or b[1] is None else max(a[1], b[1])
+        return (min(a[0], b[0]), high)
+
+    return replace(
+        one,
+        calls=both(one.calls, other.calls) or one.calls,
+        subcalls=both(one.subcalls, other.subcalls) or one.subcalls,
+        input_tokens=both(one.input_tokens, other.input_tokens) or one.input_tokens,
+        output_tokens=both(one.output_tokens, other.output_tokens) or one.output_tokens,
+        cost_usd=both(one.cost_usd, other.cost_usd),
+        seconds=both(one.seconds, other.seconds),
+    )
+
+
+def _estimate(
+    question: str,
+    make_source: SourceMaker,
+    run: Run,
+    mode: str,
+    cache: ResponseCache | None,
+    finds: bool,
+) -> Estimate:
+    """One stand-in run's estimate: its sub-models find something (`finds`) or nothing."""
 
     def stand_in(model: LM) -> DryRunLM:
-        return DryRunLM(model, question, cache.history(model.name) if cache else None)
+        return DryRunLM(model, question, cache.history(model.name) if cache else None, finds)
 
     root = stand_in(run.root)
     sub = root if run.sub is run.root else stand_in(run.sub)
@@ -104,7 +142,20 @@ def estimate(
         note = f"does not answer this: {error}"
     finally:
         run.plan = dry.plan
-    return from_usage(mode, gateway.usage, run, cache, note)
+    found = from_usage(mode, gateway.usage, run, cache, note)
+    retried = {id(m): m.json_replies for m in (root, sub)}  # (each may be asked once more)
+    if sum(retried.values()) == 0:
+        return found
+    extra = sum(retried.values())
+    return replace(
+        found,
+        calls=(found.calls[0], _plus(found.calls[1], extra)),
+        subcalls=(found.subcalls[0], _plus(found.subcalls[1], sub.json_replies)),
+    )
+
+
+def _plus(most: float | None, more: int) -> float | None:
+    return None if most is None else most + more
 
 
 def from_usage(
