@@ -97,6 +97,14 @@ def test_huge_print_keeps_head_and_tail(sandbox):
     assert len(result.output) < 21_000
 
 
+def test_a_huge_exception_text_is_cut_and_the_variables_stay(sandbox):
+    sandbox.run("keep = 41")
+    result = sandbox.run("raise ValueError('E' * 20_000_000 + 'END')")
+    assert "ValueError" in result.error and result.error.rstrip().endswith("END")
+    assert len(result.error) < 25_000 and RESTART_NOTE not in result.notices
+    assert sandbox.run("keep + 1").output.strip() == "42"
+
+
 def test_exit_calls_end_neither_run_nor_host(sandbox):
     assert "SystemExit" in sandbox.run("import sys\nsys.exit(3)").error
     assert "not allowed" in sandbox.run("import os\nos._exit(1)").error

@@ -149,7 +149,7 @@ class Worker:
             except SystemExit:
                 error = "SystemExit: exiting is not allowed here; the REPL keeps running"
             except BaseException as exc:  # noqa: BLE001 - everything the model's code raises is reported
-                error = _format_error(exc)
+                error = truncate_middle(_format_error(exc), self.output_limit)  # (cut as output)
         restored = [n for n, obj in self.reserved.items() if self.namespace.get(n) is not obj]
         self.namespace.update({n: self.reserved[n] for n in restored})
         return {
