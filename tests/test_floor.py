@@ -36,6 +36,12 @@ def test_a_sentence_runs_across_wrapped_lines_and_ends_at_a_blank_one():
     long_run = "word " * 200 + "\nmore words here\n"
     assert all(b - a <= 1_000 for a, b in sentence_spans(long_run))
     assert len(sentence_spans(long_run)) == 2  # (cut at its line break)
+    headed = "Staff\nThe keeper is paid in salt.\n\nWhen shall we three meet again\nIn rain?\n"
+    assert [said(headed, s) for s in sentence_spans(headed)] == [
+        "Staff",  # a heading over its paragraph is no part of its first sentence
+        "The keeper is paid in salt.",
+        "When shall we three meet again In rain?",  # (a line of verse is no heading)
+    ]
     wrapped = "".join(f"line {n} of a sentence that never ends\n" for n in range(30))
     runs = sentence_spans(wrapped)
     assert 2 <= len(runs) < 30 and all(b - a <= 400 for a, b in runs)  # lines, grouped

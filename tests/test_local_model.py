@@ -148,7 +148,7 @@ def test_ask_answers_from_a_real_manual_with_a_citation_into_the_right_section(t
 def test_the_tree_of_a_real_book_answers_about_a_late_chapter_with_a_citation_into_it(tmp_path):
     book = EXAMPLES / "esther-kjv.txt"  # no headings: the smart chunker makes its sections
     env = {"LONGREAD_CACHE_DIR": str(tmp_path)}
-    built = longread("index", str(book), env=env, timeout=900)
+    built = longread("index", str(book), "--summaries", env=env, timeout=900)
     assert built.returncode == 0, built.stderr
     assert "smart chunks" in built.stdout and "3 levels" in built.stdout
     tree = longread("tree", str(book), env=env).stdout.splitlines()

@@ -40,7 +40,8 @@ def test_the_gateway_cuts_loops_in_prose_only():
     gateway = Gateway()
     assert gateway.complete(lm, "q", purpose="map_chunk").text == "The exit status of grep is 0."
     assert gateway.complete(lm, "q", purpose="root").text == LOOPED  # code may repeat lines
-    json_reply = gateway.complete(lm, "q", purpose="subcall", json_schema={"type": "string"})
+    assert gateway.complete(lm, "q", purpose="subcall").text == LOOPED  # (its caller reads it)
+    json_reply = gateway.complete(lm, "q", purpose="map_chunk", json_schema={"type": "string"})
     assert json_reply.text == LOOPED
 
 

@@ -51,6 +51,11 @@ def _in_context(work: Callable[[T], R]) -> Callable[[T], R]:
     return lambda item: context.copy().run(work, item)
 
 
+# Replies that are not an answer in words: the root's code, and sub-calls whose caller reads the
+# reply itself (model code's `llm_query`, records listed line by line, which may repeat).
+_NOT_PROSE = ROOT_PURPOSES | {Purpose.SUBCALL}
+
+
 class Gateway:
     """Counts calls, tokens and cost per model and purpose; serves repeated requests from the cache;
     retries 429/5xx/timeouts; runs at most `concurrency` calls at once; enforces the budget."""
@@ -119,7 +124,7 @@ class Gateway:
     ) -> Completion:
         """One model call, accounted under `purpose` (e.g. `root`, `subcall`,
         `summarize_section`)."""
-        prose = json_schema is None and purpose not in ROOT_PURPOSES  # (not code, not JSON)
+        prose = json_schema is None and purpose not in _NOT_PROSE
         request = Request(
             as_messages(prompt, system),
             max_tokens,

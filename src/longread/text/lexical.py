@@ -19,13 +19,25 @@ MAX_SENTENCE_CHARS = 400  # a longer run without a sentence end is cut at its li
 _PARAGRAPH = re.compile(r"\S(?:[^\n]|\n(?![ \t]*\n))*")  # lines up to a blank one
 _END = re.compile(r"(?<=[.!?;:])" + not_after_abbreviation(r"\.") + r"\s+(?=\S)")
 _LINE_BREAK = re.compile(r"\n\s*")
+# A paragraph's first line of a few words and no sentence end, over a line indented no deeper
+# that starts a sentence: a heading (`Staff`, above what it heads). A line over a deeper one is a
+# term with its definition under it (a manual's `-t, --list`): one sentence with it.
+_LABEL_LINE = re.compile(
+    r"(?P<indent>[ \t]*)(?P<line>\S+(?:[ \t]+\S+){0,4}(?<![.!?;:,]))[ \t]*\n"
+    r"(?=(?P=indent)[^\s\W\d_a-z])"
+)
 
 
 def sentence_spans(text: str, offset: int = 0) -> list[tuple[int, int]]:
     """[start, end) of each sentence of `text` (plus `offset`), in order."""
     spans = []
     for paragraph in _PARAGRAPH.finditer(text):
-        for begin, end in _between(_END, text, paragraph.start(), paragraph.end()):
+        start = paragraph.start()
+        label = _LABEL_LINE.match(text, start, paragraph.end())
+        if label:  # (a heading over its paragraph: a sentence of its own)
+            spans.append((start, label.end("line")))
+            start = label.end()
+        for begin, end in _between(_END, text, start, paragraph.end()):
             spans += (
                 [(begin, end)]
                 if end - begin <= MAX_SENTENCE_CHARS
