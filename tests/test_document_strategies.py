@@ -357,3 +357,36 @@ def test_rlm_starts_from_the_sentences_a_search_finds_and_may_answer_from_them(c
     assert "Output:\n3 Termination" in first and "cure period of thirty days" in first
     assert answer.stats["turns"] == 1 and len(root.requests) == 1  # (the sentence was read)
     assert answer.text == "Thirty days after notice." and answer.citations
+
+
+def test_a_local_root_model_s_run_has_a_time_budget_when_none_is_given(
+    contract, tmp_path, monkeypatch
+):
+    from longread.api import asker
+
+    monkeypatch.setattr(asker, "LOCAL_MAX_SECONDS", 0.2)
+    slow = ScriptedLM(reads_the_fact, writes_code=False, latency=0.3)
+    slow.on_cpu = True  # (as a model of this CPU is)
+    one_at_a_time = RunOptions(concurrency=1)
+    rlm = SingleDocRLM(
+        contract,
+        slow,
+        slow,
+        mode="map",
+        cache=False,
+        store_path=tmp_path / "i",
+        options=one_at_a_time,
+    )
+    with pytest.raises(BudgetExceededError) as stopped:
+        rlm.query("Where are the records of meetings filed?")
+    assert stopped.value.limit == "max_seconds" and stopped.value.partial is not None
+    given = SingleDocRLM(
+        contract,
+        slow,
+        slow,
+        mode="map",
+        cache=False,
+        store_path=tmp_path / "i",
+        budget=Budget(max_seconds=60),
+    )
+    assert given.query("Where are the records of meetings filed?").stopped_by is None  # (its own)

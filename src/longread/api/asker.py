@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Self
@@ -140,7 +141,10 @@ class Asker:
         sink = fan_out(self.on_event, self._trace, print_event if self.enable_logging else None)
         options = options or self.options
         gateway = Gateway(
-            budget=self.budget, cache=self.cache, on_event=sink, concurrency=options.concurrency
+            budget=bounded(self.budget, self.root),
+            cache=self.cache,
+            on_event=sink,
+            concurrency=options.concurrency,
         )
         sub = self.sub
         if self.executor is not None and self.executor.name == "ray" and self.sub_spec():
@@ -190,6 +194,18 @@ class SourceAsker(Asker):
         """A conversation about the source (see `Session`); with `name`, saved as it goes, and
         resumed when a session by that name exists."""
         return Session(self, name)
+
+
+LOCAL_MAX_SECONDS = 600.0  # a run whose root model runs on this CPU, when no time budget is given
+
+
+def bounded(budget: Budget, root: LM) -> Budget:
+    """The run's budget, with LOCAL_MAX_SECONDS of wall time for a root model on this CPU when
+    no time was given (a local model driving `rlm` on a man page had run for twenty minutes); a
+    run stopped so prints its answer so far, as every budget stop does."""
+    if budget.max_seconds is None and root.on_cpu:
+        return replace(budget, max_seconds=LOCAL_MAX_SECONDS)
+    return budget
 
 
 def asked(question: str) -> str:

@@ -80,6 +80,12 @@ def _local_models() -> None:
     except ImportError as error:
         runtime = f"[red]llama-cpp-python cannot be imported: {escape(str(error))}[/]"
     say(f"  runtime: {runtime}")
+    from longread.api.asker import LOCAL_MAX_SECONDS
+
+    say(
+        f"  a run whose root model is local stops after {LOCAL_MAX_SECONDS:,.0f} s unless "
+        "--max-seconds says otherwise (its answer so far is printed)"
+    )
     for key, info in LOCAL_MODELS.items():
         if key == DEFAULT_LOCAL:
             continue
