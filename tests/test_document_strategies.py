@@ -367,26 +367,16 @@ def test_a_local_root_model_s_run_has_a_time_budget_when_none_is_given(
     monkeypatch.setattr(asker, "LOCAL_MAX_SECONDS", 0.2)
     slow = ScriptedLM(reads_the_fact, writes_code=False, latency=0.3)
     slow.on_cpu = True  # (as a model of this CPU is)
-    one_at_a_time = RunOptions(concurrency=1)
-    rlm = SingleDocRLM(
-        contract,
-        slow,
-        slow,
-        mode="map",
-        cache=False,
-        store_path=tmp_path / "i",
-        options=one_at_a_time,
-    )
+    question = "Where are the records of meetings filed?"
+
+    def opened(budget: Budget = Budget()) -> SingleDocRLM:  # (one passage read at a time)
+        options = RunOptions(concurrency=1)
+        return SingleDocRLM(
+            contract, slow, slow, mode="map", cache=False, store_path=tmp_path / "i",
+            budget=budget, options=options,
+        )  # fmt: skip
+
     with pytest.raises(BudgetExceededError) as stopped:
-        rlm.query("Where are the records of meetings filed?")
+        opened().query(question)
     assert stopped.value.limit == "max_seconds" and stopped.value.partial is not None
-    given = SingleDocRLM(
-        contract,
-        slow,
-        slow,
-        mode="map",
-        cache=False,
-        store_path=tmp_path / "i",
-        budget=Budget(max_seconds=60),
-    )
-    assert given.query("Where are the records of meetings filed?").stopped_by is None  # (its own)
+    assert opened(Budget(max_seconds=60)).query(question).stopped_by is None  # (its own)
