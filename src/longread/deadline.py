@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from longread.errors import BudgetExceededError
+
 _deadline: ContextVar[float | None] = ContextVar("longread_deadline", default=None)
 _stop = threading.Event()
 _stopped_by: list[tuple[str, int]] = []  # (why, the exit code it calls for), once set
@@ -52,6 +54,15 @@ def request_stop(why: str, exit_code: int) -> None:
 def stop_requested() -> tuple[str, int] | None:
     """(why, exit code) once a stop was requested, else None."""
     return _stopped_by[0] if _stop.is_set() else None
+
+
+def end_if_stopped() -> None:
+    """Raise BudgetExceededError (limit `signal`) once a stop was requested: the run ends as a
+    spent budget ends it, its answer so far kept."""
+    if _stop.is_set():
+        raise BudgetExceededError(
+            f"budget exceeded: the run was stopped ({_stopped_by[0][0]})", "signal"
+        )
 
 
 def check() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from longread import deadline
-from longread.errors import BudgetExceededError, ModelError
+from longread.errors import ModelError
 from longread.llm.base import LM
 from longread.llm.types import Completion, Message, Request
 
@@ -199,11 +199,7 @@ class LocalLM(LM):
         with _load_lock:
             lock = _call_locks.setdefault(id(llama), threading.Lock())
         with lock:
-            stopped = deadline.stop_requested()
-            if stopped is not None:  # (asked while this call waited for the model)
-                raise BudgetExceededError(
-                    f"budget exceeded: the run was stopped ({stopped[0]})", "signal"
-                )
+            deadline.end_if_stopped()  # (asked while this call waited for the model)
             try:
                 response = llama.create_chat_completion(**kwargs)
             except ValueError as error:  # llama.cpp reports an over-long prompt this way

@@ -264,11 +264,7 @@ class Sandbox:
         while True:
             if self.cancelled is not None and self.cancelled.is_set():
                 raise CancelledError("the run was cancelled")
-            stopped = deadline.stop_requested()
-            if stopped is not None:
-                raise BudgetExceededError(
-                    f"budget exceeded: the run was stopped ({stopped[0]})", "signal"
-                )
+            deadline.end_if_stopped()
             left = cell_deadline - time.monotonic()
             if left <= 0:
                 raise protocol.FrameTimeout("the cell's time is up")

@@ -143,10 +143,10 @@ def _estimate(
     finally:
         run.plan = dry.plan
     found = from_usage(mode, gateway.usage, run, cache, note)
-    retried = {id(m): m.json_replies for m in (root, sub)}  # (each may be asked once more)
-    if sum(retried.values()) == 0:
+    # each JSON reply may be asked for once more (one stand-in when root and sub are one model)
+    extra = sum({id(m): m.json_replies for m in (root, sub)}.values())
+    if extra == 0:
         return found
-    extra = sum(retried.values())
     return replace(
         found,
         calls=(found.calls[0], _plus(found.calls[1], extra)),
