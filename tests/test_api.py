@@ -51,3 +51,37 @@ def test_enable_logging_prints_events(capsys):
     ).completion("t", "q")
     printed = capsys.readouterr().out
     assert "[root_turn]" in printed and "[final]" in printed
+
+
+def test_one_settings_object_serves_every_entry_point_and_a_change_names_a_field(tmp_path):
+    import pytest
+
+    import longread as lr
+
+    root = ScriptedLM([repl("FINAL(context.upper())")])
+    settings = lr.AskSettings(root_model=root, mode="rlm", cache=False)
+    assert lr.RLM_REPL(settings=settings).ask("from the settings", "q").text == "FROM THE SETTINGS"
+    with pytest.raises(TypeError, match="unknown setting max_cost"):
+        lr.RLM_REPL(settings=settings, max_cost=1.0)
+    changed = settings.changed(mode="map", root_model=None)  # (None keeps the model set)
+    assert changed.mode == "map" and changed.root_model is root and settings.mode == "rlm"
+
+
+def test_open_gives_a_document_for_a_file_and_a_corpus_for_a_folder(tmp_path):
+    import pytest
+
+    import longread as lr
+    from longread.errors import InputError
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n\nThe gate code is 4417.\n", encoding="utf-8")
+    reply = "The gate code is 4417."
+    with lr.open(folder / "a.md", ScriptedLM(lambda _: reply), mode="base", cache=False) as doc:
+        answer = doc.ask("What is the gate code?")
+        assert isinstance(doc, lr.SingleDocRLM) and "4417" in answer.text
+        assert doc.query("What is the gate code?").text == answer.text  # (the old name)
+    with lr.open(folder, store_path=tmp_path / "corpus.sqlite", cache=False) as corpus:
+        assert isinstance(corpus, lr.MultiDocRLM) and corpus.settings.mode == "auto"
+    with pytest.raises(InputError, match="no such file or folder"):
+        lr.open(tmp_path / "missing.pdf")

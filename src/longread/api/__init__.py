@@ -1,6 +1,7 @@
 """The public Python API: `SingleDocRLM` (a file), `MultiDocRLM` (a folder of documents) and
-`RLM_REPL` (a context held in memory), the names users know, with the settings they take. Each
-is imported when first asked for, so a command about a file loads no corpus code."""
+`RLM_REPL` (a context held in memory), the names users know, each taking one `AskSettings`; and
+`open` (a file or a folder, whichever the path is). Each is imported when first asked for, so a
+command about a file loads no corpus code."""
 
 from __future__ import annotations
 
@@ -8,14 +9,20 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from longread.answer import Answer
     from longread.api.context import RLM_REPL
     from longread.api.corpus import MultiDocRLM
     from longread.api.document import SingleDocRLM
+    from longread.api.opening import open
+    from longread.api.settings import AskSettings
     from longread.index.tree import TreeOptions
     from longread.llm.usage import Budget
     from longread.strategies.common import RunOptions
 
 _HOMES = {
+    "Answer": "longread.answer",
+    "AskSettings": "longread.api.settings",
+    "open": "longread.api.opening",
     "RLM_REPL": "longread.api.context",
     "MultiDocRLM": "longread.api.corpus",
     "SingleDocRLM": "longread.api.document",
@@ -23,7 +30,17 @@ _HOMES = {
     "Budget": "longread.llm.usage",
     "RunOptions": "longread.strategies.common",
 }
-__all__ = ["RLM_REPL", "Budget", "MultiDocRLM", "RunOptions", "SingleDocRLM", "TreeOptions"]
+__all__ = [
+    "RLM_REPL",
+    "Answer",
+    "AskSettings",
+    "Budget",
+    "MultiDocRLM",
+    "RunOptions",
+    "SingleDocRLM",
+    "TreeOptions",
+    "open",
+]
 
 
 def __getattr__(name: str) -> Any:

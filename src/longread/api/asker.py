@@ -12,10 +12,10 @@ from typing import Any, Self
 
 from longread.answer import Answer
 from longread.api.session import Session
+from longread.api.settings import AskSettings
 from longread.config import cache_dir, default_model, default_sub_model
 from longread.errors import InputError
-from longread.events import EventKind, EventSink, JsonlTrace, fan_out
-from longread.executor import Executor
+from longread.events import EventKind, JsonlTrace, fan_out
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.remote import RemoteLM
@@ -39,50 +39,35 @@ def as_lm(model: str | LM | None, fallback: str, options: ClientOptions = Client
 
 
 class Asker:
-    """What both entry points share: the models, budget, options, response cache and event sinks."""
+    """What every entry point shares: its `AskSettings` (the models resolved on first use), the
+    response cache and one question's run."""
 
-    def __init__(
-        self,
-        model: str | LM | None,
-        sub_model: str | LM | None,
-        *,
-        mode: str = "auto",
-        enable_logging: bool = False,
-        trace_path: str | None = None,
-        budget: Budget = Budget(),
-        options: RunOptions | None = None,
-        cache: bool = True,
-        on_event: EventSink | None = None,
-        client_options: ClientOptions = ClientOptions(),
-        executor: Executor | None = None,
-    ):
-        self._specs = (model, sub_model, client_options)
-        self.executor = executor  # on Ray: where sub-calls (and metadata reads) run
-        self.mode = mode
-        self.enable_logging = enable_logging
-        self.trace_path = trace_path
-        self.budget = budget
-        self.options = options or RunOptions()
-        self.cache = ResponseCache(cache_dir() / "responses.sqlite") if cache else None
-        self.on_event = on_event
+    def __init__(self, settings: AskSettings):
+        self.settings = settings
+        self.executor = settings.executor  # on Ray: where sub-calls (and metadata reads) run
+        self.mode = settings.mode
+        self.budget = settings.budget
+        self.options = settings.options
+        self.cache = ResponseCache(cache_dir() / "responses.sqlite") if settings.cache else None
         self.last_answer: Answer | None = None
         self._planned: Plan | None = None  # the plan an estimate just read, for the answer
 
     @cached_property
     def root(self) -> LM:
         """The root model (resolved on first use, so indexing alone needs no model or key)."""
-        model, _, client_options = self._specs
-        return as_lm(model, default_model(), client_options)
+        return as_lm(self.settings.root_model, default_model(), self.settings.client_options)
 
     @cached_property
     def sub(self) -> LM:
-        _, sub_model, client_options = self._specs
-        spec = sub_model if sub_model is not None else default_sub_model(self.root.name)
-        return self.root if spec == self.root.name else as_lm(spec, "", client_options)
+        given = self.settings.sub_model
+        spec = given if given is not None else default_sub_model(self.root.name)
+        return (
+            self.root if spec == self.root.name else as_lm(spec, "", self.settings.client_options)
+        )
 
     def sub_spec(self) -> str | None:
         """The sub-model's spec, for workers to make it from; None if it was given as an object."""
-        model, sub_model, _ = self._specs
+        model, sub_model = self.settings.root_model, self.settings.sub_model
         given = sub_model if sub_model is not None else model
         return None if isinstance(given, LM) else self.sub.name
 
@@ -92,7 +77,8 @@ class Asker:
         worker, when the run is to write code (`rlm` asked for)."""
         if self.mode == "rlm":
             prespawn()
-        model, sub_model, client_options = self._specs
+        model, sub_model = self.settings.root_model, self.settings.sub_model
+        client_options = self.settings.client_options
         root = model.name if isinstance(model, LM) else model or default_model()
         sub = sub_model.name if isinstance(sub_model, LM) else sub_model or default_sub_model(root)
         for spec, given in ((root, model), (sub, sub_model if sub != root else model)):
@@ -133,12 +119,14 @@ class Asker:
     @cached_property
     def _trace(self) -> JsonlTrace | None:
         """The trace file, opened (emptied) at the first question and kept for the next ones."""
-        return JsonlTrace(self.trace_path) if self.trace_path else None
+        path = self.settings.trace_path
+        return JsonlTrace(path) if path else None
 
     @contextmanager
     def _run(self, question: str, options: RunOptions | None = None) -> Iterator[Run]:
         """One question's run: a fresh gateway (so a fresh budget), its events to the trace."""
-        sink = fan_out(self.on_event, self._trace, print_event if self.enable_logging else None)
+        logged = print_event if self.settings.enable_logging else None
+        sink = fan_out(self.settings.on_event, self._trace, logged)
         options = options or self.options
         gateway = Gateway(
             budget=bounded(self.budget, self.root),
@@ -148,7 +136,7 @@ class Asker:
         )
         sub = self.sub
         if self.executor is not None and self.executor.name == "ray" and self.sub_spec():
-            sub = RemoteLM(self.sub, self.executor, self._specs[2])
+            sub = RemoteLM(self.sub, self.executor, self.settings.client_options)
         run = Run(self.root, sub, gateway, options, sink)
         planned, self._planned = self._planned, None
         if planned is not None and planned.question == question:
@@ -172,10 +160,15 @@ class SourceAsker(Asker):
     def ready(self) -> None:
         """Make the source answerable (a folder never indexed is indexed first)."""
 
-    def query(self, question: str, mode: str | None = None) -> Answer:
+    def ask(self, question: str, mode: str | None = None) -> Answer:
         """The answer with its citations (each with its span, and its document, section and page
-        where known), usage, mode and why the mode was chosen."""
+        where known), usage, mode and why the mode was chosen (`mode`: this question's, else the
+        settings')."""
         return self.ask_in(None, question, mode)
+
+    def query(self, question: str, mode: str | None = None) -> Answer:
+        """`ask` by the name the RLM sketches use."""
+        return self.ask(question, mode)
 
     def ask_in(self, conversation: Conversation | None, question: str, mode: str | None) -> Answer:
         """The answer to `question`, alone or as the next question of `conversation`."""

@@ -8,11 +8,8 @@ from typing import Any
 
 from longread.answer import Answer
 from longread.api.asker import Asker, asked
-from longread.events import EventSink
+from longread.api.settings import AskSettings
 from longread.llm.base import LM
-from longread.llm.specs import ClientOptions
-from longread.llm.usage import Budget
-from longread.strategies.common import RunOptions
 from longread.strategies.modes import answer
 from longread.strategies.texts import InMemory
 
@@ -20,47 +17,44 @@ from longread.strategies.texts import InMemory
 class RLM_REPL(Asker):  # noqa: N801 - the name users of RLM code expect
     """Answer questions about a `str`, `dict` or `list` context with a Recursive Language Model.
 
-    >>> rlm = RLM_REPL(model="openai:gpt-4o", recursive_model="openai:gpt-4o-mini")
-    >>> rlm.completion({"paper_1": "...", "paper_2": "..."}, "What themes do they share?")
+    >>> rlm = RLM_REPL("openai:gpt-4o", "openai:gpt-4o-mini")
+    >>> rlm.ask({"paper_1": "...", "paper_2": "..."}, "What themes do they share?").text
     """
 
     def __init__(
         self,
+        root_model: str | LM | None = None,
+        sub_model: str | LM | None = None,
+        *,
+        settings: AskSettings | None = None,
         model: str | LM | None = None,
         recursive_model: str | LM | None = None,
-        *,
-        mode: str = "auto",
-        enable_logging: bool = False,
-        trace_path: str | None = None,
-        budget: Budget = Budget(),
-        options: RunOptions | None = None,
-        cache: bool = True,
-        on_event: EventSink | None = None,
-        client_options: ClientOptions = ClientOptions(),
+        **changes: Any,
     ):
+        """`changes`: any `AskSettings` field, over `settings`; `model` and `recursive_model` are
+        `root_model` and `sub_model` by the names of the RLM paper's code."""
         super().__init__(
-            model,
-            recursive_model,
-            mode=mode,
-            enable_logging=enable_logging,
-            trace_path=trace_path,
-            budget=budget,
-            options=options,
-            cache=cache,
-            on_event=on_event,
-            client_options=client_options,
+            (settings or AskSettings()).changed(
+                root_model=root_model or model, sub_model=sub_model or recursive_model, **changes
+            )
         )
+
+    def ask(
+        self, context: Any, question: str, *, enable_slicing: bool = True, doc_id: str = "context"
+    ) -> Answer:
+        """The full `Answer` (text, citations, usage, mode and why it was chosen)."""
+        asked(question)
+        with self._run(question, replace(self.options, enable_slicing=enable_slicing)) as run:
+            self.last_answer = answer(question, InMemory(context, doc_id), run, self.mode)
+        return self.last_answer
 
     def answer(
         self, context: Any, query: str, *, enable_slicing: bool = True, doc_id: str = "context"
     ) -> Answer:
-        """The full `Answer` (text, citations, usage, mode and why it was chosen)."""
-        asked(query)
-        with self._run(query, replace(self.options, enable_slicing=enable_slicing)) as run:
-            self.last_answer = answer(query, InMemory(context, doc_id), run, self.mode)
-        return self.last_answer
+        """`ask`, by its earlier name."""
+        return self.ask(context, query, enable_slicing=enable_slicing, doc_id=doc_id)
 
     def completion(self, context: Any, query: str, enable_slicing: bool = True) -> str:
-        """The answer text (the call shape users of RLM code expect); the whole Answer is kept in
-        `last_answer`."""
-        return self.answer(context, query, enable_slicing=enable_slicing).text
+        """`ask`'s answer text alone (the call shape users of RLM code expect); the whole Answer
+        is kept in `last_answer`."""
+        return self.ask(context, query, enable_slicing=enable_slicing).text

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from longread.api.asker import SourceAsker
+from longread.api.settings import AskSettings
 from longread.config import index_path
 from longread.errors import InputError, ModelError
 from longread.events import EventSink, ignore
@@ -39,7 +40,7 @@ class MultiDocRLM(SourceAsker):
     ...     "/path/to/documents/", root_model="openai:gpt-4o", sub_model="openai:gpt-4o-mini"
     ... )
     >>> rlm.build_index(parallel=True, batch_size=100, save_path="corpus.index.json")
-    >>> rlm.query("Find all merger announcements from 2024").citations
+    >>> rlm.ask("Find all merger announcements from 2024").citations
     """
 
     def __init__(
@@ -48,15 +49,18 @@ class MultiDocRLM(SourceAsker):
         root_model: str | LM | None = None,
         sub_model: str | LM | None = None,
         *,
+        settings: AskSettings | None = None,
         store_path: str | Path | None = None,
         shards: int | None = None,
-        **settings: Any,
+        **changes: Any,
     ):
-        """`store_path`: the index's database (by default one in the cache for the folder);
-        `shards`: split the index into that many databases (by default as it is: one for a new
-        index). `settings` are SingleDocRLM's: mode (auto, retrieval, map or rlm), budget,
-        options, trace_path, cache, on_event, enable_logging, client_options."""
-        super().__init__(root_model, sub_model, **settings)
+        """`changes`: any `AskSettings` field, over `settings`; `store_path`: the index's
+        database (by default one in the cache for the folder); `shards`: split the index into
+        that many databases (by default as it is: one for a new index)."""
+        changed = (settings or AskSettings()).changed(
+            root_model=root_model, sub_model=sub_model, **changes
+        )
+        super().__init__(changed)
         check_mode(self.mode, "corpus")
         self.corpus_path = Path(corpus_path)
         if not self.corpus_path.is_dir():
@@ -110,7 +114,7 @@ class MultiDocRLM(SourceAsker):
                 executor,
                 self.index.store,
                 on_cluster,
-                options=self._specs[2],
+                options=self.settings.client_options,
                 cache=self.cache.path if self.cache else None,
                 limits=limits
                 or Limits(

@@ -7,11 +7,12 @@ import code
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from longread.api.asker import SourceAsker
+from longread.api.settings import AskSettings
 from longread.config import index_path
 from longread.events import Event, EventKind, EventSink, ignore
-from longread.executor import Executor
 from longread.index.enrich.doc_type import UNSURE, ask_doc_type
 from longread.index.single import SingleDocIndex
 from longread.index.tree import TreeOptions, build_summaries
@@ -20,12 +21,10 @@ from longread.ingest.document import load_document
 from longread.llm.base import LM
 from longread.llm.dry_run import DryRunLM
 from longread.llm.gateway import Gateway
-from longread.llm.specs import ClientOptions
-from longread.llm.usage import Budget
 from longread.repl.protocol import decoded
 from longread.store.docstore import DocStore, content_hash
 from longread.strategies.catalog import check_mode
-from longread.strategies.common import Run, RunOptions
+from longread.strategies.common import Run
 from longread.strategies.estimate import Estimate, dry_gateway, from_usage
 from longread.tools.single_doc import SingleDocTools
 
@@ -53,7 +52,7 @@ class SingleDocRLM(SourceAsker):
     ...     "contract.pdf", root_model="openai:gpt-4o", sub_model="openai:gpt-4o-mini"
     ... )
     >>> rlm.build_index()
-    >>> rlm.query("What are the termination clauses?").citations
+    >>> rlm.ask("What are the termination clauses?").citations
     """
 
     def __init__(
@@ -62,31 +61,17 @@ class SingleDocRLM(SourceAsker):
         root_model: str | LM | None = None,
         sub_model: str | LM | None = None,
         *,
-        mode: str = "auto",
-        enable_logging: bool = False,
-        trace_path: str | None = None,
-        budget: Budget = Budget(),
-        options: RunOptions | None = None,
-        cache: bool = True,
-        on_event: EventSink | None = None,
-        client_options: ClientOptions = ClientOptions(),
+        settings: AskSettings | None = None,
         store_path: str | Path | None = None,
-        executor: Executor | None = None,
+        **changes: Any,
     ):
-        super().__init__(
-            root_model,
-            sub_model,
-            mode=mode,
-            enable_logging=enable_logging,
-            trace_path=trace_path,
-            budget=budget,
-            options=options,
-            cache=cache,
-            on_event=on_event,
-            client_options=client_options,
-            executor=executor,
+        """`changes`: any `AskSettings` field, over `settings`; `store_path`: the index's
+        database (by default one in the cache for the file)."""
+        changed = (settings or AskSettings()).changed(
+            root_model=root_model, sub_model=sub_model, **changes
         )
-        check_mode(mode, "document")
+        super().__init__(changed)
+        check_mode(self.mode, "document")
         self.doc_path = Path(doc_path)
         self.store = DocStore(store_path or index_path(self.doc_path))
         self._index: SingleDocIndex | None = None

@@ -20,6 +20,7 @@ from longread.errors import BudgetExceededError, LongreadError
 from longread.text.terminal import for_terminal, json_for_terminal
 
 if TYPE_CHECKING:
+    from longread.api import AskSettings
     from longread.api.session import Session
 
 ENDS = {"exit", "quit", ":q"}
@@ -28,32 +29,17 @@ app.add_typer(sessions_app, name="sessions")
 
 
 @app.command()
+@o.asking
 def chat(
     path: Path = SOURCE,
+    *,
     session: str | None = typer.Option(
         None,
         "--session",
         help="Save the conversation under this name as it goes; if one by that name exists "
         "(about the same file or folder), resume it.",
     ),
-    mode: str = o.MODE,
-    model: str | None = o.MODEL,
-    sub_model: str | None = o.SUB_MODEL,
-    base_url: str | None = o.BASE_URL,
-    api_key: str | None = o.API_KEY,
-    max_iterations: int = o.MAX_ITERATIONS,
-    max_depth: int = o.MAX_DEPTH,
-    concurrency: int = o.CONCURRENCY,
-    cell_timeout: float = o.CELL_TIMEOUT,
-    top_k: int = o.TOP_K,
-    max_subcalls: int | None = o.MAX_SUBCALLS,
-    max_cost: float | None = o.MAX_COST,
-    max_tokens: int | None = o.MAX_TOKENS,
-    max_seconds: float | None = o.MAX_SECONDS,
-    focus: bool | None = o.FOCUS,
-    verify: bool = o.VERIFY,
-    trace: Path | None = o.TRACE,
-    no_cache: bool = o.NO_CACHE,
+    settings: AskSettings,
     json_out: bool = o.JSON_OUT,
     quiet: bool = o.QUIET,
     executor: str | None = o.EXECUTOR,
@@ -64,10 +50,9 @@ def chat(
     from longread.executor import make_executor
 
     progress = ProgressLine(enabled=not (quiet or json_out))
-    settings = o.run_settings(locals())
     with make_executor(executor) as runner:
         with progress:
-            asker = open_to_ask(path, model, sub_model, progress, executor=runner, **settings)
+            asker = open_to_ask(path, settings.changed(executor=runner), progress)
         with asker, asker.session(session) as talk:
             if talk.turns and not json_out:
                 console.print(

@@ -17,7 +17,7 @@ from longread.errors import InputError
 from longread.text.terminal import escaped_name, json_for_terminal
 
 if TYPE_CHECKING:  # (the library loads when a command runs, not for --help)
-    from longread.api import MultiDocRLM
+    from longread.api import AskSettings, MultiDocRLM
     from longread.index.corpus_files import UpdateReport
 
 corpus_app = typer.Typer(
@@ -112,11 +112,9 @@ def update_corpus(
     print_report(rlm, report, gateway.usage.summary() if gateway.usage.calls else None)
 
 
-def open_corpus_to_ask(
-    folder: Path, model: str | None, sub_model: str | None, progress: ProgressLine, **settings: Any
-) -> MultiDocRLM:
+def open_corpus_to_ask(folder: Path, settings: AskSettings, progress: ProgressLine) -> MultiDocRLM:
     """The folder's corpus, its index brought up to date (rules metadata for new files)."""
-    rlm = open_corpus(folder, model, sub_model, on_event=progress, **settings)
+    rlm = open_corpus(folder, settings=settings)
     rlm.index.prescan()
     rlm.prepare_models()
     progress.update(f"indexing {escaped_name(folder.name)}…")

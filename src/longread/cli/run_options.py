@@ -1,13 +1,17 @@
-"""The options `longread ask` and `longread chat` share (models, strategy, budget, output), and
-the settings they make for the API."""
+"""The options every command that asks shares (models, strategy, budget, trace, cache), and the
+`AskSettings` they make for the API."""
 
-from __future__ import annotations
-
-from typing import Any
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from longread.strategies.catalog import modes_for
+
+if TYPE_CHECKING:  # (the library loads when a command runs, not for --help)
+    from longread.api import AskSettings
 
 MODE = typer.Option(
     "auto",
@@ -58,30 +62,73 @@ EXECUTOR = typer.Option(
 )
 
 
-RUN_OPTIONS = (
-    "max_iterations",
-    "max_depth",
-    "concurrency",
-    "cell_timeout",
-    "focus",
-    "top_k",
-    "verify",
-)
-
-
-def run_settings(given: dict[str, Any]) -> dict[str, Any]:
-    """The API's settings from a command's options (`given`: its parameters by name)."""
-    from longread.api import Budget, RunOptions
+def ask_settings(
+    mode: str = MODE,
+    model: str | None = MODEL,
+    sub_model: str | None = SUB_MODEL,
+    base_url: str | None = BASE_URL,
+    api_key: str | None = API_KEY,
+    max_iterations: int = MAX_ITERATIONS,
+    max_depth: int = MAX_DEPTH,
+    concurrency: int = CONCURRENCY,
+    cell_timeout: float = CELL_TIMEOUT,
+    top_k: int = TOP_K,
+    max_subcalls: int | None = MAX_SUBCALLS,
+    max_cost: float | None = MAX_COST,
+    max_tokens: int | None = MAX_TOKENS,
+    max_seconds: float | None = MAX_SECONDS,
+    focus: bool | None = FOCUS,
+    verify: bool = VERIFY,
+    trace: Path | None = TRACE,
+    no_cache: bool = NO_CACHE,
+) -> "AskSettings":
+    """The API's settings from the options every asking command takes."""
+    from longread.api import AskSettings, Budget, RunOptions
     from longread.llm.specs import ClientOptions
 
-    trace = given["trace"]
-    return dict(
-        mode=given["mode"],
-        trace_path=str(trace) if trace else None,
-        budget=Budget(
-            *(given[k] for k in ("max_subcalls", "max_cost", "max_tokens", "max_seconds"))
+    return AskSettings(
+        root_model=model,
+        sub_model=sub_model,
+        mode=mode,
+        budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),
+        options=RunOptions(
+            max_iterations=max_iterations,
+            max_depth=max_depth,
+            concurrency=concurrency,
+            cell_timeout=cell_timeout,
+            focus=focus,
+            top_k=top_k,
+            verify=verify,
         ),
-        options=RunOptions(**{k: given[k] for k in RUN_OPTIONS}),
-        cache=not given["no_cache"],
-        client_options=ClientOptions(given["base_url"], given["api_key"]),
+        cache=not no_cache,
+        trace_path=str(trace) if trace else None,
+        client_options=ClientOptions(base_url, api_key),
     )
+
+
+def asking(command: Callable[..., None]) -> Callable[..., None]:
+    """`command` with the options of `ask_settings` in place of its `settings` parameter, which
+    receives the AskSettings they make (the options are declared once, for every command that
+    asks)."""
+    shared = list(inspect.signature(ask_settings).parameters.values())
+    own = [
+        p.replace(annotation=eval(p.annotation, command.__globals__))  # noqa: S307 - our own code
+        if isinstance(p.annotation, str)
+        else p
+        for p in inspect.signature(command).parameters.values()
+        if p.name != "settings"
+    ]
+    arguments = sum(1 for p in own if isinstance(p.default, typer.models.ArgumentInfo))
+    merged = [
+        p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+        for p in [*own[:arguments], *shared, *own[arguments:]]
+    ]
+
+    def run(**given: Any) -> None:
+        settings = ask_settings(**{p.name: given.pop(p.name) for p in shared})
+        command(settings=settings, **given)
+
+    run.__name__, run.__doc__ = command.__name__, command.__doc__
+    run.__signature__ = inspect.Signature(merged)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in merged}
+    return run

@@ -67,15 +67,13 @@ def work_dir(run_dir: str) -> str:
 def read_roots() -> tuple[str, ...]:
     """Folders model code may read: Python's installation, longread's package and the system's
     shared libraries (outermost folders only)."""
-    import longread
-
     paths = {
         sys.prefix,
         sys.base_prefix,
         sys.exec_prefix,
         sys.base_exec_prefix,
         *sysconfig.get_paths().values(),
-        str(Path(longread.__file__).resolve().parent.parent),
+        str(Path(__file__).resolve().parents[2]),  # (the folder holding the longread package)
         *SYSTEM_READ,
     }
     existing = sorted({os.path.realpath(p) for p in paths if p and os.path.exists(p)})
