@@ -23,8 +23,8 @@ test: install
 	@$(BIN)/python -m pytest; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "error: no tests were collected"; fi; exit $$status
 
-# ruff (rules E, F, I, B, UP, SIM), ruff format, mypy on src/, the import-layer contract, and no
-# module of src/ over 400 lines
+# ruff (rules E, F, I, B, UP, SIM), ruff format, mypy on src/, the import-layer contract, no
+# module of src/ over 400 lines, and docs/cli.md's reference as --help prints it (cog)
 lint: install
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
@@ -32,6 +32,7 @@ lint: install
 	$(BIN)/lint-imports
 	@find src -name '*.py' -exec awk 'FNR == 401 { print FILENAME ": over 400 lines"; bad = 1 } \
 		END { exit bad }' {} +
+	$(BIN)/cog --check docs/cli.md
 
 bench: install
 	$(BIN)/python bench/rlm_niah.py

@@ -4,7 +4,7 @@
     python bench/sandbox.py [--starts 20] [--cells 300]
 
 It imports only `longread.repl.sandbox`, so it also runs against an older checkout installed in a
-venv of its own (how the README's "before" row was measured)."""
+venv of its own (how docs/benchmarks.md's "before" row was measured)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,8 @@ from longread.query.rules import fact_plan
 from longread.strategies import competence
 from longread.strategies.catalog import modes_for
 from longread.strategies.competence import Measured
-from longread.strategies.modes import MODES, answer, choose_mode
+from longread.strategies.declared import declared
+from longread.strategies.modes import answer, choose_mode
 from longread.strategies.texts import InMemory
 
 
@@ -54,7 +55,7 @@ def test_every_local_model_has_a_measured_mode_for_every_kind_of_question():
     for key in LOCAL_MODELS:
         measured = competence.MEASURED[f"local:{key}"]
         assert set(measured.best) == {"fact", "chain", "aggregate"}
-        assert set(measured.best.values()) <= set(MODES) and measured.evidence
+        assert set(measured.best.values()) <= set(declared()) and measured.evidence
     small = ScriptedLM([], writes_code=True, context_window=8192, name="local:qwen2.5-coder-0.5b")
     mode, reason = choose_mode(400_000, small, "map", plan=shaped("Who hid the brass key?"))
     assert mode == "rlm" and "answers fact questions best in rlm (measured:" in reason
@@ -81,7 +82,8 @@ def test_one_registry_names_the_modes_of_every_source():
     assert modes_for("texts") == ("auto", "base", "retrieval", "map", "rlm", "aggregate")
     assert modes_for("document") == ("auto", "base", "retrieval", "map", "tree", "rlm", "aggregate")
     assert modes_for("corpus") == ("auto", "retrieval", "map", "rlm", "aggregate")
-    assert all(mode.summary and mode.runs for mode in MODES.values())
+    assert all(mode.summary and mode.serves and mode.runners for mode in declared().values())
+    assert all(callable(mode.runner(kind)) for mode in declared().values() for kind in mode.runners)
 
 
 def test_a_budget_stop_keeps_the_mode_and_its_reason():

@@ -38,17 +38,19 @@ def _leave(code: int) -> NoReturn:
     callbacks (which stop idle thread pools) and the wait for non-daemon threads, then the exit
     handlers (finalizers, caches), with the output flushed."""
     threading._shutdown()  # type: ignore[attr-defined]
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):  # (a closed pipe: nothing more can be said)
-            stream.flush()
+    _finish()
     os._exit(code)
 
 
-def _run() -> None:
+def load_commands() -> None:
+    """Register every command on the app (each module of this package registers its own)."""
     from longread.cli import ask, chat, corpus, doctor, evaluate, index, records, repl, serve  # noqa: F401
+
+
+def _run() -> None:
     from longread.cli.app import app
 
+    load_commands()
     for stop in (signal.SIGTERM, signal.SIGHUP):  # the run ends as a spent budget does
         signal.signal(stop, _terminated)
     _watch_signals()
@@ -126,15 +128,21 @@ def _end_later(code: int) -> None:
 
 
 def _end_now(code: int) -> NoReturn:
-    """Exit at once, from any thread: the exit handlers (finalizers, caches) given a moment
-    in case they too wait on a stuck thread, the output flushed."""
-    handlers = threading.Thread(target=atexit._run_exitfuncs, daemon=True)
+    """Exit at once, from any thread: the exit handlers (finalizers, caches) and the flush of the
+    output given a moment, on a thread of their own, in case they too wait on a stuck thread (a
+    flush waits for a write blocked on a full pipe)."""
+    handlers = threading.Thread(target=_finish, daemon=True)
     handlers.start()
     handlers.join(EXIT_HANDLERS_SECONDS)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
     os._exit(code)
+
+
+def _finish() -> None:
+    """The exit handlers, then the output flushed."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # (a closed pipe: nothing more can be said)
+            stream.flush()
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

@@ -1,30 +1,14 @@
-"""The modes by name: what each does and the kinds of source it answers about. Light on purpose
-(it loads no strategy), so that help texts and validation cost nothing; `modes.py` holds the
-runners and checks that they match this list."""
+"""The modes by name, as their files under `strategies/declared/` declare them: what each does
+and the kinds of source it answers about. Light on purpose (it loads no strategy), so that help
+texts and validation cost nothing."""
 
 from __future__ import annotations
 
 from longread.errors import InputError
+from longread.strategies.declared import declared
+from longread.strategies.mode import Mode
 
-SUMMARIES: dict[str, str] = {
-    "base": "the start of the text in one prompt",
-    "retrieval": "the passages BM25 ranks best, in one prompt",
-    "map": "the sub-model reads the best passages in parallel; the root joins the findings",
-    "tree": "a walk down the summary tree (or the table of contents)",
-    "refine": "slice-by-slice hypothesis refinement",
-    "rlm": "the root model writes Python in a sandboxed REPL over the source",
-    "aggregate": "counts over the whole text by code: speeches, mentions, sections, or what "
-    "the sub-model lists from every chunk",
-}
-KINDS: dict[str, tuple[str, ...]] = {
-    "base": ("context", "texts", "document"),
-    "retrieval": ("context", "texts", "document", "corpus"),
-    "map": ("texts", "document", "corpus"),
-    "tree": ("document",),
-    "refine": ("context",),
-    "rlm": ("context", "texts", "document", "corpus"),
-    "aggregate": ("context", "texts", "document", "corpus"),
-}
+RECALL = "recall"  # (no mode: a follow-up answered from the passages earlier answers cited)
 _NOUNS = {
     "context": "a context",
     "texts": "documents in memory",
@@ -34,8 +18,12 @@ _NOUNS = {
 
 
 def modes_for(kind: str) -> tuple[str, ...]:
-    """`auto` and every mode that answers about this kind of source, in the registry's order."""
-    return ("auto", *(name for name, kinds in KINDS.items() if kind in kinds))
+    """`auto` and every mode that answers about this kind of source, in the modes' order."""
+    return ("auto", *(m.name for m in declared().values() if kind in m.runners))
+
+
+def mode_named(name: str) -> Mode:
+    return declared()[name]
 
 
 def check_mode(mode: str, kind: str) -> str:
@@ -45,3 +33,10 @@ def check_mode(mode: str, kind: str) -> str:
             f"unknown mode '{mode}' for {_NOUNS[kind]}; choose one of {', '.join(allowed)}"
         )
     return mode
+
+
+def cites_by_number(mode: str) -> bool:
+    """Whether an answer of this mode (or a recalled follow-up, which cites its passages so)
+    marks its citations `[n]` by their numbers."""
+    found = declared().get(mode)
+    return mode == RECALL or (found is not None and found.cites_by_number)

@@ -1,44 +1,27 @@
-"""One registry of modes, for the CLI, the API and the web app alike: each mode's name, what it
-does, and how it runs on each kind of source it answers about. `answer` is the decision gate
-(`auto`) and the one dispatch: a document that fits the root model's window goes to `base`;
-otherwise `rlm` for a root model that writes code (where its code may run), else the fixed
-strategy for that source (`refine` for an in-memory context, `map` for the rest)."""
+"""The one dispatch of the modes (each declared in its own file under `strategies/declared/`),
+for the CLI, the API and the web app alike. `answer` is the decision gate (`auto`): a document
+that fits the root model's window goes to `base`; otherwise `rlm` for a root model that writes
+code (where its code may run), else the fixed strategy for that source (`refine` for an
+in-memory context, `map` for the rest)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from longread.answer import Answer
 from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind
 from longread.llm.base import LM
 from longread.query.plan import Plan
-from longread.strategies.base import base_chars, run_base
-from longread.strategies.catalog import KINDS as CATALOG_KINDS
-from longread.strategies.catalog import SUMMARIES, check_mode
+from longread.strategies.catalog import check_mode, mode_named
 from longread.strategies.common import Run
 from longread.strategies.competence import measured_mode
 from longread.strategies.extracted import NothingToCount, run_aggregate
-from longread.strategies.map import map_texts, run_corpus_map, run_map
 from longread.strategies.planning import plan_for
-from longread.strategies.refine import run_refine
-from longread.strategies.retrieval import (
-    retrieve_context,
-    retrieve_corpus,
-    retrieve_document,
-    retrieve_texts,
-)
-from longread.strategies.rlm import RLMLoop
 from longread.strategies.texts import InMemory, TextDocs
-from longread.strategies.tree import run_tree
 from longread.strategies.verify import checked_claims
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 
 Source = InMemory | TextDocs | SingleDocTools | CorpusTools
-Runner = Callable[[str, Any, Run], Answer]
 KINDS: dict[type, str] = {
     InMemory: "context",
     TextDocs: "texts",
@@ -46,89 +29,6 @@ KINDS: dict[type, str] = {
     CorpusTools: "corpus",
 }
 FALLBACK = {"context": "refine", "texts": "map", "document": "map", "corpus": "map"}
-
-
-@dataclass(frozen=True)
-class Mode:
-    """A strategy: what it does (shown to users) and its runner for each kind of source."""
-
-    summary: str
-    runs: dict[str, Runner]
-
-
-def _base_document(question: str, tools: SingleDocTools, run: Run) -> Answer:
-    total = tools.index.total_chars
-    answer = run_base(
-        question, tools.read_range(0, min(total, base_chars(run))), run, total_chars=total
-    )
-    answer.citations = tools.cite(answer.text, question)
-    return answer
-
-
-def _base_texts(question: str, docs: TextDocs, run: Run) -> Answer:
-    answer = run_base(question, docs.text[: base_chars(run)], run, total_chars=docs.total_chars)
-    answer.citations = docs.cite(answer.text, question)
-    return answer
-
-
-def _rlm_texts(question: str, docs: TextDocs, run: Run) -> Answer:
-    context = docs.docs[0].text if len(docs.docs) == 1 else {d.doc_id: d.text for d in docs.docs}
-    answer = RLMLoop(run, context, doc_id=docs.docs[0].doc_id).answer(question)
-    answer.citations = [docs.locate(c) for c in answer.citations]
-    return answer
-
-
-MODES: dict[str, Mode] = {
-    "base": Mode(
-        SUMMARIES["base"],
-        {
-            "context": lambda q, c, run: run_base(q, c.value, run),
-            "texts": _base_texts,
-            "document": _base_document,
-        },
-    ),
-    "retrieval": Mode(
-        SUMMARIES["retrieval"],
-        {
-            "context": retrieve_context,
-            "texts": retrieve_texts,
-            "document": retrieve_document,
-            "corpus": retrieve_corpus,
-        },
-    ),
-    "map": Mode(
-        SUMMARIES["map"],
-        {
-            "texts": map_texts,
-            "document": run_map,
-            "corpus": run_corpus_map,
-        },
-    ),
-    "tree": Mode(SUMMARIES["tree"], {"document": run_tree}),
-    "refine": Mode(
-        SUMMARIES["refine"],
-        {
-            "context": lambda q, c, run: run_refine(q, c.value, run, doc_id=c.doc_id),
-        },
-    ),
-    "rlm": Mode(
-        SUMMARIES["rlm"],
-        {
-            "context": lambda q, c, run: RLMLoop(run, c.value, doc_id=c.doc_id).answer(q),
-            "texts": _rlm_texts,
-            "document": lambda q, tools, run: RLMLoop(run, tools=tools).answer(q),
-            "corpus": lambda q, tools, run: RLMLoop(run, tools=tools).answer(q),
-        },
-    ),
-    "aggregate": Mode(
-        SUMMARIES["aggregate"], dict.fromkeys(CATALOG_KINDS["aggregate"], run_aggregate)
-    ),
-}
-
-if {name: set(mode.runs) for name, mode in MODES.items()} != {
-    name: set(kinds) for name, kinds in CATALOG_KINDS.items()
-}:
-    raise ImportError("the modes' runners and the catalog of modes disagree")
 
 
 def choose_mode(
@@ -196,7 +96,7 @@ def _answered(question: str, source: Source, run: Run, mode: str) -> Answer:
         reason = f"{mode} was asked for"
     run.emit(EventKind.MODE, mode=mode, reason=reason)
     try:
-        result = MODES[mode].runs[kind](question, source, run)
+        result = mode_named(mode).runner(kind)(question, source, run)
     except BudgetExceededError as error:
         if error.partial is not None:
             error.partial.reason = reason
@@ -212,7 +112,7 @@ def gate(question: str, source: Source, run: Run) -> tuple[str, str]:
     mode, reason = choose_mode(
         _size(source), run.root, FALLBACK[kind], run.options.allow_code, plan
     )
-    if kind not in MODES[mode].runs:  # (a mode measured on files, for a context in memory)
+    if kind not in mode_named(mode).runners:  # (a mode measured on files, for a context in memory)
         return FALLBACK[kind], f"{reason}, which does not read {kind}s: {FALLBACK[kind]}"
     return mode, reason
 

@@ -19,7 +19,7 @@ from longread.llm.usage import Budget
 from longread.repl.isolation import is_isolated
 from longread.repl.sandbox import probe
 from longread.store.cache import ResponseCache
-from longread.strategies.catalog import check_mode
+from longread.strategies.catalog import check_mode, cites_by_number
 from longread.strategies.common import Run, RunOptions
 from longread.strategies.conversation import converse
 from longread.strategies.estimate import Estimate, SourceMaker, estimate
@@ -203,7 +203,7 @@ class Analysis:
 
         def shown(text: str) -> str:
             """`text` with each `[n]` as its citation's id (in the modes where `[n]` cites)."""
-            if answer.mode not in ("map", "tree", "retrieval", "recall"):
+            if not cites_by_number(answer.mode):
                 return text
             return CITATION_MARK.sub(
                 lambda m: f"[{ids[int(m[1]) - 1]}]" if 0 < int(m[1]) <= len(ids) else m[0], text
