@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from longread.store import section_search
-from longread.store.docstore import SCHEMA_VERSION, DocStore, content_hash
+from longread.store.docstore import SCHEMA_VERSION, DocStore
+from longread.store.text_hash import content_hash
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
 

@@ -17,8 +17,9 @@ from longread.forking import can_fork, forked_map
 from longread.index import full_text, single
 from longread.index.single import SingleDocIndex
 from longread.ingest import headings
-from longread.store.docstore import DocStore, content_hash
+from longread.store.docstore import DocStore
 from longread.store.full_text import build_part, copy_part
+from longread.store.text_hash import content_hash
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
 QUERIES = ["dagger air", "sleep no more murder", "Birnam wood Dunsinane", "witches thunder"]

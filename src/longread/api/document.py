@@ -22,7 +22,8 @@ from longread.llm.base import LM
 from longread.llm.dry_run import DryRunLM
 from longread.llm.gateway import Gateway
 from longread.repl.protocol import decoded
-from longread.store.docstore import DocStore, content_hash
+from longread.store.docstore import DocStore
+from longread.store.text_hash import content_hash
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run
 from longread.strategies.estimate import Estimate, dry_gateway, from_usage

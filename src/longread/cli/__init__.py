@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import os
 import signal
+import sqlite3
 import sys
 import threading
 import time
+import warnings
 from typing import Any, NoReturn, cast
 
 import typer
@@ -17,6 +20,7 @@ from rich.markup import escape
 from longread import deadline
 from longread.cli.display import err_console
 from longread.errors import BudgetExceededError, LongreadError
+from longread.store.damage import damaged_files, set_aside
 
 
 def main() -> NoReturn:
@@ -24,21 +28,29 @@ def main() -> NoReturn:
     It leaves without tearing the interpreter down (once the output is flushed, other threads
     are done and exit handlers have run): freeing what a run loaded, an SDK's thousand classes
     among it, took half a second."""
+    code = 0
     try:
         _run()
     except SystemExit as done:
         if done.code is not None and not isinstance(done.code, int):
             print(done.code, file=sys.stderr)  # (as the interpreter would)
-        _leave(done.code if isinstance(done.code, int) else 0 if done.code is None else 1)
-    _leave(0)
+        code = done.code if isinstance(done.code, int) else 0 if done.code is None else 1
+    except KeyboardInterrupt:  # (a second Ctrl-C while the first was being reported)
+        code = 130
+    _leave(code)
 
 
 def _leave(code: int) -> NoReturn:
     """What interpreter shutdown does before it frees everything, then exit: threading's exit
     callbacks (which stop idle thread pools) and the wait for non-daemon threads, then the exit
-    handlers (finalizers, caches), with the output flushed."""
-    threading._shutdown()  # type: ignore[attr-defined]
-    _finish()
+    handlers (finalizers, caches), with the output flushed. A Ctrl-C while it waits ends the
+    process at once: an interrupt escaping here would start the interpreter's own shutdown,
+    which waits on the same threads and freezes the signal watcher."""
+    try:
+        threading._shutdown()  # type: ignore[attr-defined]
+        _finish()
+    except KeyboardInterrupt:
+        _end_now(130)
     os._exit(code)
 
 
@@ -51,6 +63,7 @@ def _run() -> None:
     from longread.cli.app import app
 
     load_commands()
+    warnings.showwarning = _warned
     for stop in (signal.SIGTERM, signal.SIGHUP):  # the run ends as a spent budget does
         signal.signal(stop, _terminated)
     _watch_signals()
@@ -65,6 +78,15 @@ def _run() -> None:
         _fail(str(error), stopped[1] if stopped and error.limit == "signal" else error.exit_code)
     except LongreadError as error:
         _fail(str(error), error.exit_code)
+    except (sqlite3.DatabaseError, OSError, UnicodeDecodeError) as error:
+        if _no_room(error):
+            _fail(
+                f"could not write to disk ({error}): it is full, or a file-size limit was "
+                "reached; what was written is kept, and the next run goes on from it",
+                1,
+            )
+        if isinstance(error, OSError) or not _rebuilt_damaged():
+            raise
     except (typer.Abort, KeyboardInterrupt):
         err_console.print("[red]interrupted[/]")
         sys.exit(130)
@@ -78,6 +100,37 @@ def _run() -> None:
             print(usage.ctx.get_help())  # the help, as for --help: no error
             sys.exit(0)
         _fail(usage.format_message(), usage.exit_code)  # a usage error: exit code 2
+
+
+def _warned(message: Warning | str, category: type[Warning], *where: Any, **more: Any) -> None:
+    """A warning of the library (a damaged index set aside), one line on stderr."""
+    err_console.print(f"[yellow]warning:[/] {escape(str(message))}", highlight=False)
+
+
+REBUILT = "LONGREAD_REBUILT"  # (set for the run started again after damage was set aside)
+
+
+def _no_room(error: BaseException) -> bool:
+    """Whether a write failed for want of room (a full disk, a quota, a file-size limit)."""
+    if isinstance(error, OSError):
+        return error.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+    text = str(error).lower()
+    return "disk is full" in text or "disk i/o error" in text
+
+
+def _rebuilt_damaged() -> bool:
+    """After a database error in the middle of a run: the files it had opened that fail SQLite's
+    integrity check set aside, and the command run again once, building them anew (False, and
+    nothing done, if none is damaged or this is that second run)."""
+    damaged = [] if os.environ.get(REBUILT) else damaged_files()
+    for path in damaged:
+        set_aside(path)
+    if not damaged:
+        return False
+    os.environ[REBUILT] = "1"
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os.execv(sys.executable, [sys.executable, *sys.argv])
 
 
 def _terminated(signum: int, frame: object) -> None:

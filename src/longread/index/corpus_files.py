@@ -27,7 +27,7 @@ from longread.ingest.metadata import (
     tokens,
 )
 from longread.store.corpus_store import DocRecord, file_states
-from longread.store.docstore import content_hash
+from longread.store.text_hash import content_hash
 
 
 @dataclass

@@ -20,9 +20,10 @@ from longread.ingest.fingerprint import Fingerprint, fingerprint, stamp
 from longread.ingest.headings import detect_headings
 from longread.ingest.loaded import LoadedDocument
 from longread.ingest.toc import Section, build_toc
-from longread.store.docstore import DocStore, content_hash
+from longread.store.docstore import DocStore
 from longread.store.rows import SectionRow
 from longread.store.section_rows import display_names
+from longread.store.text_hash import content_hash
 
 
 @contextmanager

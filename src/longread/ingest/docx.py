@@ -32,6 +32,9 @@ _READ_ERRORS = (
     IndexError,
     LxmlError,
     zlib.error,
+    OSError,  # (a damaged directory: a seek before the start)
+    EOFError,
+    NotImplementedError,  # (a compression method zipfile does not read)
 )
 
 

@@ -56,7 +56,7 @@ def decoded(data: bytes | mmap, name: str = "input") -> tuple[str, bool]:
     head = bytes(data[:8192])
     for bom, encoding in _BOMS:
         if head.startswith(bom):
-            return _normalize(str(data, encoding)), False
+            return _normalize(str(data, encoding, errors="replace")), False  # (a cut file: �)
     for magic, kind in _BINARY_MAGIC.items():
         if head.startswith(magic):
             raise InputError(f"{name} is {kind}, not a text file")

@@ -35,12 +35,6 @@ class LM(ABC):
         """Send one request and return the reply; raise TransientModelError for retryable
         failures."""
 
-    async def acomplete(self, request: Request) -> Completion:
-        """Async form of `complete` (runs the blocking client in a worker thread)."""
-        import asyncio  # (loaded by the async callers that need it)
-
-        return await asyncio.to_thread(self.complete, request)
-
     def cancel_pending(self) -> None:
         """Drop the calls this model has queued elsewhere (such as on a cluster); none here."""
         return None

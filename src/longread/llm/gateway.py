@@ -237,12 +237,6 @@ class Gateway:
         if failure is not None:
             raise failure
 
-    async def acomplete(self, lm: LM, prompt: Prompt, **kwargs: Any) -> Completion:
-        """Async form of `complete`."""
-        import asyncio  # (loaded by the async callers that need it)
-
-        return await asyncio.to_thread(self.complete, lm, prompt, **kwargs)
-
     def _time_left(self) -> float | None:
         """Seconds a call may take: to the REPL cell's deadline or the run's, the sooner."""
         run = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())

@@ -20,7 +20,7 @@ class Purpose(StrEnum):
     BASE = "base"
     RETRIEVAL = "retrieval"
     MAP_CHUNK = "map_chunk"  # the sub-model reading one passage
-    AGGREGATE = "aggregate"  # the root model joining the findings
+    JOIN = "join"  # the root model joining the findings
     REWRITE = "rewrite"
     ROUTE = "route"  # choosing a branch of the tree or the table of contents
     REFINE_SLICE = "refine_slice"

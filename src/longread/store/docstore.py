@@ -8,20 +8,20 @@ statement for documents lives here."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from longread import deadline
+from longread.store.damage import recovering
 from longread.store.record_tables import RECORDS_SCHEMA, RecordTables
 from longread.store.rows import rows_text
 from longread.store.section_rows import SectionRows
 from longread.store.section_search import FTS_BATCH_CHARS, SectionSearch
+from longread.store.text_hash import content_hash
 from longread.store.tree_tables import TREE_SCHEMA, TreeTables
 
 BLOCK_CHARS = 65_536
@@ -29,7 +29,6 @@ SCHEMA_VERSION = 7  # 7: the full-text index in parts, its rows keyed by section
 PAGE_BYTES = (
     65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
 )
-_HASH_CHARS = 1 << 20
 FILL_CACHE_KB = 256 * 1024  # SQLite's page cache while a document is written (see `filling`)
 
 _SCHEMA = (
@@ -105,22 +104,6 @@ CREATE TABLE IF NOT EXISTS section_summaries (
 )
 
 
-def content_hash(text: str) -> str:
-    """The identity of a document: SHA-256 of its normalized text in UTF-8. The text is encoded a
-    slice at a time (never copied whole) while a helper thread hashes the slice before."""
-    if len(text) <= _HASH_CHARS:  # small: not worth a thread
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
-    digest = hashlib.sha256()
-    with ThreadPoolExecutor(1) as hasher:
-        pending = hasher.submit(digest.update, b"")
-        for start in range(0, len(text), _HASH_CHARS):
-            data = text[start : start + _HASH_CHARS].encode("utf-8")
-            pending.result()
-            pending = hasher.submit(digest.update, data)
-        pending.result()
-    return digest.hexdigest()
-
-
 class NewText(NamedTuple):
     """A document's text to store, with what the documents table records of it."""
 
@@ -146,6 +129,11 @@ class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.block_chars = block_chars
         self.fts_batch_chars = fts_batch_chars
+        recovering(self.path, self._open)
+
+    def _open(self) -> None:
+        """Connect, and bring the file to this schema (a file of another version is begun
+        again)."""
         self.db = self._connect()
         if self._stored_version() == 6:
             self._upgrade_from_6()

@@ -57,7 +57,7 @@ Draft answer:
 
 Rewrite the draft to be clear and well organized. Keep every fact and every citation mark such
 as [2] exactly as it is; add nothing that the draft does not say."""
-AGGREGATE = """Question: {question}
+JOIN = """Question: {question}
 
 Findings from the document, each with its citation number:
 {findings}
@@ -253,7 +253,7 @@ class ChunkReader:
         if ranked and stopped_by is not None:
             text = led(ranked)  # (the budget is spent: joined without a model)
         elif ranked:
-            text = aggregate(self.question, ranked, self.run)
+            text = join_findings(self.question, ranked, self.run)
         else:
             text = f"Not found: none of the {read} passages read answers the question."
         if read < total_chunks:
@@ -314,7 +314,7 @@ def _exact(quote: str, text: str) -> tuple[int, int] | None:
     return match.span() if match else None
 
 
-def aggregate(question: str, findings: list[Finding], run: Run) -> str:
+def join_findings(question: str, findings: list[Finding], run: Run) -> str:
     """The answer: the root model joins the findings keeping their [n] numbers, a direct answer
     first; a model that cannot (the small local one) gets them listed, best-matching first, the
     first one leading with the sentence it rests on."""
@@ -324,8 +324,8 @@ def aggregate(question: str, findings: list[Finding], run: Run) -> str:
     run.emit(EventKind.PHASE, name="AGGREGATE")
     reply = run.gateway.complete(
         run.root,
-        AGGREGATE.format(question=question, findings=listed),
-        purpose=Purpose.AGGREGATE,
+        JOIN.format(question=question, findings=listed),
+        purpose=Purpose.JOIN,
         max_tokens=700,
     ).text.strip()
     cited = {int(n) for n in CITATION_MARK.findall(reply)}

@@ -19,7 +19,7 @@ ROOT_CALLS = frozenset(
         Purpose.ROOT_FINAL,
         Purpose.BASE,
         Purpose.RETRIEVAL,
-        Purpose.AGGREGATE,
+        Purpose.JOIN,
         Purpose.REWRITE,
         Purpose.ROUTE,
         Purpose.RECALL,
