@@ -62,7 +62,8 @@ def test_a_signal_ends_a_run_whose_model_never_answers(tmp_path, mode, stop):
         finally:
             cli.kill()
             released.set()
-    assert took <= GRACE, f"ended {took:.1f} s after the signal"
+        said = cli.stderr.read().decode(errors="replace")[-3000:]  # (stacks, if the last resort)
+    assert took <= GRACE, f"ended {took:.1f} s after the signal\n{said}"
     assert code == (130 if stop is signal.SIGINT else 128 + stop)
 
 

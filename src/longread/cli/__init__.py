@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import errno
+import faulthandler
 import os
 import signal
 import sqlite3
@@ -141,6 +142,7 @@ def _terminated(signum: int, frame: object) -> None:
 
 
 GRACE = 1.5  # seconds a signalled run has to end as a spent budget does, before it is ended
+LAST_RESORT_SECONDS = 3.0  # after GRACE, should the exit itself hang
 EXIT_HANDLERS_SECONDS = 0.4  # then given to the exit handlers (they may wait on a stuck thread)
 
 
@@ -171,6 +173,9 @@ def _watch_signals() -> None:
             if signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
                 deadline.request_stop(signal.Signals(signum).name, code)
                 threading.Thread(target=_end_later, args=(code,), daemon=True).start()
+                # the last resort, a thread of C that needs no interpreter: should Python's own
+                # exit freeze the threads above, the stacks are printed and the process ends
+                faulthandler.dump_traceback_later(GRACE + LAST_RESORT_SECONDS, exit=True)
 
     threading.Thread(target=watch, name="longread-signals", daemon=True).start()
 
