@@ -20,6 +20,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 GRACE = 2.5  # seconds the run may take to end once signalled (the CLI's own is 1.5)
 
 
+def _as_a_shell() -> None:
+    """In the child: the signals as a terminal's shell starts a command with them (Ctrl-C not
+    ignored), whatever this test process inherited or was left with by another test."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     ("mode", "stop"),
     [
@@ -45,7 +51,9 @@ def test_a_signal_ends_a_run_whose_model_never_answers(tmp_path, mode, stop):
         }
         command = [LONGREAD, "ask", str(EXAMPLES / "macbeth.md"), "Who is Banquo?"]
         command += ["--mode", mode, "--model", "openai:x", "--base-url", server.url]
-        cli = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        cli = subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_as_a_shell
+        )
         try:
             deadline = time.monotonic() + 60
             while not server.requests and time.monotonic() < deadline:
@@ -73,7 +81,9 @@ def test_sigterm_stops_the_local_model_mid_reply_and_prints_the_answer_so_far(tm
     env["LONGREAD_CACHE_DIR"] = str(tmp_path / "cache")
     command = [LONGREAD, "ask", str(EXAMPLES / "macbeth.md"), "Who is Banquo's son?"]
     command += ["--mode", "map", "--no-cache", "--trace", str(trace)]  # (the local model)
-    cli = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cli = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_as_a_shell
+    )
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and not (

@@ -142,6 +142,7 @@ def _terminated(signum: int, frame: object) -> None:
 
 
 GRACE = 1.5  # seconds a signalled run has to end as a spent budget does, before it is ended
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 LAST_RESORT_SECONDS = 3.0  # after GRACE, should the exit itself hang
 EXIT_HANDLERS_SECONDS = 0.4  # then given to the exit handlers (they may wait on a stuck thread)
 
@@ -157,6 +158,9 @@ def _watch_signals() -> None:
     os.set_blocking(write_end, False)
     try:
         signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+        # (a parent that started us with these blocked did not mean to keep them from us; one
+        # that set them to be ignored, as a shell does for a background job, is obeyed)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     except ValueError:  # (not the main thread: an embedding caller keeps its own signals)
         os.close(read_end)
         os.close(write_end)
@@ -170,7 +174,7 @@ def _watch_signals() -> None:
             if signum == signal.SIGINT and interrupted:
                 _end_now(code)
             interrupted = interrupted or signum == signal.SIGINT
-            if signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            if signum in STOP_SIGNALS:
                 deadline.request_stop(signal.Signals(signum).name, code)
                 threading.Thread(target=_end_later, args=(code,), daemon=True).start()
                 # the last resort, a thread of C that needs no interpreter: should Python's own
