@@ -201,10 +201,14 @@ class RayExecutor(Executor):
             self._started = True
 
     def _task(self, work: Callable[..., Any], retries: int) -> Any:
-        """`work` as a Ray remote function (made once, so it is shipped to the cluster once)."""
+        """`work` as a Ray remote function (made once, so it is shipped to the cluster once), its
+        tasks spread over the cluster's nodes (each reads and writes files: one node should not
+        take them all while others wait)."""
         key = (work, retries)
         if key not in self._tasks:
-            self._tasks[key] = self.ray.remote(max_retries=retries, retry_exceptions=True)(work)
+            self._tasks[key] = self.ray.remote(
+                max_retries=retries, retry_exceptions=True, scheduling_strategy="SPREAD"
+            )(work)
         return self._tasks[key]
 
     def submit(self, work: Callable[[T], R], item: T, retries: int = 0) -> RayJob[R]:
