@@ -11,7 +11,7 @@ import struct
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fuzz_inputs import MAX_GROWTH_MB, MUTATIONS, Tried, mutated, seeds
@@ -33,6 +33,9 @@ def test_a_mutated_file_is_loaded_or_refused_in_one_line(suffix, tmp_path):
 
     @_FUZZ
     @given(mutations=MUTATIONS)
+    @example(mutations=[("overwrite", 0.99999, b"\x00\x00\x00\x00")])  # (found: a cut UTF-16 text)
+    @example(mutations=[("cut", 0.5, b"\x00")])  # (found: a DOCX seeking before its start)
+    @example(mutations=[("overwrite", 0.21875, b"\x00")])  # (found: a PDF filter's name damaged)
     def load(mutations):
         tried.load(mutated(SEEDS[suffix], mutations), Path(suffix).suffix or suffix, tmp_path)
 

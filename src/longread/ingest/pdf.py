@@ -30,6 +30,7 @@ _READ_ERRORS = (
     RecursionError,
     OverflowError,
     zlib.error,
+    NotImplementedError,  # (a stream filter pypdf does not read, or a damaged filter name)
 )
 
 
