@@ -35,6 +35,8 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pages import write_page  # noqa: E402 - (this folder is on the path when run as a script)
+
 ROOT = Path(__file__).resolve().parents[1]
 LONGREAD = str(Path(sys.executable).with_name("longread"))
 
@@ -220,12 +222,7 @@ def main() -> None:
     table = ["| fault | trials | outcomes |", "|---|---|---|", *(r.row() for r in results)]
     notes = [f"- {r.name}: `{n.strip()}`" for r in results for n in r.notes[:2]]
     report = "\n".join(table + ([""] + notes if notes else [])) + "\n"
-    print(report)
-    (ROOT / "docs" / "bench-faults.md").write_text(
-        "# Faults: killed, starved of disk, damaged\n\nWritten by `python bench/faults.py` (see "
-        "its docstring for what is done and checked), on this machine (2 cores).\n\n" + report,
-        encoding="utf-8",
-    )
+    write_page("faults", "Faults: killed, starved of disk, damaged", "faults.py", report)
 
 
 if __name__ == "__main__":

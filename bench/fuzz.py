@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
+from pages import write_page  # noqa: E402 - (this folder is on the path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -65,12 +66,7 @@ def main() -> None:
             "stopped the run with the input that did it.",
         ]
     )
-    print(report)
-    (ROOT / "docs" / "bench-fuzz.md").write_text(
-        "# Fuzzing the loaders\n\nWritten by `python bench/fuzz.py` (see its docstring), on this "
-        "machine (2 cores).\n\n" + report + "\n",
-        encoding="utf-8",
-    )
+    write_page("fuzz", "Fuzzing the loaders", "fuzz.py", report)
 
 
 if __name__ == "__main__":

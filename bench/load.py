@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+from pages import write_page  # noqa: E402 - (this folder is on the path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -218,12 +219,7 @@ def main() -> None:
             "most.",
         ]
     )
-    print(report)
-    (ROOT / "docs" / "bench-load.md").write_text(
-        "# Load: many clients at once\n\nWritten by `python bench/load.py` (see its docstring), "
-        "on this machine (2 cores).\n\n" + report + "\n",
-        encoding="utf-8",
-    )
+    write_page("load", "Load: many clients at once", "load.py", report)
 
 
 if __name__ == "__main__":
