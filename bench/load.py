@@ -1,14 +1,16 @@
 """Load: `longread serve` (the real command, a subprocess) driven by many clients at once, each
 from an address of its own on the loopback network (127.0.x.y), in a loop: upload a text, list
 the documents, read the configuration, analyze (`map` on its upload), now and then analyze over
-the event stream, and read the run viewer's runs. The model is a scripted OpenAI-compatible
-server answering at once, so the server's own work is what is measured.
+the event stream, and read the run viewer's runs, pausing between requests as a person reading
+the page does (`--think`: the mean pause, each drawn from half to one and a half times it; 0 makes
+each client a tight loop, a stress test rather than people). The model is a scripted
+OpenAI-compatible server answering at once, so the server's own work is what is measured.
 
 Reported per route: requests, answers by status, latency (median and p99); every 5xx is a
 failure, a 503 must carry Retry-After; and the server's resident memory sampled each second
 (the first and the last tenth of the run compared: flat means no leak).
 
-    python bench/load.py [--clients 200] [--seconds 300]
+    python bench/load.py [--clients 200] [--seconds 300] [--think 5]
 
 The table goes to docs/bench-load.md; `tests/test_load.py` runs a short version.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import signal
 import socket
 import statistics
@@ -50,6 +53,11 @@ class Load:
     busy_without_retry_after: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     rss_mb: list[float] = field(default_factory=list)
+    think: float = 0.0  # a client's mean pause between requests (seconds)
+
+    async def pause(self) -> None:
+        if self.think:
+            await asyncio.sleep(random.uniform(0.5, 1.5) * self.think)
 
     def note(self, route: str, response: httpx.Response, seconds: float) -> None:
         self.latencies[route].append(seconds)
@@ -97,6 +105,7 @@ async def timed(
     started = time.monotonic()
     response = await client.request(method, url, **kw)
     load.note(route, response, time.monotonic() - started)
+    await load.pause()
     return response
 
 
@@ -105,6 +114,7 @@ async def one_client(number: int, base: str, until: float, load: Load) -> None:
     address = f"127.0.{1 + number // 250}.{1 + number % 250}"
     transport = httpx.AsyncHTTPTransport(local_address=address)
     async with httpx.AsyncClient(base_url=base, transport=transport, timeout=60) as client:
+        await asyncio.sleep(random.uniform(0, load.think))  # (people arrive over a while)
         turn = 0
         while time.monotonic() < until:
             turn += 1
@@ -135,6 +145,7 @@ async def one_client(number: int, base: str, until: float, load: Load) -> None:
                         async for _ in stream.aiter_lines():
                             pass
                     load.note("POST /api/analyze-stream", stream, time.monotonic() - started)
+                    await load.pause()
                 runs = await timed(load, client, "GET", "/api/runs")
                 listed = runs.json().get("runs", []) if runs.status_code == 200 else []
                 if listed:
@@ -143,8 +154,8 @@ async def one_client(number: int, base: str, until: float, load: Load) -> None:
                 load.errors[type(error).__name__] += 1
 
 
-async def drive(base: str, pid: int, clients: int, seconds: float) -> Load:
-    load = Load()
+async def drive(base: str, pid: int, clients: int, seconds: float, think: float) -> Load:
+    load = Load(think=think)
     until = time.monotonic() + seconds
 
     async def sample() -> None:
@@ -156,7 +167,7 @@ async def drive(base: str, pid: int, clients: int, seconds: float) -> Load:
     return load
 
 
-def run(clients: int, seconds: float, folder: Path) -> Load:
+def run(clients: int, seconds: float, folder: Path, think: float) -> Load:
     """Serve, drive, stop."""
     port = free_port()
     with fake_openai() as model:
@@ -185,7 +196,7 @@ def run(clients: int, seconds: float, folder: Path) -> Load:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.2)
-            return asyncio.run(drive(base, server.pid, clients, seconds))
+            return asyncio.run(drive(base, server.pid, clients, seconds, think))
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
@@ -195,16 +206,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=300)
+    parser.add_argument("--think", type=float, default=5.0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="longread-load-") as scratch:
-        load = run(args.clients, args.seconds, Path(scratch))
+        load = run(args.clients, args.seconds, Path(scratch), args.think)
     tenth = max(1, len(load.rss_mb) // 10)
     first, last = load.rss_mb[:tenth], load.rss_mb[-tenth:]
     other = [r for r in load.latencies if r not in MODEL_ROUTES]
     report = "\n".join(
         [
             f"{args.clients} clients for {args.seconds:.0f} s against `longread serve` "
-            "(4 analyses at once, 2 s in line at most), a scripted model answering at once.",
+            "(4 analyses at once, 2 s in line at most), a scripted model answering at once; "
+            f"each client pauses {args.think:g} s between requests on average "
+            f"({sum(len(t) for t in load.latencies.values()) / args.seconds:,.0f} requests a "
+            "second in all).",
             "",
             *load.table(),
             "",

@@ -44,6 +44,8 @@ class FakeOpenAI:
 
 def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # (connections kept alive, as a real server keeps them)
+
         def log_message(self, *args: object) -> None:
             pass
 

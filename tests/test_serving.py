@@ -57,6 +57,17 @@ def _closed(sock: socket.socket, within: float) -> bool:
         return True
 
 
+def _response(sock: socket.socket) -> bytes:
+    """One whole response of `_app` (chunked: it ends with the empty chunk)."""
+    got = b""
+    while not got.endswith(b"0\r\n\r\n"):
+        more = sock.recv(1024)
+        if not more:
+            break
+        got += more
+    return got
+
+
 async def _app(scope, receive, send):  # a trivial ASGI app
     if scope["type"] != "http":
         return
@@ -83,6 +94,20 @@ def test_headers_that_never_end_and_a_client_s_many_connections_are_cut(monkeypa
         assert fine.recv(1024).startswith(b"HTTP/1.1 200")
 
 
+def test_a_kept_alive_client_is_timed_from_its_last_response_only(monkeypatch):
+    """Each response starts the wait for the next request's headers afresh: a client that pauses
+    less than HEADER_SECONDS between requests keeps its connection (an older wait, started by an
+    earlier response, must not close it mid-conversation)."""
+    monkeypatch.setattr(bounds, "HEADER_SECONDS", 1.0)
+    with serving(_app, http=bounds.BoundedH11) as base:
+        sock = _connect(base)
+        for _ in range(5):  # (0.6 s apart: the first response's wait ends inside the third pause)
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert _response(sock).startswith(b"HTTP/1.1 200")
+            time.sleep(0.6)
+        assert _closed(sock, 3)  # (and an idle one is still closed)
+
+
 def test_the_log_is_rate_limited_and_a_client_s_fault_has_no_traceback():
     limit = bounds.RateLimited()
     try:
@@ -105,3 +130,12 @@ def test_the_log_is_rate_limited_and_a_client_s_fault_has_no_traceback():
 def test_without_a_host_list_any_name_is_answered(tmp_path, path):
     client = TestClient(scripted_app(tmp_path, ScriptedLM(["x"])))
     assert client.get(path, headers={"host": "anything.example"}).status_code == 200
+
+
+def test_every_response_forbids_sniffing_and_the_page_runs_only_its_own_code(tmp_path):
+    client = TestClient(scripted_app(tmp_path, ScriptedLM(["x"])))
+    page, api, missing = client.get("/"), client.get("/api/config"), client.get("/api/nothing")
+    assert all(r.headers["x-content-type-options"] == "nosniff" for r in (page, api, missing))
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert "content-security-policy" not in api.headers
+    assert page.headers.get_list("x-content-type-options") == ["nosniff"]  # (once, not twice)

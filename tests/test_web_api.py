@@ -86,8 +86,12 @@ def test_parse_files_and_pasted_text(client, tmp_path):
         ("notes", "text", None),
     ]
     assert documents[3]["chars"] == len("Pasted notes about the pier.")
-    listed = client.get("/api/documents").json()["documents"]
-    assert [d["id"] for d in listed] == [d["id"] for d in documents]
+    listed = client.get("/api/documents").json()
+    assert [d["id"] for d in listed["documents"]] == [d["id"] for d in documents]
+    assert listed["older"] == 0
+    newest = client.get("/api/documents", params={"limit": 2}).json()  # (a server of thousands)
+    assert [d["name"] for d in newest["documents"]] == ["harbour.md", "notes"]
+    assert newest["older"] == 2
 
 
 def test_an_upload_name_is_never_part_of_a_path(client, tmp_path):
@@ -549,3 +553,15 @@ def test_a_failing_model_is_a_502_from_analyze(tmp_path):
     doc_id = upload_text(client)
     response = client.post("/api/analyze", json=body(doc_id, mode="base"))
     assert response.status_code == 502 and response.json()["detail"] == "provider down"
+
+
+def test_the_documents_held_are_bounded_in_characters_oldest_dropped_first():
+    from longread.ingest.loaded import LoadedDocument
+    from longread.web.documents import DocumentStore
+
+    store = DocumentStore(max_chars=25)
+    added = [store.add(f"n{i}", LoadedDocument(f"n{i}", "text", "x" * 10)) for i in range(4)]
+    assert [d.name for d in store.newest(10)[0]] == ["n2", "n3"]
+    assert store.remove(added[3].id) and not store.remove(added[3].id)
+    store.add("big", LoadedDocument("big", "text", "y" * 15))  # (10 + 15 held: all fit)
+    assert [d.name for d in store.newest(10)[0]] == ["n2", "big"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from longread.errors import ModelError
@@ -36,17 +37,28 @@ def extract_json(text: str) -> Any:
     raise ValueError("no JSON object found in the reply")
 
 
-def _parse(text: str, schema: dict[str, Any]) -> Any:
+def _parse(text: str, schema: str) -> Any:
     """The reply's JSON value; ValueError saying what is wrong if there is none or it does not
-    match `schema`."""
-    import jsonschema  # (a tenth of a second to load: only runs that ask for JSON need it)
+    match `schema` (as JSON text)."""
+    from jsonschema.exceptions import best_match
 
     value = extract_json(text)
-    try:
-        jsonschema.validate(value, schema)
-    except jsonschema.ValidationError as error:
-        raise ValueError(error.message) from error
+    error = best_match(_validator(schema).iter_errors(value))
+    if error is not None:
+        raise ValueError(error.message)
     return value
+
+
+@lru_cache(maxsize=64)
+def _validator(schema: str) -> Any:
+    """A checked validator of the schema (given as JSON text), made once per schema: checking
+    the schema itself costs more than validating a reply against it."""
+    import jsonschema  # (a tenth of a second to load: only runs that ask for JSON need it)
+
+    parsed = json.loads(schema)
+    validator = jsonschema.validators.validator_for(parsed)
+    validator.check_schema(parsed)
+    return validator(parsed)
 
 
 def complete_json(
@@ -62,18 +74,19 @@ def complete_json(
 ) -> Any:
     """A value matching `schema`. The request carries the schema (for servers that can constrain
     decoding); a reply that fails is shown back to the model once with the error."""
+    schema_text = json.dumps(schema)
     messages = list(as_messages(prompt, system))
     messages[-1] = {
         **messages[-1],
         "content": messages[-1]["content"]
         + "\n\nReply with JSON only, matching this schema:\n"
-        + json.dumps(schema),
+        + schema_text,
     }
     reply = gateway.complete(
         lm, messages, purpose=purpose, max_tokens=max_tokens, json_schema=schema, label=label
     )
     try:
-        return _parse(reply.text, schema)
+        return _parse(reply.text, schema_text)
     except ValueError as error:
         problem = str(error)
     messages += [
@@ -88,7 +101,7 @@ def complete_json(
         lm, messages, purpose=purpose, max_tokens=max_tokens, json_schema=schema, label=label
     )
     try:
-        return _parse(retry.text, schema)
+        return _parse(retry.text, schema_text)
     except ValueError as error:
         raise MalformedJSONError(
             f"{lm.name} did not return valid JSON for {purpose}: {error}"

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import Depends, FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -24,15 +24,11 @@ from longread.web.hosts import HostCheck
 from longread.web.limits import BodyLimit
 from longread.web.models import ModelPool
 from longread.web.runs import RunLog
+from longread.web.security_headers import SecurityHeaders
 from longread.web.settings import Settings
 from longread.web.slots import Slots
 
 STATIC = Path(__file__).parent / "static"
-# The page runs only its own script and style: no inline code, nothing from elsewhere.
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-)
 ECHO_CHARS = 200  # the most of a request a validation error echoes back, per value
 
 
@@ -65,16 +61,7 @@ def create_app(
     if settings.hosts is not None:
         app.add_middleware(HostCheck, hosts=settings.hosts)
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
-
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
-        response: Response = await call_next(request)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        if request.url.path == "/" or request.url.path.startswith(
-            "/static/"
-        ):  # not /docs (Swagger UI)
-            response.headers["Content-Security-Policy"] = CSP
-        return response
+    app.add_middleware(SecurityHeaders)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

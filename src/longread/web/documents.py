@@ -84,6 +84,7 @@ class DocumentStore:
     def __init__(self, max_chars: int):
         self.max_chars = max_chars
         self._docs: OrderedDict[str, StoredDocument] = OrderedDict()
+        self._chars = 0  # (of the documents held)
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
@@ -97,11 +98,9 @@ class DocumentStore:
                 [(p.number, p.start, p.end) for p in loaded.pages],
             )
             self._docs[doc.id] = doc
-            while (
-                sum(len(d.text) for d in self._docs.values()) > self.max_chars
-                and len(self._docs) > 1
-            ):
-                self._docs.popitem(last=False)
+            self._chars += len(doc.text)
+            while self._chars > self.max_chars and len(self._docs) > 1:
+                self._chars -= len(self._docs.popitem(last=False)[1].text)
             return doc
 
     def get(self, doc_id: str) -> StoredDocument | None:
@@ -110,8 +109,13 @@ class DocumentStore:
 
     def remove(self, doc_id: str) -> bool:
         with self._lock:
-            return self._docs.pop(doc_id, None) is not None
+            gone = self._docs.pop(doc_id, None)
+            self._chars -= len(gone.text) if gone else 0
+            return gone is not None
 
-    def all(self) -> list[StoredDocument]:
+    def newest(self, limit: int) -> tuple[list[StoredDocument], int]:
+        """The `limit` documents added last (in the order added), and how many older ones are
+        held too."""
         with self._lock:
-            return list(self._docs.values())
+            kept = list(itertools.islice(reversed(self._docs.values()), limit))
+            return kept[::-1], len(self._docs) - len(kept)

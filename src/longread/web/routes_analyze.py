@@ -7,7 +7,7 @@ import json
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable
-from functools import partial
+from functools import cache, partial
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
@@ -58,9 +58,15 @@ def config(request: Request) -> dict[str, Any]:
         "modes": list(modes_for("texts")),
         "indexed_modes": list(modes_for("document")),
         "corpus_modes": list(modes_for("corpus")),
-        "defaults": AnalyzeRequest.model_json_schema()["properties"],
+        "defaults": _defaults(),
         "max_upload_mb": settings.max_upload_mb,
     }
+
+
+@cache
+def _defaults() -> dict[str, Any]:
+    """The analysis request's fields with their defaults (the schema, made once)."""
+    return dict(AnalyzeRequest.model_json_schema()["properties"])
 
 
 @router.post("/api/estimate")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
@@ -15,6 +15,8 @@ from longread.web.indexed import IndexedCorpus, find_indexed, list_indexed
 
 router = APIRouter()
 CONTEXT_CHARS = 800  # shown before and after a cited span
+LISTED = 500  # uploads listed by default (the newest): a long-lived server holds thousands
+MAX_LISTED = 10_000
 
 PARSE_BODY = {
     "requestBody": {
@@ -72,13 +74,18 @@ async def parse(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/documents")
-def documents(request: Request) -> dict[str, Any]:
-    """Uploaded documents, then the documents and corpora indexed on the server (analyzed through
-    their index; a corpus has `kind` "corpus" and its count of `documents`)."""
+def documents(
+    request: Request, limit: Annotated[int, Query(ge=0, le=MAX_LISTED)] = LISTED
+) -> dict[str, Any]:
+    """Uploaded documents (the `limit` uploaded last; `older`: how many more the server holds),
+    then the documents and corpora indexed on the server (analyzed through their index; a corpus
+    has `kind` "corpus" and its count of `documents`)."""
     services = request.app.state.services
+    uploads, older = services.documents.newest(limit)
     return {
-        "documents": [d.summary() for d in services.documents.all()]
-        + [d.summary() for d in list_indexed(services.settings.index_dir)]
+        "documents": [d.summary() for d in uploads]
+        + [d.summary() for d in list_indexed(services.settings.index_dir)],
+        "older": older,
     }
 
 

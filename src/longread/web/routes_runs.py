@@ -7,16 +7,17 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 
 router = APIRouter()
+# (in memory, quick: answered on the event loop, not handed to a thread and back)
 
 
 @router.get("/api/runs")
-def runs(request: Request) -> dict[str, Any]:
+async def runs(request: Request) -> dict[str, Any]:
     """Every run this server recorded (or the trace file holds), newest first, in a line each."""
     return {"runs": request.app.state.services.runs.list()}
 
 
 @router.get("/api/runs/{run_id}")
-def run(run_id: str, request: Request) -> dict[str, Any]:
+async def run(run_id: str, request: Request) -> dict[str, Any]:
     """One run with its events in order (`timeline`), as the trace records them."""
     found = request.app.state.services.runs.get(run_id)
     if found is None:

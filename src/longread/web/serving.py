@@ -63,9 +63,9 @@ class BoundedH11(H11Protocol):
             if alive and self.conn is watched and self.conn.their_state is state:
                 self.transport.close()
 
-        self.timers = [t for t in self.timers if not t.cancelled()] + [
-            self.loop.call_later(seconds, expire)
-        ]
+        for timer in self.timers:  # (an earlier wait ends here: it must not fire later)
+            timer.cancel()
+        self.timers = [self.loop.call_later(seconds, expire)]
 
 
 class RateLimited(logging.Filter):
