@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -37,6 +38,26 @@ def sandbox():
 def test_namespace_persists_and_last_expression_is_shown(sandbox):
     assert sandbox.run("x = 41").output == ""
     assert sandbox.run("x + 1").output.strip() == "42"
+
+
+def test_the_worker_outlives_the_thread_that_started_it():
+    """A conversation's REPL is started by one request's thread and used by the next one's (the
+    kernel kills a child whose starting thread ends, if that thread is the one that started it)."""
+    sb = Sandbox({}, cell_timeout=5)
+
+    def first_question() -> None:
+        sb.start()
+        sb.run("x = 41")
+
+    try:
+        first = threading.Thread(target=first_question)
+        first.start()
+        first.join()
+        time.sleep(0.3)
+        result = sb.run("x + 1")
+        assert result.output.strip() == "42" and sb.restarts == 0, result.output
+    finally:
+        sb.close()
 
 
 def test_context_and_tools_are_available(sandbox):

@@ -267,6 +267,49 @@ def test_a_follow_up_in_the_conversation_is_answered_from_what_the_first_answer_
     assert ended.status_code == 404 and "ask the question afresh" in ended.text
 
 
+def test_a_conversation_s_repl_and_its_variables_outlive_the_request_that_started_them(tmp_path):
+    def root(request) -> str:
+        prompt = request.messages[-1]["content"]
+        if "New question:" in prompt:
+            return "NOT IN THE PASSAGES"
+        if "Question: What did you note" in prompt:  # (its variable, if the REPL is the same)
+            return "```repl\nhits = search('herring', k=1)\nFINAL(notes)\n```"
+        if "Output of block" in prompt:
+            return "```repl\nFINAL('Paid in herring.')\n```"
+        return "```repl\nnotes = 'herring, and salt in winter'\nprint(len(context))\n```"
+
+    client = TestClient(scripted_app(tmp_path, ScriptedLM(root), ScriptedLM(reader)))
+    doc_id = upload_text(client)
+    first = client.post("/api/analyze", json=body(doc_id, mode="rlm")).json()
+    assert first["answer"].startswith("Paid in herring"), first
+    time.sleep(0.3)  # (the first request's thread has ended by now)
+    follow = body(
+        doc_id,
+        mode="rlm",
+        question="What did you note about the pay?",
+        conversation=first["conversation"],
+    )
+    second = client.post("/api/analyze", json=follow).json()
+    assert second["answer"].startswith("herring, and salt in winter"), second
+
+
+def test_a_conversation_lives_until_it_is_idle_then_its_repl_is_stopped():
+    from longread.repl.sandbox import Sandbox
+    from longread.web.conversations import Conversations, UnknownConversationError
+
+    conversations = Conversations(idle_seconds=0.5)
+    with conversations.using(None, ["doc-1"]) as (kept, conversation):
+        conversation.repl = Sandbox({}, cell_timeout=5)
+        conversation.repl.start()
+        worker = conversation.repl._process
+    assert conversations.expire_idle() == 0  # (used just now)
+    conversations.check(kept, ["doc-1"])
+    time.sleep(0.6)
+    assert conversations.expire_idle() == 1 and worker.poll() is not None
+    with pytest.raises(UnknownConversationError):
+        conversations.check(kept, ["doc-1"])
+
+
 def test_more_chunks_than_max_subcalls_are_chosen_by_bm25_and_the_answer_says_so(client):
     doc_id = upload_text(client, TEXT.replace("harbour", "keeper"))  # every chunk matches a little
     result = client.post("/api/analyze", json=body(doc_id, maxSubcalls=3)).json()

@@ -210,8 +210,9 @@ def use_libraries(known: dict[str, str]) -> None:
 
 
 def die_with_parent(parent: int) -> None:
-    """SIGKILL this process when the host's thread that started it ends (Linux). Set again after a
-    uid change, which clears it; `parent` tells whether the parent died before it was set."""
+    """SIGKILL this process when the host's thread that started it ends (Linux; the host starts
+    workers from a thread that lasts as long as it does). Set again after a uid change, which
+    clears it; `parent` tells whether the parent died before it was set."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes

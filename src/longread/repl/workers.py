@@ -10,6 +10,7 @@ import signal
 import subprocess
 import threading
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from longread.repl import isolation, rundirs
@@ -39,6 +40,12 @@ def kill(process: subprocess.Popen, run_dir: str, fds: tuple[int, ...]) -> None:
         with contextlib.suppress(OSError):
             os.close(fd)
     rundirs.remove(run_dir)
+
+
+# Workers are started from one thread that lasts as long as the process: a worker dies with the
+# thread that started it (PR_SET_PDEATHSIG, in the worker and in bubblewrap), and a conversation's
+# REPL, started by one request's thread, must outlive it.
+_SPAWNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="longread-spawner")
 
 
 @dataclass
@@ -72,7 +79,8 @@ class Worker:
                 os.open(startup_log, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb"
             ) as log:
                 # (the worker's stderr until it is ready; then it points it at /dev/null)
-                process = subprocess.Popen(
+                process = _SPAWNER.submit(
+                    subprocess.Popen,
                     isolation.worker_command(run_dir, (cmd_r, reply_w), bwrap),
                     pass_fds=(cmd_r, reply_w),
                     cwd=isolation.work_dir(run_dir),
@@ -81,7 +89,7 @@ class Worker:
                     stdout=subprocess.DEVNULL,
                     stderr=log,
                     start_new_session=True,
-                )
+                ).result()
         except BaseException:
             for fd in (cmd_r, cmd_w, reply_r, reply_w):
                 os.close(fd)

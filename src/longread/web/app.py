@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,6 +30,7 @@ from longread.web.settings import Settings
 from longread.web.slots import Slots
 
 STATIC = Path(__file__).parent / "static"
+SWEEP_SECONDS = 60.0  # how often idle conversations are looked for
 ECHO_CHARS = 200  # the most of a request a validation error echoes back, per value
 
 
@@ -73,9 +75,19 @@ def create_app(
 
 @asynccontextmanager
 async def _closing_conversations(app: FastAPI) -> AsyncIterator[None]:
-    """The open conversations are closed (their REPLs stopped) when the server stops."""
+    """Idle conversations are closed as they expire (checked each SWEEP_SECONDS), and the open
+    ones (their REPLs stopped) when the server stops."""
+    conversations = app.state.services.conversations
+
+    async def sweep() -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            await asyncio.to_thread(conversations.expire_idle)
+
+    sweeping = asyncio.create_task(sweep())
     yield
-    app.state.services.conversations.close()
+    sweeping.cancel()
+    conversations.close()
 
 
 async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -1,11 +1,12 @@
 """The web app's open conversations, by id: each about the documents its first question named,
-answering one question at a time; beyond `limit`, the least recently used is closed (its REPL
-stopped)."""
+answering one question at a time. A conversation (and its REPL) lives from question to question
+until it has been idle `idle_seconds`, or, beyond `limit`, it is the least recently used."""
 
 from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,11 +25,16 @@ class _Open:
     about: tuple[str, ...]
     conversation: Conversation = field(default_factory=Conversation)
     busy: bool = False
+    used: float = field(default_factory=time.monotonic)  # (when its last question ended)
+
+
+IDLE_SECONDS = 1800.0  # a conversation untouched this long is closed
 
 
 class Conversations:
-    def __init__(self, limit: int = 32):
+    def __init__(self, limit: int = 32, idle_seconds: float = IDLE_SECONDS):
         self.limit = limit
+        self.idle_seconds = idle_seconds
         self._open: OrderedDict[str, _Open] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -51,6 +57,7 @@ class Conversations:
         self, conversation_id: str | None, about: list[str]
     ) -> Iterator[tuple[str, Conversation]]:
         """The conversation (a new one for None) and its id, held for one question."""
+        self.expire_idle()
         self.check(conversation_id, about)
         with self._lock:
             if conversation_id is None or conversation_id not in self._open:
@@ -69,6 +76,17 @@ class Conversations:
         finally:
             with self._lock:
                 held.busy = False
+                held.used = time.monotonic()
+
+    def expire_idle(self) -> int:
+        """Close the conversations idle for `idle_seconds` or more; how many were closed."""
+        oldest = time.monotonic() - self.idle_seconds
+        with self._lock:
+            gone = [k for k, held in self._open.items() if not held.busy and held.used <= oldest]
+            closed = [self._open.pop(key).conversation for key in gone]
+        for conversation in closed:
+            conversation.close()
+        return len(closed)
 
     def _evicted(self) -> list[Conversation]:
         """The least recently used idle conversations beyond the limit, taken out (lock held)."""
