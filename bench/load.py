@@ -3,7 +3,8 @@ from an address of its own on the loopback network (127.0.x.y), in a loop: uploa
 the documents, read the configuration, analyze (`map` on its upload), now and then analyze over
 the event stream, and read the run viewer's runs, pausing between requests as a person reading
 the page does (`--think`: the mean pause, each drawn from half to one and a half times it; 0 makes
-each client a tight loop, a stress test rather than people). The model is a scripted
+each client a tight loop, a stress test rather than people). One client's turn first warms the
+server (its first upload imports the loaders) and is not measured. The model is a scripted
 OpenAI-compatible server answering at once, so the server's own work is what is measured.
 
 Reported per route: requests, answers by status, latency (median and p99); every 5xx is a
@@ -155,6 +156,7 @@ async def one_client(number: int, base: str, until: float, load: Load) -> None:
 
 
 async def drive(base: str, pid: int, clients: int, seconds: float, think: float) -> Load:
+    await one_client(0, base, time.monotonic() + 0.01, Load())  # (one turn first: warm, unmeasured)
     load = Load(think=think)
     until = time.monotonic() + seconds
 

@@ -86,9 +86,8 @@ def test_cancelling_a_run_drops_the_sub_calls_still_queued(tmp_path, monkeypatch
         gateway.cancel()
         worker.join(30)
     assert not worker.is_alive()
-    sent = outcomes.count("slow")  # (the one running, and those the pool had queued)
-    assert sent <= 3 and len(server.requests) == sent
-    assert len(outcomes) == 8 and outcomes.count("CancelledError") == 8 - sent  # (never sent)
+    assert len(server.requests) <= 3  # (the one running, and those the pool had queued)
+    assert outcomes == ["CancelledError"] * 8  # (and no call waited for its reply)
 
 
 def run_calls(gateway: Gateway, remote: RemoteLM) -> list[str]:

@@ -96,9 +96,9 @@ def test_headers_that_never_end_and_a_client_s_many_connections_are_cut(monkeypa
 
 def test_a_kept_alive_client_is_timed_from_its_last_response_only(monkeypatch):
     """Each response starts the wait for the next request's headers afresh: a client that pauses
-    less than HEADER_SECONDS between requests keeps its connection (an older wait, started by an
-    earlier response, must not close it mid-conversation)."""
-    monkeypatch.setattr(bounds, "HEADER_SECONDS", 1.0)
+    less than KEEP_ALIVE_SECONDS between requests keeps its connection (an older wait, started by
+    an earlier response, must not close it mid-conversation)."""
+    monkeypatch.setattr(bounds, "KEEP_ALIVE_SECONDS", 1.0)
     with serving(_app, http=bounds.BoundedH11) as base:
         sock = _connect(base)
         for _ in range(5):  # (0.6 s apart: the first response's wait ends inside the third pause)

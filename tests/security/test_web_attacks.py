@@ -151,3 +151,36 @@ def test_a_client_that_leaves_stops_its_cell_at_once(mode, tmp_path):
             time.sleep(0.1)
         assert not worker_pids(tmp_path)
         assert time.monotonic() - left < 3
+
+
+def test_a_client_that_leaves_mid_tool_call_stops_the_call_and_its_worker_within_a_second(
+    mode, tmp_path
+):
+    """The cell waits in a sub-model call that would take a minute: the client leaving ends the
+    host's wait for it and the worker at once (the reply, if it ever comes, is dropped)."""
+    asked = "```repl\nprint(len(context))\nanswer = llm_query('Who keeps the light?')\n```"
+    ended: list[float] = []
+
+    def slow(messages: list) -> str:
+        time.sleep(60)  # (the host should stop waiting long before)
+        ended.append(time.monotonic())
+        return "the keeper"
+
+    with fake_openai([asked, slow]) as model, served(tmp_path, model.url) as base:
+        doc = upload(base)
+        stream = call(
+            base,
+            "POST",
+            "/api/analyze-stream",
+            {"question": "q", "mode": "rlm", "document_ids": [doc]},
+        )
+        deadline = time.monotonic() + 60
+        while len(model.requests) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)  # (the sub-call is waiting)
+        assert worker_pids(tmp_path) and len(model.requests) == 2
+        stream.close()
+        left = time.monotonic()
+        while worker_pids(tmp_path) and time.monotonic() - left < 10:
+            time.sleep(0.05)
+        assert not worker_pids(tmp_path) and time.monotonic() - left < 1

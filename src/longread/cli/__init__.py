@@ -65,11 +65,14 @@ def _run() -> None:
 
     load_commands()
     warnings.showwarning = _warned
-    for stop in (signal.SIGTERM, signal.SIGHUP):  # the run ends as a spent budget does
-        signal.signal(stop, _terminated)
+    for stop in STOP_SIGNALS:  # the run ends as a spent budget does (Ctrl-C too)
+        if signal.getsignal(stop) is not signal.SIG_IGN:  # (as a shell leaves a background job)
+            signal.signal(stop, _terminated)
     _watch_signals()
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:  # (typer returns, not raises, an exit's code here)
+            sys.exit(code)
     except BudgetExceededError as error:
         if error.partial is not None:
             from longread.cli.display import print_answer

@@ -8,9 +8,11 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
+from functools import partial
 from typing import Any, TypeVar
 
 from longread import deadline
@@ -36,6 +38,7 @@ from longread.text.loops import cut_loop
 Prompt = str | Sequence[Message]
 T = TypeVar("T")
 R = TypeVar("R")
+CANCEL_POLL_SECONDS = 0.05  # how often a thread waiting on a model call looks for a cancellation
 
 
 def as_messages(prompt: Prompt, system: str | None = None) -> tuple[Message, ...]:
@@ -249,7 +252,8 @@ class Gateway:
                 self._check_budget(purpose, count_call=False)  # (no retry past the time budget)
             try:
                 with self._turn() as charge:
-                    completion = lm.complete(replace(request, timeout=self._time_left()))
+                    asked = replace(request, timeout=self._time_left(), cancelled=self._cancelled)
+                    completion = self._waited(partial(lm.complete, asked))
                     tokens = completion.input_tokens, completion.output_tokens
                     charge(cost_usd(lm.name, *tokens) or 0.0)
                 return completion
@@ -275,6 +279,26 @@ class Gateway:
                 deadline.check()
                 self._check_budget(purpose, count_call=False)
         raise AssertionError("unreachable")
+
+    def _waited(self, call: Callable[[], Completion]) -> Completion:
+        """`call()` on a thread of its own, waited for in short slices: a cancelled run (or a
+        stop signal) leaves the wait at once; the reply, if it comes later, is dropped (a local
+        model's reply ends at its next token)."""
+        done: Future[Completion] = Future()
+        context = contextvars.copy_context()
+
+        def run() -> None:
+            try:
+                done.set_result(context.run(call))
+            except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+                done.set_exception(error)
+
+        threading.Thread(target=run, name="longread-model-call", daemon=True).start()
+        while True:
+            try:
+                return done.result(timeout=CANCEL_POLL_SECONDS)
+            except FutureTimeout:
+                self._check_cancelled()
 
     def _turn(self) -> AbstractContextManager[Callable[[float], None]]:
         """The call's turn under the shared limits (at once, without them)."""

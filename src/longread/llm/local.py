@@ -73,11 +73,12 @@ def until(end: float, end_token: int) -> Any:
     return processor
 
 
-def stopper(end_token: int) -> Any:
-    """A llama.cpp logits processor that ends the reply once this process is asked to stop."""
+def stopper(end_token: int, cancelled: threading.Event | None = None) -> Any:
+    """A llama.cpp logits processor that ends the reply once this process is asked to stop, or
+    the run is `cancelled`."""
 
     def processor(tokens: Any, scores: Any) -> Any:
-        if deadline.stop_requested() is not None:
+        if deadline.stop_requested() is not None or (cancelled and cancelled.is_set()):
             _only(scores, end_token)
         return scores
 
@@ -188,7 +189,7 @@ class LocalLM(LM):
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
         llama = self.llama
-        processors = [stopper(llama.token_eos())]  # (a signal ends the reply at the next token)
+        processors = [stopper(llama.token_eos(), request.cancelled)]  # (at the next token)
         if request.timeout is not None:  # (the reply is cut where the time runs out)
             processors.append(until(time.monotonic() + request.timeout, llama.token_eos()))
         if request.prose:  # (a loop ends the reply: cut after its first copy, it says no more)

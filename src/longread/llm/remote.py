@@ -40,7 +40,8 @@ class RemoteLM(LM):
         self._dropped = threading.Event()  # set once its run was cancelled
 
     def complete(self, request: Request) -> Completion:
-        job = self.executor.submit(complete_remotely, (self.name, self.options, request))
+        sent = replace(request, cancelled=None)  # (this side watches for a cancellation)
+        job = self.executor.submit(complete_remotely, (self.name, self.options, sent))
         with self._lock:
             self._running.add(job)
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ class Request:
         None  # seconds the provider may take (a REPL cell's time left); not cached
     )
     prose: bool = False  # a reply in words (not code, not JSON): a loop in it may end it early
+    cancelled: threading.Event | None = None  # set when the run is cancelled; not cached
 
     def chat_kwargs(self) -> dict[str, Any]:
         """The arguments every chat-completions API shares."""

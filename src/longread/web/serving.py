@@ -13,7 +13,10 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-HEADER_SECONDS = 10.0  # for a request's headers, from the connection (or the last response) on
+HEADER_SECONDS = 10.0  # for a request's headers, from the connection on
+KEEP_ALIVE_SECONDS = 15.0  # an idle kept-alive connection's life: longer than clients keep one
+# idle (httpx 5 s, most), so that they drop it first: a server closing it as a request is sent
+# on it fails that request
 BODY_SECONDS = 300.0  # for its body, once the headers are in (a 50 MB upload on a slow link)
 PER_CLIENT = 64  # connections one address may hold open at once
 LOG_BURST = 20  # log records let through per LOG_WINDOW seconds, per logger
@@ -51,7 +54,7 @@ class BoundedH11(H11Protocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        self._watch(HEADER_SECONDS, h11.IDLE)  # (the next request on a kept-alive connection)
+        self._watch(KEEP_ALIVE_SECONDS, h11.IDLE)  # (the next request on a kept-alive connection)
 
     def _watch(self, seconds: float, state: object) -> None:
         """Close the connection if the client is still in `state` (an h11 state) after
@@ -94,4 +97,11 @@ def serve_app(app: Any, host: str, port: int) -> None:
     limit = RateLimited()
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "longread"):
         logging.getLogger(name).addFilter(limit)
-    uvicorn.run(app, host=host, port=port, log_level="warning", http=BoundedH11)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        http=BoundedH11,
+        timeout_keep_alive=int(KEEP_ALIVE_SECONDS),
+    )
