@@ -1,8 +1,10 @@
 """The cost estimate against the cost, end to end: for each document, question and mode,
 `longread ask --dry-run --json` (which must make no request) and then the real `longread ask
---json --no-cache`, both as subprocesses against a scripted OpenAI-compatible server on 127.0.0.1
+--json`, both as subprocesses against a scripted OpenAI-compatible server on 127.0.0.1
 that counts tokens its own way (with a real BPE vocabulary, Qwen2.5's, where the client estimates
-four characters a token). With `--local`, the same runs on the embedded local model.
+four characters a token). With `--local`, the same runs on the embedded local model. One cache
+serves each model's runs, as a user's does: an estimate's seconds come from the calls timed
+before it (none for the first). The tables go to docs/bench-estimate.md.
 
     python bench/estimate.py [--local]
 """
@@ -18,6 +20,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from pages import write_page  # noqa: E402 - (this folder is on the path when run as a script)
 
 from fake_openai import fake_openai  # noqa: E402 - (the tests folder is on the path)
 
@@ -93,16 +97,27 @@ def total(usage: dict) -> int:
     return usage["input_tokens"] + usage["output_tokens"]
 
 
-def table(title: str, rows: list[tuple]) -> None:
-    print(f"\n{title}")
-    print(
+def seconds_within(e: dict, u: dict, factor: float = 2.0) -> bool | None:
+    """Whether the estimate's seconds (its range) hold the run's within `factor`; None when the
+    estimate had no seconds (no call of the model timed yet)."""
+    if e["seconds"] is None:
+        return None
+    low, high = e["seconds"]
+    high = low if high is None else high
+    return low / factor <= u["seconds"] <= high * factor
+
+
+def table(title: str, rows: list[tuple]) -> list[str]:
+    lines = [
+        f"**{title}**",
+        "",
         "| document | mode | calls est / actual | in est / actual | out est / actual | tokens "
-        "| seconds est / actual |"
-    )
-    print("|---|---|---|---|---|---|---|")
+        "| seconds est / actual |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for name, _, mode, e, u in rows:
         guess = {key: e[key][0] for key in ("input_tokens", "output_tokens")}
-        print(
+        lines.append(
             f"| {name} | {mode} | {e['calls'][0]} / {u['calls']} "
             f"| {guess['input_tokens']:,} / {u['input_tokens']:,} "
             f"| {guess['output_tokens']:,} / {u['output_tokens']:,} "
@@ -114,7 +129,16 @@ def table(title: str, rows: list[tuple]) -> None:
         abs(e["input_tokens"][0] + e["output_tokens"][0] - total(u)) <= 0.15 * total(u)
         for *_, e, u in rows
     )
-    print(f"\ncalls exact in {exact} of {len(rows)} runs; tokens within ±15% in {within}")
+    timed = [seconds_within(e, u) for *_, e, u in rows]
+    known = [t for t in timed if t is not None]
+    lines += [
+        "",
+        f"Calls exact in {exact} of {len(rows)} runs; tokens within ±15% in {within}; seconds "
+        f"within 2x in {sum(known)} of the {len(known)} estimated after a first call of the "
+        "model was timed.",
+        "",
+    ]
+    return lines
 
 
 def main() -> None:
@@ -126,14 +150,15 @@ def main() -> None:
         with fake_openai([scripted] * 10_000) as server:
             server.count = bpe_count()
             model = ["--model", "openai:gpt-4o-mini", "--base-url", server.url]
-            table("Scripted server (gpt-4o-mini prices)", measure(model, cache, server))
+            report = table("Scripted server (gpt-4o-mini prices)", measure(model, cache, server))
         if args.local:  # a fresh cache of its own, the downloaded models linked in
             from longread.config import cache_dir
 
             local = Path(scratch) / "local"
             local.mkdir()
             (local / "models").symlink_to(cache_dir() / "models")
-            table("Local model (SmolLM2-135M)", measure(["--model", "local"], local))
+            report += table("Local model (SmolLM2-135M)", measure(["--model", "local"], local))
+    write_page("estimate", "Cost estimates against the cost", "estimate.py", "\n".join(report))
 
 
 if __name__ == "__main__":

@@ -124,3 +124,16 @@ def test_the_readme_fits_on_a_screen_and_links_only_to_pages_that_exist():
     assert readme.count("\n") <= 150
     links = re.findall(r"\]\(([^)#]+)\)", readme)
     assert links and all((ROOT / link).exists() for link in links), links
+
+
+def test_the_readme_states_each_mode_s_budget_on_the_local_model():
+    from longread.strategies.declared import declared
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    stated = re.search(r"stops after its mode's budget \((.*?)\)", text)
+    assert stated, "the README no longer states the local model's budgets"
+    said = {}
+    for part in re.split(r", (?=\d+ s for)", stated[1]):
+        seconds, names = re.fullmatch(r"(\d+) s for (.+)", part).groups()
+        said |= {name: float(seconds) for name in re.split(r", | and ", names)}
+    assert said == {m.name: m.seconds[0] for m in declared().values()}

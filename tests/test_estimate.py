@@ -207,3 +207,55 @@ def test_a_sub_model_that_botches_its_json_is_asked_again_inside_the_estimate(co
     assert usage["subcalls"] >= 8  # four passages, each asked twice
     low, high = expected.calls
     assert low < usage["calls"] <= high and expected.subcalls[1] >= usage["subcalls"]
+
+
+def test_a_run_predicted_past_its_mode_s_default_budget_asks_for_max_seconds_first(
+    contract, tmp_path
+):
+    from longread.store.cache import ResponseCache
+
+    history = ResponseCache(tmp_path / "cache" / "responses.sqlite")
+    for n in range(8):  # (this machine's past calls of the model: 400 s each, whatever the size)
+        history.record_call("openai:gpt-4o-mini", "json", (500 + 90 * n, 500 + 90 * n, 40), 400.0)
+    history.close()
+    with fake_openai([reader_reply] * 50) as server:
+        model = ["--model", "openai:gpt-4o-mini", "--base-url", server.url, "--mode", "map"]
+        refused = longread("ask", str(contract), QUESTION, *model, cache=tmp_path / "cache")
+        assert server.requests == []  # (nothing spent)
+        allowed = longread(
+            "ask",
+            str(contract),
+            QUESTION,
+            *model,
+            "--max-seconds",
+            "5000",
+            cache=tmp_path / "cache",
+        )
+    assert refused.returncode == 2 and refused.stdout == ""
+    said = refused.stderr.strip().splitlines()[-1]
+    assert "predicted to take" in said and "default budget of 900 s" in said
+    assert "--max-seconds" in said and "Traceback" not in refused.stderr
+    assert allowed.returncode == 0, allowed.stderr
+    assert server.requests
+
+
+def reader_reply(messages: list[dict]) -> str:
+    """The scripted server's reply: JSON for the passage readers, else an answer."""
+    if "Reply with JSON only" in messages[-1]["content"]:
+        return json.dumps({"relevant": False, "summary": ""})
+    return "The passages do not say."
+
+
+def test_each_mode_s_default_budget_depends_on_where_its_root_model_runs():
+    from longread.api.asker import bounded, default_seconds
+
+    local, hosted = ScriptedLM(["x"]), ScriptedLM(["x"])
+    local.on_cpu = True
+    assert default_seconds("base", local) < default_seconds("map", local)
+    assert default_seconds("map", local) < default_seconds("map", hosted)
+    assert default_seconds("auto", local) == max(default_seconds(m, local) for m in MODES)
+    assert bounded(Budget(), hosted, "rlm").max_seconds == default_seconds("rlm", hosted)
+    assert bounded(Budget(max_seconds=7), local, "rlm").max_seconds == 7
+
+
+MODES = ("base", "retrieval", "map", "tree", "refine", "rlm", "aggregate")

@@ -3,6 +3,7 @@ response cache and the event sinks, and one question's run."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -24,10 +25,11 @@ from longread.llm.usage import Budget
 from longread.query.plan import Plan
 from longread.repl.workers import prespawn
 from longread.store.cache import ResponseCache
-from longread.strategies.catalog import modes_for
+from longread.strategies.catalog import mode_named, modes_for
 from longread.strategies.common import Run, RunOptions
 from longread.strategies.competence import reads_plans
 from longread.strategies.conversation import Conversation, converse
+from longread.strategies.declared import declared
 from longread.strategies.estimate import Estimate, SourceMaker, estimate
 from longread.strategies.modes import Source, answer
 
@@ -123,13 +125,16 @@ class Asker:
         return JsonlTrace(path) if path else None
 
     @contextmanager
-    def _run(self, question: str, options: RunOptions | None = None) -> Iterator[Run]:
-        """One question's run: a fresh gateway (so a fresh budget), its events to the trace."""
+    def _run(
+        self, question: str, options: RunOptions | None = None, mode: str = "auto"
+    ) -> Iterator[Run]:
+        """One question's run: a fresh gateway (so a fresh budget, the mode's by default), its
+        events to the trace."""
         logged = print_event if self.settings.enable_logging else None
         sink = fan_out(self.settings.on_event, self._trace, logged)
         options = options or self.options
         gateway = Gateway(
-            budget=bounded(self.budget, self.root),
+            budget=bounded(self.budget, self.root, mode),
             cache=self.cache,
             on_event=sink,
             concurrency=options.concurrency,
@@ -174,8 +179,9 @@ class SourceAsker(Asker):
         """The answer to `question`, alone or as the next question of `conversation`."""
         asked(question)
         self.ready()
-        with self._run(question) as run:
-            tools, mode = self.tools(run), mode or self.mode
+        mode = mode or self.mode
+        with self._run(question, mode=mode) as run:
+            tools = self.tools(run)
             self.last_answer = (
                 answer(question, tools, run, mode)
                 if conversation is None
@@ -189,15 +195,39 @@ class SourceAsker(Asker):
         return Session(self, name)
 
 
-LOCAL_MAX_SECONDS = 600.0  # a run whose root model runs on this CPU, when no time budget is given
+def default_seconds(mode: str, root: LM) -> float:
+    """The wall-clock budget of a run given none: the mode's (`auto`: the most any mode has), for
+    a root model on this CPU or a hosted one (a local model driving `rlm` on a man page had run
+    for twenty minutes; a run stopped so prints its answer so far, as every budget stop does)."""
+    budgets = (
+        [m.seconds for m in declared().values()] if mode == "auto" else [mode_named(mode).seconds]
+    )
+    return max(local if root.on_cpu else hosted for local, hosted in budgets)
 
 
-def bounded(budget: Budget, root: LM) -> Budget:
-    """The run's budget, with LOCAL_MAX_SECONDS of wall time for a root model on this CPU when
-    no time was given (a local model driving `rlm` on a man page had run for twenty minutes); a
-    run stopped so prints its answer so far, as every budget stop does."""
-    if budget.max_seconds is None and root.on_cpu:
-        return replace(budget, max_seconds=LOCAL_MAX_SECONDS)
+def check_predicted(expected: Estimate, budget: Budget, root: LM) -> None:
+    """Raise InputError, before anything is spent, when a run given no time budget is predicted
+    (from this machine's timed calls of the model) to take longer than its mode's default."""
+    if budget.max_seconds is not None or expected.seconds is None:
+        return
+    least, most = expected.seconds
+    limit = default_seconds(expected.mode, root)
+    if least <= limit:
+        return
+    span = f"{least:,.0f}" if most in (None, least) else f"{least:,.0f}–{most:,.0f}"
+    lighter = [m for m in ("retrieval", "base") if default_seconds(m, root) < least]
+    raise InputError(
+        f"`{expected.mode}` is predicted to take {span} s with {root.name} on this machine, over "
+        f"its default budget of {limit:,.0f} s: to run it anyway, give --max-seconds "
+        f"{math.ceil(most or least):.0f} (its answer so far is printed if that runs out)"
+        + (f", or ask in a lighter mode (--mode {lighter[0]})" if lighter else "")
+    )
+
+
+def bounded(budget: Budget, root: LM, mode: str) -> Budget:
+    """The run's budget, its wall-clock seconds the mode's default when none was given."""
+    if budget.max_seconds is None:
+        return replace(budget, max_seconds=default_seconds(mode, root))
     return budget
 
 

@@ -44,7 +44,8 @@ class RLM_REPL(Asker):  # noqa: N801 - the name users of RLM code expect
     ) -> Answer:
         """The full `Answer` (text, citations, usage, mode and why it was chosen)."""
         asked(question)
-        with self._run(question, replace(self.options, enable_slicing=enable_slicing)) as run:
+        options = replace(self.options, enable_slicing=enable_slicing)
+        with self._run(question, options, self.mode) as run:
             self.last_answer = answer(question, InMemory(context, doc_id), run, self.mode)
         return self.last_answer
 

@@ -191,7 +191,10 @@ def answer_and_show(asker: Any, question: str, dry_run: bool, as_json: bool) -> 
     if dry_run:
         print_estimates(asker.estimate(question, modes), as_json)
         return
+    from longread.api.asker import check_predicted
+
     [expected] = asker.estimate(question, [asker.mode])
+    check_predicted(expected, asker.budget, asker.root)
     answer = asker.query(question)
     answer.usage["estimate"] = expected.to_dict()
     print_answer(answer, as_json)

@@ -80,11 +80,13 @@ def _local_models() -> None:
     except ImportError as error:
         runtime = f"[red]llama-cpp-python cannot be imported: {escape(str(error))}[/]"
     say(f"  runtime: {runtime}")
-    from longread.api.asker import LOCAL_MAX_SECONDS
+    from longread.strategies.declared import declared
 
+    budgets = ", ".join(f"{m.name} {m.seconds[0]:,.0f} s" for m in declared().values())
     say(
-        f"  a run whose root model is local stops after {LOCAL_MAX_SECONDS:,.0f} s unless "
-        "--max-seconds says otherwise (its answer so far is printed)"
+        f"  a run whose root model is local stops after its mode's budget ({budgets}) unless "
+        "--max-seconds says otherwise (its answer so far is printed); one predicted to take "
+        "longer asks for --max-seconds first"
     )
     for key, info in LOCAL_MODELS.items():
         if key == DEFAULT_LOCAL:

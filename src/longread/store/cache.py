@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from longread.store.damage import recovering
+from longread.store.model_speed import Speed, fit
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -29,20 +30,39 @@ CREATE TABLE IF NOT EXISTS model_calls (
     output_tokens INTEGER NOT NULL,
     seconds REAL NOT NULL,
     PRIMARY KEY (model, shape)
-)
+);
+CREATE TABLE IF NOT EXISTS call_samples (  -- the model's recent calls (its speed is fitted to them)
+    id INTEGER PRIMARY KEY,
+    model TEXT NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    seconds REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS call_samples_by_model ON call_samples (model, id);
 """
 DECODE_WEIGHT = 10  # an output token takes about as long as this many input tokens
+SAMPLES_KEPT = 200  # a model's recent calls kept for fitting its speed
 
 
 @dataclass(frozen=True)
 class ModelHistory:
     """What the calls made so far say of a model: seconds per input token (an output token
-    counting as DECODE_WEIGHT), the provider's tokens per token longread counts, and the mean
-    reply in tokens for each shape of request ('json', 'text')."""
+    counting as DECODE_WEIGHT), the provider's tokens per token longread counts, the mean reply
+    in tokens for each shape of request ('json', 'text'), and its speed fitted to its recent
+    calls (None until there are enough)."""
 
     seconds_per_token: float | None
     token_ratio: float
     reply_tokens: dict[str, int]
+    speed: Speed | None = None
+
+    def seconds(self, calls: int, input_tokens: int, output_tokens: int) -> float | None:
+        """The seconds of these calls: by the fitted speed, else by the one rate."""
+        if self.speed is not None:
+            return self.speed.seconds(calls, input_tokens, output_tokens)
+        if self.seconds_per_token is None:
+            return None
+        return self.seconds_per_token * (input_tokens + DECODE_WEIGHT * output_tokens)
 
 
 def request_key(model: str, fields: dict[str, Any]) -> str:
@@ -93,6 +113,16 @@ class ResponseCache:
                 "seconds = seconds + excluded.seconds",
                 (model, shape, *tokens, seconds),
             )
+            self._db.execute(
+                "INSERT INTO call_samples (model, input_tokens, output_tokens, seconds) "
+                "VALUES (?, ?, ?, ?)",
+                (model, tokens[0], tokens[2], seconds),
+            )
+            self._db.execute(
+                "DELETE FROM call_samples WHERE model = ? AND id <= (SELECT id FROM call_samples "
+                "WHERE model = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                (model, model, SAMPLES_KEPT),
+            )
 
     def history(self, model: str) -> ModelHistory | None:
         """What earlier calls say of `model` (None: it was never called with the cache on)."""
@@ -100,6 +130,10 @@ class ResponseCache:
             rows = self._db.execute(
                 "SELECT shape, calls, input_tokens, counted_tokens, output_tokens, seconds "
                 "FROM model_calls WHERE model = ?",
+                (model,),
+            ).fetchall()
+            samples = self._db.execute(
+                "SELECT input_tokens, output_tokens, seconds FROM call_samples WHERE model = ?",
                 (model,),
             ).fetchall()
         if not rows:
@@ -110,6 +144,7 @@ class ResponseCache:
             sum(r[5] for r in rows) / weighted if weighted else None,
             sum(r[2] for r in rows) / counted if counted else 1.0,
             {r[0]: round(r[4] / r[1]) for r in rows},
+            fit(samples),
         )
 
     def close(self) -> None:

@@ -17,7 +17,7 @@ from longread.llm.dry_run import REPLY_SHARE, DryRunLM
 from longread.llm.gateway import Gateway
 from longread.llm.pricing import cost_usd
 from longread.llm.usage import Usage, counts_as_subcall
-from longread.store.cache import DECODE_WEIGHT, ResponseCache
+from longread.store.cache import ResponseCache
 from longread.strategies.common import Run
 from longread.strategies.modes import Source, answer, counted, gate
 from longread.strategies.rlm import RLMLoop, reply_tokens
@@ -191,10 +191,10 @@ def _seconds(usage: Usage, run: Run, cache: ResponseCache | None) -> float | Non
         if line.calls == line.cached:
             continue
         known = cache.history(model) if cache is not None else None
-        per_token = known.seconds_per_token if known else None
-        if per_token is None:
+        calls = line.calls - line.cached
+        seconds = known.seconds(calls, line.input_tokens, line.output_tokens) if known else None
+        if seconds is None:
             return None
-        seconds = per_token * (line.input_tokens + DECODE_WEIGHT * line.output_tokens)
         parallel = counts_as_subcall(purpose, depth) and not models[model].on_cpu
         total += seconds / min(run.options.concurrency, line.calls) if parallel else seconds
     return total
@@ -223,14 +223,12 @@ def _rlm_range(
         parts = (cost_usd(root.name, *turns_most), cost_usd(sub.name, *subs_most))
         cost_most = None if None in parts else sum(p or 0.0 for p in parts)
     known = cache.history(root.name) if cache is not None else None
-    per_token = known.seconds_per_token if known else None
 
-    def seconds(tokens: tuple[int, ...] | None) -> float | None:
-        if per_token is None or tokens is None:
-            return None
-        return round(per_token * (tokens[0] + DECODE_WEIGHT * tokens[1]), 1)
+    def seconds(tokens: tuple[int, ...] | None, calls: int) -> float | None:
+        found = None if known is None or tokens is None else known.seconds(calls, *tokens)
+        return None if found is None else round(found, 1)
 
-    least_seconds = seconds(least)
+    least_seconds = seconds(least, 2)
     return Estimate(
         "rlm",
         (2, None if subcalls is None else turns + subcalls),
@@ -238,7 +236,7 @@ def _rlm_range(
         (least[0], None if most is None else most[0]),
         (least[1], None if most is None else most[1]),
         None if cost_least is None else (cost_least, cost_most),
-        None if least_seconds is None else (least_seconds, seconds(most)),
+        None if least_seconds is None else (least_seconds, seconds(most, turns + (subcalls or 0))),
         note=(note + "; " if note else "")
         + "open-ended: the root model decides its steps"
         + ("" if subcalls is not None else " (set --max-subcalls for an upper end)"),

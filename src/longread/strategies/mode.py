@@ -19,7 +19,9 @@ class Mode:
     """A strategy. `runners`: for each kind of source it reads (`context`: a str, dict or list in
     memory; `texts`: documents in memory; `document`: an indexed file; `corpus`: an indexed
     folder), the `module:function` answering `(question, source, run) -> Answer`. `order` places
-    it in lists (lowest first)."""
+    it in lists (lowest first). `seconds`: its default wall-clock budget, with a root model on
+    this machine's CPU and with a hosted one (a run given no `--max-seconds` stops there, its
+    answer so far printed)."""
 
     name: str
     summary: str
@@ -27,6 +29,7 @@ class Mode:
     runners: dict[str, str]
     cites_by_number: bool = False
     order: int = 100
+    seconds: tuple[float, float] = (600.0, 900.0)
 
     def __post_init__(self) -> None:
         unknown = set(self.runners) - set(SOURCE_KINDS)

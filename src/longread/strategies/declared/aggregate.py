@@ -10,4 +10,5 @@ MODE = Mode(
     "case: questions whose answer depends on all of the text",
     runners=dict.fromkeys(SOURCE_KINDS, "longread.strategies.extracted:run_aggregate"),
     order=70,
+    seconds=(300.0, 600.0),  # (default budget: on this CPU, hosted)
 )

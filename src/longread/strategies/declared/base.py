@@ -22,6 +22,7 @@ MODE = Mode(
         "document": f"{__name__}:document",
     },
     order=10,
+    seconds=(300.0, 300.0),  # (default budget: on this CPU, hosted)
 )
 
 

@@ -15,4 +15,5 @@ MODE = Mode(
     },
     cites_by_number=True,
     order=30,
+    seconds=(600.0, 900.0),  # (default budget: on this CPU, hosted)
 )

@@ -17,6 +17,7 @@ MODE = Mode(
     serves="a context in memory too large for the window, with a root model that cannot write code",
     runners={"context": f"{__name__}:context"},
     order=50,
+    seconds=(900.0, 900.0),  # (default budget: on this CPU, hosted)
 )
 
 

@@ -15,4 +15,5 @@ MODE = Mode(
     },
     cites_by_number=True,
     order=20,
+    seconds=(300.0, 300.0),  # (default budget: on this CPU, hosted)
 )

@@ -23,6 +23,7 @@ MODE = Mode(
         "corpus": f"{__name__}:indexed",
     },
     order=60,
+    seconds=(600.0, 900.0),  # (default budget: on this CPU, hosted)
 )
 
 

@@ -9,4 +9,5 @@ MODE = Mode(
     runners={"document": "longread.strategies.tree:run_tree"},
     cites_by_number=True,
     order=40,
+    seconds=(900.0, 900.0),  # (default budget: on this CPU, hosted)
 )

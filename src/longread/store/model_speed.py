@@ -1,0 +1,72 @@
+"""How long a model's calls take on this machine, fitted from the calls it made: a call costs a
+fixed time (a request's round trip, a local model's set-up), a time per prompt token and a time
+per reply token. The three are fitted by least squares, none negative, to the recent calls: one
+rate for all tokens (what the estimate used before) put short prompts at several times their
+seconds on a local model, where the fixed part and the reply dominate."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Sample = tuple[int, int, float]  # (prompt tokens, reply tokens, seconds) of one call
+MIN_SAMPLES = 4  # fewer calls than this fit nothing
+
+
+@dataclass(frozen=True)
+class Speed:
+    """Seconds of a call: `per_call` + `per_input` a prompt token + `per_output` a reply token."""
+
+    per_call: float
+    per_input: float
+    per_output: float
+
+    def seconds(self, calls: int, input_tokens: int, output_tokens: int) -> float:
+        return (
+            calls * self.per_call + input_tokens * self.per_input + output_tokens * self.per_output
+        )
+
+
+def fit(samples: Sequence[Sample]) -> Speed | None:
+    """The speed that best explains the samples (least squares, no part negative); None for too
+    few samples or none that a non-negative speed explains."""
+    if len(samples) < MIN_SAMPLES:
+        return None
+    rows = [((1.0, float(i), float(o)), s) for i, o, s in samples]
+    best: tuple[float, Speed] | None = None
+    for size in (3, 2, 1):
+        for kept in itertools.combinations(range(3), size):
+            solved = _least_squares([([x[k] for k in kept], s) for x, s in rows])
+            if solved is None or min(solved) < 0:
+                continue
+            parts = [0.0, 0.0, 0.0]
+            for k, value in zip(kept, solved, strict=True):
+                parts[k] = value
+            speed = Speed(*parts)
+            error = sum((speed.seconds(1, int(x[1]), int(x[2])) - s) ** 2 for x, s in rows)
+            if best is None or error < best[0]:
+                best = (error, speed)
+    return None if best is None else best[1]
+
+
+def _least_squares(rows: Sequence[tuple[Sequence[float], float]]) -> list[float] | None:
+    """The coefficients minimizing the squared error of `rows` (each: the terms, the value), by
+    the normal equations; None where they have no single solution."""
+    n = len(rows[0][0])
+    scale = [max(abs(x[c]) for x, _ in rows) or 1.0 for c in range(n)]  # (tokens and ones alike)
+    rows = [([v / k for v, k in zip(x, scale, strict=True)], y) for x, y in rows]
+    matrix = [[sum(x[r] * x[c] for x, _ in rows) for c in range(n)] for r in range(n)]
+    vector = [sum(x[r] * y for x, y in rows) for r in range(n)]
+    for col in range(n):  # (Gaussian elimination with partial pivoting)
+        pivot = max(range(col, n), key=lambda r: abs(matrix[r][col]))
+        if abs(matrix[pivot][col]) < 1e-9 * len(rows):
+            return None
+        matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
+        vector[col], vector[pivot] = vector[pivot], vector[col]
+        for r in range(n):
+            if r != col:
+                factor = matrix[r][col] / matrix[col][col]
+                matrix[r] = [a - factor * b for a, b in zip(matrix[r], matrix[col], strict=True)]
+                vector[r] -= factor * vector[col]
+    return [vector[r] / matrix[r][r] / scale[r] for r in range(n)]
