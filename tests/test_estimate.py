@@ -157,7 +157,7 @@ def test_the_index_estimate_matches_the_build(contract, tmp_path):
     assert len(sub.requests) == expected.calls[0] >= len(built.rows)
 
 
-@pytest.mark.parametrize("mode", ["base", "retrieval", "map"])
+@pytest.mark.parametrize("mode", ["base", "retrieval", "map", "tree"])
 @pytest.mark.parametrize("finding", ["everywhere", "nowhere", "once"])
 def test_a_real_run_s_calls_fall_inside_the_estimate_whatever_the_sub_model_finds(
     contract, tmp_path, mode, finding

@@ -220,8 +220,14 @@ def _table(
 
 
 def _matches(text: str, template: Template, taken: Taken) -> list[re.Match[str]]:
+    """The template's lines among those no kind took (only the stretches between taken spans are
+    searched: a log's lines, all taken, are not read again)."""
+    pattern = template.pattern()
     return [
-        m for m in template.pattern().finditer(text) if not taken.overlaps(m.start(), m.end() + 1)
+        m
+        for start, end in taken.gaps(len(text))
+        for m in pattern.finditer(text, start, end)
+        if not taken.overlaps(m.start(), m.end() + 1)
     ]
 
 
