@@ -1,8 +1,8 @@
 """How long a model's calls take on this machine, fitted from the calls it made: a call costs a
 fixed time (a request's round trip, a local model's set-up), a time per prompt token and a time
-per reply token. The three are fitted by least squares, none negative, to the recent calls: one
-rate for all tokens (what the estimate used before) put short prompts at several times their
-seconds on a local model, where the fixed part and the reply dominate."""
+per reply token. The three are fitted to the recent calls by least squares of each call's error
+relative to its time, none negative: one rate for all tokens (what the estimate used before) put
+a local model's short map prompts at several times their seconds."""
 
 from __future__ import annotations
 
@@ -31,20 +31,23 @@ class Speed:
 def fit(samples: Sequence[Sample]) -> Speed | None:
     """The speed that best explains the samples (least squares, no part negative); None for too
     few samples or none that a non-negative speed explains."""
-    if len(samples) < MIN_SAMPLES:
+    timed = [(i, o, s) for i, o, s in samples if s > 0]
+    if len(timed) < MIN_SAMPLES:
         return None
-    rows = [((1.0, float(i), float(o)), s) for i, o, s in samples]
+    # each call's error relative to its own time: a short call counts as much as a long one (the
+    # long ones' noise would otherwise set the time of a reply token)
+    rows = [((1.0 / s, i / s, o / s), 1.0) for i, o, s in timed]
     best: tuple[float, Speed] | None = None
     for size in (3, 2, 1):
         for kept in itertools.combinations(range(3), size):
-            solved = _least_squares([([x[k] for k in kept], s) for x, s in rows])
+            solved = _least_squares([([x[k] for k in kept], y) for x, y in rows])
             if solved is None or min(solved) < 0:
                 continue
             parts = [0.0, 0.0, 0.0]
             for k, value in zip(kept, solved, strict=True):
                 parts[k] = value
             speed = Speed(*parts)
-            error = sum((speed.seconds(1, int(x[1]), int(x[2])) - s) ** 2 for x, s in rows)
+            error = sum((speed.seconds(1, i, o) / s - 1) ** 2 for i, o, s in timed)
             if best is None or error < best[0]:
                 best = (error, speed)
     return None if best is None else best[1]
