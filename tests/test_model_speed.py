@@ -51,3 +51,16 @@ def test_the_cache_keeps_a_model_s_recent_calls_and_its_history_fits_them(tmp_pa
     assert cache.history("other").speed is None  # (one call fits nothing: the one rate is used)
     assert cache.history("other").seconds(1, 100, 20) == pytest.approx(99.0)
     cache.close()
+
+
+def test_calls_of_one_purpose_are_estimated_by_their_own_speed(tmp_path):
+    cache = ResponseCache(tmp_path / "responses.sqlite")
+    for n in range(6):  # (long prompts, one at a time: 0.01 s a prompt token)
+        cache.record_call("m", "text", (5000 + n * 300, 0, 20), 0.01 * (5000 + n * 300), "answer")
+    for n in range(8):  # (a map's passage reads: short prompts, their start already evaluated)
+        cache.record_call("m", "json", (100 + n * 10, 0, 20), 0.5, "read_passage")
+    history = cache.history("m")
+    assert history.seconds(8, 960, 160, "read_passage") == pytest.approx(4.0, rel=0.1)
+    assert history.seconds(1, 6000, 20, "answer") == pytest.approx(60.0, rel=0.1)
+    assert history.seconds(1, 6000, 20, "never seen") == history.seconds(1, 6000, 20)
+    cache.close()

@@ -178,6 +178,7 @@ class Gateway:
                     "text" if json_schema is None else "json",
                     (completion.input_tokens, counted, completion.output_tokens),
                     seconds,
+                    purpose,
                 )
             return self._record(lm, purpose, label, _cleared(completion, prose), seconds)
         finally:

@@ -7,7 +7,7 @@ import json
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS model_calls (
 CREATE TABLE IF NOT EXISTS call_samples (  -- the model's recent calls (its speed is fitted to them)
     id INTEGER PRIMARY KEY,
     model TEXT NOT NULL,
+    purpose TEXT NOT NULL,  -- what the call was for (a passage read, a root turn…)
     input_tokens INTEGER NOT NULL,
     output_tokens INTEGER NOT NULL,
     seconds REAL NOT NULL
@@ -49,17 +50,23 @@ class ModelHistory:
     """What the calls made so far say of a model: seconds per input token (an output token
     counting as DECODE_WEIGHT), the provider's tokens per token longread counts, the mean reply
     in tokens for each shape of request ('json', 'text'), and its speed fitted to its recent
-    calls (None until there are enough)."""
+    calls, of each purpose and of all (None until there are enough)."""
 
     seconds_per_token: float | None
     token_ratio: float
     reply_tokens: dict[str, int]
     speed: Speed | None = None
+    speeds: dict[str, Speed] = field(default_factory=dict)  # (by purpose)
 
-    def seconds(self, calls: int, input_tokens: int, output_tokens: int) -> float | None:
-        """The seconds of these calls: by the fitted speed, else by the one rate."""
-        if self.speed is not None:
-            return self.speed.seconds(calls, input_tokens, output_tokens)
+    def seconds(
+        self, calls: int, input_tokens: int, output_tokens: int, purpose: str = ""
+    ) -> float | None:
+        """The seconds of these calls (made for `purpose`): by the speed fitted to the calls of
+        that purpose, else to all, else by the one rate (a local model reads a map's short
+        passages, its prompt's start already evaluated, faster than one long prompt a token)."""
+        speed = self.speeds.get(purpose) or self.speed
+        if speed is not None:
+            return speed.seconds(calls, input_tokens, output_tokens)
         if self.seconds_per_token is None:
             return None
         return self.seconds_per_token * (input_tokens + DECODE_WEIGHT * output_tokens)
@@ -99,10 +106,15 @@ class ResponseCache:
             )
 
     def record_call(
-        self, model: str, shape: str, tokens: tuple[int, int, int], seconds: float
+        self,
+        model: str,
+        shape: str,
+        tokens: tuple[int, int, int],
+        seconds: float,
+        purpose: str = "",
     ) -> None:
-        """Add one model call (`tokens`: input as reported, input as counted here, output) to
-        the model's history."""
+        """Add one model call (`tokens`: input as reported, input as counted here, output; made
+        for `purpose`) to the model's history."""
         with self._lock:
             self._db.execute(
                 "INSERT INTO model_calls VALUES (?, ?, 1, ?, ?, ?, ?) "
@@ -114,9 +126,9 @@ class ResponseCache:
                 (model, shape, *tokens, seconds),
             )
             self._db.execute(
-                "INSERT INTO call_samples (model, input_tokens, output_tokens, seconds) "
-                "VALUES (?, ?, ?, ?)",
-                (model, tokens[0], tokens[2], seconds),
+                "INSERT INTO call_samples (model, purpose, input_tokens, output_tokens, seconds) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (model, purpose, tokens[0], tokens[2], seconds),
             )
             self._db.execute(
                 "DELETE FROM call_samples WHERE model = ? AND id <= (SELECT id FROM call_samples "
@@ -133,7 +145,8 @@ class ResponseCache:
                 (model,),
             ).fetchall()
             samples = self._db.execute(
-                "SELECT input_tokens, output_tokens, seconds FROM call_samples WHERE model = ?",
+                "SELECT purpose, input_tokens, output_tokens, seconds FROM call_samples "
+                "WHERE model = ?",
                 (model,),
             ).fetchall()
         if not rows:
@@ -144,7 +157,12 @@ class ResponseCache:
             sum(r[5] for r in rows) / weighted if weighted else None,
             sum(r[2] for r in rows) / counted if counted else 1.0,
             {r[0]: round(r[4] / r[1]) for r in rows},
-            fit(samples),
+            fit([sample[1:] for sample in samples]),
+            {
+                purpose: speed
+                for purpose in {sample[0] for sample in samples}
+                if (speed := fit([sample[1:] for sample in samples if sample[0] == purpose]))
+            },
         )
 
     def close(self) -> None:

@@ -16,7 +16,7 @@ from longread.llm.base import LM
 from longread.llm.dry_run import REPLY_SHARE, DryRunLM
 from longread.llm.gateway import Gateway
 from longread.llm.pricing import cost_usd
-from longread.llm.usage import Usage, counts_as_subcall
+from longread.llm.usage import Purpose, Usage, counts_as_subcall
 from longread.store.cache import ResponseCache
 from longread.strategies.common import Run
 from longread.strategies.modes import Source, answer, counted, gate
@@ -192,7 +192,9 @@ def _seconds(usage: Usage, run: Run, cache: ResponseCache | None) -> float | Non
             continue
         known = cache.history(model) if cache is not None else None
         calls = line.calls - line.cached
-        seconds = known.seconds(calls, line.input_tokens, line.output_tokens) if known else None
+        seconds = (
+            known.seconds(calls, line.input_tokens, line.output_tokens, purpose) if known else None
+        )
         if seconds is None:
             return None
         parallel = counts_as_subcall(purpose, depth) and not models[model].on_cpu
@@ -225,7 +227,9 @@ def _rlm_range(
     known = cache.history(root.name) if cache is not None else None
 
     def seconds(tokens: tuple[int, ...] | None, calls: int) -> float | None:
-        found = None if known is None or tokens is None else known.seconds(calls, *tokens)
+        if known is None or tokens is None:
+            return None
+        found = known.seconds(calls, tokens[0], tokens[1], Purpose.ROOT)
         return None if found is None else round(found, 1)
 
     least_seconds = seconds(least, 2)
