@@ -154,10 +154,11 @@ def test_a_client_that_leaves_stops_its_cell_at_once(mode, tmp_path):
 
 
 def test_a_client_that_leaves_mid_tool_call_stops_the_call_and_its_worker_within_a_second(
-    mode, tmp_path
+    tmp_path,
 ):
     """The cell waits in a sub-model call that would take a minute: the client leaving ends the
-    host's wait for it and the worker at once (the reply, if it ever comes, is dropped)."""
+    host's wait for it and the worker at once (the reply, if it ever comes, is dropped). (The
+    host's doing, whatever confines the worker: one isolation set-up is enough.)"""
     asked = "```repl\nprint(len(context))\nanswer = llm_query('Who keeps the light?')\n```"
     ended: list[float] = []
 
