@@ -234,6 +234,8 @@ def main() -> None:
             f"- Server memory (RSS): {statistics.mean(first):,.0f} MB over the first tenth of the "
             f"run, {statistics.mean(last):,.0f} MB over the last, {max(load.rss_mb):,.0f} MB at "
             "most.",
+            f"- The machine's load average at the end (clients, server and anything else running): "
+            f"{os.getloadavg()[1]:.1f} over 5 minutes, on {os.cpu_count()} cores.",
         ]
     )
     write_page("load", "Load: many clients at once", "load.py", report)
