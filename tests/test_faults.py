@@ -109,12 +109,6 @@ class LivedOn(AssertionError):
     """A process of a killed run was still alive seconds after it."""
 
 
-@pytest.mark.xfail(
-    raises=LivedOn,
-    strict=True,
-    reason="a known bug: the local executor's ProcessPoolExecutor workers (forked) wait forever "
-    "on their call queue once the process that started them is killed",
-)
 def test_a_killed_sharded_build_leaves_no_batch_worker_running(scratch):
     cache = fault_checks.reset(scratch / "sharded-workers")
     build = subprocess.Popen(
@@ -139,12 +133,6 @@ class StaleManifest(AssertionError):
     """The shards' manifest differs from a fresh build's after a run."""
 
 
-@pytest.mark.xfail(
-    raises=StaleManifest,
-    strict=True,
-    reason="a known bug: a sharded build with no file to read returns before it marks ready the "
-    "shards a killed build left `building` (index/shard_build.py, build_shards)",
-)
 def test_shards_a_killed_build_left_building_are_ready_after_the_next_run(scratch):
     target = faults.many(scratch)
     args = faults.index_args(target, "--shards", "4")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -87,6 +88,23 @@ def _start_method() -> str:
     return "forkserver" if "forkserver" in get_all_start_methods() else "spawn"
 
 
+PARENT_POLL_SECONDS = 0.5
+
+
+def _end_with_parent(parent: int) -> None:
+    """In a pool worker: end when the process that started the pool is gone (a killed build's
+    workers would otherwise wait on their call queue for good, its databases held open). A
+    thread polls for it: the kernel's parent-death signal follows the thread that forked, and a
+    pool forks from whichever thread submits."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="longread-parent-watch", daemon=True).start()
+
+
 class LocalExecutor(Executor):
     """Worker processes on this machine, one per CPU at most, started on first use."""
 
@@ -102,7 +120,12 @@ class LocalExecutor(Executor):
         with self._starting:  # (threads submitting at once start one pool)
             if self._pool is None:
                 context = get_context(_start_method())
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+                self._pool = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=context,
+                    initializer=_end_with_parent,
+                    initargs=(os.getpid(),),
+                )
             return self._pool
 
     def submit(self, work: Callable[[T], R], item: T, retries: int = 0) -> Future[R]:

@@ -76,9 +76,12 @@ def build_shards(
     report = UpdateReport(unchanged=listed.unchanged)
     rounds = list(zip_longest(*_batches(root, store, listed)))
     total = sum(b.size for batches in rounds for b in batches if b)
-    if not total:
+    left = {at for at, shard in enumerate(store.manifest.shards) if shard.state != READY}
+    if not total:  # (a build killed after its last batch left its shards marked as building)
+        if left:
+            _mark(store, left, READY)
         return report
-    busy = {shard_of(d, len(store.shards)) for d in [*listed.changed, *listed.removed]}
+    busy = left | {shard_of(d, len(store.shards)) for d in [*listed.changed, *listed.removed]}
     _mark(store, busy, BUILDING)
     runner = executor or (LocalExecutor() if total >= PARALLEL_MIN else None)
     done = 0
