@@ -364,7 +364,7 @@ def test_a_local_root_model_s_run_has_a_time_budget_when_none_is_given(
 ):
     from longread.api import asker
 
-    monkeypatch.setattr(asker, "LOCAL_MAX_SECONDS", 0.2)
+    monkeypatch.setattr(asker, "default_seconds", lambda mode, root: 0.2 if root.on_cpu else 900)
     slow = ScriptedLM(reads_the_fact, writes_code=False, latency=0.3)
     slow.on_cpu = True  # (as a model of this CPU is)
     question = "Where are the records of meetings filed?"

@@ -97,8 +97,21 @@ def _end_with_parent(parent: int) -> None:
     thread polls for it: the kernel's parent-death signal follows the thread that forked, and a
     pool forks from whichever thread submits."""
 
+    first = os.getppid()  # (the pool's process, or a fork server it started)
+
+    def gone() -> bool:
+        if os.getppid() != first:
+            return True
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            pass
+        return False
+
     def watch() -> None:
-        while os.getppid() == parent:
+        while not gone():
             time.sleep(PARENT_POLL_SECONDS)
         os._exit(1)
 
