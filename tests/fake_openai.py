@@ -20,11 +20,13 @@ _PIECE = re.compile(r"\w+|[^\w\s]")  # a word or a punctuation mark: a test serv
 
 
 class Refusal(Exception):
-    """Raised by a reply function: the server answers with this HTTP status instead."""
+    """Raised by a reply function: the server answers with this HTTP status instead (and a
+    Retry-After of so many seconds, if given)."""
 
-    def __init__(self, status: int = 400):
+    def __init__(self, status: int = 400, retry_after: float | None = None):
         super().__init__(f"refused with {status}")
         self.status = status
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -49,9 +51,13 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: object) -> None:
             pass
 
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
+        def _send(
+            self, status: int, payload: dict[str, Any], retry_after: float | None = None
+        ) -> None:
             data = json.dumps(payload).encode()
             self.send_response(status)
+            if retry_after is not None:
+                self.send_header("Retry-After", str(retry_after))
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -72,6 +78,7 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 self._send(
                     refusal.status,
                     {"error": {"message": str(refusal), "type": "invalid_request_error"}},
+                    refusal.retry_after,
                 )
                 return
             self._send(

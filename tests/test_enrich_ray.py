@@ -171,7 +171,7 @@ def test_a_document_the_model_cannot_read_is_reported_and_read_next_time(tmp_pat
     def reply(messages: list[dict]) -> str:
         name = asked_about(messages)
         if name in broken:
-            raise Refusal(503)
+            raise Refusal(503, retry_after=0.05)  # (every retry refused: no need to back off long)
         return metadata(name)
 
     with fake_openai([reply] * 200) as server:

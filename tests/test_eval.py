@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from fake_openai import Refusal, fake_openai
 from longread.answer import Answer, Citation
 from longread.errors import InputError
 from longread.evals.baseline import best_sentence, source_sentences
@@ -209,17 +210,29 @@ def test_a_run_scores_each_task_and_a_failed_one_says_why(plays, tmp_path):
     assert late.lead == 0 and "budget" in late.error
 
 
+def refuse_the_key(messages: list) -> str:
+    raise Refusal(401)  # (as api.openai.com answers the test's key)
+
+
 def test_the_command_runs_a_task_file_saves_and_compares(plays, tmp_path):
+    """The model refuses the key at once (a server of the test's own: no network, so no retries
+    of an unreachable host), and aggregate mode answers by its rules."""
     tasks = [t for t in generate(plays, tmp_path / "out") if t.family == "aggregation"][:3]
     write_tasks(tasks, tmp_path / "tasks.jsonl")
-    env = {"OPENAI_API_KEY": "sk-test", "LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
     args = ["eval", str(tmp_path / "tasks.jsonl"), "--mode", "aggregate", "--model", "openai:x"]
-    first = longread(*args, "--json", str(tmp_path / "before.json"), env=env)
-    assert first.returncode == 0, first.stderr
-    assert "| aggregation | aggregate | openai:x | 3 | 3.0/3 |" in first.stdout
-    assert len(json.loads((tmp_path / "before.json").read_text())) == 6  # (the baseline's too)
-    again = longread(*args, "--compare", str(tmp_path / "before.json"), env=env)
-    assert "| aggregation | aggregate | openai:x | 3.0/3 | 3.0/3 |" in again.stdout
+    with fake_openai([refuse_the_key] * 100) as server:
+        env = {
+            "OPENAI_API_KEY": "sk-test",
+            "OPENAI_BASE_URL": server.url,
+            "LONGREAD_CACHE_DIR": str(tmp_path / "cache"),
+        }
+        first = longread(*args, "--json", str(tmp_path / "before.json"), env=env)
+        assert first.returncode == 0, first.stderr
+        assert server.requests, "the model was asked (and refused)"
+        assert "| aggregation | aggregate | openai:x | 3 | 3.0/3 |" in first.stdout
+        assert len(json.loads((tmp_path / "before.json").read_text())) == 6  # (the baseline's too)
+        again = longread(*args, "--compare", str(tmp_path / "before.json"), env=env)
+        assert "| aggregation | aggregate | openai:x | 3.0/3 | 3.0/3 |" in again.stdout
     both = longread("eval", env=env)
     assert both.returncode != 0 and "give a task file, or --generate FOLDER" in both.stderr
 

@@ -96,8 +96,9 @@ def read_key(name: str) -> str | None:
 
 
 @pytest.mark.ray
-def test_a_folder_read_by_ray_tasks_is_indexed_as_by_local_processes(tmp_path, monkeypatch):
-    pytest.importorskip("ray", reason="Ray is not installed (pip install 'longread[ray]')")
+def test_a_folder_read_by_ray_tasks_is_indexed_as_by_local_processes(
+    tmp_path, monkeypatch, shared_ray
+):
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     folder = tmp_path / "notes"
     folder.mkdir()

@@ -38,8 +38,9 @@ def scripted(messages: list[dict]) -> str:
 
 
 @pytest.mark.ray
-def test_a_map_over_a_corpus_sends_its_sub_calls_from_ray_workers(tmp_path, monkeypatch):
-    pytest.importorskip("ray", reason="Ray is not installed (pip install 'longread[ray]')")
+def test_a_map_over_a_corpus_sends_its_sub_calls_from_ray_workers(
+    tmp_path, monkeypatch, shared_ray
+):
     from longread.executor import RayExecutor
 
     monkeypatch.delenv("RAY_ADDRESS", raising=False)

@@ -120,9 +120,8 @@ def test_four_local_shards_answer_as_one_index(folder, one_index, tmp_path):
 
 @pytest.mark.ray
 def test_four_shards_built_by_ray_tasks_answer_as_one_index(
-    folder, one_index, tmp_path, monkeypatch
+    folder, one_index, tmp_path, monkeypatch, shared_ray
 ):
-    pytest.importorskip("ray", reason="Ray is not installed (pip install 'longread[ray]')")
     from longread.executor import RayExecutor
 
     monkeypatch.delenv("RAY_ADDRESS", raising=False)

@@ -87,7 +87,9 @@ def workers_see_tests(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]))
 
 
-def test_every_shard_task_that_raises_once_is_run_again(tmp_path, monkeypatch, workers_see_tests):
+def test_every_shard_task_that_raises_once_is_run_again(
+    tmp_path, monkeypatch, workers_see_tests, shared_ray
+):
     monkeypatch.setattr(shard_build, "BATCH_FILES", 10)
     root = notes_folder(tmp_path, 60)
     (tmp_path / "watch").mkdir()
@@ -174,7 +176,9 @@ def test_a_build_on_two_nodes_runs_batches_on_both(tmp_path, monkeypatch, worker
         cluster.shutdown()
 
 
-def test_a_ray_worker_that_cannot_write_its_shard_fails_in_one_line(tmp_path, workers_see_tests):
+def test_a_ray_worker_that_cannot_write_its_shard_fails_in_one_line(
+    tmp_path, workers_see_tests, shared_ray
+):
     root = notes_folder(tmp_path, 3)
     (tmp_path / "file").write_text("not a folder")
     files = tuple((p.name, file_state(p)) for p in sorted(root.iterdir()))
