@@ -186,11 +186,12 @@ def _seconds(usage: Usage, run: Run, cache: ResponseCache | None) -> float | Non
     """The run's seconds at each model's measured speed: root turns one after another, other
     calls `concurrency` at once (one at a time on a local model); None for a model never timed."""
     models = {run.root.name: run.root, run.sub.name: run.sub}
+    histories = {name: cache.history(name) if cache else None for name in models}  # (fitted once)
     total = 0.0
     for (model, purpose, depth), line in usage.lines.items():
         if line.calls == line.cached:
             continue
-        known = cache.history(model) if cache is not None else None
+        known = histories[model]
         calls = line.calls - line.cached
         seconds = (
             known.seconds(calls, line.input_tokens, line.output_tokens, purpose) if known else None
