@@ -4,9 +4,11 @@ app through the real OpenAI client: each chat completion is answered with the ne
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -136,11 +138,38 @@ def process_on_port(port: int) -> str:
     return ""
 
 
+class _Server(ThreadingHTTPServer):
+    """Serves each connection on a thread; closing it ends every kept-alive connection and waits
+    for their threads (a thread left waiting on a client's idle connection would outlive its
+    test)."""
+
+    daemon_threads = False
+    block_on_close = True
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self._connections: set[socket.socket] = set()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        self._connections.discard(request)
+        super().shutdown_request(request)
+
+    def server_close(self) -> None:
+        for connection in list(self._connections):
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+        super().server_close()
+
+
 @contextmanager
 def fake_openai(replies: Sequence[Reply] = ()) -> Iterator[FakeOpenAI]:
     """Serve the scripted replies on a free port of 127.0.0.1 until the block ends."""
     state = FakeOpenAI(url="", replies=list(replies))
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+    httpd = _Server(("127.0.0.1", 0), _handler(state))
     state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()

@@ -58,6 +58,25 @@ def test_the_worker_outlives_the_thread_that_started_it():
         assert result.output.strip() == "42" and sb.restarts == 0, result.output
     finally:
         sb.close()
+    assert not _spawner_threads()  # (closed, it leaves no thread: the process may fork again)
+
+
+def _spawner_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("longread-spawner")]
+
+
+def test_the_thread_that_starts_workers_lasts_while_one_of_them_lives():
+    first, second = Sandbox({}, cell_timeout=5), Sandbox({}, cell_timeout=5)
+    try:
+        first.start()
+        second.start()
+        assert len(_spawner_threads()) == 1
+        first.close()
+        assert len(_spawner_threads()) == 1 and second.run("1 + 1").output.strip() == "2"
+    finally:
+        first.close()
+        second.close()
+    assert not _spawner_threads()
 
 
 def test_context_and_tools_are_available(sandbox):

@@ -12,6 +12,7 @@ import threading
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from longread.repl import isolation, rundirs
 
@@ -40,12 +41,46 @@ def kill(process: subprocess.Popen, run_dir: str, fds: tuple[int, ...]) -> None:
         with contextlib.suppress(OSError):
             os.close(fd)
     rundirs.remove(run_dir)
+    _SPAWNER.ended()
 
 
-# Workers are started from one thread that lasts as long as the process: a worker dies with the
-# thread that started it (PR_SET_PDEATHSIG, in the worker and in bubblewrap), and a conversation's
-# REPL, started by one request's thread, must outlive it.
-_SPAWNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="longread-spawner")
+class _Spawner:
+    """Starts worker processes from a thread of its own, which lasts while any worker it started
+    lives: a worker dies with the thread that started it (PR_SET_PDEATHSIG, in the worker and in
+    bubblewrap), and a conversation's REPL, started by one request's thread, must outlive that
+    thread. With no worker left the thread ends, so the process may fork again (`can_fork`)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._live = 0
+        self._here = threading.local()
+
+    def popen(self, *args: Any, **kwargs: Any) -> subprocess.Popen:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    1, "longread-spawner", initializer=setattr, initargs=(self._here, "on", True)
+                )
+            self._live += 1
+            pool = self._pool
+        try:
+            return pool.submit(subprocess.Popen, *args, **kwargs).result()
+        except BaseException:
+            self.ended()
+            raise
+
+    def ended(self) -> None:
+        """One worker this started is gone."""
+        with self._lock:
+            self._live -= 1
+            if self._live or self._pool is None:
+                return
+            pool, self._pool = self._pool, None
+        pool.shutdown(wait=not getattr(self._here, "on", False))  # (its own thread cannot wait)
+
+
+_SPAWNER = _Spawner()
 
 
 @dataclass
@@ -79,8 +114,7 @@ class Worker:
                 os.open(startup_log, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb"
             ) as log:
                 # (the worker's stderr until it is ready; then it points it at /dev/null)
-                process = _SPAWNER.submit(
-                    subprocess.Popen,
+                process = _SPAWNER.popen(
                     isolation.worker_command(run_dir, (cmd_r, reply_w), bwrap),
                     pass_fds=(cmd_r, reply_w),
                     cwd=isolation.work_dir(run_dir),
@@ -89,7 +123,7 @@ class Worker:
                     stdout=subprocess.DEVNULL,
                     stderr=log,
                     start_new_session=True,
-                ).result()
+                )
         except BaseException:
             for fd in (cmd_r, cmd_w, reply_r, reply_w):
                 os.close(fd)
