@@ -179,6 +179,11 @@ def test_corpus_commands(corpus, tmp_path, shards):
         "corpus", "add", str(corpus), str(corpus / "bad" / "blob.bin"), "--no-llm-meta", env=env
     )
     assert result.returncode != 0 and "cannot index bad/blob.bin" in result.stderr
+    result = longread("index", str(corpus), "--no-llm-meta", "--rebuild", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "4 added, 0 changed, 0 removed, 0 unchanged" in result.stdout  # (read again, all)
+    listing = longread("corpus", "ls", str(corpus), env=env).stdout
+    assert len(re.findall(r"^shard-\d\.sqlite +ready", listing, re.M)) == (3 if shards else 0)
 
 
 def test_a_second_hop_reads_again_with_the_first_finding_in_view(tmp_path):

@@ -94,14 +94,20 @@ def update_corpus(
     executor: str | None = None,
     shards: int | None = None,
     rate: float | None = None,
+    rebuild: bool = False,
 ) -> None:
     """Build or update the folder's index (in `shards` databases, if given) with a progress bar,
     its files read by `executor`'s workers (local or ray; the sub-model's calls at most `rate`
-    a second), then report."""
+    a second), then report. `rebuild`: delete the index first (its shard count is kept)."""
+    from longread.config import index_path
     from longread.executor import make_executor
     from longread.llm.gateway import Gateway
     from longread.llm.limits import Limits
+    from longread.store.open_corpus import remove_index
 
+    if rebuild:
+        had = remove_index(index_path(folder))
+        shards = shards if shards is not None else had
     rlm = open_corpus(folder, sub_model=sub_model, shards=shards)
     gateway = Gateway(cache=rlm.cache)
     limits = Limits(per_second=rate) if rate else None

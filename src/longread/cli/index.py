@@ -56,7 +56,7 @@ def index(
     if file.is_dir():
         if dry_run:
             raise InputError("--dry-run estimates one file's summaries; not a folder's metadata")
-        return update_corpus(file, sub_model, llm_meta, executor, shards, rate)
+        return update_corpus(file, sub_model, llm_meta, executor, shards, rate, rebuild)
     from longread.api import SingleDocRLM, TreeOptions
     from longread.llm.gateway import Gateway
 

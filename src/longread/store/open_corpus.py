@@ -41,6 +41,22 @@ def open_corpus_store(index_file: Path, shards: int | None = None) -> CorpusStor
     return ShardedCorpusStore(split(index_file, folder, shards))
 
 
+def remove_index(index_file: Path) -> int | None:
+    """Delete the corpus index whose one-database form is `index_file`, or its shards; the number
+    of shards it had, if it had a manifest."""
+    folder = shards_folder(index_file)
+    manifest = Manifest.load(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(folder.with_name(folder.name + _PARTIAL), ignore_errors=True)
+    _remove_database(index_file)
+    return None if manifest is None else len(manifest.shards)
+
+
+def _remove_database(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
 def split(index_file: Path, folder: Path, count: int) -> Manifest:
     """Make the `count` shards of the index `index_file` in `folder` (empty ones if there is no
     such index), then delete the one database. Made in a folder of its own and renamed into place
@@ -58,8 +74,7 @@ def split(index_file: Path, folder: Path, count: int) -> Manifest:
         list(threads.map(lambda at: _keep_own(manifest, at), range(count)))
     manifest.save()
     os.replace(partial, folder)
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{index_file}{suffix}").unlink(missing_ok=True)
+    _remove_database(index_file)
     return Manifest(folder, manifest.shards)
 
 
