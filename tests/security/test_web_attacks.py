@@ -8,6 +8,7 @@ import json
 import os
 import socket
 import subprocess
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -173,13 +174,18 @@ def test_a_client_that_leaves_mid_tool_call_stops_the_call_and_its_worker_within
     host's doing, whatever confines the worker: one isolation set-up is enough.)"""
     asked = "```repl\nprint(len(context))\nanswer = llm_query('Who keeps the light?')\n```"
 
+    released = threading.Event()
+
     def slow(messages: list) -> str:
-        time.sleep(60)  # (the host should stop waiting long before)
+        released.wait(60)  # (the host should stop waiting long before)
         return "the keeper"
 
     with fake_openai([asked, slow]) as model, served(tmp_path, model.url) as base:
-        stream = _analysis_stream(base)
-        _wait_for(lambda: len(model.requests) >= 2)
-        time.sleep(0.5)  # (the sub-call is waiting)
-        assert worker_pids(tmp_path) and len(model.requests) == 2
-        assert _seconds_to_stop(stream, tmp_path) < 1
+        try:
+            stream = _analysis_stream(base)
+            _wait_for(lambda: len(model.requests) >= 2)
+            time.sleep(0.5)  # (the sub-call is waiting)
+            assert worker_pids(tmp_path) and len(model.requests) == 2
+            assert _seconds_to_stop(stream, tmp_path) < 1
+        finally:
+            released.set()  # (the model server, closing, waits for its reply)
