@@ -64,3 +64,20 @@ def test_calls_of_one_purpose_are_estimated_by_their_own_speed(tmp_path):
     assert history.seconds(1, 6000, 20, "answer") == pytest.approx(60.0, rel=0.1)
     assert history.seconds(1, 6000, 20, "never seen") == history.seconds(1, 6000, 20)
     cache.close()
+
+
+def test_a_speed_is_fitted_again_once_a_tenth_more_calls_were_made(tmp_path):
+    cache = ResponseCache(tmp_path / "responses.sqlite")
+
+    def calls(count: int, per_token: float) -> None:
+        for n in range(count):
+            cache.record_call("m", "text", (100 + n, 100 + n, 20), 0.5 + per_token * (100 + n))
+
+    calls(100, 0.01)
+    first = cache.history("m").speed
+    calls(9, 0.05)  # (fewer than a tenth of the 100 fitted: the fit stands)
+    assert cache.history("m").speed is first
+    calls(1, 0.05)
+    again = cache.history("m").speed
+    assert again is not first and again.seconds(1, 150, 20) > first.seconds(1, 150, 20)
+    cache.close()

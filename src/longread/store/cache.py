@@ -43,6 +43,7 @@ CREATE INDEX IF NOT EXISTS call_samples_by_model ON call_samples (model, id);
 """
 DECODE_WEIGHT = 10  # an output token takes about as long as this many input tokens
 SAMPLES_KEPT = 200  # a model's recent calls kept for fitting its speed
+REFIT_SHARE = 0.1  # new calls, of those a speed was fitted to, that make it fitted again
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ class ResponseCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         recovering(self.path, self._open)
         self._lock = threading.Lock()
+        # (by model: the newest call fitted, the calls fitted, the speeds)
+        self._fitted: dict[str, tuple[int, int, Speed | None, dict[str, Speed]]] = {}
 
     def _open(self) -> None:
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -144,11 +147,7 @@ class ResponseCache:
                 "FROM model_calls WHERE model = ?",
                 (model,),
             ).fetchall()
-            samples = self._db.execute(
-                "SELECT purpose, input_tokens, output_tokens, seconds FROM call_samples "
-                "WHERE model = ?",
-                (model,),
-            ).fetchall()
+            speed, speeds = self._speeds(model)
         if not rows:
             return None
         weighted = sum(r[2] + DECODE_WEIGHT * r[4] for r in rows)
@@ -157,13 +156,32 @@ class ResponseCache:
             sum(r[5] for r in rows) / weighted if weighted else None,
             sum(r[2] for r in rows) / counted if counted else 1.0,
             {r[0]: round(r[4] / r[1]) for r in rows},
-            fit([sample[1:] for sample in samples]),
-            {
-                purpose: speed
-                for purpose in {sample[0] for sample in samples}
-                if (speed := fit([sample[1:] for sample in samples if sample[0] == purpose]))
-            },
+            speed,
+            speeds,
         )
+
+    def _speeds(self, model: str) -> tuple[Speed | None, dict[str, Speed]]:
+        """The model's speed fitted to its kept calls, and to those of each purpose: fitted again
+        once the calls made since are REFIT_SHARE of those fitted (under the lock)."""
+        (newest,) = self._db.execute(
+            "SELECT coalesce(max(id), 0) FROM call_samples WHERE model = ?", (model,)
+        ).fetchone()
+        fitted = self._fitted.get(model)
+        if fitted is not None and 0 <= newest - fitted[0] < fitted[1] * REFIT_SHARE:
+            return fitted[2], fitted[3]
+        samples = self._db.execute(
+            "SELECT purpose, input_tokens, output_tokens, seconds FROM call_samples "
+            "WHERE model = ?",
+            (model,),
+        ).fetchall()
+        speeds = {
+            purpose: speed
+            for purpose in {sample[0] for sample in samples}
+            if (speed := fit([sample[1:] for sample in samples if sample[0] == purpose]))
+        }
+        speed = fit([sample[1:] for sample in samples])
+        self._fitted[model] = (newest, len(samples), speed, speeds)
+        return speed, speeds
 
     def close(self) -> None:
         with self._lock:

@@ -35,35 +35,42 @@ def fit(samples: Sequence[Sample]) -> Speed | None:
     if len(timed) < MIN_SAMPLES:
         return None
     # each call's error relative to its own time: a short call counts as much as a long one (the
-    # long ones' noise would otherwise set the time of a reply token)
-    rows = [((1.0 / s, i / s, o / s), 1.0) for i, o, s in timed]
+    # long ones' noise would otherwise set the time of a reply token). The error of any speed is
+    # a quadratic form of the rows' sums of products, so the samples are read once.
+    rows = [(1.0 / s, i / s, o / s) for i, o, s in timed]
+    scale = [max(abs(x[c]) for x in rows) or 1.0 for c in range(3)]  # (tokens and ones alike)
+    rows = [tuple(v / k for v, k in zip(x, scale, strict=True)) for x in rows]
+    gram = [[sum(x[r] * x[c] for x in rows) for c in range(3)] for r in range(3)]
+    sums = [sum(x[r] for x in rows) for r in range(3)]
     best: tuple[float, Speed] | None = None
     for size in (3, 2, 1):
         for kept in itertools.combinations(range(3), size):
-            solved = _least_squares([([x[k] for k in kept], y) for x, y in rows])
+            solved = _solve([[gram[r][c] for c in kept] for r in kept], [sums[r] for r in kept])
             if solved is None or min(solved) < 0:
                 continue
+            pairs = itertools.product(enumerate(kept), repeat=2)
+            error = (
+                len(rows)
+                + sum(solved[m] * gram[r][c] * solved[n] for (m, r), (n, c) in pairs)
+                - 2 * sum(solved[m] * sums[r] for m, r in enumerate(kept))
+            )
             parts = [0.0, 0.0, 0.0]
             for k, value in zip(kept, solved, strict=True):
-                parts[k] = value
-            speed = Speed(*parts)
-            error = sum((speed.seconds(1, i, o) / s - 1) ** 2 for i, o, s in timed)
+                parts[k] = value / scale[k]
             if best is None or error < best[0]:
-                best = (error, speed)
+                best = (error, Speed(*parts))
     return None if best is None else best[1]
 
 
-def _least_squares(rows: Sequence[tuple[Sequence[float], float]]) -> list[float] | None:
-    """The coefficients minimizing the squared error of `rows` (each: the terms, the value), by
-    the normal equations; None where they have no single solution."""
-    n = len(rows[0][0])
-    scale = [max(abs(x[c]) for x, _ in rows) or 1.0 for c in range(n)]  # (tokens and ones alike)
-    rows = [([v / k for v, k in zip(x, scale, strict=True)], y) for x, y in rows]
-    matrix = [[sum(x[r] * x[c] for x, _ in rows) for c in range(n)] for r in range(n)]
-    vector = [sum(x[r] * y for x, y in rows) for r in range(n)]
-    for col in range(n):  # (Gaussian elimination with partial pivoting)
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float] | None:
+    """x with matrix · x = vector (Gaussian elimination with partial pivoting); None where the
+    system has no single solution."""
+    n = len(vector)
+    matrix, vector = [row[:] for row in matrix], vector[:]
+    size = max(abs(v) for row in matrix for v in row) or 1.0
+    for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(matrix[r][col]))
-        if abs(matrix[pivot][col]) < 1e-9 * len(rows):
+        if abs(matrix[pivot][col]) < 1e-9 * size:
             return None
         matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
         vector[col], vector[pivot] = vector[pivot], vector[col]
@@ -72,4 +79,4 @@ def _least_squares(rows: Sequence[tuple[Sequence[float], float]]) -> list[float]
                 factor = matrix[r][col] / matrix[col][col]
                 matrix[r] = [a - factor * b for a, b in zip(matrix[r], matrix[col], strict=True)]
                 vector[r] -= factor * vector[col]
-    return [vector[r] / matrix[r][r] / scale[r] for r in range(n)]
+    return [vector[r] / matrix[r][r] for r in range(n)]

@@ -5,7 +5,9 @@ connections, and the log is rate-limited, never a traceback for what a client di
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import sys
 import time
 from collections import Counter
 from typing import Any
@@ -18,6 +20,9 @@ KEEP_ALIVE_SECONDS = 15.0  # an idle kept-alive connection's life: longer than c
 # idle (httpx 5 s, most), so that they drop it first: a server closing it as a request is sent
 # on it fails that request
 BODY_SECONDS = 300.0  # for its body, once the headers are in (a 50 MB upload on a slow link)
+# How long a thread holds the interpreter while others wait (Python's default: 5 ms). The event
+# loop waits this long, times the busy analysis threads, each time it takes the interpreter back.
+SWITCH_SECONDS = 0.0005
 PER_CLIENT = 64  # connections one address may hold open at once
 LOG_BURST = 20  # log records let through per LOG_WINDOW seconds, per logger
 LOG_WINDOW = 10.0
@@ -94,6 +99,9 @@ def serve_app(app: Any, host: str, port: int) -> None:
     """Run `app` on host:port until interrupted, with these bounds."""
     import uvicorn
 
+    sys.setswitchinterval(SWITCH_SECONDS)
+    gc.collect()
+    gc.freeze()  # (what the server started with lives as long as it: no collection rescans it)
     limit = RateLimited()
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "longread"):
         logging.getLogger(name).addFilter(limit)
