@@ -37,9 +37,9 @@ def fit(samples: Sequence[Sample]) -> Speed | None:
     # each call's error relative to its own time: a short call counts as much as a long one (the
     # long ones' noise would otherwise set the time of a reply token). The error of any speed is
     # a quadratic form of the rows' sums of products, so the samples are read once.
-    rows = [(1.0 / s, i / s, o / s) for i, o, s in timed]
-    scale = [max(abs(x[c]) for x in rows) or 1.0 for c in range(3)]  # (tokens and ones alike)
-    rows = [tuple(v / k for v, k in zip(x, scale, strict=True)) for x in rows]
+    relative = [(1.0 / s, i / s, o / s) for i, o, s in timed]
+    scale = [max(abs(x[c]) for x in relative) or 1.0 for c in range(3)]  # (tokens, ones alike)
+    rows = [[v / k for v, k in zip(x, scale, strict=True)] for x in relative]
     gram = [[sum(x[r] * x[c] for x in rows) for c in range(3)] for r in range(3)]
     sums = [sum(x[r] for x in rows) for r in range(3)]
     best: tuple[float, Speed] | None = None
