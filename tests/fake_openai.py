@@ -9,6 +9,7 @@ import json
 import os
 import re
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -157,6 +158,10 @@ class _Server(ThreadingHTTPServer):
     def shutdown_request(self, request: Any) -> None:
         self._connections.discard(request)
         super().shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # (a client killed mid-request)
+            super().handle_error(request, client_address)
 
     def server_close(self) -> None:
         for connection in list(self._connections):
