@@ -214,3 +214,25 @@ def test_a_local_reply_stops_where_its_time_runs_out():
     full = lm.complete(Request(story, max_tokens=120))
     cut = lm.complete(Request(story, max_tokens=120, timeout=0.2))
     assert full.output_tokens > 60 and cut.output_tokens < full.output_tokens / 2
+
+
+def test_calls_that_wait_for_the_local_model_are_timed_from_their_turn(tmp_path):
+    """Calls made at once run one after another on the local model: each is kept in the model's
+    history with its own time, not the time it waited (its speed, fitted on them, would be the
+    batch's several times over)."""
+    from longread.llm.gateway import Gateway
+    from longread.llm.local import LocalLM
+    from longread.store.cache import ResponseCache
+
+    lm = LocalLM(bundled_smollm2_path(), name="local:timed", writes_code=False)
+    cache = ResponseCache(tmp_path / "responses.sqlite")
+    gateway = Gateway(cache=cache, concurrency=4)
+    started = time.monotonic()
+    gateway.map(
+        lambda n: gateway.complete(lm, f"Count to {n}.", purpose="subcall", max_tokens=12),
+        [3, 4, 5, 6],
+    )
+    batch = time.monotonic() - started
+    timed = [s for (s,) in cache._db.execute("SELECT seconds FROM call_samples").fetchall()]
+    assert len(timed) == 4 and sum(timed) <= batch * 1.05, (timed, batch)
+    cache.close()

@@ -177,7 +177,7 @@ class Gateway:
                     lm.name,
                     "text" if json_schema is None else "json",
                     (completion.input_tokens, counted, completion.output_tokens),
-                    seconds,
+                    seconds if completion.seconds is None else completion.seconds,
                     purpose,
                 )
             return self._record(lm, purpose, label, _cleared(completion, prose), seconds)

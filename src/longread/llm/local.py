@@ -201,14 +201,17 @@ class LocalLM(LM):
             lock = _call_locks.setdefault(id(llama), threading.Lock())
         with lock:
             deadline.end_if_stopped()  # (asked while this call waited for the model)
+            started = time.monotonic()
             try:
                 response = llama.create_chat_completion(**kwargs)
             except ValueError as error:  # llama.cpp reports an over-long prompt this way
                 raise ModelError(f"{self.name}: {error}") from error
+            seconds = time.monotonic() - started
         usage = response["usage"]
         return Completion(
             text=response["choices"][0]["message"]["content"] or "",
             input_tokens=usage["prompt_tokens"],
             output_tokens=usage["completion_tokens"],
             model=self.name,
+            seconds=seconds,
         )

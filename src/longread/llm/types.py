@@ -55,3 +55,6 @@ class Completion:
     model: str = ""
     cached: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    # the model's own time on the call, where the client knows it better than the caller's clock
+    # (a local model's time computing, not the time the call waited for the model)
+    seconds: float | None = None
