@@ -4,6 +4,7 @@ response cache and the event sinks, and one question's run."""
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -53,6 +54,8 @@ class Asker:
         self.cache = ResponseCache(cache_dir() / "responses.sqlite") if settings.cache else None
         self.last_answer: Answer | None = None
         self._planned: Plan | None = None  # the plan an estimate just read, for the answer
+        self._cancelled = threading.Event()
+        self._gateway: Gateway | None = None  # the running question's
 
     @cached_property
     def root(self) -> LM:
@@ -97,6 +100,14 @@ class Asker:
         if trace is not None:
             trace.close()
 
+    def cancel(self) -> None:
+        """Stop the question being answered, from another thread: no model call is made after
+        this and a running code cell's worker is killed (the question raises CancelledError);
+        a question asked after it is cancelled at once too."""
+        self._cancelled.set()
+        if self._gateway is not None:
+            self._gateway.cancel()
+
     def __enter__(self) -> Self:
         return self
 
@@ -139,6 +150,9 @@ class Asker:
             on_event=sink,
             concurrency=options.concurrency,
         )
+        self._gateway = gateway
+        if self._cancelled.is_set():
+            gateway.cancel()
         sub = self.sub
         if self.executor is not None and self.executor.name == "ray" and self.sub_spec():
             sub = RemoteLM(self.sub, self.executor, self.settings.client_options)
@@ -160,6 +174,10 @@ class SourceAsker(Asker):
 
     def tools(self, run: Run) -> Source:
         """The source's functions, bound to one run's models and gateway."""
+        raise NotImplementedError
+
+    def estimate(self, question: str, modes: Sequence[str] | None = None) -> list[Estimate]:
+        """What answering would cost with each of `modes`, without a model call."""
         raise NotImplementedError
 
     def ready(self) -> None:
@@ -188,6 +206,14 @@ class SourceAsker(Asker):
                 else converse(question, tools, run, conversation, mode)
             )
         return self.last_answer
+
+    @contextmanager
+    def reading(self) -> Iterator[Source]:
+        """The source's functions (search, read, outline…) for a caller that reads it without
+        asking a question (a model is called only by the functions that ask one)."""
+        self.ready()
+        with self._run("(reading the source)") as run:
+            yield self.tools(run)
 
     def session(self, name: str | None = None) -> Session:
         """A conversation about the source (see `Session`); with `name`, saved as it goes, and

@@ -25,7 +25,7 @@ ALLOW_HOST = typer.Option(
 )
 
 
-def _warn_if_open(host: str, token: str | None) -> None:
+def warn_if_open(host: str, token: str | None) -> None:
     """Say so when the app is reachable beyond this machine by anyone."""
     if host not in ("127.0.0.1", "localhost", "::1") and not token:
         err_console.print(
@@ -100,7 +100,7 @@ def serve(
     offered = [spec.strip() for given in model for spec in given.split(",") if spec.strip()]
     if offered:
         settings.model = offered[0]
-    _warn_if_open(host, token)
+    warn_if_open(host, token)
     layers = probe()
     if not is_isolated(layers):
         consequence = (
@@ -139,7 +139,7 @@ def trace_view(
     from longread.web.settings import Settings
 
     runs = RunLog.from_trace(file)
-    _warn_if_open(host, token)
+    warn_if_open(host, token)
     print(
         f"longread: {len(runs.list())} runs of {file.name} on http://{host}:{port}/#runs",
         flush=True,

@@ -48,15 +48,15 @@ class HostCheck:
         if scope["type"] == "http":
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
             if host_of(headers.get("host", "")) not in self.hosts:
-                return await _refuse(send, 421, "this server does not answer to that host name")
+                return await refuse(send, 421, "this server does not answer to that host name")
             origin = headers.get("origin")
             changes = scope.get("method", "GET") not in SAFE_METHODS
             if changes and origin is not None and host_of(origin) not in self.hosts:
-                return await _refuse(send, 403, "a request from another site is refused")
+                return await refuse(send, 403, "a request from another site is refused")
         await self.app(scope, receive, send)
 
 
-async def _refuse(send: Send, status: int, reason: str) -> None:
+async def refuse(send: Send, status: int, reason: str) -> None:
     body = f'{{"detail": "{reason}"}}'.encode()
     await send(
         {
