@@ -7,11 +7,12 @@ import json
 import pytest
 
 from conftest import make_run
+from longread.answer import usage_line
 from longread.api import SingleDocRLM
 from longread.errors import BudgetExceededError
 from longread.events import JsonlTrace, fan_out
 from longread.llm.scripted import ScriptedLM
-from longread.llm.usage import Budget, usage_line
+from longread.llm.usage import Budget
 from longread.strategies.rlm import NO_CODE, RLMLoop, _fit_history, code_blocks
 from test_document_strategies import write_contract
 

@@ -503,3 +503,39 @@ def test_rlm_mode_on_the_local_code_writing_model(page, tmp_path):
         )  # the root's turns streamed as they ran
         assert "herring" in page.locator("#answer .answer-text").inner_text().lower()
         shot(page, "local-rlm")
+
+
+def test_an_exported_report_reads_offline_with_its_links_working(browser, tmp_path):
+    from longread.answer import Answer, Citation, Claim, Counts
+    from longread.report import write_report
+
+    cited = Citation("ledger.md", 40, 68, "| 1 | Ada | deck paint | 4 |")
+    said = "Ada placed 3 orders [1]."
+    answer = Answer(
+        said,
+        "aggregate",
+        citations=[cited],
+        claims=[Claim(said, 0, len(said), [1], True)],
+        usage={"calls": 0},
+        counts=Counts("customer", [cited], ["Ada"], "customer", "orders", [("Ada", 3), ("Bob", 1)]),
+    )
+    report = tmp_path / "report.html"
+    write_report(report, "Who ordered most?", answer)
+    context = browser.new_context(offline=True)
+    asked: list[str] = []
+
+    def only_the_file(route) -> None:
+        asked.append(route.request.url)
+        (route.continue_ if route.request.url.startswith("file:") else route.abort)()
+
+    context.route("**/*", only_the_file)
+    tab = context.new_page()
+    tab.goto(report.as_uri())
+    assert tab.title() == "Who ordered most?"
+    assert tab.locator(".answer").inner_text() == said
+    assert tab.locator("table tr").nth(1).inner_text().split() == ["Ada", "3"]
+    tab.locator('a[href="#c1"]').click()
+    assert tab.evaluate("location.hash") == "#c1"
+    assert "deck paint" in tab.locator("#c1 + blockquote").inner_text()
+    assert asked == [report.as_uri()]
+    context.close()

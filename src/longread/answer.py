@@ -35,6 +35,26 @@ class Claim:
     reason: str = ""
 
 
+@dataclass
+class Counts:
+    """What a counted answer rests on, to show as a table and, for a grouping, a bar chart:
+    `rows`, some of the rows counted (each cited: document, span, text) with each one's `labels`
+    value (of the `label` column); `groups`, each group of `group` with its `figure`."""
+
+    label: str = ""
+    rows: list[Citation] = field(default_factory=list)
+    labels: list[Any] = field(default_factory=list)
+    group: str = ""
+    figure: str = ""
+    groups: list[tuple[str, float]] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Counts:
+        rows = [Citation(**c) for c in data.get("rows", [])]
+        groups = [(str(g), n) for g, n in data.get("groups", [])]
+        return cls(**{**data, "rows": rows, "groups": groups})
+
+
 CITATION_MARK = re.compile(r"\[(\d+)\]")  # an answer's "[2]": its second citation
 
 
@@ -48,6 +68,7 @@ class Answer:
     stats: dict[str, Any] = field(default_factory=dict)
     stopped_by: str | None = None
     claims: list[Claim] = field(default_factory=list)
+    counts: Counts | None = None  # what a count, ranking or list was computed over
     # what code computed over the whole source (a count) that the answer's claims may rest on,
     # as well as on its citations; not part of its JSON
     computed: str = field(default="", repr=False)
@@ -57,6 +78,12 @@ class Answer:
         del data["computed"]
         return data
 
+    def _repr_html_(self) -> str:
+        """The answer as Jupyter shows it: its text, claims, counts, citations and usage."""
+        from longread.report import fragment
+
+        return fragment(self, anchor=f"longread-{id(self):x}-")
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Answer:
         """The answer `to_dict` gave (as read back from JSON)."""
@@ -65,6 +92,7 @@ class Answer:
                 **data,
                 "citations": [Citation(**c) for c in data.get("citations", [])],
                 "claims": [Claim(**c) for c in data.get("claims", [])],
+                "counts": Counts.from_dict(data["counts"]) if data.get("counts") else None,
             }
         )
 
@@ -77,3 +105,18 @@ def slice_citation(piece: ContextSlice, start: int, end: int, doc_id: str) -> Ci
         offset = piece.metadata["start"]
         return Citation(doc_id, offset + start, offset + end, text, piece.slice_id)
     return Citation(f"{doc_id}/{piece.slice_id}", start, end, text, piece.slice_id)
+
+
+def usage_line(usage: dict[str, Any]) -> str:
+    """`N calls (S sub, C cached) · I in / O out tokens · $cost · T s` from a usage dict, and
+    `· depth 0: N calls, 1: M calls` when child RLMs ran."""
+    cost = f"${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else "cost unknown"
+    line = (
+        f"{usage.get('calls', 0)} calls ({usage.get('subcalls', 0)} sub, "
+        f"{usage.get('cached_calls', 0)} cached) · {usage.get('input_tokens', 0):,} in / "
+        f"{usage.get('output_tokens', 0):,} out tokens · {cost} · {usage.get('seconds', 0):.1f} s"
+    )
+    depths = usage.get("by_depth") or []
+    if len(depths) > 1:
+        line += " · depth " + ", ".join(f"{row['depth']}: {row['calls']} calls" for row in depths)
+    return line

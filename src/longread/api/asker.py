@@ -221,6 +221,16 @@ class SourceAsker(Asker):
         return Session(self, name)
 
 
+def answered(source: SourceAsker, question: str) -> Answer:
+    """The answer to `question`, refused before any call when its mode is predicted to run past
+    its default time budget; its usage keeps the estimate made before it (`estimate`)."""
+    [expected] = source.estimate(asked(question), [source.mode])
+    check_predicted(expected, source.budget, source.root)
+    answer = source.ask(question)
+    answer.usage["estimate"] = expected.to_dict()
+    return answer
+
+
 def default_seconds(mode: str, root: LM) -> float:
     """The wall-clock budget of a run given none: the mode's (`auto`: the most any mode has), for
     a root model on this CPU or a hosted one (a local model driving `rlm` on a man page had run

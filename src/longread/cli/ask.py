@@ -37,6 +37,12 @@ def ask(
     json_out: bool = o.JSON_OUT,
     quiet: bool = o.QUIET,
     executor: str | None = o.EXECUTOR,
+    export: Path | None = typer.Option(
+        None,
+        "--export",
+        help="Also write the answer to keep: report.md or report.html (the question, the answer, "
+        "each claim and whether it holds, each citation with its text, the usage line).",
+    ),
 ) -> None:
     """Answer QUESTION about FILE (or a folder of documents), citing the passages the answer rests
     on (indexed on first use; `longread index` adds section summaries or document metadata)."""
@@ -44,10 +50,14 @@ def ask(
     from longread.executor import make_executor
 
     asked(question)  # (before any indexing)
+    if export is not None:
+        from longread.report import check_report_path
+
+        check_report_path(export)
     progress = ProgressLine(enabled=not (quiet or json_out))
     with make_executor(executor) as runner, progress:
         asker = open_to_ask(file, settings.changed(executor=runner), progress)
-        answer_and_show(asker, question, dry_run, json_out)
+        answer_and_show(asker, question, dry_run, json_out, export)
 
 
 def open_to_ask(path: Path, settings: AskSettings, progress: ProgressLine) -> SourceAsker:

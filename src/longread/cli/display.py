@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -22,9 +23,8 @@ from rich.status import Status
 from rich.table import Table
 from rich.text import Text
 
-from longread.answer import Answer
+from longread.answer import Answer, Counts, usage_line
 from longread.events import Event
-from longread.llm.usage import usage_line
 from longread.text.terminal import escaped_name, for_terminal, json_for_terminal
 
 
@@ -149,6 +149,10 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
         where += f" § {escaped_name(c.span_id)}" if c.span_id else ""
         where += f" p. {c.page}" if c.page is not None else ""
         console.print(f"[dim][{number}] {escape(where)}[/] {escape(snippet)}", highlight=False)
+    if answer.counts is not None:
+        shown = counts_table(answer.counts)
+        if shown is not None:
+            console.print(shown)
     for number, claim in enumerate(answer.claims, 1):
         if not claim.supported:  # (the reason, not the claim: model text stays indented)
             reason = " ".join(claim.reason.split())[:200]
@@ -169,6 +173,30 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
     console.print(f"[dim]{summary}[/]", highlight=False, soft_wrap=True)
 
 
+def counts_table(counts: Counts, limit: int = 10) -> Table | None:
+    """A compact table of what a count rests on: each group with its figure (a grouping), else
+    the rows counted with their label and place."""
+    if counts.groups:
+        view = Table(box=None, show_edge=False, pad_edge=False)
+        view.add_column(escape(counts.group.replace("_", " ")), max_width=50, overflow="ellipsis")
+        view.add_column(escape(counts.figure), justify="right")
+        for group, figure in counts.groups[:limit]:
+            view.add_row(escape(for_terminal(group)), f"{figure:,}")
+    elif counts.rows:
+        view = Table(box=None, show_edge=False, pad_edge=False)
+        view.add_column(escape(counts.label.replace("_", " ") or "row"), max_width=40)
+        view.add_column("where", style="dim")
+        for row, label in list(zip(counts.rows, counts.labels, strict=True))[:limit]:
+            where = f"{row.doc_id} [{row.start}:{row.end})"
+            view.add_row(escape(for_terminal(str(label))), escape(escaped_name(where)))
+    else:
+        return None
+    more = len(counts.groups or counts.rows) - limit
+    if more > 0:
+        view.caption = f"… {more:,} more (--json has them)"
+    return view
+
+
 def marked_text(answer: Answer) -> Text:
     """The answer's text, safe for a terminal, each unsupported claim in yellow and marked ⚠ with
     its number (claims are in the order of the text)."""
@@ -184,20 +212,25 @@ def marked_text(answer: Answer) -> Text:
     return text
 
 
-def answer_and_show(asker: Any, question: str, dry_run: bool, as_json: bool) -> None:
-    """The answer to `question` with what was estimated before it; with `dry_run`, only the
-    estimates (of every mode, when the mode is `auto`), and no model call."""
+def answer_and_show(
+    asker: Any, question: str, dry_run: bool, as_json: bool, export: Path | None = None
+) -> None:
+    """The answer to `question` with what was estimated before it (and written to `export`, a
+    report); with `dry_run`, only the estimates (of every mode, when the mode is `auto`), and no
+    model call."""
     modes = None if asker.mode == "auto" else [asker.mode]
     if dry_run:
         print_estimates(asker.estimate(question, modes), as_json)
         return
-    from longread.api.asker import check_predicted
+    from longread.api.asker import answered
+    from longread.report import write_report
 
-    [expected] = asker.estimate(question, [asker.mode])
-    check_predicted(expected, asker.budget, asker.root)
-    answer = asker.query(question)
-    answer.usage["estimate"] = expected.to_dict()
+    answer = answered(asker, question)
     print_answer(answer, as_json)
+    if export is not None:
+        write_report(export, question, answer)
+        if not as_json:
+            err_console.print(f"[dim]report written to {escape(str(export))}[/]", highlight=False)
 
 
 def span(pair: Any, unit: str = "", digits: int = 0) -> str:

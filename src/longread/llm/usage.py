@@ -10,6 +10,8 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from longread.answer import usage_line
+
 
 class Purpose(StrEnum):
     """Why a model call was made: the usage ledger and the trace count calls by it."""
@@ -146,18 +148,3 @@ class Usage:
     def summary(self) -> str:
         """One line for people: calls, tokens, cost, seconds."""
         return usage_line(self.to_dict())
-
-
-def usage_line(usage: dict[str, Any]) -> str:
-    """`N calls (S sub, C cached) · I in / O out tokens · $cost · T s` from a usage dict, and
-    `· depth 0: N calls, 1: M calls` when child RLMs ran."""
-    cost = f"${usage['cost_usd']:.4f}" if usage.get("cost_usd") is not None else "cost unknown"
-    line = (
-        f"{usage.get('calls', 0)} calls ({usage.get('subcalls', 0)} sub, "
-        f"{usage.get('cached_calls', 0)} cached) · {usage.get('input_tokens', 0):,} in / "
-        f"{usage.get('output_tokens', 0):,} out tokens · {cost} · {usage.get('seconds', 0):.1f} s"
-    )
-    depths = usage.get("by_depth") or []
-    if len(depths) > 1:
-        line += " · depth " + ", ".join(f"{row['depth']}: {row['calls']} calls" for row in depths)
-    return line

@@ -10,12 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from longread.answer import Answer
-from longread.api.asker import SourceAsker, asked, check_predicted
+from longread.answer import Answer, usage_line
+from longread.api.asker import SourceAsker, answered, asked
 from longread.api.opening import open as open_source
 from longread.api.settings import AskSettings
 from longread.errors import InputError
-from longread.llm.usage import usage_line
 from longread.query.catalog import Catalog
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
@@ -91,6 +90,7 @@ def answer_data(answer: Answer) -> dict[str, Any]:
             }
             for claim in answer.claims
         ],
+        "counts": answer.to_dict()["counts"],
         "usage": {**answer.usage, "line": usage_line(answer.usage)},
     }
 
@@ -98,12 +98,7 @@ def answer_data(answer: Answer) -> dict[str, Any]:
 def ask(source: SourceAsker, question: str) -> dict[str, Any]:
     """The answer to `question`, refused before any call when its mode is predicted to run past
     its default time budget (as `longread ask` refuses it)."""
-    asked(question)
-    [expected] = source.estimate(question, [source.mode])
-    check_predicted(expected, source.budget, source.root)
-    answer = source.ask(question)
-    answer.usage["estimate"] = expected.to_dict()
-    return answer_data(answer)
+    return answer_data(answered(source, question))
 
 
 def estimate(source: SourceAsker, question: str) -> list[dict[str, Any]]:

@@ -38,6 +38,7 @@ class Counted:
     matched: int = 0
     sql: str = ""
     table_rows: int = 0
+    label: str | None = None  # the column of `rows`' labels
 
 
 def execute(plan: Plan, catalog: Catalog) -> Counted:
@@ -55,6 +56,7 @@ def _executed(plan: Plan, catalog: Catalog) -> Counted:
     measure, measure_params = _measure(plan, table)
     operation = plan.operation
     counted = Counted(plan, None, matched=int(matched or 0), table_rows=table.rows)
+    counted.label = row_label(plan, table)
     if operation in (Operation.COUNT, Operation.EXISTS) and plan.group_by is None:
         if plan.term and plan.table != TEXT:
             sql = f"SELECT coalesce(sum({measure}), 0) FROM {source}{where}"
@@ -217,8 +219,7 @@ def _rows(
 ) -> list[Row]:
     """The first rows passing the plan's filters, each with its label: the grouped column, the
     column computed, or the table's `who` column."""
-    ranked_rows = plan.operation in (Operation.MIN, Operation.MAX, Operation.NTH)
-    label = _label(table) if ranked_rows else plan.group_by or plan.column or _label(table)
+    label = row_label(plan, table)
     label_sql = quoted(label) if label else "NULL"
     sql = (
         f"SELECT document, _start, _end, {label_sql} FROM {quoted(table.name)}{where} "
@@ -226,6 +227,14 @@ def _rows(
     )
     found = catalog.query.execute(sql, [*params, *(order_params or [])], max_rows=limit).rows
     return [Row(str(d), int(s), int(e), v) for d, s, e, v in found]
+
+
+def row_label(plan: Plan, table: CatalogTable) -> str | None:
+    """The column a counted row is labelled by: the grouped column, the column computed, or the
+    table's `who` column."""
+    if plan.operation in (Operation.MIN, Operation.MAX, Operation.NTH):
+        return _label(table)
+    return plan.group_by or plan.column or _label(table)
 
 
 def _label(table: CatalogTable) -> str | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from longread.answer import Answer
+from longread.answer import Answer, Counts
 from longread.events import EventKind
 from longread.query.catalog import Catalog
 from longread.query.execute import SHOWN, Counted, Row, execute
@@ -18,6 +18,7 @@ from longread.strategies.sources import catalog_of, cite
 
 CITED = 3  # rows cited
 CITE_CHARS = 200
+GROUPS_KEPT = 500  # groups an answer keeps for its table and chart
 REASON = "the question counts over the whole text: the source's records counted by code"
 
 
@@ -28,13 +29,21 @@ def run_counted(plan: Plan, source: object, run: Run) -> Answer:
     counted = execute(plan, catalog)
     run.emit(EventKind.PHASE, name="AGGREGATE", records=counted.matched, sql=counted.sql)
     text = f"{lead(counted, catalog)}\n\n{support(counted, catalog)}"
-    citations = [
-        cite(source, row.document, *_span(catalog, row, plan.term)) for row in counted.rows[:CITED]
-    ]
+    rows = [cite(source, row.document, *_span(catalog, row, plan.term)) for row in counted.rows]
+    what = _what(plan, catalog)
+    counts = Counts(
+        label=counted.label or "",
+        rows=rows,
+        labels=[row.label for row in counted.rows],
+        group=(plan.group_by or plan.column or "") if counted.groups else "",
+        figure=_figure_noun(plan, what) if counted.groups else "",
+        groups=[(named(g, plan, catalog), n) for g, n in counted.groups[:GROUPS_KEPT]],
+    )
     return Answer(
         text=text,
         mode="aggregate",
-        citations=citations,
+        citations=rows[:CITED],
+        counts=counts,
         computed=text,
         usage=run.gateway.usage.to_dict(),
         stats={
