@@ -264,6 +264,24 @@ def test_a_computed_value_is_supported_by_the_count_not_by_a_row_holding_the_num
     assert not first.supported and "not what code counted" in first.reason
 
 
+def test_the_count_s_own_sentences_are_supported_and_a_changed_figure_is_not():
+    computed = (
+        "6 orders in all; Ada has 3.\n\nCounted by code over the whole text: count over orders "
+        "where section is Orders, by customer (count).\n- Bob: 2"
+    )
+    counted = Answer(
+        text=f"{computed}\n- Bob: 5",
+        mode="aggregate",
+        citations=[Citation("ledger.md", 0, 16, "| 1 | Ada | 4 |")],
+        computed=computed,
+    )
+    run = Run(ScriptedLM([]), ScriptedLM([]), Gateway())
+    claims = checked_claims(counted, "How many orders did each customer place?", run)
+    held = {" ".join(c.text.split()): c.supported for c in claims}
+    assert held.pop("- Bob: 5") is False
+    assert held and all(held.values()), held  # (the method's sentence among them)
+
+
 @pytest.mark.parametrize(
     ("claim", "supported"),
     [

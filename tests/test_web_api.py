@@ -518,6 +518,12 @@ def test_an_indexed_corpus_is_listed_and_analyzed_citing_its_documents(tmp_path,
     ):  # a corpus whose folder is gone is not offered
         path.unlink() if path.is_file() else path.rmdir()
     gone.rmdir()
+    empty = tmp_path / "nothing-readable"  # (a folder of nothing readable is not offered)
+    empty.mkdir()
+    (empty / "picture.bin").write_bytes(bytes(range(256)))
+    store = open_corpus_store(tmp_path / "indexes" / "nothing-readable-3c4d.sqlite", shards)
+    CorpusIndex(empty, store).update(parallel=False)
+    store.close()
     client = TestClient(scripted_app(tmp_path, ScriptedLM(aggregator), ScriptedLM(reader)))
     [corpus] = client.get("/api/documents").json()["documents"]
     assert (

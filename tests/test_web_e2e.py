@@ -6,6 +6,7 @@ Screenshots go to test-artifacts/."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -159,6 +160,7 @@ def test_upload_analyze_and_open_a_citation(page, tmp_path):
         assert seen["line"] < seen["answer"]  # progress lines came first
         lines = page.locator("#terminal .line").all_inner_texts()
         assert any("sub-call doc-1-chunk-1" in line for line in lines)
+        assert not any("herring" in line for line in lines)  # (replies: in the run viewer)
         assert (
             page.locator("#phases li.done").count() == 5
         )  # AGGREGATE too: the root joined the findings
@@ -262,6 +264,11 @@ def test_the_configure_step_shows_the_cost_before_anything_is_spent(page, tmp_pa
         page.locator("#model-costs li[data-model='scripted:sub']", has_text="1 calls").wait_for()
         assert each.count() == 2 and "$0.0000" in each.nth(0).inner_text()
         assert root.requests == [] and sub.requests == []
+        page.select_option("#mode", "auto")  # why auto picks its mode, said in words
+        page.locator("#estimate", has_text="auto answers in").wait_for()
+        assert re.search(r"auto answers in \w+ because \w", estimate.inner_text())
+        page.select_option("#mode", "base")
+        page.locator("#estimate", has_text="Estimate (base").wait_for()
         page.focus("#question")
         page.keyboard.press("Control+Enter")
         page.wait_for_selector("#answer:not([hidden])", timeout=30_000)
@@ -357,6 +364,8 @@ def test_an_indexed_corpus_is_analyzed_and_its_citations_open(page, tmp_path):
         row.locator("input[type=checkbox]").check()
         page.keyboard.press("Alt+2")
         assert page.locator('#mode option[value="base"]').is_disabled()
+        assert page.locator('#mode option[value="tree"]').is_disabled()
+        assert page.locator('#mode option[value="aggregate"]').is_enabled()
         assert "not used for a corpus" in page.locator("#mode-note").inner_text()
         page.fill("#question", QUESTION)
         page.click("#compare")
@@ -539,3 +548,57 @@ def test_an_exported_report_reads_offline_with_its_links_working(browser, tmp_pa
     assert "deck paint" in tab.locator("#c1 + blockquote").inner_text()
     assert asked == [report.as_uri()]
     context.close()
+
+
+def test_a_count_shows_its_rows_and_a_chart_whose_bars_match_the_answer(page, tmp_path):
+    orders = [("Ada", 4), ("Bob", 1), ("Ada", 10), ("Cy", 6), ("Ada", 4), ("Bob", 2)]
+    lines = ["# Orders", "", "| order | customer | quantity |", "|---|---|---|"]
+    lines += [f"| {n} | {who} | {q} |" for n, (who, q) in enumerate(orders, 1)]
+    ledger = tmp_path / "ledger.md"
+    ledger.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    gold = {"Ada": 3, "Bob": 2, "Cy": 1}
+
+    def never(request) -> str:
+        raise AssertionError("a count calls no model")
+
+    with serving(scripted_app(tmp_path, ScriptedLM(never), ScriptedLM(never))) as base:
+        page.goto(base)
+        page.set_input_files("#files", str(ledger))
+        page.wait_for_selector("#documents tbody tr")
+        page.keyboard.press("Alt+2")
+        assert page.locator('#mode option[value="tree"]').is_disabled()  # (an upload has no tree)
+        page.fill("#question", "How many orders did each customer place?")
+        page.select_option("#mode", "aggregate")
+        page.focus("#question")
+        page.keyboard.press("Control+Enter")
+        page.wait_for_selector("#answer .counts:not([hidden])", timeout=30_000)
+        bars = page.evaluate("""() => {
+            const chart = Chart.getChart(document.querySelector('#answer .counts-chart'));
+            const meta = chart.getDatasetMeta(0);
+            return chart.data.labels.map((label, i) => [label, chart.data.datasets[0].data[i],
+                                                        meta.data[i].height]);
+        }""")
+        assert {label: n for label, n, _ in bars} == gold
+        heights = {label: height for label, _, height in bars}  # (drawn in proportion)
+        assert heights["Ada"] == pytest.approx(3 * heights["Cy"], rel=0.02)
+        assert heights["Bob"] == pytest.approx(2 * heights["Cy"], rel=0.02)
+        assert page.locator("#answer .answer-text").inner_text().startswith("6 orders in all")
+        rows = page.locator("#answer .counts-rows tbody tr")
+        assert rows.count() == len(orders)
+        page.locator("#answer .counts-rows th button").first.click()  # sorted by customer
+        assert [rows.nth(i).locator("td").first.inner_text() for i in range(3)] == ["Ada"] * 3
+        rows.nth(0).click()
+        page.wait_for_selector("#viewer:not([hidden])")
+        assert "| Ada |" in page.locator("#viewer mark").inner_text()
+        answer_box = page.locator("#answer").bounding_box()
+        viewer_box = page.locator("#viewer").bounding_box()
+        assert viewer_box["x"] >= answer_box["x"] + answer_box["width"] - 1  # beside, not below
+        assert viewer_box["y"] < answer_box["y"] + answer_box["height"]
+        shot(page, "counts")
+        with page.expect_download() as saved:
+            page.click("#answer .download-report")
+        report = Path(saved.value.path()).read_text(encoding="utf-8")
+        assert "<h1>How many orders did each customer place?</h1>" in report
+        assert "6 orders in all; Ada has 3." in report and "<script" not in report
+        marks = page.locator("#answer .citations button.cite").all_inner_texts()
+        assert marks == [f"[{n}]" for n in range(1, len(marks) + 1)] and marks

@@ -40,9 +40,12 @@ def checked_claims(answer: Answer, question: str, run: Run) -> list[Claim]:
     cited = [c.text for c in answer.citations]
     claims = check_claims(answer.text, cited, question)
     computed = answer.computed
+    flat = " ".join(computed.split())
     for claim in claims:
         said = statement(claim)
-        if computed and numbers(said):  # (a computed value: the count states it, not a row)
+        if computed and " ".join(said.split()) in flat:  # (the computation's own words)
+            claim.supported, claim.reason = True, COMPUTED
+        elif computed and numbers(said):  # (a computed value: the count states it, not a row)
             held, reason = holds(said, computed, question)
             claim.supported, claim.reason = held, COMPUTED if held else f"{COUNTED} {reason}"
         elif computed and not claim.supported and holds(said, computed, question)[0]:

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from longread.answer import CITATION_MARK, Answer, Citation
+from longread.answer import CITATION_MARK, Answer, Citation, Counts
 from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind, EventSink, fan_out, ignore
 from longread.llm.gateway import Gateway
@@ -18,6 +18,7 @@ from longread.llm.remote import RemoteLM
 from longread.llm.usage import Budget
 from longread.repl.isolation import is_isolated
 from longread.repl.sandbox import probe
+from longread.report import page
 from longread.store.cache import ResponseCache
 from longread.strategies.catalog import check_mode, cites_by_number
 from longread.strategies.common import Run, RunOptions
@@ -244,6 +245,21 @@ class Analysis:
             },
             "chunks_total": answer.stats.get("chunks_total", total),
             "chunks_read": answer.stats.get("chunks_read"),
+            "counts": self._counts(answer.counts),
+            "report": page(self.request.question, answer),
+        }
+
+    def _counts(self, counts: Counts | None) -> dict[str, Any] | None:
+        """What a count rests on: its groups (a bar chart's) and its rows, each a citation."""
+        if counts is None:
+            return None
+        rows = zip(counts.rows, counts.labels, strict=True)
+        return {
+            "label": counts.label,
+            "group": counts.group,
+            "figure": counts.figure,
+            "groups": [[group, figure] for group, figure in counts.groups],
+            "rows": [{**self._citation(row), "label": label} for row, label in rows],
         }
 
     def _citation(self, citation: Citation) -> dict[str, Any]:

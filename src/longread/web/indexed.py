@@ -122,8 +122,8 @@ def list_indexed(folder: Path) -> list[Indexed]:
 
 
 def _corpus(index_file: Path) -> IndexedCorpus | None:
-    """The corpus indexed in `index_file` (or in its shards), if its folder still exists and its
-    index can be read."""
+    """The corpus indexed in `index_file` (or in its shards), if its folder still exists, its index
+    can be read and it holds a document (a folder of nothing readable is no document to ask)."""
     try:
         store = open_corpus_store(index_file)
     except (InputError, sqlite3.Error):
@@ -132,7 +132,7 @@ def _corpus(index_file: Path) -> IndexedCorpus | None:
         root, (documents, chars) = store.root(), store.totals()
     finally:
         store.close()
-    if root is None or not Path(root).is_dir():
+    if root is None or not Path(root).is_dir() or not documents:
         return None
     return IndexedCorpus(f"corpus-{index_file.stem}", index_file, Path(root), documents, chars)
 

@@ -110,9 +110,7 @@ class Progress:
         purpose, label = data["purpose"], data.get("label")
         cached = " (cached)" if data.get("cached") else ""
         if purpose in ROOT_CALLS:
-            self.log(
-                f"root model replied in {data['seconds']:.1f} s{cached}: {_short(data['reply'])}"
-            )
+            self.log(f"root model replied in {data['seconds']:.1f} s{cached}")
             return
         self.send(
             "subcall",
@@ -124,10 +122,7 @@ class Progress:
                 "reply": _short(data["reply"]),
             },
         )
-        self.log(
-            f"sub-call {label or purpose} done in {data['seconds']:.1f} s{cached}: "
-            f"{_short(data['reply'])}"
-        )
+        self.log(f"sub-call {label or purpose} done in {data['seconds']:.1f} s{cached}")
 
     def _on_llm_retry(self, data: dict[str, Any]) -> None:
         self.log(

@@ -179,8 +179,9 @@ async function loadConfig() {
 
 /** The modes the chosen documents can be analyzed with: a corpus has no `base`. */
 function allowedModes() {
-  const corpus = state.documents.some((d) => d.kind === "corpus" && state.selected.has(d.id));
-  return corpus ? state.config.corpus_modes : state.config.modes;
+  const chosen = state.documents.filter((d) => state.selected.has(d.id));
+  if (chosen.some((d) => d.kind === "corpus")) return state.config.corpus_modes;
+  return chosen.some((d) => d.source !== "upload") ? state.config.indexed_modes : state.config.modes;
 }
 
 /** Disable the modes that cannot run (rlm needs a root model that writes code), and say why. */
@@ -222,7 +223,10 @@ async function refreshEstimate() {
   try {
     const e = await api("/api/estimate", { method: "POST", headers: { "content-type": "application/json" }, body: asked });
     if (asked !== state.estimateAsked) return;
-    target.textContent = `Estimate (${e.mode}${e.note ? `; ${e.note}` : ""}): ${describeEstimate(e)}`;
+    const chosen = e.note.startsWith("auto: ");  // (the gate's reason, said as a reason)
+    const note = chosen ? "" : e.note ? `; ${e.note}` : "";
+    target.replaceChildren(`Estimate (${e.mode}${note}): ${describeEstimate(e)}`,
+      ...(chosen ? [el("br"), `auto answers in ${e.mode} because ${e.note.slice(6)}.`] : []));
   } catch (error) {
     if (asked !== state.estimateAsked) return;
     target.textContent = `No estimate: ${error.message}`;
@@ -314,8 +318,11 @@ class RunView {
     $(".mode-tag", this.answer).textContent = `(${result.mode})`;
     renderAnswer($(".answer-text", this.answer), result);
     const list = $(".citations", this.answer);
-    list.replaceChildren(...result.citations.map((c) => el("li", {},
-      citationButton(c, c.id), " ", el("q", {}, c.text.length > 240 ? `${c.text.slice(0, 240)}…` : c.text))));
+    list.replaceChildren(...result.citations.map((c, i) => el("li", {},
+      citationButton(c, `[${i + 1}]`), " ", el("q", {}, c.text.length > 240 ? `${c.text.slice(0, 240)}…` : c.text))));
+    renderCounts($(".counts", this.answer), result.counts);
+    const report = $(".download-report", this.answer);
+    if (report) report.onclick = () => download(result.report, "longread-report.html");
     if (!result.citations.length) list.append(el("li", { class: "muted" }, "No citation: the text does not support this answer word for word."));
     $(".claims", this.answer).replaceChildren(...result.claims.map((c) => el("li",
       { class: c.supported ? "supported" : "unsupported" },
@@ -351,17 +358,68 @@ function renderAnswer(target, result) {
   appendCited(target, result.answer.slice(last), result.citations);
 }
 
-/** `text` appended to `target`, each [citation-id] in it a button. */
+/** `text` appended to `target`, each [citation-id] in it a button marked with the citation's number. */
 function appendCited(target, text, citations) {
-  const byId = new Map(citations.map((c) => [c.id, c]));
+  const byId = new Map(citations.map((c, i) => [c.id, [c, i + 1]]));
   let last = 0;
   for (const match of text.matchAll(/\[([^\][]+)\]/g)) {
-    const citation = byId.get(match[1]);
-    if (!citation) continue;
-    target.append(document.createTextNode(text.slice(last, match.index)), citationButton(citation, `[${match[1]}]`));
+    const found = byId.get(match[1]);
+    if (!found) continue;
+    target.append(document.createTextNode(text.slice(last, match.index)), citationButton(found[0], `[${found[1]}]`));
     last = match.index + match[0].length;
   }
   target.append(document.createTextNode(text.slice(last)));
+}
+
+const CHART_BARS = 30;  // groups a chart shows (the first, as ranked)
+
+/** What a count rests on: its groups as a bar chart, and the rows it counted as a table sorted by
+ * a click on a heading, each row opening its citation. */
+function renderCounts(section, counts) {
+  if (!section) return;
+  const canvas = $(".counts-chart", section);
+  if (canvas && window.Chart) window.Chart.getChart(canvas)?.destroy();
+  section.hidden = !counts || (!counts.groups.length && !counts.rows.length);
+  if (section.hidden) return;
+  const charted = counts.groups.slice(0, CHART_BARS);
+  canvas.hidden = !charted.length || !window.Chart;
+  if (!canvas.hidden) {
+    canvas.setAttribute("aria-label", `${counts.figure} by ${counts.group}`);
+    new window.Chart(canvas, {
+      type: "bar",
+      data: { labels: charted.map((g) => g[0]), datasets: [{ label: counts.figure, data: charted.map((g) => g[1]) }] },
+      options: { animation: false, responsive: true, plugins: { legend: { display: false } },
+        scales: { y: { beginAtZero: true, title: { display: true, text: counts.figure } } } },
+    });
+  }
+  const columns = [[counts.label.replaceAll("_", " ") || "row", (row) => row.label],
+    ["document", (row) => row.path ?? row.document_id], ["characters", (row) => row.start]];
+  const table = $(".counts-rows", section);
+  table.hidden = !counts.rows.length;
+  let order = { column: -1, down: false };
+  const body = () => {
+    const rows = [...counts.rows];
+    if (order.column >= 0) {
+      const value = columns[order.column][1];
+      rows.sort((a, b) => (value(a) > value(b) ? 1 : value(a) < value(b) ? -1 : 0) * (order.down ? -1 : 1));
+    }
+    $("tbody", table).replaceChildren(...rows.map((row) => el("tr", { tabindex: "0", title: "Show the cited text",
+      onclick: () => openCitation(row), onkeydown: (e) => { if (e.key === "Enter") openCitation(row); } },
+      ...columns.map(([, value]) => el("td", {}, String(value(row) ?? ""))))));
+  };
+  $("thead", table).replaceChildren(el("tr", {}, ...columns.map(([name], i) => el("th", {},
+    el("button", { type: "button", onclick: () => { order = { column: i, down: order.column === i && !order.down }; body(); } }, name)))));
+  body();
+}
+
+/** Save `text` as a file named `name` (an HTML report: it needs nothing from the server). */
+function download(text, name) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/html" }));
+  const link = el("a", { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 function citationButton(citation, label) {
