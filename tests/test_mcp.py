@@ -23,6 +23,7 @@ from fake_openai import fake_openai
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 TOOLS = {"ask", "estimate", "search", "read", "outline", "records"}
 LONG_CELL = "```repl\nimport time\ntime.sleep(120)\n```"
+REPLIES = ["Birnam wood comes to Dunsinane [1].", LONG_CELL]
 
 
 def _environment(tmp_path: Path) -> dict[str, str]:
@@ -80,63 +81,84 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+async def asks_sees_progress_cancels_and_reads(client: Client, model, server_pid: int) -> dict:
+    """What an agent does: ask (watching progress), read a cited span, cancel a long run."""
+    seen: dict = {"progress": []}
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        seen["progress"].append(message)
+
+    asked = {"path": "macbeth.md", "question": "What is Birnam wood doing?"}
+    seen["answer"] = _structured(
+        await client.call_tool("ask", {**asked, "mode": "retrieval"}, progress_callback=progress)
+    )
+    cited = seen["answer"]["citations"][0]
+    span = {"path": "macbeth.md", "start": cited["start"], "end": cited["end"]}
+    seen["read"] = _structured(await client.call_tool("read", span))
+    async with anyio.create_task_group() as group:
+
+        async def long_run() -> None:
+            await client.call_tool("ask", {**asked, "mode": "rlm"})
+
+        group.start_soon(long_run)
+        with anyio.fail_after(60):
+            while not _workers_of(server_pid) or len(model.requests) < 2:
+                await anyio.sleep(0.1)
+        await anyio.sleep(1.0)  # (the cell is sleeping in its worker)
+        workers = _workers_of(server_pid)
+        group.cancel_scope.cancel()
+    cancelled = time.monotonic()
+    while any(_alive(w) for w in workers) and time.monotonic() - cancelled < 5:
+        await anyio.sleep(0.05)
+    seen["gone_after"] = time.monotonic() - cancelled
+    seen["workers"] = workers
+    seen["still"] = [w for w in workers if _alive(w)]
+    return seen
+
+
+def check_the_agent_s_view(seen: dict) -> None:
+    answer = seen["answer"]
+    assert answer["answer"].startswith("Birnam wood comes to Dunsinane")
+    assert answer["citations"] and answer["usage"]["calls"] == 1
+    assert any(m and m.startswith("mode retrieval") for m in seen["progress"])
+    assert any(m and m.startswith("model call") for m in seen["progress"])
+    assert seen["read"]["text"] == answer["citations"][0]["text"]
+    assert seen["workers"] and not seen["still"], seen
+    assert seen["gone_after"] <= 1.0, seen
+
+
+def _model_options(model) -> list[str]:
+    return ["--model", "openai:x", "--base-url", model.url]
+
+
 def test_an_agent_asks_over_stdio_sees_progress_cancels_and_reads_the_cited_span(tmp_path):
     folder = _folder(tmp_path)
-    replies = ["Birnam wood comes to Dunsinane [1].", LONG_CELL]
-    with fake_openai(replies) as model:
+    with fake_openai(REPLIES) as model:
         server = StdioServerParameters(
             command=LONGREAD,
-            args=["mcp", str(folder), "--model", "openai:x", "--base-url", model.url],
+            args=["mcp", str(folder), *_model_options(model)],
             env=_environment(tmp_path),
             cwd=str(tmp_path),
         )
 
         async def session() -> dict:
-            seen: dict = {"progress": []}
             async with Client(server, read_timeout_seconds=120) as client:
-                seen["tools"] = {tool.name for tool in (await client.list_tools()).tools}
-                seen["resources"] = [str(r.uri) for r in (await client.list_resources()).resources]
-                seen["folder"] = _structured(await client.call_tool("outline", {"path": "."}))
-                seen["outline"] = _structured(
-                    await client.call_tool("outline", {"path": "macbeth.md"})
+                tools = {tool.name for tool in (await client.list_tools()).tools}
+                resources = [str(r.uri) for r in (await client.list_resources()).resources]
+                folder_outline = _structured(await client.call_tool("outline", {"path": "."}))
+                play = _structured(await client.call_tool("outline", {"path": "macbeth.md"}))
+                outside = await client.call_tool("outline", {"path": "/etc"})
+                seen = await asks_sees_progress_cancels_and_reads(
+                    client, model, _server_pid(tmp_path)
                 )
-
-                async def progress(done: float, total: float | None, message: str | None) -> None:
-                    seen["progress"].append(message)
-
-                asked = {"path": "macbeth.md", "question": "What is Birnam wood doing?"}
-                seen["answer"] = _structured(
-                    await client.call_tool(
-                        "ask", {**asked, "mode": "retrieval"}, progress_callback=progress
-                    )
-                )
-                cited = seen["answer"]["citations"][0]
-                seen["read"] = _structured(
-                    await client.call_tool(
-                        "read", {"path": "macbeth.md", "start": cited["start"], "end": cited["end"]}
-                    )
-                )
-                seen["outside"] = await client.call_tool("outline", {"path": "/etc"})
-                pid = _server_pid(tmp_path)
-                async with anyio.create_task_group() as group:
-
-                    async def long_run() -> None:
-                        await client.call_tool("ask", {**asked, "mode": "rlm"})
-
-                    group.start_soon(long_run)
-                    with anyio.fail_after(60):
-                        while not _workers_of(pid) or len(model.requests) < 2:
-                            await anyio.sleep(0.1)
-                    await anyio.sleep(1.0)  # (the cell is sleeping in its worker)
-                    workers = _workers_of(pid)
-                    group.cancel_scope.cancel()
-                cancelled = time.monotonic()
-                while any(_alive(w) for w in workers) and time.monotonic() - cancelled < 5:
-                    await anyio.sleep(0.05)
-                seen["gone_after"] = time.monotonic() - cancelled
-                seen["workers"] = workers
-                seen["still"] = [w for w in workers if _alive(w)]
-            return seen
+                return {
+                    **seen,
+                    "tools": tools,
+                    "resources": resources,
+                    "folder": folder_outline,
+                    "outline": play,
+                    "outside": outside,
+                }
 
         seen = anyio.run(session)
     assert seen["tools"] == TOOLS
@@ -144,17 +166,10 @@ def test_an_agent_asks_over_stdio_sees_progress_cancels_and_reads_the_cited_span
     assert seen["folder"]["documents"] == ["macbeth.md"]
     titles = [section["title"] for section in seen["outline"]["sections"]]
     assert any(title.startswith("ACT V") for title in titles)
-    answer = seen["answer"]
-    assert answer["answer"].startswith("Birnam wood comes to Dunsinane")
-    assert answer["citations"] and answer["usage"]["calls"] == 1
-    assert any(m and m.startswith("mode retrieval") for m in seen["progress"])
-    assert any(m and m.startswith("model call") for m in seen["progress"])
-    assert seen["read"]["text"] == answer["citations"][0]["text"]
     assert seen["outside"].is_error and "outside what this server reads" in str(
         seen["outside"].content
     )
-    assert seen["workers"] and not seen["still"], seen
-    assert seen["gone_after"] <= 1.0, seen
+    check_the_agent_s_view(seen)
 
 
 def _server_pid(tmp_path: Path) -> int:
@@ -172,11 +187,32 @@ def _free_port() -> int:
 
 
 def test_over_http_the_token_and_the_host_are_checked(tmp_path):
+    with fake_openai(REPLIES) as scripted:
+        seen, refused = _over_http(tmp_path, scripted)
+    check_the_agent_s_view(seen)
+    assert refused == {"without a token": 401, "another host": 421}
+    assert seen["tools"] == TOOLS
+    best = seen["hits"][0]
+    assert "Birnam" in best["snippet"] and "Birnam" in best["section"], seen["hits"]
+    assert "The wood of Birnam" in seen["section"]["text"] and not seen["section"]["cut"]
+    assert seen["bad_read"].is_error and "give `start` and `end`" in str(seen["bad_read"].content)
+    speeches = seen["counted"]["rows"][0]["n"]
+    dialogue = next(t for t in seen["tables"]["tables"] if t["name"] == "dialogue")
+    assert 100 < speeches < dialogue["rows"], seen["counted"]
+    assert {"speaker"} <= {c["name"] for c in dialogue["columns"]} and dialogue["samples"]
+    [cost] = seen["costs"]
+    assert cost["mode"] == "map" and cost["calls"][0] >= 1, cost
+
+
+def _over_http(tmp_path: Path, scripted) -> tuple[dict, dict]:
+    """`longread mcp --http --token`: what a client with the token sees, and the statuses of
+    requests without it or for another host."""
     folder = _folder(tmp_path)
     port = _free_port()
     token = "s3cret-token"
     server = subprocess.Popen(
-        [LONGREAD, "mcp", str(folder), "--http", "--port", str(port), "--token", token],
+        [LONGREAD, "mcp", str(folder), "--http", "--port", str(port), "--token", token]
+        + _model_options(scripted),
         env=_environment(tmp_path),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -220,7 +256,9 @@ def test_over_http_the_token_and_the_host_are_checked(tmp_path):
                         "estimate", {**play, "question": "Who is Banquo?", "mode": "map"}
                     )
                 )
+                seen = await asks_sees_progress_cancels_and_reads(client, scripted, server.pid)
                 return {
+                    **seen,
                     "tools": tools,
                     "hits": hits,
                     "section": section,
@@ -234,19 +272,7 @@ def test_over_http_the_token_and_the_host_are_checked(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
-    assert without.status_code == 401
-    assert rebound.status_code == 421
-    assert seen["tools"] == TOOLS
-    best = seen["hits"][0]
-    assert "Birnam" in best["snippet"] and "Birnam" in best["section"], seen["hits"]
-    assert "The wood of Birnam" in seen["section"]["text"] and not seen["section"]["cut"]
-    assert seen["bad_read"].is_error and "give `start` and `end`" in str(seen["bad_read"].content)
-    speeches = seen["counted"]["rows"][0]["n"]
-    dialogue = next(t for t in seen["tables"]["tables"] if t["name"] == "dialogue")
-    assert 100 < speeches < dialogue["rows"], seen["counted"]
-    assert {"speaker"} <= {c["name"] for c in dialogue["columns"]} and dialogue["samples"]
-    [cost] = seen["costs"]
-    assert cost["mode"] == "map" and cost["calls"][0] >= 1, cost
+    return seen, {"without a token": without.status_code, "another host": rebound.status_code}
 
 
 @pytest.mark.parametrize("given", ["../outside.md", "/etc/passwd"])
