@@ -83,3 +83,38 @@ def test_the_cli_prints_the_groups_as_a_table_and_json_holds_them(ledger, tmp_pa
     held = json.loads(as_json.stdout)["counts"]
     assert dict(held["groups"]) == dict(Counter(c for c, _, _ in ORDERS))
     assert held["rows"][0]["start"] < held["rows"][0]["end"]
+
+
+def _totals(by: int) -> Counter:
+    """Each customer's (by=0) or item's (by=1) total quantity, from the orders themselves."""
+    totals: Counter = Counter()
+    for order in ORDERS:
+        totals[order[by]] += order[2]
+    return totals
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        # `who` over a table: the column of names said again and again (the customers)
+        ("Who placed the most orders?", "{most_orders}: 3 "),
+        # the column named right after `which`, not a later word like it (`ordered`: `order`)
+        ("Which customer ordered the most, by quantity?", "{most_quantity}: {quantity} "),
+        # a number column after `by` in a question asking who: what is summed, not grouped
+        ("Who ordered the most items, by quantity?", "{most_quantity}: {quantity} "),
+        # `total` sums, though `largest` ranks
+        ("Which customer ordered the largest total quantity?", "{most_quantity}: {quantity} "),
+    ],
+)
+def test_a_table_is_asked_who_and_which_in_a_user_s_words(ledger, tmp_path, question, lead):
+    orders = Counter(customer for customer, _, _ in ORDERS)
+    (most_orders, _), (most_quantity, quantity) = (
+        orders.most_common(1)[0],
+        _totals(0).most_common(1)[0],
+    )
+    expected = lead.format(most_orders=most_orders, most_quantity=most_quantity, quantity=quantity)
+    with SingleDocRLM(
+        ledger, ScriptedLM(never_called), store_path=tmp_path / "i.sqlite", cache=False
+    ) as doc:
+        answer = doc.ask(question)
+    assert answer.mode == "aggregate" and answer.text.startswith(expected), answer.text

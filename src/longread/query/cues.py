@@ -304,6 +304,15 @@ def names_wanted(question: str) -> bool:
     return bool(_WHO_WHICH.search(question))
 
 
+_TOTAL = re.compile(next(p for op, p in _OPERATIONS if op is Operation.SUM), re.IGNORECASE)
+
+
+def asks_total(question: str) -> bool:
+    """Whether the question asks for a total (`the largest total quantity`: summed, then
+    ranked)."""
+    return bool(_TOTAL.search(question))
+
+
 def asks_who(question: str) -> bool:
     return bool(_WHO.search(question))
 

@@ -292,18 +292,27 @@ def _merged(links: tuple[Link, ...]) -> list[Filter]:
     return [Filter(c, t, tuple(dict.fromkeys(v))) for (c, t), v in by_column.items()]
 
 
+def _is_number(table: CatalogTable, found: Link) -> bool:
+    column = table.column(found.column or "")
+    return column is not None and column.type == "number"
+
+
 def _group(reading: Reading, table: CatalogTable) -> tuple[str | None, tuple[int, int] | None]:
     """The column grouped by, and the words naming it: a column named after `which`, `what`,
-    `per` or `each` (not a number column a superlative ranks: `the largest body mass`); the
-    `who` column for `who`; the documents (or works), for what the source's kind calls them."""
+    `per` or `each` (not a number column a superlative ranks, `the largest body mass`, nor one a
+    question asking who is measured by); the `who` column for `who`; the documents (or works), for what the source's kind calls them."""
     ranks = reading.operation in (
         Operation.ARGMAX, Operation.ARGMIN, Operation.LIST, Operation.DISTINCT, Operation.NTH
     )  # fmt: skip
+    who = cues.asks_who(reading.asked) and role(table, "who")
     for words, start in cues.groups(reading.asked, which=ranks):
         span = (start, start + len(words))
         named = [lk for lk in reading.own(table) if lk.start < span[1] and span[0] < lk.end]
-        column = next((lk for lk in named if lk.what == "column"), None)
+        columns = (lk for lk in named if lk.what == "column")
+        column = min(columns, key=lambda lk: lk.start, default=None)  # (the word after `which`)
         if column is not None and not ranked_measure(reading, table, column):
+            if who and _is_number(table, column):  # (`Who … the most, by quantity?`: the measure)
+                continue
             return column.column, (column.start, column.end)
         if names_documents(reading, *span):
             return document_column(table, reading.catalog), span

@@ -31,7 +31,11 @@ def measure(
     value for `the largest`), a column counted distinct (`how many characters`), or rows."""
     said = {w.lower() for w in re.findall(r"[\w'’-]+", reading.asked)}
     numbered = bool(re.search(r"\b(?:number|count|amount)\s+of\b", reading.asked, re.I))
-    maximal = bool((MAXIMAL | LENGTH_WORDS) & said) and not numbered  # (`the smallest number of`)
+    maximal = (  # (not `the smallest number of`, nor `the largest total`)
+        bool((MAXIMAL | LENGTH_WORDS) & said)
+        and not numbered
+        and not cues.asks_total(reading.asked)
+    )
     least = reading.operation is Operation.ARGMIN
     ranked = (Inner.MIN if least else Inner.MAX) if maximal else Inner.SUM
     at = reading.at(kept, reading.counted)

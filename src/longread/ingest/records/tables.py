@@ -8,10 +8,12 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import PurePath
 
+from longread.ingest.records.atoms import PATTERNS
 from longread.ingest.records.kind import MIN_ROWS, lines
-from longread.ingest.records.table import Column, Table, build, identifier
+from longread.ingest.records.table import Column, ColumnType, Role, Table, build, identifier
 
 name = "table"
 NOUNS = ("row", "entry", "record", "item")
@@ -134,7 +136,28 @@ def _table(title: str, header: list[str], body: list[tuple[int, int, list[str]]]
         words = " ".join(cell.split())
         columns.append(Column(column_name, aliases=(words,) if words else ()))
     cells = [(s, e, [*row[:width], *[None] * (width - len(row))]) for s, e, row in body]
-    return build(identifier(title), name, columns, cells, NOUNS)
+    return with_who(build(identifier(title), name, columns, cells, NOUNS))
+
+
+_NAME = re.compile(PATTERNS["n"])
+NAMED_SHARE = 0.9  # of a column's filled values that must be names for it to say who
+REPEATED = 0.8  # a column saying who holds fewer distinct values than this share of its rows
+
+
+def with_who(table: Table) -> Table:
+    """The table with its first column of names (nearly every value one to four capitalized
+    words, the same names again and again: who placed an order, who paid) given the role of who
+    a row is about."""
+    for at, column in enumerate(table.columns):
+        values = [v for v in table.values[at] if v]
+        if column.type is not ColumnType.TEXT or len(values) < 2:
+            continue
+        named = sum(1 for v in values if _NAME.fullmatch(v))
+        if named >= NAMED_SHARE * len(values) and len(set(values)) < REPEATED * len(values):
+            columns = list(table.columns)
+            columns[at] = replace(column, role=Role.WHO)
+            return replace(table, columns=columns)
+    return table
 
 
 def _caption(text: str, start: int) -> str:
