@@ -300,7 +300,8 @@ def _is_number(table: CatalogTable, found: Link) -> bool:
 def _group(reading: Reading, table: CatalogTable) -> tuple[str | None, tuple[int, int] | None]:
     """The column grouped by, and the words naming it: a column named after `which`, `what`,
     `per` or `each` (not a number column a superlative ranks, `the largest body mass`, nor one a
-    question asking who is measured by); the `who` column for `who`; the documents (or works), for what the source's kind calls them."""
+    question asking who is measured by); the `who` column for `who`; the documents (or works),
+    for what the source's kind calls them."""
     ranks = reading.operation in (
         Operation.ARGMAX, Operation.ARGMIN, Operation.LIST, Operation.DISTINCT, Operation.NTH
     )  # fmt: skip
