@@ -327,3 +327,35 @@ def test_prose_is_no_table_of_words(prose):
         assert table.kind == "template"
         shapes = {c.type for c in table.columns}
         assert shapes != {ColumnType.TEXT}, [c.name for c in table.columns]
+
+
+SHORT_MINUTES = """# Harbour committee, 12 March
+
+Present: Ingrid Holm (chair), Tomas Berg, Sofia Lind.
+
+## 1. Budget
+
+Ingrid Holm: We have two items today.
+Sofia Lind: The dredging quote came in at 40,000 kronor.
+Tomas Berg: That is more than last year.
+Sofia Lind: The silt is worse, the contractor says.
+Ingrid Holm: Let us ask for a second quote.
+
+## 2. Moorings
+
+Tomas Berg: Six moorings are free.
+Ingrid Holm: Put them on the notice board. The meeting is closed.
+"""
+NOTES = (
+    "A guide to the tool, in prose. " * 30
+    + "\n\nNote: the cache is kept.\n\nWarning: keys are secret.\n\nNote: run it twice.\n\n"
+    + "Warning: back up first.\n\nNote: read the manual.\n\n"
+    + "\n\n".join(f"Paragraph {n} says more about the tool and how to use it." for n in range(40))
+)
+
+
+def test_short_minutes_are_turns_but_a_few_notes_in_prose_are_not():
+    turns = only(find_tables(SHORT_MINUTES, "minutes.md"), "dialogue")
+    said = [line.split(":")[0] for line in SHORT_MINUTES.splitlines() if ": " in line]
+    assert column(turns, "speaker") == said  # (`Present:` too: a label opens a turn)
+    assert not [t for t in find_tables(NOTES, "guide.md") if t.kind == "dialogue"]

@@ -17,6 +17,7 @@ _FORMS = (
     LinePattern(r"([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}):[ \t]+(?=\S)"),
 )
 MIN_TURNS = max(MIN_ROWS, 20)
+TURN_SHARE = 0.3  # of a text's lines that labels must open for fewer turns than MIN_TURNS
 _COLUMNS = (
     Column("speaker", role=Role.WHO, aliases=("character", "person", "role", "speaker", "who")),
     Column("text", role=Role.BODY),
@@ -53,13 +54,22 @@ def records(text: str, file_name: str) -> list[Table]:
 
 
 def _form(text: str, least: int) -> LinePattern | None:
-    """The first label form marking at least `least` turns by two speakers or more, each
-    speaker's label used twice on average (labels repeat; headings and notes mostly do not)."""
+    """The first label form marking at least `least` turns (or, in a short text such as a
+    meeting's minutes, at least MIN_ROWS opening TURN_SHARE of its lines) by two speakers or more,
+    each speaker's label used twice on average (labels repeat; headings and notes mostly do not,
+    and do not open most lines)."""
+    lines: int | None = None
     for form in _FORMS:
         labels = [m.group(1) for _, m in form.finditer(text)]
         distinct = len(set(labels))
-        if len(labels) >= least and distinct >= 2 and distinct * 2 <= len(labels):
+        if distinct < 2 or distinct * 2 > len(labels):
+            continue
+        if len(labels) >= least:
             return form
+        if len(labels) >= MIN_ROWS:
+            lines = len(_SPOKEN_LINE.findall(text)) if lines is None else lines
+            if len(labels) >= TURN_SHARE * lines:
+                return form
     return None
 
 
