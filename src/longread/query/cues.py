@@ -217,9 +217,12 @@ def term(question: str) -> tuple[str, int, int] | None:
     """The word whose mentions are counted, and where the question says it: quoted, called a
     word (`the word blood`), said or mentioned (`does Macbeth say blood`, `is Rome mentioned`)."""
     for pattern in (_QUOTED, _WORD_NAMED, _SAID):
+        unwanted = (
+            _NOT_TERMS if pattern is _QUOTED else _NOT_TERMS | _SKIPPED
+        )  # (`wrote the fewest`)
         for match in pattern.finditer(question):
             group = next((g for g in range(1, (match.lastindex or 0) + 1) if match.group(g)), 0)
-            if group and match.group(group).strip().lower() not in _NOT_TERMS:
+            if group and match.group(group).strip().lower() not in unwanted:
                 return match.group(group).strip(), match.start(group), match.end(group)
     return None
 

@@ -23,6 +23,7 @@ _WORD = re.compile(r"[^\W_][\w'’.&-]*[\w]|[^\W_]")
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
 STRUCTURAL = ("sections", "documents")
 EXACT, STEM, PART = 1.0, 0.8, 0.5  # how closely a question's words match a value
+UNIT_CHARS = 3  # a column name's last word this short is a unit a question may leave out
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,8 @@ def _columns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> lis
             tokens = [t for t in tokens if terms(t) or len(tokens) == 1]
             if not tokens:
                 continue
+            if len(tokens) == 2 and len(tokens[1]) <= UNIT_CHARS:
+                tokens = tokens[:1]  # (a unit after the name: `balance_eur`, `weight_kg`)
             hits = _hits(tokens, stems)
             needed = len(tokens) if len(tokens) < 3 else len(tokens) - 1
             if len(hits) >= needed:
@@ -165,7 +168,8 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
         for text, start, end in spans:
             match = index.get(key(text))
             if match is None and " " not in text.strip():
-                match = index.get(stem(key(text)))
+                root = stem(key(text))  # (and its root's root: `warnings`, `warning`, `WARN`)
+                match = index.get(root) or index.get(stem(root))
             if match is None:
                 continue
             held, strength = match

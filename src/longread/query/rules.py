@@ -251,6 +251,9 @@ def _plan(reading: Reading, table: CatalogTable) -> Plan:
     return shaped(plan.with_(noun=noun), reading, table, kept)
 
 
+WHO_PRIOR = 0.1  # weight a value of the `who` column is given over another column's
+
+
 def _filters(
     reading: Reading,
     table: CatalogTable,
@@ -274,7 +277,7 @@ def _filters(
             and lk.start == chosen.start
             and lk.end == chosen.end
         ]
-        options.append(sorted(same, key=lambda lk: -lk.weight)[:4])
+        options.append(sorted(same, key=lambda lk: -_weight(lk, table))[:4])
     readings = itertools.islice(itertools.product(*options), MAX_READINGS)
     first: list[Filter] | None = None
     for picked in readings:
@@ -283,6 +286,13 @@ def _filters(
         if matched_rows(reading.catalog, table.name, filters) > 0:
             return filters
     return first if first is not None else bounded
+
+
+def _weight(found: Link, table: CatalogTable) -> float:
+    """How surely a value names its column: a name several columns hold names who did it first
+    (`did Alice send`: the sender, not a recipient), where the links weigh about the same."""
+    column = table.column(found.column or "")
+    return found.weight + (WHO_PRIOR if column is not None and column.role == "who" else 0.0)
 
 
 def _merged(links: tuple[Link, ...]) -> list[Filter]:

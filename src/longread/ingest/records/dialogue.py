@@ -19,12 +19,16 @@ _FORMS = (
 MIN_TURNS = max(MIN_ROWS, 20)
 TURN_SHARE = 0.3  # of a text's lines that labels must open for fewer turns than MIN_TURNS
 _COLUMNS = (
-    Column("speaker", role=Role.WHO, aliases=("character", "person", "role", "speaker", "who")),
+    Column(
+        "speaker",
+        role=Role.WHO,
+        aliases=("character", "person", "people", "role", "speaker", "who"),
+    ),
     Column("text", role=Role.BODY),
     Column("words", ColumnType.NUMBER, aliases=("words spoken",)),
     Column("lines", ColumnType.NUMBER, aliases=("lines spoken",)),
 )
-NOUNS = ("speech", "turn", "utterance", "dialogue", "speak", "say", "talk")
+NOUNS = ("speech", "turn", "utterance", "dialogue", "speak", "spoke", "say", "said", "talk")
 WHOLE = ("play", "script", "transcript", "screenplay", "minutes", "drama")  # what holds them
 
 

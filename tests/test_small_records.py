@@ -1,0 +1,121 @@
+"""Counting questions on small documents of records as a user asks them (a mailbox, a service
+log, a ledger in Markdown, meeting minutes), answered by code with no model call. Each gold
+answer is computed here from the lines the test wrote, by string methods of its own."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from longread.api import SingleDocRLM
+from longread.llm.scripted import ScriptedLM
+
+PEOPLE = ["Alice Moreau <alice@example.org>", "Bram Visser <bram@example.org>"]
+PEOPLE += ["Chen Wei <chen@example.org>", "Dana Kowalski <dana@example.org>"]
+SENDERS = [1, 1, 0, 1, 2, 1, 0, 3, 1, 0, 1, 3, 1, 0, 1, 2, 1, 0, 1, 1]  # (who sent each message)
+LEVELS = ["INFO", "INFO", "WARN", "INFO", "ERROR", "INFO", "WARN", "INFO", "INFO", "DEBUG"]
+COMPONENTS = ["db.pool", "api.gateway", "auth", "scheduler", "auth", "api.gateway", "db.pool"]
+ACCOUNTS = [
+    ("Cash at bank", "Asset", "12,480.50"),
+    ("Accounts receivable", "Asset", "8,920.00"),
+    ("Equipment", "Asset", "41,300.00"),
+    ("Accounts payable", "Liability", "9,870.25"),
+    ("Bank loan", "Liability", "30,000.00"),
+    ("Share capital", "Equity", "25,000.00"),
+]
+TURNS = [
+    ("Ingrid Holm", "Welcome, everyone."),
+    ("Tomas Berg", "Can we add the ferry timetable?"),
+    ("Ingrid Holm", "Yes, as item four."),
+    ("Sofia Lind", "The dredging quote came in at 40,000 kronor."),
+    ("Per Ek", "That is more than last year."),
+    ("Sofia Lind", "The silt is worse."),
+    ("Ingrid Holm", "Let us ask for a second quote."),
+    ("Per Ek", "Six moorings are free this season."),
+    ("Tomas Berg", "The summer timetable starts on 1 June."),
+    ("Ingrid Holm", "The meeting is closed."),
+]
+
+
+def never_called(request) -> str:
+    raise AssertionError("a count must not call a model")
+
+
+def _mailbox() -> str:
+    messages = []
+    for n, sender in enumerate(SENDERS):
+        to = PEOPLE[(sender + 1 + n % 3) % len(PEOPLE)]
+        messages.append(
+            f"From {PEOPLE[sender].split('<')[1][:-1]} Mon Mar  4 09:{n:02d}:00 2024\n"
+            f"From: {PEOPLE[sender]}\nTo: {to}\nSubject: budget item {n}\n"
+            f"Date: Mon, 4 Mar 2024 09:{n:02d}:00 +0000\n\nSee the figures for item {n}.\n"
+        )
+    return "\n".join(messages)
+
+
+def _log() -> str:
+    return "\n".join(
+        f"2024-05-02 10:{n // 60:02d}:{n % 60:02d},{n:03d} {LEVELS[n % len(LEVELS)]} "
+        f"[worker-{n % 4}] {COMPONENTS[n % len(COMPONENTS)]}: request {n} handled"
+        for n in range(140)
+    )
+
+
+def _ledger() -> str:
+    rows = "\n".join(f"| {a} | {t} | {b} |" for a, t, b in ACCOUNTS)
+    return f"# Trial balance\n\n| Account | Type | Balance (EUR) |\n|---|---|---|\n{rows}\n"
+
+
+def _minutes() -> str:
+    spoken = "\n".join(f"{who}: {said}" for who, said in TURNS)
+    return f"# Harbour committee, minutes\n\n{spoken}\n"
+
+
+def _gold() -> dict[str, str]:
+    mailbox, log = _mailbox(), _log()
+    senders = Counter(
+        line[6:].split(" <")[0] for line in mailbox.splitlines() if line.startswith("From: ")
+    )
+    levels = Counter(line.split()[2] for line in log.splitlines())
+    liabilities = sum(float(b.replace(",", "")) for _, t, b in ACCOUNTS if t == "Liability")
+    speakers = Counter(who for who, _ in TURNS)
+    return {
+        "alice": str(senders["Alice Moreau"]),
+        "fewest": min(senders, key=lambda s: (senders[s], s)),
+        "warnings": str(levels["WARN"]),
+        "liabilities": f"{liabilities:,.2f}",
+        "people": str(len(speakers)),
+        "most": speakers.most_common(1)[0][0],
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "write", "question", "gold"),
+    [
+        ("team.mbox", _mailbox, "How many emails did Alice send?", "alice"),
+        ("team.mbox", _mailbox, "Which sender wrote the fewest messages?", "fewest"),
+        ("service.log", _log, "How many warnings are in the log (just the number)?", "warnings"),
+        ("ledger.md", _ledger, "What is the total balance of all liabilities?", "liabilities"),
+        ("minutes.md", _minutes, "How many people spoke at the meeting?", "people"),
+        ("minutes.md", _minutes, "Who said the most?", "most"),
+    ],
+)
+def test_a_small_document_of_records_is_counted_in_a_user_s_words(
+    tmp_path, name, write, question, gold
+):
+    path = tmp_path / name
+    path.write_text(write(), encoding="utf-8")
+    with SingleDocRLM(
+        path, ScriptedLM(never_called), store_path=tmp_path / "i.sqlite", cache=False
+    ) as doc:
+        answer = doc.ask(question)
+    expected = _gold()[gold]
+    assert answer.mode == "aggregate" and answer.text.startswith(expected), answer.text
+    assert answer.citations and answer.usage["calls"] == 0
+    assert (
+        Path(path)
+        .read_text(encoding="utf-8")[answer.citations[0].start :]
+        .startswith(answer.citations[0].text)
+    )
