@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -140,3 +142,49 @@ def test_rebuilding_a_removed_document_indexes_it_again(store):
     again = SingleDocIndex.build(MACBETH, store)
     assert [r.title for r in again.rows] == [r.title for r in first.rows]
     assert store.search_sections(again.store_id, "Birnam", k=1)
+
+
+def test_a_file_indexed_by_several_threads_at_once_is_stored_once(tmp_path, monkeypatch):
+    stores = DocStore.add_document
+    meet = threading.Barrier(4, timeout=2)
+
+    def all_at_once(self, *args, **kwargs):  # (every thread stores it at the same moment...)
+        with contextlib.suppress(threading.BrokenBarrierError):  # (...if none has to wait)
+            meet.wait()
+        return stores(self, *args, **kwargs)
+
+    monkeypatch.setattr(DocStore, "add_document", all_at_once)
+    path = tmp_path / "play.md"
+    path.write_text(
+        "\n\n".join(f"## Scene {n}\n\n" + f"Line {n} of the play. " * 200 for n in range(40)),
+        encoding="utf-8",
+    )
+    store_path = tmp_path / "index.sqlite"
+    DocStore(store_path).close()  # (the schema made once, as a first run makes it)
+    built: list[int] = []
+    failed: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def index() -> None:
+        store = DocStore(store_path)
+        try:
+            start.wait()
+            built.append(SingleDocIndex.build(path, store).store_id)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failed.append(error)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=index) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not failed, failed
+    assert len(set(built)) == 1 and len(built) == 4
+    store = DocStore(store_path)
+    try:
+        assert store.document_ids() == built[:1]
+        assert store.section_count(built[0]) == 40
+    finally:
+        store.close()

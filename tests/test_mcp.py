@@ -285,3 +285,39 @@ def test_a_path_outside_the_roots_is_refused(tmp_path, given):
     with pytest.raises(InputError, match="outside what this server reads"):
         roots.path(given)
     assert roots.path("macbeth.md") == (tmp_path / "docs" / "macbeth.md").resolve()
+
+
+def test_calls_made_at_once_on_a_source_never_indexed_all_answer(tmp_path):
+    folder = _folder(tmp_path)
+    (folder / "orders.csv").write_text(
+        "order,customer,quantity\n" + "".join(f"{n},C{n % 3},{n}\n" for n in range(1, 30)),
+        encoding="utf-8",
+    )
+    server = StdioServerParameters(
+        command=LONGREAD, args=["mcp", str(folder)], env=_environment(tmp_path), cwd=str(tmp_path)
+    )
+    calls = [
+        ("search", {"path": ".", "query": "Birnam wood"}),
+        ("outline", {"path": "."}),
+        ("records", {"path": "."}),
+        ("outline", {"path": "macbeth.md"}),
+        ("search", {"path": "macbeth.md", "query": "Birnam wood"}),
+        ("records", {"path": "orders.csv"}),
+    ]
+
+    async def session() -> list:
+        found: dict[int, object] = {}
+        async with Client(server, read_timeout_seconds=120) as client:
+
+            async def one(at: int, name: str, arguments: dict) -> None:
+                found[at] = await client.call_tool(name, arguments)
+
+            async with anyio.create_task_group() as group:
+                for at, (name, arguments) in enumerate(calls):
+                    group.start_soon(one, at, name, arguments)
+        return [found[at] for at in range(len(calls))]
+
+    results = anyio.run(session)
+    failed = [(calls[at][0], r.content) for at, r in enumerate(results) if r.is_error]
+    assert not failed, failed
+    assert _structured(results[1])["documents"] == ["macbeth.md", "orders.csv"]

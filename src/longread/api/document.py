@@ -148,6 +148,10 @@ class SingleDocRLM(SourceAsker):
     def source(self) -> tuple[Path, str]:
         return self.doc_path, "document"
 
+    def ready(self) -> None:
+        """Index the document if it has changed since its index (or has none)."""
+        _ = self.index
+
     def tools(self, run: Run) -> SingleDocTools:
         return SingleDocTools(self.index, run.sub, run.gateway)
 

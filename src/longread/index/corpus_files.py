@@ -27,6 +27,7 @@ from longread.ingest.metadata import (
     tokens,
 )
 from longread.store.corpus_store import DocRecord, file_states
+from longread.store.damage import FILES
 from longread.store.text_hash import content_hash
 
 
@@ -124,11 +125,7 @@ def scan(root: Path, leave_out: Path | None = None) -> Files:
     (size, mtime in ns) or None if it cannot be read (it is then read to report why), leaving out
     hidden files and folders, folders linked to, and the database `leave_out` (the index itself,
     if it is kept there)."""
-    own = (
-        {f"{leave_out}{suffix}" for suffix in ("", "-wal", "-shm", "-journal")}
-        if leave_out
-        else set()
-    )
+    own = {f"{leave_out}{suffix}" for suffix in FILES} if leave_out else set()
     found: dict[str, tuple[int, int] | None] = {}
     folders = [(str(root), "")]
     while folders:

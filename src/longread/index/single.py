@@ -59,7 +59,12 @@ class SingleDocIndex:
         stamp: nothing is read) or has the same bytes (touched: hashed, not indexed), or if its
         text is unchanged; else detect and store it. The full-text index of a large document is
         built beside (see `PartBuilders`); others are left to the first search (or
-        DocStore.ensure_fts)."""
+        DocStore.ensure_fts). Builds into one store take turns (threads and processes)."""
+        with store.building():
+            return cls._build(path, store)
+
+    @classmethod
+    def _build(cls, path: str | Path, store: DocStore) -> SingleDocIndex:
         source = stamp(path)
         known = None if source is None else store.find_source(*source)
         if known is not None and store.section_count(known):

@@ -4,6 +4,7 @@ A path is read only inside the folders the server was given (`Roots`)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -54,10 +55,24 @@ class Roots:
         return resolved
 
 
+_OPENING: dict[Path, threading.Lock] = {}
+_OPENING_GUARD = threading.Lock()
+
+
 @contextmanager
 def opened(path: Path, settings: AskSettings) -> Iterator[SourceAsker]:
-    """The file or folder, open for questions while in the block."""
-    with open_source(path, settings=settings) as source:
+    """The file or folder, open for questions (indexed, or brought up to date) while in the
+    block; calls that open one source at once take turns until it is ready, then run together."""
+    with _OPENING_GUARD:
+        turn = _OPENING.setdefault(path, threading.Lock())
+    with turn:
+        source = open_source(path, settings=settings)
+        try:
+            source.ready()
+        except BaseException:
+            source.close()
+            raise
+    with source:
         yield source
 
 

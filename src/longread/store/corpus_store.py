@@ -126,13 +126,15 @@ class CorpusStore(DocStore, CorpusSearch):
             None  # documents registered, kept while nothing is added or removed
         )
         self.db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
-        self.db.executescript(_CORPUS_SCHEMA)
-        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'corpus_fts'").fetchone():
-            self.db.executescript(_CORPUS_FTS)
-        self.db.execute(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS corpus_vocab USING fts5vocab(corpus_fts, 'row')"
-        )
-        self.db.commit()
+        with self.building():  # (another process may be making the same tables)
+            self.db.executescript(_CORPUS_SCHEMA)
+            found = "SELECT 1 FROM sqlite_master WHERE name = 'corpus_fts'"
+            if not self.db.execute(found).fetchone():
+                self.db.executescript(_CORPUS_FTS)
+            self.db.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS corpus_vocab USING fts5vocab(corpus_fts, 'row')"
+            )
+            self.db.commit()
 
     @property
     def databases(self) -> list[Path]:

@@ -46,10 +46,13 @@ def recovering(path: Path, open_file: Callable[[], None]) -> None:
     _OPENED.add(path)
 
 
+FILES = ("", "-wal", "-shm", "-journal", "-lock")  # a database's file and those kept beside it
+
+
 def set_aside(path: Path) -> Path:
     """Move the damaged file (with its WAL and shared-memory files) aside; its new name."""
     aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in FILES:
         source = Path(f"{path}{suffix}")
         if source.exists():
             source.rename(f"{aside}{suffix}")

@@ -8,6 +8,7 @@ statement for documents lives here."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 from collections.abc import Generator, Iterator, Sequence
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from longread import deadline
-from longread.store.damage import recovering
+from longread.store.damage import FILES, recovering
 from longread.store.record_tables import RECORDS_SCHEMA, RecordTables
 from longread.store.rows import rows_text
 from longread.store.section_rows import SectionRows
@@ -139,7 +140,7 @@ class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
             self._upgrade_from_6()
         if self._stored_version() not in (None, SCHEMA_VERSION):
             self.db.close()
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in FILES:
                 Path(f"{self.path}{suffix}").unlink(missing_ok=True)
             self.db = self._connect()
         self.db.executescript(_SCHEMA)
@@ -192,6 +193,15 @@ class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
                 yield
         finally:
             self.db.execute("PRAGMA synchronous=NORMAL")
+
+    @contextmanager
+    def building(self) -> Iterator[None]:
+        """While a document is indexed into this store: other threads and processes indexing
+        into it wait (an advisory lock on a file beside it), so that a file two of them index at
+        once is read and stored once."""
+        with open(f"{self.path}-lock", "ab") as handle:  # (closing it releases the lock)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            yield
 
     @contextmanager
     def filling(self) -> Iterator[None]:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from longread.errors import InputError
 from longread.store.corpus_store import CorpusStore
+from longread.store.damage import FILES
 from longread.store.manifest import READY, Manifest, shard_of, shards_folder
 from longread.store.sharded_store import ShardedCorpusStore
 
@@ -53,7 +54,7 @@ def remove_index(index_file: Path) -> int | None:
 
 
 def _remove_database(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in FILES:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
