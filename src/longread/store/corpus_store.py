@@ -122,9 +122,7 @@ class CorpusStore(DocStore, CorpusSearch):
     ):
         super().__init__(path, fts_batch_chars=fts_batch_chars)
         self.small_corpus = small_corpus
-        self._count: int | None = (
-            None  # documents registered, kept while nothing is added or removed
-        )
+        self._count: int | None = None  # documents registered, while none is added or removed
         self.db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
         with self.building():  # (another process may be making the same tables)
             self.db.executescript(_CORPUS_SCHEMA)
