@@ -70,7 +70,8 @@ def _ledger() -> str:
 
 def _minutes() -> str:
     spoken = "\n".join(f"{who}: {said}" for who, said in TURNS)
-    return f"# Harbour committee, minutes\n\n{spoken}\n"
+    present = ", ".join(dict.fromkeys(who for who, _ in TURNS))  # (who was there: no turn)
+    return f"# Harbour committee, minutes\n\nPresent: {present}.\n\n{spoken}\n"
 
 
 def _gold() -> dict[str, str]:

@@ -6,9 +6,10 @@ the next label or heading. Stage directions (lines in underscores, `_Exit_`) are
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from longread.ingest.records.kind import MIN_ROWS, LinePattern
-from longread.ingest.records.table import Column, ColumnType, Role, Table, build
+from longread.ingest.records.table import Column, ColumnType, Role, Row, Table, build
 
 name = "dialogue"
 _FORMS = (
@@ -54,7 +55,19 @@ def records(text: str, file_name: str) -> list[Table]:
         speaker = " ".join(mark.group(1).split()).strip(" .:")
         words = said.count(" ") + 1 if said else 0
         cells.append((start, end, (speaker, said, str(words), str(spoken))))
-    return [build(name, name, _COLUMNS, cells, NOUNS)]
+    return [build(name, name, _COLUMNS, _without_roll_calls(cells), NOUNS)]
+
+
+def _without_roll_calls(cells: list[Row]) -> list[Row]:
+    """The turns, less a label used once whose text names two speakers or more (`Present: Ingrid
+    Holm, Tomas Berg, …`: a list of who was there, not something said)."""
+    used = Counter(speaker for _, _, (speaker, *_) in cells)
+    return [
+        cell
+        for cell in cells
+        if used[cell[2][0]] > 1
+        or sum(1 for other in used if other != cell[2][0] and other in cell[2][1]) < 2
+    ]
 
 
 def _form(text: str, least: int) -> LinePattern | None:
