@@ -89,6 +89,10 @@ def _gold() -> dict[str, str]:
         "liabilities": f"{liabilities:,.2f}",
         "people": str(len(speakers)),
         "most": speakers.most_common(1)[0][0],
+        "sender": senders.most_common(1)[0][0],
+        "largest": max((float(b.replace(",", "")), a) for a, t, b in ACCOUNTS if t == "Liability")[
+            1
+        ],
     }
 
 
@@ -101,6 +105,13 @@ def _gold() -> dict[str, str]:
         ("ledger.md", _ledger, "What is the total balance of all liabilities?", "liabilities"),
         ("minutes.md", _minutes, "How many people spoke at the meeting?", "people"),
         ("minutes.md", _minutes, "Who said the most?", "most"),
+        ("team.mbox", _mailbox, "Which person sent the largest number of messages?", "sender"),
+        (
+            "ledger.md",
+            _ledger,
+            "Which liability is largest?",
+            "largest",
+        ),  # (an account, not a type)
     ],
 )
 def test_a_small_document_of_records_is_counted_in_a_user_s_words(

@@ -22,7 +22,7 @@ _HEADER = re.compile(  # a header block: lines `Name: value` (folded lines inden
 _FROM = re.compile(r"^From:", re.MULTILINE | re.IGNORECASE)
 _ALSO = re.compile(r"^(?:Date|Subject|To):", re.MULTILINE | re.IGNORECASE)
 _MAIL_COLUMNS = (
-    Column("sender", role=Role.WHO, aliases=("from", "author", "writer", "who")),
+    Column("sender", role=Role.WHO, aliases=("from", "author", "writer", "person", "who")),
     Column("sender_address", aliases=("address", "email address")),
     Column("recipients", aliases=("to", "recipient")),
     Column("date", ColumnType.DATE, Role.WHEN, aliases=("when", "sent")),
@@ -43,7 +43,7 @@ _CHATS = (
 )
 _CHAT_COLUMNS = (
     Column("time", ColumnType.DATE, Role.WHEN, aliases=("when",)),
-    Column("sender", role=Role.WHO, aliases=("from", "author", "nick", "who")),
+    Column("sender", role=Role.WHO, aliases=("from", "author", "nick", "person", "who")),
     Column("text", role=Role.BODY, aliases=("message", "content")),
 )
 

@@ -145,19 +145,22 @@ REPEATED = 0.8  # a column saying who holds fewer distinct values than this shar
 
 
 def with_who(table: Table) -> Table:
-    """The table with its first column of names (nearly every value one to four capitalized
-    words, the same names again and again: who placed an order, who paid) given the role of who
-    a row is about."""
-    for at, column in enumerate(table.columns):
-        values = [v for v in table.values[at] if v]
-        if column.type is not ColumnType.TEXT or len(values) < 2:
-            continue
-        named = sum(1 for v in values if _NAME.fullmatch(v))
-        if named >= NAMED_SHARE * len(values) and len(set(values)) < REPEATED * len(values):
-            columns = list(table.columns)
-            columns[at] = replace(column, role=Role.WHO)
-            return replace(table, columns=columns)
-    return table
+    """The table with its first text column given the role of who a row is about where that
+    column holds names (nearly every value one to four capitalized words) said again and again
+    (who placed an order, who paid); not where it names each row once (an account), nor a later
+    column of categories (an account's type)."""
+    at = next((n for n, c in enumerate(table.columns) if c.type is ColumnType.TEXT), None)
+    if at is None:
+        return table
+    values = [v for v in table.values[at] if v]
+    named = sum(1 for v in values if _NAME.fullmatch(v))
+    if len(values) < 2 or named < NAMED_SHARE * len(values):
+        return table
+    if len(set(values)) >= REPEATED * len(values):
+        return table
+    columns = list(table.columns)
+    columns[at] = replace(columns[at], role=Role.WHO)
+    return replace(table, columns=columns)
 
 
 def _caption(text: str, start: int) -> str:
