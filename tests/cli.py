@@ -4,6 +4,7 @@ as a subprocess, with a scripted OpenAI-compatible server's key and a cache fold
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +44,10 @@ def longread(
 def scripted_rlm(url: str) -> list[str]:
     """The options of `ask` for rlm mode on the scripted OpenAI-compatible server at `url`."""
     return ["--mode", "rlm", "--model", "openai:scripted", "--base-url", url]
+
+
+def free_port() -> int:
+    """A port no one listens on now, on 127.0.0.1 (for a server a test starts)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

@@ -4,7 +4,6 @@ OpenAI-compatible server (llama_cpp.server serving the same GGUF on loopback).""
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cli import free_port
 from longread.llm.local_models import bundled_smollm2_path
 from test_cli import EXAMPLES, longread
 
@@ -30,12 +30,6 @@ def needle_doc(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("doc") / "macbeth-excerpt.md"
     path.write_text(play[:cut] + "\n\n" + NEEDLE + "\n" + play[cut:], encoding="utf-8")
     return path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

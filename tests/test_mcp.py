@@ -17,7 +17,7 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-from cli import LONGREAD
+from cli import LONGREAD, free_port
 from fake_openai import fake_openai
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -180,12 +180,6 @@ def _server_pid(tmp_path: Path) -> int:
     raise AssertionError("the mcp server is not running")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_over_http_the_token_and_the_host_are_checked(tmp_path):
     with fake_openai(REPLIES) as scripted:
         seen, refused = _over_http(tmp_path, scripted)
@@ -208,7 +202,7 @@ def _over_http(tmp_path: Path, scripted) -> tuple[dict, dict]:
     """`longread mcp --http --token`: what a client with the token sees, and the statuses of
     requests without it or for another host."""
     folder = _folder(tmp_path)
-    port = _free_port()
+    port = free_port()
     token = "s3cret-token"
     server = subprocess.Popen(
         [LONGREAD, "mcp", str(folder), "--http", "--port", str(port), "--token", token]

@@ -5,7 +5,6 @@ prompt, reply, seconds, tokens and cost), a trace file split into its questions'
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import time
 import urllib.request
@@ -13,7 +12,7 @@ import urllib.request
 import pytest
 from fastapi.testclient import TestClient
 
-from cli import LONGREAD
+from cli import LONGREAD, free_port
 from longread.api import SingleDocRLM
 from longread.errors import InputError
 from longread.events import Event, EventKind
@@ -84,12 +83,6 @@ def test_a_file_that_is_not_a_trace_is_one_line_of_error(tmp_path):
         RunLog.from_trace(tmp_path / "missing.jsonl")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_trace_view_serves_the_runs_of_a_trace_file(tmp_path):
     trace = tmp_path / "run.jsonl"
     events = [
@@ -97,7 +90,7 @@ def test_trace_view_serves_the_runs_of_a_trace_file(tmp_path):
         {"t": 1.5, "kind": "code", "depth": 0, "turn": 1, "block": 1, "code": "print(1)"},
     ]
     trace.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [LONGREAD, "trace", "view", str(trace), "--port", str(port)],
         stdout=subprocess.PIPE,
