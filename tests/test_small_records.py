@@ -58,7 +58,7 @@ def _mailbox() -> str:
 def _log() -> str:
     return "\n".join(
         f"2024-05-02 10:{n // 60:02d}:{n % 60:02d},{n:03d} {LEVELS[n % len(LEVELS)]} "
-        f"[worker-{n % 4}] {COMPONENTS[n % len(COMPONENTS)]}: request {n} handled"
+        f"[worker-{n // 3 % 4}] {COMPONENTS[n % len(COMPONENTS)]}: request {n} handled"
         for n in range(140)
     )
 
@@ -80,10 +80,19 @@ def _gold() -> dict[str, str]:
         line[6:].split(" <")[0] for line in mailbox.splitlines() if line.startswith("From: ")
     )
     levels = Counter(line.split()[2] for line in log.splitlines())
+    erring = Counter(
+        line.split("[")[1].split("]")[0] for line in log.splitlines() if " ERROR " in line
+    )
     liabilities = sum(float(b.replace(",", "")) for _, t, b in ACCOUNTS if t == "Liability")
     speakers = Counter(who for who, _ in TURNS)
     return {
         "alice": str(senders["Alice Moreau"]),
+        "to chen": str(
+            sum(
+                1 for line in mailbox.splitlines() if line.startswith("To: ") and "Chen Wei" in line
+            )
+        ),
+        "worker": erring.most_common(1)[0][0],
         "fewest": min(senders, key=lambda s: (senders[s], s)),
         "warnings": str(levels["WARN"]),
         "liabilities": f"{liabilities:,.2f}",
@@ -101,6 +110,8 @@ def _gold() -> dict[str, str]:
     [
         ("team.mbox", _mailbox, "How many emails did Alice send?", "alice"),
         ("team.mbox", _mailbox, "Which sender wrote the fewest messages?", "fewest"),
+        ("team.mbox", _mailbox, "How many emails were sent to Chen Wei?", "to chen"),
+        ("service.log", _log, "Which worker logged the most errors?", "worker"),
         ("service.log", _log, "How many warnings are in the log (just the number)?", "warnings"),
         ("ledger.md", _ledger, "What is the total balance of all liabilities?", "liabilities"),
         ("minutes.md", _minutes, "How many people spoke at the meeting?", "people"),

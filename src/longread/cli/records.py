@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from longread.cli.app import app
-from longread.cli.display import console
+from longread.cli.display import console, err_console
 from longread.errors import InputError
 
 SAMPLES = 3
@@ -29,19 +29,20 @@ def records(
     from longread.config import index_path
     from longread.query.catalog import corpus_catalog, document_catalog
 
-    if path.is_dir():
-        from longread.index.corpus import CorpusIndex
-        from longread.store.open_corpus import open_corpus_store
+    with err_console.status(f"finding the records of {escape(str(path))} (once)…"):
+        if path.is_dir():
+            from longread.index.corpus import CorpusIndex
+            from longread.store.open_corpus import open_corpus_store
 
-        corpus = CorpusIndex(path, open_corpus_store(index_path(path)))
-        corpus.update()
-        catalog = corpus_catalog(corpus)
-    else:
-        from longread.index.single import SingleDocIndex
-        from longread.store.docstore import DocStore
+            corpus = CorpusIndex(path, open_corpus_store(index_path(path)))
+            corpus.update()
+            catalog = corpus_catalog(corpus)
+        else:
+            from longread.index.single import SingleDocIndex
+            from longread.store.docstore import DocStore
 
-        index = SingleDocIndex.build(path, DocStore(index_path(path)))
-        catalog = document_catalog(index, path.name)
+            index = SingleDocIndex.build(path, DocStore(index_path(path)))
+            catalog = document_catalog(index, path.name)
     try:
         if as_csv is not None:
             if as_csv not in catalog.tables:

@@ -23,7 +23,7 @@ from longread.store.docstore import DocStore
 from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 14  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 15  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
@@ -34,16 +34,23 @@ _NUMERAL = re.compile(
 )
 
 
-def ensure_records(store: DocStore, store_id: int, name: str, text: str | None = None) -> None:
-    """Find and store the document's records unless stored by this version of the finders
-    (`text`: the document's text, if the caller holds it)."""
+def ensure_records(store: DocStore, store_id: int, name: str) -> None:
+    """Find and store the document's records unless stored by this version of the finders: on
+    first need, not while indexing (an index is built several times faster than its records are
+    read); callers finding them at once take turns, and the later ones find them stored."""
     if store.records_version(store_id) == FINDERS_VERSION:
         return
+    with store.building():
+        if store.records_version(store_id) != FINDERS_VERSION:
+            _find_records(store, store_id, name)
+
+
+def _find_records(store: DocStore, store_id: int, name: str) -> None:
     chars = store.document(store_id)["chars"]
     if chars > MAX_CHARS:
         store.save_records(store_id, [], FINDERS_VERSION)
         return
-    text = store.read_range(store_id, 0, chars) if text is None else text
+    text = store.read_range(store_id, 0, chars)
     rows = store.sections(store_id) if store.document(store_id)["structured"] else []
     tables = document_tables(text, PurePath(name).name, rows)
     store.save_records(

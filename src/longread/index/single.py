@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from longread.index.full_text import PartBuilders
-from longread.index.records import ensure_records
 from longread.ingest.doctype import detect_doc_type
 from longread.ingest.document import load_document
 from longread.ingest.fingerprint import Fingerprint, fingerprint, stamp
@@ -59,7 +58,8 @@ class SingleDocIndex:
         stamp: nothing is read) or has the same bytes (touched: hashed, not indexed), or if its
         text is unchanged; else detect and store it. The full-text index of a large document is
         built beside (see `PartBuilders`); others are left to the first search (or
-        DocStore.ensure_fts). Builds into one store take turns (threads and processes)."""
+        DocStore.ensure_fts), and its records to the first question that counts (see
+        `ensure_records`). Builds into one store take turns (threads and processes)."""
         with store.building():
             return cls._build(path, store)
 
@@ -95,7 +95,6 @@ class SingleDocIndex:
                 rows = _rows(store.save_sections(store_id, entries), entries)
                 if builders is not None:
                     store.plan_fts(store_id, builders.parts, builders.spans)
-                ensure_records(store, store_id, str(path), document.text)  # (beside the builders)
             finally:
                 if builders is not None:
                     builders.stored(store_id)

@@ -16,13 +16,14 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from longread.index.corpus import CorpusIndex
+from longread.index.records import MAX_CHARS as RECORDS_CHARS
 from longread.index.records import VALUES_KEPT, Places, ensure_records
 from longread.index.single import SingleDocIndex
 from longread.store.docstore import DocStore
 from longread.store.record_query import RecordQuery, View, ViewPart, word_pattern
 from longread.store.record_tables import StoredColumn, quoted
 
-MAX_CHARS = 50_000_000  # records are looked for in a source this large at most
+MAX_CHARS = 50_000_000  # a word's mentions are looked for in this much of a source at most
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".csv", ".tsv", ".log", ".mbox", ".eml")
 TEXT_TABLE = "text_mentions"  # the table of a word's mentions in the whole text
 Progress = Callable[[int, int], None]
@@ -242,13 +243,13 @@ def document_catalog(index: SingleDocIndex, name: str) -> Catalog:
 
 def corpus_catalog(index: CorpusIndex, progress: Progress | None = None) -> Catalog:
     """The catalog of a corpus: each document's records found on first use (its sections too),
-    MAX_CHARS of text in all at most."""
+    RECORDS_CHARS of text in all at most."""
     docs: list[SourceDoc] = []
     read = 0
     ids = index.store.doc_ids()
     for n, doc_id in enumerate(ids, 1):
         stored = index.doc(doc_id)
-        if read + stored.chars <= MAX_CHARS:
+        if read + stored.chars <= RECORDS_CHARS:
             read += stored.chars
             level = index.document_index(doc_id)
             docs.append(SourceDoc(level.store, level.store_id, doc_id, stored.chars))
@@ -281,14 +282,13 @@ def texts_catalog(texts: Sequence[tuple[str, str]]) -> Catalog:
 
 
 def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -> Catalog:
-    """The catalog of these documents' records, found first where they were not (MAX_CHARS of
-    text in all at most)."""
+    """The catalog of these documents' records, found first where they were not (RECORDS_CHARS
+    of text in all at most)."""
     total = sum(doc.chars for doc in docs)
     skipped = ""
-    if total > MAX_CHARS:
-        skipped = (
-            f"records are looked for in {MAX_CHARS:,} characters at most; the source has {total:,}"
-        )
+    if total > RECORDS_CHARS:
+        skipped = f"records are looked for in {RECORDS_CHARS:,} characters at most; "
+        skipped += f"the source has {total:,}"
     for n, doc in enumerate(docs, 1):
         if not skipped:
             ensure_records(doc.store, doc.store_id, doc.name)

@@ -137,13 +137,15 @@ _MODIFIED = re.compile(  # (`the play with the most scenes`, `the act in which B
 _TOKEN = re.compile(r"[\w'’-]+")
 _WHO = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _CHAIN = re.compile(r"\bthe\s+(?:\w+\s+){1,2}?(?:that|who|which|whose|where)\s+\w+|\bwhose\b", re.I)
+_PHRASE_WORD = r"(?!(?:is|are|was|were|be|been|do|does|did|has|have|had)\b)[\w'’-]+"
 _COUNTED = re.compile(
     r"\b(?:how\s+many|number\s+of|count(?:\s+the)?|most|fewest|least|more|fewer|total|longest|"
     r"shortest|largest|"
     r"highest|greatest|biggest|smallest|lowest|average|mean)\s+"
-    r"(?:(?:different|distinct|unique|separate|of\s+the|the)\s+)*((?:[\w'’-]+\s+){0,3}[\w'’-]+)",
+    rf"(?:(?:different|distinct|unique|separate|of\s+the|the)\s+)*((?:{_PHRASE_WORD}\s+){{0,3}}"
+    rf"{_PHRASE_WORD})",
     re.I,
-)
+)  # (what is counted ends where its verb starts: `emails` in `how many emails were sent to`)
 _ONCE = re.compile(r"\b(?:only\s+once|just\s+once|exactly\s+once)\b", re.I)
 
 

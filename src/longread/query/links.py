@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -77,9 +78,11 @@ def link(question: str, catalog: Catalog) -> list[Link]:
         for part in w.split("-") if part
     ]  # fmt: skip
     for table in catalog.tables.values():
+        columns = _columns(table, stems, catalog)
         found += _nouns(table, stems)
-        found += _columns(table, stems)
+        found += columns
         found += _values(question, table, catalog)
+        found += _named_after(question, table, columns, catalog)
     found += _documents(question, catalog)
     return _longest(found)
 
@@ -113,12 +116,16 @@ def _nouns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> list[
     return found
 
 
-def _columns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> list[Link]:
+def _columns(
+    table: CatalogTable, stems: list[tuple[str, int, int, str]], catalog: Catalog
+) -> list[Link]:
     """The words naming a column: its name's words or an alias's, each word as a question word
-    or the start of one (`pop` in `population`), all of them (a unit left out: `mm`)."""
+    or the start of one (`pop` in `population`), all of them (a unit left out: `mm`); or the
+    word its values share (`worker` for `worker-1`, `worker-2`)."""
     found = []
     for column in table.columns:
-        for name in (column.name, *column.aliases):
+        shared = _shared_word(catalog, table, column.name) if column.type == "text" else None
+        for name in (column.name, *column.aliases, *([shared] if shared else [])):
             tokens = [t for t in name_tokens(name) if t.isalpha() or len(name_tokens(name)) == 1]
             tokens = [t for t in tokens if terms(t) or len(tokens) == 1]
             if not tokens:
@@ -133,6 +140,65 @@ def _columns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> lis
                     found.append(
                         Link("column", table.name, column.name, name, start, end, 1.0 + len(hits))
                     )
+    return found
+
+
+SHARED = 0.6  # of a column's distinct values that must open with one word to be called by it
+_OPENING_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _shared_word(catalog: Catalog, table: CatalogTable, column: str) -> str | None:
+    """The word SHARED of a text column's distinct values open with, each value more than the
+    word (`worker` for `worker-1`, `worker-2`, `main`), if any."""
+    values = [str(v) for v, _ in catalog.values(table.name, column)]
+    opening = Counter(
+        m.group().lower()
+        for v in values
+        if (m := _OPENING_WORD.match(v)) is not None and len(m.group()) < len(v)
+    )
+    if not opening:
+        return None
+    word, n = opening.most_common(1)[0]
+    wanted = n >= 2 and n >= SHARED * len(values) and len(word) >= 3
+    return word if wanted and terms(word) else None
+
+
+_NAME_AFTER = re.compile(
+    r"[ \t]*[:=]?[ \t]*(?:(?P<name>[A-Z][\w'’.&-]*(?:[ \t]+[A-Z][\w'’.&-]*){0,3})"
+    r"|[\"“](?P<quoted>[^\"”\n]{1,60})[\"”])"
+)
+AFTER_NAME = 1.0  # weight a name gains from following its column's name
+
+
+def _named_after(
+    question: str, table: CatalogTable, columns: list[Link], catalog: Catalog
+) -> list[Link]:
+    """A name written right after a text column's name (`sent to Chen Wei`, `subject "Budget"`,
+    `the character Siward`): that column's value, or else one its text mentions (a list of
+    recipients holds it among others). A document's title or a section's is named by `_values`
+    and `_documents` alone."""
+    if table.name in STRUCTURAL:
+        return []
+    found = []
+    for named in columns:
+        column = table.column(named.column or "")
+        if column is None or column.type != "text" or column.role == "body":
+            continue
+        after = _NAME_AFTER.match(question, named.end)
+        if after is None:
+            continue
+        group = "name" if after.group("name") else "quoted"
+        start, end = after.span(group)
+        if not terms(after.group(group)):
+            continue
+        name = after.group(group)
+        held = next(
+            (v for v, _ in catalog.values(table.name, column.name) if key(v) == key(name)), None
+        )
+        weight = 1.0 + 2.0 * EXACT + 0.5 * len(name.split()) + AFTER_NAME
+        test = Test.IN if held is not None else Test.MENTIONS
+        value = held if held is not None else name
+        found.append(Link("value", table.name, column.name, (value,), start, end, weight, test))
     return found
 
 

@@ -86,7 +86,11 @@ def _mail(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
         end = heads[at + 1].start() if at + 1 < len(heads) else len(text)
         headers = HeaderParser().parsestr(_unfrom(head.group()))
         sender_name, address = parseaddr(_decoded(headers.get("From", "")))
-        to = [a for _, a in getaddresses([headers.get("To", ""), headers.get("Cc", "")]) if a]
+        to = [
+            f"{n} <{a}>" if n else a
+            for n, a in getaddresses([_decoded(headers.get(h, "")) for h in ("To", "Cc")])
+            if a
+        ]  # (each by name and address, as a question may name either)
         sent = _decoded(headers.get("Date", ""))
         body = text[head.end() : end].strip("\n")
         found.append(
