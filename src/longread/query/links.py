@@ -15,7 +15,7 @@ from typing import Any
 from longread.index.records import numeral
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.plan import Test
-from longread.store.record_tables import quoted
+from longread.query.section_names import numbered_names, section_places
 from longread.text.rank import stem, terms
 
 MAX_NGRAM = 6
@@ -230,7 +230,8 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
             found += _dates(question, table, column.name, values)
             continue
         index = _value_index(values, column.type)
-        index.update(_places(catalog, table, column.name, values))
+        places = section_places(catalog, table, column.name, values)
+        index.update({k: (held, EXACT) for k, held in places.items()})
         for text, start, end in spans:
             match = index.get(key(text))
             if match is None and " " not in text.strip():
@@ -308,7 +309,7 @@ def _value_index(
         index.setdefault(key(text), ((value,), EXACT))
         if len(tokens) == 1:
             index.setdefault(stem(tokens[0]), ((value,), STEM))
-        for part in _numbered(text):
+        for part in numbered_names(text):
             numbered.setdefault(part, []).append(value)
         for size in range(1, len(tokens)):
             for at in range(len(tokens) - size + 1):
@@ -321,61 +322,6 @@ def _value_index(
         if len(held) == 1 and part not in index:
             index[part] = ((next(iter(held)),), PART)
     return index
-
-
-def _places(
-    catalog: Catalog, table: CatalogTable, column: str, values: list[tuple[Any, int]]
-) -> dict[str, tuple[tuple[Any, ...], float]]:
-    """Numbered sections by their place in each document (`the first scene`, `the last act`,
-    `the second act`): keys to the values at that place, of a column of section titles."""
-    numbered = [v for v, _ in values if isinstance(v, str) and _numbered(v)]
-    if not values or len(numbered) < 0.5 * len(values):
-        return {}
-    found = catalog.query.execute(
-        f"SELECT document, {quoted(column)} AS v, min(_start) AS s FROM {quoted(table.name)} "
-        "WHERE v IS NOT NULL GROUP BY document, v ORDER BY document, s",
-        max_rows=20_000,
-    ).rows
-    order: dict[tuple[str, str], list[Any]] = {}
-    for document, value, _ in found:
-        kinds = _numbered(str(value))
-        if kinds:
-            order.setdefault((str(document), kinds[0].split()[0]), []).append(value)
-    keys: dict[str, list[Any]] = {}
-    for (_, kind), held in order.items():
-        for n, value in enumerate(held, 1):
-            keys.setdefault(f"{_ORDINAL_WORDS.get(n, n)} {kind}", []).append(value)
-        for last in ("last", "final"):
-            keys.setdefault(f"{last} {kind}", []).append(held[-1])
-    return {k: (tuple(v), EXACT) for k, v in keys.items()}
-
-
-def _numbered(title: str) -> list[str]:
-    """How a question names a numbered section: `act 3`, `act iii`, `third act`, and with the
-    sections holding it (`act 3 scene 2`, for `ACT III, SCENE II. A room.`)."""
-    parts = [p.strip() for p in title.split(",")]
-    named = []
-    for part in parts:
-        tokens = part.split()
-        if len(tokens) >= 2 and tokens[0].isalpha() and (n := numeral(tokens[1])) is not None:
-            named.append((tokens[0].lower().rstrip(".:"), n))
-    if not named:
-        return []
-    kind, n = named[-1]
-    keys = [f"{kind} {n}", f"{kind} the {_ORDINAL_WORDS.get(n, n)}"]
-    keys += [f"{kind} {_CARDINAL_WORDS[n]}"] if n in _CARDINAL_WORDS else []
-    if len(named) > 1:
-        outer = " ".join(f"{k} {m}" for k, m in named[:-1])
-        keys += [f"{outer} {kind} {n}", f"{kind} {n} of {outer}"]
-    return keys
-
-
-_CARDINAL_WORDS = dict(
-    enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)
-)
-_ORDINAL_WORDS = dict(
-    enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)
-)
 
 
 def _documents(question: str, catalog: Catalog) -> list[Link]:
