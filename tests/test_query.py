@@ -259,3 +259,18 @@ def test_a_name_after_a_column_s_name_is_that_column_s_whole_value_where_it_is_o
         tmp_path, "battle.md", script, "How many turns did the speaker Young Siward take?"
     )
     assert answer.text.startswith(f"{turns['Young Siward']} ")
+
+
+def test_records_of_genres_no_kind_names_are_counted_by_their_keys(tmp_path):
+    from test_records import CALENDAR, GIT_LOG, JSON_LINES
+
+    authors = Counter(re.findall(r"(?m)^Author: ([^<\n]+?) <", GIT_LOG))
+    ((best, most),) = authors.most_common(1)
+    answer, _ = ask(tmp_path, "git.log", GIT_LOG, "Who made the most commits?")
+    assert answer.text.startswith(f"{best} ") and f": {most} commits" in answer.text
+    answer, _ = ask(tmp_path, "cal.ics", CALENDAR, "How many events are in Room A?")
+    assert answer.text.startswith(f"{CALENDAR.count('LOCATION:Room A')} ")
+    answer, _ = ask(tmp_path, "events.jsonl", JSON_LINES, "How many events did alice perform?")
+    alice = JSON_LINES.count('"user": "alice"')
+    assert answer.text.startswith(f"{alice} ")
+    assert answer.usage["calls"] == 0

@@ -359,3 +359,80 @@ def test_short_minutes_are_turns_but_a_few_notes_in_prose_are_not():
     said = [line.split(":")[0] for line in SHORT_MINUTES.splitlines() if ": " in line]
     assert column(turns, "speaker") == said[1:]  # (not `Present:`, who was there)
     assert not [t for t in find_tables(NOTES, "guide.md") if t.kind == "dialogue"]
+
+
+GIT_LOG = "".join(
+    f"commit {n:040x}\nAuthor: {who} <{who.split()[0].lower()}@x.org>\n"
+    f"Date:   Mon Apr {n + 1} 10:00:00 2024 +0200\n\n    {what}\n\n"
+    for n, (who, what) in enumerate(
+        [("Ana Silva", "Fix the parser"), ("Ben Cole", "Add docs"), ("Ana Silva", "Add tests")] * 3
+    )
+)
+CALENDAR = (
+    "BEGIN:VCALENDAR\nVERSION:2.0\n"
+    + "".join(
+        f"BEGIN:VEVENT\nUID:{n}@x.org\nDTSTART:202405{n + 1:02}T090000Z\nSUMMARY:{what}\n"
+        f"LOCATION:{room}\nEND:VEVENT\n"
+        for n, (what, room) in enumerate([("Standup", "Room A"), ("Review", "Boardroom")] * 4)
+    )
+    + "END:VCALENDAR\n"
+)
+TAG_PAIRS = "".join(
+    f'[Event "Club {n}"]\n[White "{white}"]\n[Black "Giri"]\n[Result "{result}"]\n\n'
+    f"1. e4 e5 2. Nf3 {result}\n\n"
+    for n, (white, result) in enumerate([("Carlsen", "1-0"), ("Ding", "0-1")] * 3)
+)
+XML = (
+    "<catalog>\n"
+    + "".join(
+        f'  <book id="bk{n}">\n    <author>{who}</author>\n    <price>{n + 5}.95</price>\n'
+        "  </book>\n"
+        for n, who in enumerate(["Ralls", "Corets", "Ralls", "Kress", "Ralls"])
+    )
+    + "</catalog>\n"
+)
+JSON_LINES = "\n".join(
+    f'{{"ts": "2024-04-0{n % 9 + 1}T10:00:00Z", "user": "{who}", "bytes": {n * 10}}}'
+    for n, who in enumerate(["alice", "bob", "alice", "carol", "alice", "bob"])
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "records", "key_column", "key_values"),
+    [
+        (GIT_LOG, r"(?m)^commit ", "author", r"(?m)^Author: ([^<\n]+?) <"),
+        (CALENDAR, r"(?m)^BEGIN:VEVENT$", "location", r"(?m)^LOCATION:(.+)$"),
+        (TAG_PAIRS, r'(?m)^\[Event "', "white", r'(?m)^\[White "([^"]+)"'),
+        (XML, r"<book ", "author", r"<author>(\w+)</author>"),
+    ],
+)
+def test_key_value_records_in_any_common_syntax_are_rows(text, records, key_column, key_values):
+    (table,) = [t for t in find_tables(text, "records") if t.kind == "stanzas"]
+    wanted = re.findall(key_values, text)
+    held = [v for v in column(table, key_column) if v is not None]
+    assert len(re.findall(records, text)) == len(wanted) == len(held)
+    assert [str(v).split(" <")[0] for v in held] == wanted
+    spans_hold_values(text, table)
+
+
+def test_a_record_s_opening_line_names_it_and_the_lines_after_it_are_its_text():
+    (table,) = [t for t in find_tables(GIT_LOG, "git.log") if t.kind == "stanzas"]
+    assert table.name == "commit" and "commit" in table.nouns
+    assert column(table, "text") == re.findall(r"(?m)^    (.+)$", GIT_LOG)
+    assert [c.role for c in table.columns if c.name == "author"] == [Role.WHO]
+    (games,) = [t for t in find_tables(TAG_PAIRS, "games.pgn") if t.kind == "stanzas"]
+    assert column(games, "text") == re.findall(r"(?m)^1\. .+$", TAG_PAIRS)
+
+
+def test_turns_written_name_colon_are_dialogue_not_key_value_records():
+    kinds = {t.kind for t in find_tables(MINUTES, "minutes.txt")}
+    assert "dialogue" in kinds and "stanzas" not in kinds
+
+
+@pytest.mark.parametrize("text", [JSON_LINES, "[\n" + JSON_LINES.replace("}\n", "},\n") + "\n]\n"])
+def test_json_objects_a_line_or_in_an_array_are_rows(text):
+    table = only(find_tables(text, "events.json"), "json")
+    assert column(table, "user") == re.findall(r'"user": "(\w+)"', text)
+    assert column(table, "bytes") == [int(v) for v in re.findall(r'"bytes": (\d+)', text)]
+    assert [c.role for c in table.columns if c.name == "user"] == [Role.WHO]
+    spans_hold_values(text, table)

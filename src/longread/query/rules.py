@@ -107,6 +107,9 @@ def _table(reading: Reading) -> CatalogTable | None:
     if _ranks_documents_by_length(reading):
         return reading.catalog.tables.get("documents")
     grouping = [(s, s + len(w)) for w, s in cues.groups(reading.asked)]
+    whose = [
+        t for t in reading.catalog.tables.values() if role(t, "who") and t.name not in STRUCTURAL
+    ]
     for table in reading.catalog.tables.values():
         own = heaviest(
             [
@@ -126,8 +129,8 @@ def _table(reading: Reading) -> CatalogTable | None:
         ):
             continue  # (one document has no place among documents: `last modified` is no rank)
         score = sum(lk.weight for lk in own)
-        if score == 0 and not (who and "template" in table.kinds and role(table, "who")):
-            continue  # (a table the question names nothing of; `who` alone names found records)
+        if score == 0 and not (who and whose == [table]):
+            continue  # (a table the question names nothing of; `who`, the one table of who did)
         at = reading.at(own, reading.counted)
         if at and at[0].what == "noun":
             score += 1.5

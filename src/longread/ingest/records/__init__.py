@@ -6,11 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from longread.ingest.records import dialogue, log_lines, messages, stanzas, tables, template
+from longread.ingest.records import (
+    dialogue,
+    json_records,
+    log_lines,
+    messages,
+    stanzas,
+    tables,
+    template,
+)
 from longread.ingest.records.kind import MIN_ROWS, Kind, Taken
 from longread.ingest.records.table import Table
 
-KINDS: tuple[Kind, ...] = (messages, stanzas, log_lines, tables, dialogue)
+KINDS: tuple[Kind, ...] = (messages, json_records, stanzas, log_lines, tables, dialogue)
 WHOLE = {kind.name: kind.WHOLE for kind in KINDS}  # what a document of each kind is called
 WHOLE_CHARS = 8_000_000  # a longer text is tested for each kind on samples
 _PIECE = 65_536

@@ -1,80 +1,246 @@
-"""Key-value stanzas (RFC 822 style: a package list, a control file, a tracker's export): blocks
-of `Key: value` lines, a value running on over indented lines, blocks parted by blank lines. Each
-block is a row; each key held by a fifth of the blocks or more is a column."""
+"""Key-value records: runs of field lines, each a key and a value, in the syntax most of the text's
+field lines use: `Key: value` (RFC 822: a package list, a control file, mail-like headers; a value
+folded over indented lines), `KEY;PARAM=x:value` (iCalendar), `key = value` or `key = {value},`
+(BibTeX, INI), `[Key "value"]` (tag pairs), `<key>value</key>` (XML leaves). A run is parted from
+the next by blank lines or other lines, and cut again where its first key recurs (a calendar's
+`BEGIN`). An other line just before each run, opening with one word (`commit 1a2b…`, `<book
+id=…>`, `@article{…`), names the records and is a column; the other lines after a run, up to the
+next record, are its text. Each key held by a fifth of the records or more is a column."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
-from longread.ingest.records.kind import MIN_ROWS
-from longread.ingest.records.table import Column, Role, Table, build, identifier
+from longread.ingest.records.kind import MIN_ROWS, LinePattern, lines
+from longread.ingest.records.table import Column, Role, Table, build, identifier, key_role
 
 name = "stanzas"
 NOUNS = ("entry", "record", "stanza", "block", "item")
 WHOLE = ("list", "database")
-_FIELD = re.compile(r"^([A-Za-z][\w-]{0,40}(?: [\w-]{1,20})?):(?:[ \t]+([^\n]*)|[ \t]*$)")
-_BLANK = re.compile(r"\n(?:[ \t]*\n)+")  # (the blank lines parting blocks)
+_SYNTAXES = tuple(
+    LinePattern(pattern, re.MULTILINE)
+    for pattern in (
+        # Key: value   KEY;PARAM=x:value   (no URL: `http://…`)
+        r"(?P<key>[A-Za-z][\w-]{0,40}(?: [\w-]{1,20})?)(?:;(?P<params>[^:\n]{1,200}))?:"
+        r"(?:[ \t]+(?P<value>[^\n]*)|[ \t]*$|(?P<tight>(?!//)[^\s][^\n]*))",
+        r"[ \t]*(?P<key>[A-Za-z][\w.-]{0,40})[ \t]*=[ \t]*(?P<value>[^\n]*)",
+        r"[ \t]*\[(?P<key>[A-Za-z][\w-]{0,40})[ \t]+\"(?P<value>[^\"\n]*)\"\][ \t]*$",
+        r"[ \t]*<(?P<key>[A-Za-z][\w.-]{0,40})(?:[ \t][^>\n]*)?>(?P<value>[^<\n]*)"
+        r"</(?P=key)>[ \t]*$",
+    )
+)
+_FOLDS = 0  # the syntax whose values run on over indented lines
+_OPENING = re.compile(
+    r"[ \t]*[^\w\s]{0,2}(?P<word>[A-Za-z][A-Za-z-]{1,30})\b[ \t{]*(?P<rest>[^\n]*)"
+)
+_CLOSING = re.compile(r"[ \t]*(?:</[\w.-]+>|[^\w\n]*)[ \t]*$")  # (`</book>`, `}`: no text)
 _KEY_SHARE = 0.2
-_WHO = re.compile(r"\b(?:author|maintainer|owner|sender|from|by|reporter|assignee|name)\b", re.I)
-_WHEN = re.compile(r"\b(?:date|time|created|updated|modified|when)\b", re.I)
+_SAME_FIRST = 0.6  # of the records that must open with one key
+_SAME_OPENING = 0.8  # of the records whose opening line must open with one word to be named so
+_PROSE_SHARE = 0.5  # of the values that may be sentences (turns of a dialogue are not fields)
+_PROSE = re.compile(r"\S+(?:\s+\S+){3,}[.?!…]['\"’”]?\s*$")
+BODY_CHARS = 4_000  # of the lines after a record, kept as its text at most
+
+
+@dataclass
+class _Record:
+    start: int
+    end: int
+    opening: str | None = None  # the line just before its fields
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    lines: list[tuple[int, int]] = field(default_factory=list)  # each field's [start, end)
+    body: str = ""
 
 
 def detect(sample: str) -> bool:
-    return len(_stanzas(sample)) >= 3
+    return len(_records(sample)) >= 3
 
 
 def records(text: str, file_name: str) -> list[Table]:
-    found = _stanzas(text)
+    found = _records(text)
     if len(found) < MIN_ROWS:
         return []
-    held: Counter[str] = Counter(key for _, _, fields in found for key in dict(fields))
+    held: Counter[str] = Counter(key for r in found for key in dict(r.fields))
     keys = [k for k, n in held.items() if n >= _KEY_SHARE * len(found)]
     taken: list[str] = []
     columns = []
+    word = _opening_word(found)
+    if word is not None:
+        taken.append(identifier(word))
+        columns.append(Column(taken[-1]))
     for key in keys:
         column = identifier(key, taken)
         taken.append(column)
-        role = Role.WHO if _WHO.search(key) else Role.WHEN if _WHEN.search(key) else Role.NONE
-        columns.append(Column(column, role=role, aliases=(key.lower().replace("-", " "),)))
-    cells = [(s, e, [dict(fields).get(k) for k in keys]) for s, e, fields in found]
-    return [build(name, name, columns, cells, NOUNS)]
+        aliases = (key.lower().replace("-", " "),)
+        columns.append(Column(column, role=key_role(key), aliases=aliases))
+    bodies = any(r.body for r in found)
+    if bodies:
+        columns.append(Column(identifier("text", taken), role=Role.BODY))
+    cells = []
+    for r in found:
+        opening = [_rest(r.opening)] if word is not None else []
+        values = [dict(r.fields).get(k) for k in keys]
+        cells.append((r.start, r.end, [*opening, *values, *([r.body or None] if bodies else [])]))
+    nouns = (word.lower(), *NOUNS) if word is not None else NOUNS
+    return [build(word.lower() if word else name, name, columns, cells, nouns)]
 
 
-def _stanzas(text: str) -> list[tuple[int, int, list[tuple[str, str]]]]:
-    """(start, end, [(key, value)…]) of each block made of fields only, two fields or more."""
-    found = []
-    for start, end in _blocks(text):
-        block = text[start:end]
-        if _FIELD.match(block):  # (most blocks are not stanzas: told by their first line)
-            fields = _fields(block)
-            if fields is not None and len(fields) >= 2:
-                found.append((start, end, fields))
+def _records(text: str) -> list[_Record]:
+    """The key-value records of the text, if they look like fields (not turns of a dialogue)."""
+    syntax = _syntax(text)
+    if syntax is None:
+        return []
+    found = [piece for run in _runs(text, syntax) for piece in _cut(run)]
+    found = [r for r in found if len(r.fields) >= 2]
+    if len(found) < 3:
+        return []
+    firsts = Counter(r.fields[0][0] for r in found)
+    values = [v for r in found for _, v in r.fields if v]
+    prose = sum(1 for v in values if _PROSE.match(v))
+    if firsts.most_common(1)[0][1] < _SAME_FIRST * len(found) or prose > _PROSE_SHARE * len(values):
+        return []
     return found
 
 
-def _blocks(text: str) -> Iterator[tuple[int, int]]:
-    """The [start, end) of each block of lines (its last line break in)."""
-    at = 0
-    for gap in _BLANK.finditer(text):
-        if text[at : gap.start()].strip():
-            yield at, gap.start() + 1
-        at = gap.end()
-    if text[at:].strip():
-        yield at, len(text)
+def _syntax(text: str) -> int | None:
+    """The syntax most of the text's first lines that are fields use (None: hardly any are)."""
+    votes: Counter[int] = Counter()
+    for line in text[:200_000].splitlines()[:4_000]:
+        for number, pattern in enumerate(_SYNTAXES):
+            if pattern.first.match(line):
+                votes[number] += 1
+                break
+    if not votes:
+        return None
+    number, count = votes.most_common(1)[0]
+    return number if count >= 6 else None
 
 
-def _fields(block: str) -> list[tuple[str, str]] | None:
-    """The block's fields, a value's indented lines joined to it; None if a line is neither."""
-    fields: list[tuple[str, str]] = []
-    for line in block.splitlines():
-        if line[:1] in (" ", "\t") and fields:
-            key, value = fields[-1]
-            fields[-1] = (key, f"{value} {line.strip()}".strip())
+def _field(match: re.Match[str], syntax: int) -> tuple[str, str]:
+    value = (match.group("value") or "").strip()
+    if syntax == _FOLDS:
+        value = value or (match.group("tight") or "").strip()
+        if match.group("params"):
+            value = f"{match.group('params')}:{value}"
+    if syntax == 1:  # (`= {Knuth, Donald},`: the braces, quotes and separator are no part of it)
+        value = value.rstrip(",;").strip().strip("{}\"'").strip()
+    return match.group("key"), value
+
+
+Line = tuple[int, int, tuple[str, str] | None]  # ([start, end) of a line, its field if it is one)
+
+
+def _lines(text: str, syntax: int) -> Iterator[Line]:
+    """The text's field lines, found by the syntax's pattern (the text between them is not read
+    line by line where it is long: a field here and there in a long prose is no record), and the
+    other lines about them: the line before each, those after it (BODY_CHARS of them)."""
+    last = None
+    for start, match in _SYNTAXES[syntax].finditer(text):
+        if last is None:
+            before = text.rfind("\n", 0, max(0, start - 1)) + 1
+            yield from ((s, e, None) for s, e in lines(text, before, start))
+        else:
+            yield from _between(text, last + 1, start)
+        end = text.find("\n", start)
+        last = len(text) if end < 0 else end
+        yield start, last, _field(match, syntax)
+    if last is not None and last < len(text):
+        tail = lines(text, last + 1, min(len(text), last + BODY_CHARS))
+        yield from ((s, e, None) for s, e in tail)
+
+
+def _between(text: str, start: int, end: int) -> Iterator[Line]:
+    """The lines of text[start:end] (it ends where a line starts); of a long stretch, its first
+    BODY_CHARS, a blank, and its last line."""
+    if end - start <= 2 * BODY_CHARS:
+        yield from ((s, e, None) for s, e in lines(text, start, end))
+        return
+    yield from ((s, e, None) for s, e in lines(text, start, start + BODY_CHARS))
+    yield end, end, None  # (a blank: what follows is parted from it)
+    last = text.rfind("\n", start, end - 1) + 1
+    yield last, end - 1, None
+
+
+def _runs(text: str, syntax: int) -> Iterator[_Record]:
+    """Each run of field lines: its span, fields, the line just before it and the lines after it
+    (a line after a record is its text, unless a run follows it at once: the next one's opening)."""
+    current: _Record | None = None
+    pending: tuple[int, int, str] | None = None  # (an other line: its text's [start, end), text)
+    parted = False  # (a blank or other line since the record's last field)
+    for start, end, found in _lines(text, syntax):
+        stripped = text[start:end]
+        folded = syntax == _FOLDS and stripped[:1] in (" ", "\t") and stripped.strip()
+        if found is None and folded and current is not None and not parted:
+            key, value = current.fields[-1]
+            current.fields[-1] = (key, f"{value} {stripped.strip()}".strip())
+            current.lines[-1] = (current.lines[-1][0], end)
+            current.end = end
             continue
-        match = _FIELD.match(line)
-        if match is None:
-            return None
-        fields.append((match.group(1), (match.group(2) or "").strip()))
-    return fields
+        if found is not None:
+            if current is None or parted:
+                if current is not None:
+                    yield current
+                if pending is None:
+                    current = _Record(start, end)
+                else:
+                    current = _Record(pending[0], end, pending[2])
+                pending = None
+            current.fields.append(found)
+            current.lines.append((start, end))
+            current.end, parted = end, False
+            continue
+        _after(current, pending)
+        parted = current is not None
+        pending = (start, end, stripped) if stripped.strip() else None
+    _after(current, pending)
+    if current is not None:
+        yield current
+
+
+def _after(record: _Record | None, line: tuple[int, int, str] | None) -> None:
+    """A line after a record's fields: its text (a closing line, `}` or `</book>`, only ends it)."""
+    if record is None or line is None:
+        return
+    if not _CLOSING.fullmatch(line[2]):
+        if len(record.body) >= BODY_CHARS:
+            return
+        record.body = f"{record.body}\n{line[2].strip()}".strip()
+    record.end = line[1]
+
+
+def _cut(run: _Record) -> list[_Record]:
+    """The run cut where its first key recurs (several records with no line between them)."""
+    first = run.fields[0][0]
+    if sum(1 for key, _ in run.fields if key == first) < 2:
+        return [run]
+    pieces: list[_Record] = []
+    for (key, value), (start, end) in zip(run.fields, run.lines, strict=True):
+        if key == first:
+            opening = None if pieces else run.opening
+            pieces.append(_Record(run.start if not pieces else start, end, opening))
+        pieces[-1].fields.append((key, value))
+        pieces[-1].lines.append((start, end))
+        pieces[-1].end = end
+    pieces[-1].body, pieces[-1].end = run.body, run.end
+    return pieces
+
+
+def _opening_word(found: list[_Record]) -> str | None:
+    """The word the records' opening lines open with (`commit`), if most share one."""
+    words = Counter(
+        m.group("word").lower()
+        for r in found
+        if r.opening and (m := _OPENING.match(r.opening)) is not None
+    )
+    if not words:
+        return None
+    word, count = words.most_common(1)[0]
+    return word if count >= _SAME_OPENING * len(found) else None
+
+
+def _rest(opening: str | None) -> str | None:
+    match = _OPENING.match(opening or "")
+    return match.group("rest").strip(" ,{>\"'") or None if match else None

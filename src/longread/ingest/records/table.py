@@ -12,6 +12,7 @@ from email.utils import parsedate_to_datetime
 from enum import StrEnum
 from typing import Any
 
+RESERVED = ("doc_id", "start", "end", "document", "_start", "_end")  # (what every stored row has)
 TYPED_SHARE = 0.9  # of a column's non-empty values that must read as numbers (dates) to type it
 SAMPLE = 400  # values a column's type is decided on
 
@@ -90,6 +91,24 @@ class Table:
     def signature(self) -> tuple[str, str, tuple[tuple[str, str], ...]]:
         """What makes tables of several documents one: the name, the kind and the columns."""
         return self.name, self.kind, tuple((c.name, c.type.value) for c in self.columns)
+
+
+_WHO_KEY = re.compile(
+    r"\b(?:author|maintainer|owner|sender|from|by|reporter|assignee|name|organi[sz]er|user)\b",
+    re.IGNORECASE,
+)
+_WHEN_KEY = re.compile(
+    r"\b(?:date|time|timestamp|ts|created|updated|modified|when|dtstart)\b", re.IGNORECASE
+)
+
+
+def key_role(key: str) -> Role:
+    """What a field's key says its values are to a question: who did it (`Maintainer`, `user`),
+    when (`Date`, `created_at`), else nothing."""
+    words = key.replace("_", " ").replace(".", " ")
+    if _WHO_KEY.search(words):
+        return Role.WHO
+    return Role.WHEN if _WHEN_KEY.search(words) else Role.NONE
 
 
 def identifier(text: str, taken: Iterable[str] = ()) -> str:
@@ -305,9 +324,15 @@ def build(
     if cells:
         columns = list(zip(*(row for _, _, row in cells), strict=True))
     typed_columns, converted = [], []
+    names = [h.name for h in headers]
     for header, raw in zip(headers, columns, strict=True):
         kind_found, values = typed(list(raw))
-        typed_columns.append(Column(header.name, kind_found, header.role, header.aliases))
+        column_name, aliases = header.name, header.aliases
+        if column_name in RESERVED:  # (`END:VEVENT` read as a column `end`: `end_2`, called `end`)
+            column_name = identifier(column_name, [*RESERVED, *names])
+            names.append(column_name)
+            aliases = (*aliases, header.name)
+        typed_columns.append(Column(column_name, kind_found, header.role, aliases))
         converted.append(values)
     starts = [s for s, _, _ in cells]
     ends = [e for _, e, _ in cells]
