@@ -274,3 +274,20 @@ def test_records_of_genres_no_kind_names_are_counted_by_their_keys(tmp_path):
     alice = JSON_LINES.count('"user": "alice"')
     assert answer.text.startswith(f"{alice} ")
     assert answer.usage["calls"] == 0
+
+
+def test_a_name_in_capitals_is_a_value_and_a_figure_is_rounded_as_asked(tmp_path):
+    from test_records import SQL_DUMP
+
+    depts = re.findall(r"'(\w+)', (\d+)\);", SQL_DUMP)
+    answer, _ = ask(tmp_path, "dump.sql", SQL_DUMP, "How many employees work in IT?")
+    assert answer.text.startswith(f"{sum(1 for d, _ in depts if d == 'IT')} ")  # (`IT`, not `it`)
+    pages = [137, 250, 411, 98, 305, 222]
+    books = "title\tpages\n" + "".join(f"Book {n}\t{p}\n" for n, p in enumerate(pages))
+    mean = sum(pages) / len(pages)
+    answer, _ = ask(tmp_path, "books.tsv", books, "What is the average number of pages (rounded)?")
+    assert answer.text.startswith(f"{round(mean)} pages")
+    answer, _ = ask(
+        tmp_path, "books.tsv", books, "What is the mean of pages, to one decimal place?"
+    )
+    assert answer.text.startswith(f"{round(mean, 1)} pages")

@@ -436,3 +436,21 @@ def test_json_objects_a_line_or_in_an_array_are_rows(text):
     assert column(table, "bytes") == [int(v) for v in re.findall(r'"bytes": (\d+)', text)]
     assert [c.role for c in table.columns if c.name == "user"] == [Role.WHO]
     spans_hold_values(text, table)
+
+
+SQL_DUMP = "CREATE TABLE staff (id INT, name TEXT, dept TEXT, salary INT);\n" + "".join(
+    f"INSERT INTO staff VALUES ({n}, '{who}', '{dept}', {40000 + 1000 * n});\n"
+    for n, (who, dept) in enumerate(
+        [("Ann Smith", "IT"), ("Bo Park", "HR"), ("Eve Jones", "IT"), ("Cid Park", "Sales")] * 3
+    )
+)
+
+
+def test_statements_whose_commas_part_arguments_are_no_csv_but_a_template():
+    kinds = {t.kind for t in find_tables(SQL_DUMP, "dump.sql")}
+    assert "table" not in kinds
+    table = only(find_tables(SQL_DUMP, "dump.sql"), "template")
+    names = re.findall(r"VALUES \(\d+, '([^']+)'", SQL_DUMP)
+    assert [v for row in table.rows for v in row[2] if v in names] == names  # (no quote kept)
+    assert [c.name for c in table.columns][:4] == ["id", "name", "dept", "salary"]  # (the header)
+    assert column(table, "salary") == [int(v) for v in re.findall(r"(\d+)\);", SQL_DUMP)]

@@ -240,7 +240,11 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
             if match is None:
                 continue
             held, strength = match
-            if not terms(text) or key(text) in (column.name, *map(key, column.aliases)):
+            acronym = len(text) > 1 and text.isupper()  # (`IT`, `US`: a name, not a stop word)
+            if not (terms(text) or acronym) or key(text) in (
+                column.name,
+                *map(key, column.aliases),
+            ):
                 continue  # (a stop word; `the host mail`: the column's name, then its value)
             if strength < STEM and not text[:1].isupper():
                 continue  # (part of a name is capitalized in the question: `the same` is none)

@@ -9,6 +9,7 @@ from typing import Any
 
 from longread.answer import Answer, Counts
 from longread.events import EventKind
+from longread.query import cues
 from longread.query.catalog import Catalog
 from longread.query.execute import SHOWN, Counted, Row, execute
 from longread.query.plan import TEXT, Inner, Operation, Plan
@@ -78,15 +79,16 @@ def lead(counted: Counted, catalog: Catalog) -> str:
         return f"{'Yes' if counted.value else 'No'}: {counted.matched:,} {what}."
     if operation is Operation.COUNT and plan.group_by is None:
         return f"{shown(counted.value)} {what}."
+    figure = _rounded(counted.value, cues.rounding(plan.question))
     if operation in (Operation.SUM, Operation.MEAN):
         word = "in all" if operation is Operation.SUM else "on average"
-        value = f"{shown(counted.value)} {_column_words(plan.column)}"
+        value = f"{shown(figure)} {_column_words(plan.column)}"
         return f"{value} {word}, over {counted.matched:,} {what}."
     if operation in (Operation.MIN, Operation.MAX):
         row = counted.rows[0] if counted.rows else None
         which = "highest" if operation is Operation.MAX else "lowest"
         named = f"{row.label}: " if row is not None and row.label is not None else ""
-        value = f"{shown(counted.value)} {_column_words(plan.column)}"
+        value = f"{shown(figure)} {_column_words(plan.column)}"
         return f"{named}{value}, the {which} of {counted.matched:,} {what}."
     if operation is Operation.NTH:
         if not counted.rows:
@@ -201,6 +203,13 @@ def support(counted: Counted, catalog: Catalog) -> str:
         if len(counted.groups) > SHOWN:
             lines.append(f"- … {len(counted.groups) - SHOWN:,} more")
     return "\n".join(lines)
+
+
+def _rounded(value: Any, places: int | None) -> Any:
+    """A figure rounded as the question asks (a whole number for `rounded`)."""
+    if places is None or isinstance(value, bool) or not isinstance(value, int | float):
+        return value
+    return round(value, places) if places else round(value)
 
 
 def shown(value: Any) -> str:

@@ -18,7 +18,8 @@ _DATE = (
 )
 _ATOM = re.compile(
     rf"(?P<d>(?:{_DATE}))(?![\w:])"
-    r"|(?P<n>[A-Z][a-z][\w'’-]*(?:[ \t][A-Z]\.)?(?:[ \t][A-Z][a-z][\w'’-]*){1,3})(?![\w'’-])"
+    r"|(?P<n>[A-Z][a-z](?:[\w'’-]*\w)?(?:[ \t][A-Z]\.)?(?:[ \t][A-Z][a-z](?:[\w'’-]*\w)?){1,3})"
+    r"(?![\w-]|['’]\w)"  # (a name's last letter: `'Eve Smith'` quoted, `O'Brien` whole)
     r"|(?P<w>\w+(?:[-.:/+~@']\w+)*)"
     r"|(?P<p>[^\s\w]+)"
 )
@@ -29,7 +30,7 @@ _DOTTED = re.compile(r"\d+(?:\.\d+){2,}")  # (a version or an address, not two n
 _SPLIT_RUNS = 4  # a word of at most this many letter, digit or sign runs is split (`Gen1:1`)
 PATTERNS = {  # a regular expression for each atom shape
     "d": rf"(?:{_DATE})",
-    "n": r"[A-Z][\w'’-]*(?:[ \t][A-Z]\.)?(?:[ \t][A-Z][\w'’-]*){0,3}",
+    "n": r"[A-Z](?:[\w'’-]*\w)?(?:[ \t][A-Z]\.)?(?:[ \t][A-Z](?:[\w'’-]*\w)?){0,3}",
     "@": _EMAIL.pattern,
     "9": r"[-+]?\d+(?:\.\d+)?",
     "a": r"[^\W\d_]+(?:[-'’][^\W\d_]+)*",

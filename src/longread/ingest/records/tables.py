@@ -77,11 +77,24 @@ def _delimiter(sample: str, fields: int, named: bool) -> str | None:
     if len(first) < 3:
         return None
     for delimiter in _DELIMITERS if named else _DELIMITERS.replace("|", ""):
-        counts = [len(row) for row in csv.reader(first, delimiter=delimiter)]
+        rows = list(csv.reader(first, delimiter=delimiter))
+        counts = [len(row) for row in rows]
         common = max(set(counts), key=counts.count)
-        if common >= fields and counts[0] == common and counts.count(common) >= 0.9 * len(counts):
+        enclosed = sum(1 for row in rows if _enclosed(row))
+        if (
+            common >= fields
+            and counts[0] == common
+            and counts.count(common) >= 0.9 * len(counts)
+            and enclosed < 0.5 * len(rows)
+        ):
             return delimiter
     return None
+
+
+def _enclosed(row: list[str]) -> bool:
+    """Whether a field of the row opens a bracket it does not close (`VALUES (0`): the delimiter
+    parts a larger syntax's arguments (a statement's), not a table's cells."""
+    return any(cell.count(o) != cell.count(c) for cell in row for o, c in ("()", "[]", "{}"))
 
 
 def _delimited(text: str, delimiter: str, stem: str) -> Table | None:

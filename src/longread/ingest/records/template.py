@@ -292,15 +292,28 @@ def _key(template: Template, slot: int) -> str | None:
 
 
 def _header(text: str, first: int, count: int) -> list[str] | None:
-    """The words of the line just above the first record, if it is a header naming `count`
-    columns (words only, one for each)."""
+    """The words of the line just above the first record, or of its last parenthesis, if they
+    name `count` columns (words only, one for each)."""
     above = text.rfind("\n", 0, max(0, first - 1))
     line = text[above + 1 : max(0, first - 1)].strip()
-    words = re.split(r"\s{2,}|\t|\s*\|\s*|,\s*", line) if line else []
-    words = [w for w in words if w]
-    if len(words) < count or not all(re.fullmatch(r"[A-Za-z][\w .-]{0,30}", w) for w in words):
-        return None
-    return [w.lower() for w in words[:count]]
+    inner = re.search(r"\(([^()]+)\)[^()]*$", line)  # (`CREATE TABLE t (id INT, name TEXT);`)
+    for named in (line, inner.group(1) if inner else ""):
+        words = [w for w in re.split(r"\s{2,}|\t|\s*\|\s*|,\s*", named) if w] if named else []
+        if len(words) >= count and all(re.fullmatch(r"[A-Za-z][\w .-]{0,30}", w) for w in words):
+            return [w.lower() for w in _without_kinds(words[:count])]
+    return None
+
+
+def _without_kinds(names: list[str]) -> list[str]:
+    """Header names whose last words repeat, as a column's kind does (`id INT, name TEXT, dept
+    TEXT`), without them (`id`, `name`, `dept`)."""
+    parts = [name.split() for name in names]
+    if len(parts) < 2 or any(len(p) < 2 for p in parts):
+        return names
+    lasts = Counter(p[-1].lower() for p in parts)
+    if len(lasts) == len(parts):
+        return names
+    return [" ".join(p[:-1]) for p in parts]
 
 
 def _blocks(
