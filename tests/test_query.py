@@ -291,3 +291,15 @@ def test_a_name_in_capitals_is_a_value_and_a_figure_is_rounded_as_asked(tmp_path
         tmp_path, "books.tsv", books, "What is the mean of pages, to one decimal place?"
     )
     assert answer.text.startswith(f"{round(mean, 1)} pages")
+
+
+def test_a_word_several_values_hold_names_them_all(tmp_path):
+    from test_records import ACCOUNTS_FILE, ZONES
+
+    europe = len(re.findall(r"\tEurope/", ZONES))
+    answer, _ = ask(tmp_path, "zone.tab", ZONES, "How many time zones are in Europe?")
+    assert answer.text.startswith(f"{europe} ")
+    nologin = ACCOUNTS_FILE.count(":/usr/sbin/nologin\n")
+    question = "How many accounts have /usr/sbin/nologin as their shell?"
+    answer, _ = ask(tmp_path, "passwd", ACCOUNTS_FILE, question)
+    assert answer.text.startswith(f"{nologin} ")

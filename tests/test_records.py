@@ -454,3 +454,39 @@ def test_statements_whose_commas_part_arguments_are_no_csv_but_a_template():
     assert [v for row in table.rows for v in row[2] if v in names] == names  # (no quote kept)
     assert [c.name for c in table.columns][:4] == ["id", "name", "dept", "salary"]  # (the header)
     assert column(table, "salary") == [int(v) for v in re.findall(r"(\d+)\);", SQL_DUMP)]
+
+
+ACCOUNTS_FILE = "".join(
+    f"{user}:x:{n}:{n}:{user}:/home/{user}:{shell}\n"
+    for n, (user, shell) in enumerate(
+        [("root", "/bin/bash"), ("daemon", "/usr/sbin/nologin"), ("games", "/usr/sbin/nologin")]
+        + [(f"user{k}", "/bin/bash" if k % 3 else "/usr/sbin/nologin") for k in range(7)]
+    )
+)
+ZONES = "# time zones\n#\n#code\tcoordinates\tTZ\tcomments\n" + "".join(
+    f"{code}\t+{n:04d}+{n:05d}\t{zone}" + (f"\t{note}\n" if note else "\n")
+    for n, (code, zone, note) in enumerate(
+        [
+            ("AD", "Europe/Andorra", ""),
+            ("AE", "Asia/Dubai", ""),
+            ("DE", "Europe/Berlin", "most of Germany"),
+            ("DE", "Europe/Busingen", "Busingen"),
+            ("NO", "Europe/Oslo", ""),
+            ("JP", "Asia/Tokyo", ""),
+            ("US", "America/New_York", "Eastern"),
+        ]
+    )
+)
+
+
+def test_a_file_whose_first_row_is_data_has_columns_named_by_place_or_a_comment():
+    accounts = only(find_tables(ACCOUNTS_FILE, "passwd"), "table")  # (`:` parts the fields)
+    assert [c.name for c in accounts.columns][:2] == ["column_1", "column_2"]
+    assert column(accounts, "column_7") == [
+        line.rsplit(":", 1)[1] for line in ACCOUNTS_FILE.split()
+    ]
+    zones = only(find_tables(ZONES, "zone.tab"), "table")  # (comments out; a last field left out)
+    assert [c.name for c in zones.columns] == ["code", "coordinates", "tz", "comments"]
+    assert column(zones, "tz") == re.findall(r"\t(\w+/\w+)", ZONES)
+    log = "\n".join(f"2024-03-01 12:{n:02}:05 host{n % 3}: job {n} done" for n in range(20))
+    assert "table" not in {t.kind for t in find_tables(log, "jobs.txt")}  # (a time's colons)

@@ -296,8 +296,8 @@ def _value_index(
     values: list[tuple[Any, int]], kind: str
 ) -> dict[str, tuple[tuple[Any, ...], float]]:
     """How a question may write each value: as it is (exact); by a single word's stem; by a
-    numbered section's kind and number (`act 3`, every section so numbered); by a part of a
-    name that no other value shares (`Lear` for `KING LEAR`)."""
+    numbered section's kind and number (`act 3`, every section so numbered); by a part of it
+    (`Lear` for `KING LEAR`; `Europe`, every value holding it)."""
     index: dict[str, tuple[tuple[Any, ...], float]] = {}
     numbered: dict[str, list[Any]] = {}
     partial: dict[str, set[Any]] = {}
@@ -323,8 +323,8 @@ def _value_index(
     for part, held_values in numbered.items():
         index.setdefault(part, (tuple(held_values), EXACT))
     for part, held in partial.items():
-        if len(held) == 1 and part not in index:
-            index[part] = ((next(iter(held)),), PART)
+        if part not in index:  # (`Europe`: every value holding it, `Europe/Berlin`, `Europe/Oslo`…)
+            index[part] = (tuple(sorted(held, key=str)), PART)
     return index
 
 

@@ -1,26 +1,40 @@
 """Tables: a pipe table (Markdown's, or the one the HTML, DOCX and PDF loaders write for a
 `<table>`, a Word table or a PDF table: `| a | b |` lines, a `|---|` rule under the header), and a
-whole file of delimiter-separated values (CSV, TSV, `;` or `|`). The header row names the
-columns; a table is named after the heading or caption line just above it, else its file."""
+whole file of delimiter-separated values (CSV, TSV, `;`, `|`, `:`), its `#` comment lines left
+out. The header row names the columns (a file whose first row is data has none: its columns are
+named by a comment line above the data that splits as the rows do, else by their place); a
+table is named after the heading or caption line just above it, else its file."""
 
 from __future__ import annotations
 
 import csv
+import itertools
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import PurePath
 
 from longread.ingest.records.atoms import PATTERNS
 from longread.ingest.records.kind import MIN_ROWS, lines
-from longread.ingest.records.table import Column, ColumnType, Role, Table, build, identifier
+from longread.ingest.records.table import (
+    Column,
+    ColumnType,
+    Role,
+    Table,
+    build,
+    identifier,
+    number,
+)
 
 name = "table"
 NOUNS = ("row", "entry", "record", "item")
 WHOLE = ("table", "spreadsheet", "sheet", "dataset")
 _RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*(?::?-{2,}:?[ \t]*)?\|?[ \t]*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
-_DELIMITERS = ",\t;|"
+_DELIMITERS = ",\t;|:"
+_CLOCK = re.compile(r"(?<![:\d])\d{1,2}:[0-5]\d(?::[0-5]\d)?(?![:\d])")  # (a time's colons)
+_COMMENT = re.compile(r"[ \t]*#")
 _SAMPLE_LINES = 50
 
 
@@ -70,24 +84,31 @@ def _stem(file_name: str) -> str:
 
 def _delimiter(sample: str, fields: int, named: bool) -> str | None:
     """The delimiter of a file of delimiter-separated values: the one that splits its first line
-    and nearly every one after into the same number of fields (`fields` or more: a file not
-    named .csv or .tsv needs three, since prose has a comma a line often enough, and `|` there
-    is a pipe table's)."""
-    first = [line for line in sample.splitlines()[:_SAMPLE_LINES] if line.strip()]
+    and nearly every one after into the same number of fields, or one more (`fields` or more: a
+    file not named .csv or .tsv needs three, since prose has a comma a line often enough, and
+    `|` there is a pipe table's)."""
+    first = [line for line in sample.splitlines() if line.strip() and not _COMMENT.match(line)]
+    first = first[:_SAMPLE_LINES]
     if len(first) < 3:
         return None
     for delimiter in _DELIMITERS if named else _DELIMITERS.replace("|", ""):
+        least = fields
+        if delimiter == ":":
+            if any(_CLOCK.search(line) for line in first):
+                continue  # (a time's colons: `12:00:05`)
+            least = max(fields, 4)  # (`root:x:0:0:root:/root:/bin/bash`)
         rows = list(csv.reader(first, delimiter=delimiter))
         counts = [len(row) for row in rows]
         common = max(set(counts), key=counts.count)
         enclosed = sum(1 for row in rows if _enclosed(row))
+        widths = (common, common + 1) if counts[0] == common else (common - 1, common)
         if (
-            common >= fields
-            and counts[0] == common
-            and counts.count(common) >= 0.9 * len(counts)
+            common >= least
+            and counts[0] in widths
+            and sum(1 for c in counts if c in widths) >= 0.9 * len(counts)
             and enclosed < 0.5 * len(rows)
         ):
-            return delimiter
+            return delimiter  # (a last field some rows leave out: `AD  +4230+00131  Europe/…`)
     return None
 
 
@@ -100,7 +121,7 @@ def _enclosed(row: list[str]) -> bool:
 def _delimited(text: str, delimiter: str, stem: str) -> Table | None:
     """The file's rows, the first naming the columns (read by the standard library's csv, a
     quoted field over several lines included)."""
-    spans = [(s, e) for s, e in lines(text) if text[s:e].strip()]
+    spans = [(s, e) for s, e in lines(text) if text[s:e].strip() and not _COMMENT.match(text[s:e])]
     cells: list[tuple[int, int, list[str]]] = []
     at = 0
     while at < len(spans):
@@ -115,7 +136,43 @@ def _delimited(text: str, delimiter: str, stem: str) -> Table | None:
         at += 1
     if len(cells) < MIN_ROWS + 1:
         return None
-    return _table(stem, cells[0][2], cells[1:])
+    if _is_header(cells[0][2], [row for _, _, row in cells[1:]]):
+        return _table(stem, cells[0][2], cells[1:])
+    width = max(len(row) for _, _, row in cells)
+    return _table(stem, _commented_header(text, cells[0][0], delimiter, width), cells)
+
+
+def _is_header(first: list[str], rows: list[list[str]]) -> bool:
+    """Whether a file's first row names its columns: not when most of its cells are numbers or
+    are written as their column's values are (`root:x:0:0:…`, `AD  +4230+00131  Europe/Andorra`
+    are data; `id,name,2019` over `1,Ann,50` names columns)."""
+    below = list(itertools.zip_longest(*rows[:200], fillvalue=""))
+    like = 0
+    for n, cell in enumerate(first):
+        shapes = Counter(_shape(value) for value in below[n]) if n < len(below) else Counter()
+        common = shapes[_shape(cell)] >= 0.1 * sum(shapes.values()) if shapes else False
+        like += number(cell) is not None or (bool(cell) and common)
+    return like <= len(first) / 2
+
+
+def _shape(cell: str) -> str:
+    """How a cell is written: its runs of capitals, small letters and digits (`Aa/Aa`, `+9+9`)."""
+    return re.sub(r"[A-Z]+", "A", re.sub(r"[a-z]+", "a", re.sub(r"\d+", "9", cell.strip())))
+
+
+def _commented_header(text: str, start: int, delimiter: str, width: int) -> list[str]:
+    """The names of a header-less file's columns: a comment line just above its data that splits
+    into as many fields (`#code  coordinates  TZ`), else none (named by their place)."""
+    above = text.rfind("\n", 0, max(0, start - 1)) + 1
+    line = text[above : max(above, start - 1)]
+    if _COMMENT.match(line):
+        named = [
+            c.strip() for c in next(csv.reader([line.strip().lstrip("#")], delimiter=delimiter))
+        ]
+        named = [c for c in named if c]
+        if len(named) == width:
+            return named
+    return [""] * width
 
 
 def _pipe_table(text: str, start: int, end: int, file_name: str) -> Table | None:
