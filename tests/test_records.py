@@ -490,3 +490,10 @@ def test_a_file_whose_first_row_is_data_has_columns_named_by_place_or_a_comment(
     assert column(zones, "tz") == re.findall(r"\t(\w+/\w+)", ZONES)
     log = "\n".join(f"2024-03-01 12:{n:02}:05 host{n % 3}: job {n} done" for n in range(20))
     assert "table" not in {t.kind for t in find_tables(log, "jobs.txt")}  # (a time's colons)
+
+
+def test_a_hyphenated_word_is_one_value_of_a_template():
+    names = ["ftp-data", "ftp", "ssh", "kerberos-adm", "telnet", "smtp", "time-server", "domain"]
+    text = "".join(f"{n:<16}{20 + k}/{'udp' if k % 3 else 'tcp'}\n" for k, n in enumerate(names))
+    table = only(find_tables(text, "services"), "template")
+    assert len(table) == len(names) and names[0] in table.rows[0][2]

@@ -26,6 +26,7 @@ _ATOM = re.compile(
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _RUNS = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?|[^\w\s]+|_+")
+_HYPHENED = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)+")
 _DOTTED = re.compile(r"\d+(?:\.\d+){2,}")  # (a version or an address, not two numbers)
 _SPLIT_RUNS = 4  # a word of at most this many letter, digit or sign runs is split (`Gen1:1`)
 PATTERNS = {  # a regular expression for each atom shape
@@ -73,6 +74,8 @@ def _word(text: str, start: int, spaced: bool) -> list[Atom]:
         return [Atom("9", text, start, start + len(text), spaced)]
     if _EMAIL.fullmatch(text):
         return [Atom("@", text, start, start + len(text), spaced)]
+    if _HYPHENED.fullmatch(text):  # (`ftp-data`: one word, as PATTERNS["a"] reads it)
+        return [Atom("a", text, start, start + len(text), spaced)]
     runs = list(_RUNS.finditer(text))
     if len(runs) > _SPLIT_RUNS or _DOTTED.search(text):
         return [Atom("m", text, start, start + len(text), spaced)]
