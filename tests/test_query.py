@@ -273,6 +273,9 @@ def test_records_of_genres_no_kind_names_are_counted_by_their_keys(tmp_path):
     answer, _ = ask(tmp_path, "events.jsonl", JSON_LINES, "How many events did alice perform?")
     alice = JSON_LINES.count('"user": "alice"')
     assert answer.text.startswith(f"{alice} ")
+    logins = sum('"alice"' in line and '"login"' in line for line in JSON_LINES.splitlines())
+    answer, _ = ask(tmp_path, "events.jsonl", JSON_LINES, "How often did alice log in?")
+    assert answer.text.startswith(f"{logins} ")  # (`log in`: the value `login`)
     assert answer.usage["calls"] == 0
 
 

@@ -392,8 +392,9 @@ XML = (
     + "</catalog>\n"
 )
 JSON_LINES = "\n".join(
-    f'{{"ts": "2024-04-0{n % 9 + 1}T10:00:00Z", "user": "{who}", "bytes": {n * 10}}}'
-    for n, who in enumerate(["alice", "bob", "alice", "carol", "alice", "bob"])
+    f'{{"ts": "2024-04-0{n % 9 + 1}T10:00:00Z", "user": "{who}", "bytes": {n * 10}, '
+    f'"action": "{"login" if n % 4 else "upload"}"}}'
+    for n, who in enumerate(["alice", "bob", "alice", "carol", "alice", "bob", "alice"])
 )
 
 

@@ -237,6 +237,9 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
             if match is None and " " not in text.strip():
                 root = stem(key(text))  # (and its root's root: `warnings`, `warning`, `WARN`)
                 match = index.get(root) or index.get(stem(root))
+            elif match is None and len(text.split()) == 2:
+                joined = index.get(key(text).replace(" ", ""))  # (`log in` for `login`)
+                match = (joined[0], STEM) if joined is not None and joined[1] == EXACT else None
             if match is None:
                 continue
             held, strength = match
