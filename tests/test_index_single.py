@@ -18,6 +18,15 @@ from longread.store.docstore import DocStore
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
 
 
+def at_once(work, count: int) -> None:
+    """Run `work` on `count` threads, and wait for them."""
+    threads = [threading.Thread(target=work) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+
 @pytest.fixture
 def store(tmp_path):
     return DocStore(tmp_path / "index.sqlite")
@@ -175,11 +184,7 @@ def test_a_file_indexed_by_several_threads_at_once_is_stored_once(tmp_path, monk
         finally:
             store.close()
 
-    threads = [threading.Thread(target=index) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    at_once(index, 4)
     assert not failed, failed
     assert len(set(built)) == 1 and len(built) == 4
     store = DocStore(store_path)
@@ -218,11 +223,7 @@ def test_records_are_found_on_first_need_once_though_several_threads_need_them(
         catalog.close()
         store.close()
 
-    threads = [threading.Thread(target=need) for _ in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    at_once(need, 3)
     assert finds == [1]  # (found by one; the others waited and read them stored)
     assert len(kinds) == 3 and all("dialogue" in found for found in kinds)
     assert index.store.records_version(index.store_id) == records.FINDERS_VERSION

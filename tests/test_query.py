@@ -46,9 +46,16 @@ LOG = "\n".join(
         * 4
     )
 )
-MINUTES = "# Minutes of the harbour board\n\n" + "\n".join(
-    f"{who}: {what}"
-    for who, what in [
+
+
+def script(title: str, turns: list[tuple[str, str]], times: int) -> str:
+    """A titled script of `Name: words` turns, said `times` over."""
+    return f"# {title}\n\n" + "\n".join(f"{who}: {what}" for who, what in turns * times)
+
+
+MINUTES = script(
+    "Minutes of the harbour board",
+    [
         ("Chair", "We begin with the crane."),
         ("Treasurer", "The repair cost 4,100."),
         ("Dana Holt", "Was the roof included?"),
@@ -56,8 +63,8 @@ MINUTES = "# Minutes of the harbour board\n\n" + "\n".join(
         ("Chair", "Next, the fees."),
         ("Dana Holt", "I object to the rise."),
         ("Treasurer", "It covers the dredging."),
-    ]
-    * 4
+    ],
+    4,
 )
 
 
@@ -237,9 +244,9 @@ def test_a_table_in_a_pdf_is_counted_by_its_columns(tmp_path):
 
 
 def test_a_name_after_a_column_s_name_is_that_column_s_whole_value_where_it_is_one(tmp_path):
-    script = "# A battle\n\n" + "\n".join(
-        f"{who}: {what}"
-        for who, what in [
+    battle = script(
+        "A battle",
+        [
             ("Siward", "The castle yields."),
             ("Young Siward", "What is thy name?"),
             ("Macduff", "Turn, hell-hound, turn."),
@@ -247,16 +254,16 @@ def test_a_name_after_a_column_s_name_is_that_column_s_whole_value_where_it_is_o
             ("Young Siward", "Thou liest."),
             ("Young Siward", "I am not afraid."),
             ("Macduff", "That way the noise is."),
-        ]
-        * 3
+        ],
+        3,
     )
-    turns = Counter(line.split(":")[0] for line in script.splitlines()[2:])
+    turns = Counter(line.split(":")[0] for line in battle.splitlines()[2:])
     answer, _ = ask(
-        tmp_path, "battle.md", script, "How many times does the character Siward speak?"
+        tmp_path, "battle.md", battle, "How many times does the character Siward speak?"
     )
     assert answer.text.startswith(f"{turns['Siward']} ")  # (not Young Siward's turns too)
     answer, _ = ask(
-        tmp_path, "battle.md", script, "How many turns did the speaker Young Siward take?"
+        tmp_path, "battle.md", battle, "How many turns did the speaker Young Siward take?"
     )
     assert answer.text.startswith(f"{turns['Young Siward']} ")
 
