@@ -498,3 +498,11 @@ def test_a_hyphenated_word_is_one_value_of_a_template():
     text = "".join(f"{n:<16}{20 + k}/{'udp' if k % 3 else 'tcp'}\n" for k, n in enumerate(names))
     table = only(find_tables(text, "services"), "template")
     assert len(table) == len(names) and names[0] in table.rows[0][2]
+
+
+def test_fields_here_and_there_in_a_long_prose_are_no_records():
+    prose = "The harbour was quiet that winter, and the boats stayed in.\n" * 40
+    notes = "".join(f"{prose}\nNote: item {n}\nSee: page {n}\n\n" for n in range(8))
+    assert "stanzas" not in {t.kind for t in find_tables(notes, "report.txt")}
+    alone = "".join(f"Note: item {n}\nSee: page {n}\n\n" for n in range(8))
+    assert len(only(find_tables(alone, "notes.txt"), "stanzas")) == 8

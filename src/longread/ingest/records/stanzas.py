@@ -42,6 +42,7 @@ _SAME_FIRST = 0.6  # of the records that must open with one key
 _SAME_OPENING = 0.8  # of the records whose opening line must open with one word to be named so
 _PROSE_SHARE = 0.5  # of the values that may be sentences (turns of a dialogue are not fields)
 _PROSE = re.compile(r"\S+(?:\s+\S+){3,}[.?!…]['\"’”]?\s*$")
+FIELD_SHARE = 0.05
 BODY_CHARS = 4_000  # of the lines after a record, kept as its text at most
 
 
@@ -89,9 +90,13 @@ def records(text: str, file_name: str) -> list[Table]:
 
 
 def _records(text: str) -> list[_Record]:
-    """The key-value records of the text, if they look like fields (not turns of a dialogue)."""
+    """The key-value records of the text, if they look like fields (not turns of a dialogue, nor
+    a field here and there in prose: FIELD_SHARE of the text's lines at least)."""
     syntax = _syntax(text)
     if syntax is None:
+        return []
+    fields = sum(1 for _ in _SYNTAXES[syntax].finditer(text))
+    if fields < FIELD_SHARE * text.count("\n"):
         return []
     found = [piece for run in _runs(text, syntax) for piece in _cut(run)]
     found = [r for r in found if len(r.fields) >= 2]
