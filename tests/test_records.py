@@ -421,6 +421,8 @@ def test_a_record_s_opening_line_names_it_and_the_lines_after_it_are_its_text():
     assert table.name == "commit" and "commit" in table.nouns
     assert column(table, "text") == re.findall(r"(?m)^    (.+)$", GIT_LOG)
     assert [c.role for c in table.columns if c.name == "author"] == [Role.WHO]
+    days = [int(d) for d in re.findall(r"(?m)^Date:   Mon Apr (\d+) ", GIT_LOG)]
+    assert column(table, "date") == [f"2024-04-{d:02} 10:00:00" for d in days]  # (asctime)
     (games,) = [t for t in find_tables(TAG_PAIRS, "games.pgn") if t.kind == "stanzas"]
     assert column(games, "text") == re.findall(r"(?m)^1\. .+$", TAG_PAIRS)
 

@@ -154,6 +154,10 @@ _MONTHS = {
     )
 }
 _SYSLOG = re.compile(r"([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d\d):(\d\d):(\d\d)")
+_CTIME = re.compile(  # C's asctime, as git and mbox write it: `Mon Apr 14 17:03:00 2024 +0200`
+    r"(?:[A-Z][a-z]{2}\s+)?([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d\d):(\d\d):(\d\d)\s+(\d{4})"
+    r"(?:\s*[+-]\d{4})?"
+)
 _CLF = re.compile(r"(\d\d)/([A-Z][a-z]{2})/(\d{4}):(\d\d):(\d\d):(\d\d)(?:\s*[+-]\d{4})?")
 
 
@@ -168,6 +172,12 @@ def _from_clf(match: re.Match[str]) -> str | None:
     return None if month is None else _iso(y, f"{month:02}", d, h, mi, s)
 
 
+def _from_ctime(match: re.Match[str]) -> str | None:
+    mon, d, h, mi, sec, y = match.groups()
+    month = _MONTHS.get(mon.lower())
+    return None if month is None else _iso(y, f"{month:02}", d, h, mi, sec)
+
+
 def _from_syslog(match: re.Match[str]) -> str | None:
     mon, d, h, mi, s = match.groups()
     month = _MONTHS.get(mon.lower())
@@ -178,13 +188,15 @@ _FORMATS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]], .
     (_ISO, _from_iso),
     (_SLASHED, _from_iso),
     (_CLF, _from_clf),
+    (_CTIME, _from_ctime),
     (_SYSLOG, _from_syslog),
 )
 
 
 def date(text: str) -> str | None:
     """A date or time as ISO 8601 text (`2005-06-21 16:47:48`; `--06-21 16:47:48` for a yearless
-    syslog stamp), else None. Reads ISO, `2024/03/01`, RFC 2822 (mail) and common log formats."""
+    syslog stamp), else None. Reads ISO, `2024/03/01`, RFC 2822 (mail), C's asctime (git, mbox)
+    and common log formats."""
     text = text.strip()
     if not text or len(text) > 64 or not any(c.isdigit() for c in text):
         return None
