@@ -313,3 +313,11 @@ def test_a_word_several_values_hold_names_them_all(tmp_path):
     question = "How many accounts have /usr/sbin/nologin as their shell?"
     answer, _ = ask(tmp_path, "passwd", ACCOUNTS_FILE, question)
     assert answer.text.startswith(f"{nologin} ")
+
+
+def test_what_is_counted_is_named_by_the_rows_noun_not_by_whose_they_are(tmp_path):
+    play = (Path(__file__).parent.parent / "examples" / "macbeth.md").read_text(encoding="utf-8")
+    first_act = re.split(r"(?m)^#+ *ACT ", play)[1]
+    said = len(re.findall(r"(?m)^\*\*MACBETH\*\*\s*$", first_act))
+    answer, _ = ask(tmp_path, "macbeth.md", play, "Count Macbeth's speeches in Act 1.")
+    assert answer.text.startswith(f"{said} speeches.")

@@ -245,10 +245,11 @@ def _plan(reading: Reading, table: CatalogTable) -> Plan:
         compared,
         words=reading.words,
     )
-    rows = [
+    counted = reading.at(kept, reading.counted)
+    rows = [lk for lk in counted if lk.what == "noun"] or [  # (`Macbeth's speeches`: speeches)
         lk
-        for lk in reading.at(kept, reading.counted)
-        if lk.what in ("noun", "value") and reading.counted and lk.start == reading.counted[1]
+        for lk in counted
+        if lk.what == "value" and reading.counted and lk.start == reading.counted[1]
     ]
     noun = reading.asked[rows[0].start : rows[0].end].lower() if rows else reading.noun
     return shaped(plan.with_(noun=noun), reading, table, kept)
