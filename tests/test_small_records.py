@@ -93,6 +93,9 @@ def _gold() -> dict[str, str]:
             )
         ),
         "worker": erring.most_common(1)[0][0],
+        "received": Counter(
+            line[4:].split(" <")[0] for line in mailbox.splitlines() if line.startswith("To: ")
+        ).most_common(1)[0][0],
         "fewest": min(senders, key=lambda s: (senders[s], s)),
         "warnings": str(levels["WARN"]),
         "liabilities": f"{liabilities:,.2f}",
@@ -112,6 +115,7 @@ def _gold() -> dict[str, str]:
         ("team.mbox", _mailbox, "Which sender wrote the fewest messages?", "fewest"),
         ("team.mbox", _mailbox, "How many emails were sent to Chen Wei?", "to chen"),
         ("service.log", _log, "Which worker logged the most errors?", "worker"),
+        ("team.mbox", _mailbox, "Who received the most emails?", "received"),
         ("service.log", _log, "How many warnings are in the log (just the number)?", "warnings"),
         ("ledger.md", _ledger, "What is the total balance of all liabilities?", "liabilities"),
         ("minutes.md", _minutes, "How many people spoke at the meeting?", "people"),

@@ -338,5 +338,21 @@ def _group(reading: Reading, table: CatalogTable) -> tuple[str | None, tuple[int
         if not named and "template" in table.kinds and role(table, "who"):
             return role(table, "who"), span  # (`Which maintainer…` of records found unnamed)
     if cues.asks_who(reading.asked):
-        return role(table, "who"), None
+        return _named_after_who(reading, table) or role(table, "who"), None
     return None, None
+
+
+_WHO_WORD = re.compile(r"\bwho(?:m|se)?\s+", re.IGNORECASE)
+
+
+def _named_after_who(reading: Reading, table: CatalogTable) -> str | None:
+    """A text column a question names right after `who` (`Who received the most emails?`: the
+    recipients), where the one who did it is not the table's `who` column."""
+    found = _WHO_WORD.search(reading.asked)
+    if found is None:
+        return None
+    for lk in reading.own(table):
+        column = table.column(lk.column or "") if lk.what == "column" else None
+        if column is not None and lk.start == found.end() and column.type == "text":
+            return column.name if column.role != "body" else None
+    return None

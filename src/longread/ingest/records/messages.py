@@ -24,7 +24,7 @@ _ALSO = re.compile(r"^(?:Date|Subject|To):", re.MULTILINE | re.IGNORECASE)
 _MAIL_COLUMNS = (
     Column("sender", role=Role.WHO, aliases=("from", "author", "writer", "person", "who")),
     Column("sender_address", aliases=("address", "email address")),
-    Column("recipients", aliases=("to", "recipient")),
+    Column("recipients", aliases=("to", "recipient", "received", "receiver")),
     Column("date", ColumnType.DATE, Role.WHEN, aliases=("when", "sent")),
     Column("subject", aliases=("title", "topic")),
     Column("body", role=Role.BODY, aliases=("text", "content")),
