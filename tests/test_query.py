@@ -321,3 +321,18 @@ def test_what_is_counted_is_named_by_the_rows_noun_not_by_whose_they_are(tmp_pat
     said = len(re.findall(r"(?m)^\*\*MACBETH\*\*\s*$", first_act))
     answer, _ = ask(tmp_path, "macbeth.md", play, "Count Macbeth's speeches in Act 1.")
     assert answer.text.startswith(f"{said} speeches.")
+
+
+def test_a_figure_column_named_like_its_file_is_summed(tmp_path):
+    rows = [("Q1", "EMEA", 2308), ("Q2", "APAC", 4388), ("Q3", "EMEA", 1250), ("Q4", "AMER", 990)]
+    rows *= 2
+    text = 'quarter,region,"revenue (USD)"\n' + "".join(
+        f'{q},{r},"${v:,}.00"\n' for q, r, v in rows
+    )
+    emea = sum(v for _, r, v in rows if r == "EMEA")
+    answer, _ = ask(tmp_path, "revenue.csv", text, "What is the total revenue for EMEA?")
+    assert answer.text.startswith(f"{emea:,} revenue")
+    by_region = {r: sum(v for _, g, v in rows if g == r) for _, r, _ in rows}
+    best = max(by_region, key=by_region.__getitem__)
+    answer, _ = ask(tmp_path, "revenue.csv", text, "Which region has the highest total revenue?")
+    assert answer.text.startswith(f"{best}: {by_region[best]:,} revenue")
