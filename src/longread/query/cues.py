@@ -343,6 +343,14 @@ def asks_who(question: str) -> bool:
     return bool(_WHO.search(question))
 
 
+def after_who(question: str) -> int | None:
+    """Where the words after the question's `who` (`whom`, `whose`) start, if it has one."""
+    found = _WHO.search(question)
+    if found is None:
+        return None
+    return found.end() + len(question[found.end() :]) - len(question[found.end() :].lstrip())
+
+
 def chain(question: str) -> bool:
     """A fact about something another fact names (`the captain of the ship that carried…`)."""
     return bool(_CHAIN.search(question))

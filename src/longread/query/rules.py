@@ -342,17 +342,14 @@ def _group(reading: Reading, table: CatalogTable) -> tuple[str | None, tuple[int
     return None, None
 
 
-_WHO_WORD = re.compile(r"\bwho(?:m|se)?\s+", re.IGNORECASE)
-
-
 def _named_after_who(reading: Reading, table: CatalogTable) -> str | None:
     """A text column a question names right after `who` (`Who received the most emails?`: the
     recipients), where the one who did it is not the table's `who` column."""
-    found = _WHO_WORD.search(reading.asked)
-    if found is None:
+    after = cues.after_who(reading.asked)
+    if after is None:
         return None
     for lk in reading.own(table):
         column = table.column(lk.column or "") if lk.what == "column" else None
-        if column is not None and lk.start == found.end() and column.type == "text":
+        if column is not None and lk.start == after and column.type == "text":
             return column.name if column.role != "body" else None
     return None

@@ -64,15 +64,12 @@ def measure(
     ):
         reading.noun = counted_words[0].lower()
         return document_column(table, reading.catalog), Inner.DISTINCT
-    for found in kept:
+    sums = reading.operation in (Operation.SUM, Operation.MEAN) or cues.asks_total(reading.asked)
+    hidden = reading.own(table) if sums else []  # (`total revenue` of revenue.csv: the file's too)
+    for found in [*kept, *hidden]:
         column = table.column(found.column or "") if found.what == "column" else None
         if column is not None and column.type == "number" and column.name not in used:
             return column.name, ranked
-    if reading.operation in (Operation.SUM, Operation.MEAN) or cues.asks_total(reading.asked):
-        for found in reading.own(table):  # (`total revenue` of revenue.csv: the file's name too)
-            column = table.column(found.column or "") if found.what == "column" else None
-            if column is not None and column.type == "number" and column.name not in used:
-                return column.name, ranked
     if maximal and (first is None or first.what == "noun" or first.column in used):
         sizes = [c.name for c in table.columns if c.type == "number"]
         for name in [n for n in LENGTHS if n in sizes] or (sizes if len(sizes) == 1 else []):

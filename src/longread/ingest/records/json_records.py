@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from typing import Any
 
 from longread.ingest.records.kind import MIN_ROWS
-from longread.ingest.records.table import Column, Table, build, identifier, key_role
+from longread.ingest.records.table import Table, build, keyed_columns
 
 name = "json"
 NOUNS = ("object", "record", "entry", "event", "item")
 WHOLE = ("export", "dump", "feed", "stream")
 _OPENS = re.compile(r"^[ \t]*(?:\[[ \t]*)?\{", re.MULTILINE)  # (a line opening an object)
-_KEY_SHARE = 0.2
 _DECODER = json.JSONDecoder()
 
 
@@ -29,14 +27,7 @@ def records(text: str, file_name: str) -> list[Table]:
     found = _objects(text)
     if len(found) < MIN_ROWS:
         return []
-    held: Counter[str] = Counter(key for _, _, fields in found for key in fields)
-    keys = [k for k, n in held.items() if n >= _KEY_SHARE * len(found)]
-    taken: list[str] = []
-    columns = []
-    for key in keys:
-        taken.append(identifier(key, taken))
-        aliases = (key.lower().replace("_", " ").replace(".", " "),)
-        columns.append(Column(taken[-1], role=key_role(key), aliases=aliases))
+    keys, columns = keyed_columns([fields for _, _, fields in found], [])
     cells = [(s, e, [fields.get(k) for k in keys]) for s, e, fields in found]
     return [build(name, name, columns, cells, NOUNS)]
 

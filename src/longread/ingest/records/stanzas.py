@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from longread.ingest.records.kind import MIN_ROWS, LinePattern, lines
-from longread.ingest.records.table import Column, Role, Table, build, identifier, key_role
+from longread.ingest.records.table import Column, Role, Table, build, identifier, keyed_columns
 
 name = "stanzas"
 NOUNS = ("entry", "record", "stanza", "block", "item")
@@ -37,7 +37,6 @@ _OPENING = re.compile(
     r"[ \t]*[^\w\s]{0,2}(?P<word>[A-Za-z][A-Za-z-]{1,30})\b[ \t{]*(?P<rest>[^\n]*)"
 )
 _CLOSING = re.compile(r"[ \t]*(?:</[\w.-]+>|[^\w\n]*)[ \t]*$")  # (`</book>`, `}`: no text)
-_KEY_SHARE = 0.2
 _SAME_FIRST = 0.6  # of the records that must open with one key
 _SAME_OPENING = 0.8  # of the records whose opening line must open with one word to be named so
 _PROSE_SHARE = 0.5  # of the values that may be sentences (turns of a dialogue are not fields)
@@ -64,19 +63,11 @@ def records(text: str, file_name: str) -> list[Table]:
     found = _records(text)
     if len(found) < MIN_ROWS:
         return []
-    held: Counter[str] = Counter(key for r in found for key in dict(r.fields))
-    keys = [k for k, n in held.items() if n >= _KEY_SHARE * len(found)]
-    taken: list[str] = []
-    columns = []
     word = _opening_word(found)
-    if word is not None:
-        taken.append(identifier(word))
-        columns.append(Column(taken[-1]))
-    for key in keys:
-        column = identifier(key, taken)
-        taken.append(column)
-        aliases = (key.lower().replace("-", " "),)
-        columns.append(Column(column, role=key_role(key), aliases=aliases))
+    taken = [identifier(word)] if word is not None else []
+    opening_columns = [Column(name) for name in taken]
+    keys, keyed = keyed_columns([dict(r.fields) for r in found], taken)
+    columns = [*opening_columns, *keyed]
     bodies = any(r.body for r in found)
     if bodies:
         columns.append(Column(identifier("text", taken), role=Role.BODY))

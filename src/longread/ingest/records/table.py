@@ -5,6 +5,7 @@ column is a number or a date when nearly all its values read as one."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -109,6 +110,25 @@ def key_role(key: str) -> Role:
     if _WHO_KEY.search(words):
         return Role.WHO
     return Role.WHEN if _WHEN_KEY.search(words) else Role.NONE
+
+
+KEY_SHARE = 0.2  # of the records that must hold a key for it to be a column
+
+
+def keyed_columns(
+    keys_held: Sequence[Iterable[str]], taken: list[str]
+) -> tuple[list[str], list[Column]]:
+    """Of records whose fields are keyed (each record's keys in `keys_held`), the keys KEY_SHARE
+    of them hold, in the order first met, and a column for each: named by the key (unique
+    against `taken`, which it extends), called by the key's words, its role `key_role`'s."""
+    held: Counter[str] = Counter(key for keys in keys_held for key in keys)
+    keys = [k for k, n in held.items() if n >= KEY_SHARE * len(keys_held)]
+    columns = []
+    for key in keys:
+        taken.append(identifier(key, taken))
+        words = re.sub(r"[-_.]+", " ", key.lower())
+        columns.append(Column(taken[-1], role=key_role(key), aliases=(words,)))
+    return keys, columns
 
 
 def identifier(text: str, taken: Iterable[str] = ()) -> str:
