@@ -34,7 +34,7 @@ from end_to_end import run  # noqa: E402 - (this folder is on the path when run 
 
 from longread.evals.generate import fetch_plays
 from longread.evals.records_data import fetch
-from longread.index.records import ensure_records
+from longread.index.first_need import ensure_records
 from longread.index.single import SingleDocIndex
 from longread.query.catalog import document_catalog
 from longread.query.execute import execute

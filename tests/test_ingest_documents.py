@@ -247,7 +247,7 @@ def test_html_text_and_headings(tmp_path):
     assert doc.kind == "html"
     assert doc.text == (
         "The Main Story\n\nFish & chips, hot and cheap.\nNext line.\n\n"
-        "Subsection one\n\nfirst\nsecond\n\nKey | Value\na | 1\n\n"
+        "Subsection one\n\nfirst\nsecond\n\nKey | Value\n--- | ---\na | 1\n\n"
         "Deep <three>\n\nEnd."
     )
     assert [(h.title, h.level) for h in doc.headings] == [

@@ -1,6 +1,8 @@
-"""A deadline for work the host does on model code's behalf. The REPL sets one around each tool
+"""A deadline for work the host does on model code's behalf: the REPL sets one around each tool
 call (the cell's time limit, or the run's if sooner); long loops (regex searches, scans) call
-`check()`, and regex engines that take a timeout are given `remaining()`. Beside it, a stop for
+`check()`, and regex engines that take a timeout are given `remaining()`. A question being
+answered has one too (`answering`: its time budget), for the work done for the question itself
+(records found on first need, in a process of their own, ended by it). Beside them, a stop for
 the whole process (`request_stop`, when a signal comes): every deadline counts as passed, model
 calls and cells end, a local model stops generating."""
 
@@ -14,7 +16,9 @@ from contextvars import ContextVar
 
 from longread.errors import BudgetExceededError
 
+SEARCHING = "the cell's time limit was reached during a search; narrow the pattern or the range"
 _deadline: ContextVar[float | None] = ContextVar("longread_deadline", default=None)
+_question: ContextVar[float | None] = ContextVar("longread_question_deadline", default=None)
 _stop = threading.Event()
 _stopped_by: list[tuple[str, int]] = []  # (why, the exit code it calls for), once set
 
@@ -33,9 +37,23 @@ def until(when: float | None) -> Iterator[None]:
         _deadline.reset(token)
 
 
-def current() -> float | None:
-    """The deadline in force (a `time.monotonic()` value), or None."""
-    return _deadline.get()
+@contextmanager
+def answering(when: float | None) -> Iterator[None]:
+    """Within the block a question is answered that must end by `when` (None: no limit): work
+    the host does for the question itself, beyond any cell's (records found on first need), ends
+    by then; searches and model calls keep to the run's budget as they do."""
+    token = _question.set(when)
+    try:
+        yield
+    finally:
+        _question.reset(token)
+
+
+def current(question: bool = False) -> float | None:
+    """The deadline in force (a `time.monotonic()` value), or None; with `question`, the sooner
+    of it and the deadline of the question being answered."""
+    held = [t for t in (_deadline.get(), _question.get() if question else None) if t is not None]
+    return min(held) if held else None
 
 
 def remaining() -> float | None:
@@ -65,12 +83,20 @@ def end_if_stopped() -> None:
         )
 
 
-def check() -> None:
-    """Raise DeadlineExceeded once the deadline has passed (or a stop was requested)."""
+def check(during: str = SEARCHING, question: bool = False) -> None:
+    """Raise DeadlineExceeded (saying `during`) once the deadline has passed (`question`: the
+    question's too), or a stop was requested."""
     if _stop.is_set():
         raise DeadlineExceeded(f"the run was stopped ({_stopped_by[0][0]})")
-    when = _deadline.get()
+    when = current(question)
     if when is not None and time.monotonic() >= when:
-        raise DeadlineExceeded(
-            "the cell's time limit was reached during a search; narrow the pattern or the range"
-        )
+        raise DeadlineExceeded(during)
+
+
+def as_spent(error: DeadlineExceeded, seconds: float | None) -> BudgetExceededError:
+    """A question's deadline passed in work of the host's (no answer reached): its time budget
+    spent."""
+    if stop_requested() is not None:
+        return BudgetExceededError(f"budget exceeded: {error}", "signal")
+    budget = f"time budget of {seconds:g} s" if seconds is not None else "time limit"
+    return BudgetExceededError(f"budget exceeded: the {budget} is used up: {error}", "max_seconds")

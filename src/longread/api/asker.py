@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -12,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Self
 
+from longread import deadline
 from longread.answer import Answer
 from longread.api.session import Session
 from longread.api.settings import AskSettings
@@ -56,6 +58,7 @@ class Asker:
         self._planned: Plan | None = None  # the plan an estimate just read, for the answer
         self._cancelled = threading.Event()
         self._gateway: Gateway | None = None  # the running question's
+        self._asked_at: float | None = None  # when the question being answered was asked
 
     @cached_property
     def root(self) -> LM:
@@ -136,6 +139,22 @@ class Asker:
         return JsonlTrace(path) if path else None
 
     @contextmanager
+    def timed(self, mode: str) -> Iterator[None]:
+        """One question's clock (the outermost, where they nest): its time budget counts from
+        here, its estimate included, and work the host does for it (records found on first need)
+        ends when that budget does."""
+        if self._asked_at is not None:
+            yield
+            return
+        self._asked_at = time.monotonic()
+        seconds = bounded(self.budget, self.root, mode).max_seconds
+        try:
+            with deadline.answering(None if seconds is None else self._asked_at + seconds):
+                yield
+        finally:
+            self._asked_at = None
+
+    @contextmanager
     def _run(
         self, question: str, options: RunOptions | None = None, mode: str = "auto"
     ) -> Iterator[Run]:
@@ -149,6 +168,7 @@ class Asker:
             cache=self.cache,
             on_event=sink,
             concurrency=options.concurrency,
+            started=self._asked_at,
         )
         self._gateway = gateway
         if self._cancelled.is_set():
@@ -198,7 +218,7 @@ class SourceAsker(Asker):
         asked(question)
         self.ready()
         mode = mode or self.mode
-        with self._run(question, mode=mode) as run:
+        with self.timed(mode), self._run(question, mode=mode) as run:
             tools = self.tools(run)
             self.last_answer = (
                 answer(question, tools, run, mode)
@@ -224,9 +244,10 @@ class SourceAsker(Asker):
 def answered(source: SourceAsker, question: str) -> Answer:
     """The answer to `question`, refused before any call when its mode is predicted to run past
     its default time budget; its usage keeps the estimate made before it (`estimate`)."""
-    [expected] = source.estimate(asked(question), [source.mode])
-    check_predicted(expected, source.budget, source.root)
-    answer = source.ask(question)
+    with source.timed(source.mode):
+        [expected] = source.estimate(asked(question), [source.mode])
+        check_predicted(expected, source.budget, source.root)
+        answer = source.ask(question)
     answer.usage["estimate"] = expected.to_dict()
     return answer
 

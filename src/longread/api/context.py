@@ -45,7 +45,7 @@ class RLM_REPL(Asker):  # noqa: N801 - the name users of RLM code expect
         """The full `Answer` (text, citations, usage, mode and why it was chosen)."""
         asked(question)
         options = replace(self.options, enable_slicing=enable_slicing)
-        with self._run(question, options, self.mode) as run:
+        with self.timed(self.mode), self._run(question, options, self.mode) as run:
             self.last_answer = answer(question, InMemory(context, doc_id), run, self.mode)
         return self.last_answer
 

@@ -23,7 +23,7 @@ from longread.store.docstore import DocStore
 from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 26  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 28  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
@@ -34,18 +34,8 @@ _NUMERAL = re.compile(
 )
 
 
-def ensure_records(store: DocStore, store_id: int, name: str) -> None:
-    """Find and store the document's records unless stored by this version of the finders: on
-    first need, not while indexing (an index is built several times faster than its records are
-    read); callers finding them at once take turns, and the later ones find them stored."""
-    if store.records_version(store_id) == FINDERS_VERSION:
-        return
-    with store.building():
-        if store.records_version(store_id) != FINDERS_VERSION:
-            _find_records(store, store_id, name)
-
-
-def _find_records(store: DocStore, store_id: int, name: str) -> None:
+def find_records(store: DocStore, store_id: int, name: str) -> None:
+    """Find the document's records and store them (see `first_need.ensure_records`)."""
     chars = store.document(store_id)["chars"]
     if chars > MAX_CHARS:
         store.save_records(store_id, [], FINDERS_VERSION)
@@ -220,7 +210,7 @@ class Places:
             table.ends,
             values,
             table.nouns,
-            table.notes,
+            table.marked,
         )
 
     def sections_table(self) -> Table | None:

@@ -1,4 +1,5 @@
-"""Load an HTML page as readable text: blocks on their own lines, h1-h6 as headings."""
+"""Load an HTML page as readable text: blocks on their own lines, h1-h6 as headings, a table's rows
+a line each (`a | b`, a rule under a row of header cells)."""
 
 from __future__ import annotations
 
@@ -46,9 +47,6 @@ _BLOCK_TAGS = {
     "pre",
     "section",
     "table",
-    "tbody",
-    "tfoot",
-    "thead",
     "ul",
 }
 _CELL_TAGS = {"td", "th"}
@@ -146,6 +144,11 @@ class _Renderer:
         self._break(tag.name)
         if tag.name == "pre":
             self._pre_depth -= 1
+        if tag.name == "tr":
+            cells = tag.find_all(_CELL_TAGS, recursive=False)
+            if cells and all(cell.name == "th" for cell in cells):  # (a rule under a header)
+                self.builder.write(" | ".join(["---"] * len(cells)))
+                self.builder.end_line(blank=False)
 
     def _break(self, name: str) -> None:
         """Block tags set their content off by blank lines; line tags just start a new line."""

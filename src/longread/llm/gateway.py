@@ -74,7 +74,9 @@ class Gateway:
         on_event: EventSink = ignore,
         sleep: Callable[[float], None] = time.sleep,
         limits: Shared | None = None,
+        started: float | None = None,
     ):
+        """`started`: when its time budget began (a `time.monotonic()` value; default now)."""
         self.budget = budget
         self.cache = cache
         self.concurrency = concurrency
@@ -84,7 +86,7 @@ class Gateway:
         self.usage = Usage()
         self._sleep = sleep
         self.limits = limits  # shared with other workers: one rate limit and budget for all
-        self._started = time.monotonic()
+        self._started = time.monotonic() if started is None else started
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(concurrency)
         self._cancelled = threading.Event()

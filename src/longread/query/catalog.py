@@ -16,8 +16,9 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from longread.index.corpus import CorpusIndex
+from longread.index.first_need import ensure_records
 from longread.index.records import MAX_CHARS as RECORDS_CHARS
-from longread.index.records import VALUES_KEPT, Places, ensure_records
+from longread.index.records import VALUES_KEPT, Places
 from longread.index.single import SingleDocIndex
 from longread.store.docstore import DocStore
 from longread.store.record_query import RecordQuery, View, ViewPart, word_pattern

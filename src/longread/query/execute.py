@@ -52,25 +52,30 @@ def _executed(plan: Plan, catalog: Catalog) -> Counted:
     table = table or catalog.tables[plan.table or ""]
     where, params = _where(plan, table)
     source = quoted(table.name)
-    matched = _counted(catalog, source, where, params)
     measure, measure_params = _measure(plan, table)
     operation = plan.operation
-    counted = Counted(plan, None, matched=int(matched or 0), table_rows=table.rows)
+    counted = Counted(plan, None, table_rows=table.rows)
     counted.label = row_label(plan, table)
     if operation in (Operation.COUNT, Operation.EXISTS) and plan.group_by is None:
         if plan.term and plan.table != TEXT:
-            sql = f"SELECT coalesce(sum({measure}), 0) FROM {source}{where}"
-            counted.value = _one(catalog, sql, [*measure_params, *params])
+            value = f"coalesce(sum({measure}), 0)"
+            sql = f"SELECT {value} FROM {source}{where}"
+            counted.value, counted.matched = _with_count(
+                catalog, value, source, where, [*measure_params, *params]
+            )
         else:
             sql = f"SELECT count(*) FROM {source}{where}"
-            counted.value = counted.matched
+            counted.value = counted.matched = _counted(catalog, source, where, params)
         if operation is Operation.EXISTS:
             counted.value = bool(counted.value)
         counted.sql = sql
     elif operation in (Operation.SUM, Operation.MEAN, Operation.MIN, Operation.MAX):
         function = {"sum": "sum", "mean": "avg", "min": "min", "max": "max"}[operation.value]
-        sql = f"SELECT {function}({measure}) FROM {source}{where}"
-        counted.value, counted.sql = _one(catalog, sql, [*measure_params, *params]), sql
+        value = f"{function}({measure})"
+        counted.sql = f"SELECT {value} FROM {source}{where}"
+        counted.value, counted.matched = _with_count(
+            catalog, value, source, where, [*measure_params, *params]
+        )
         if operation in (Operation.MIN, Operation.MAX):
             order = "DESC" if operation is Operation.MAX else "ASC"
             cited_where, cited_params = _where(plan, table, citing=True)
@@ -85,16 +90,17 @@ def _executed(plan: Plan, catalog: Catalog) -> Counted:
             )
             return counted
     elif operation is Operation.NTH:
-        order = (quoted(plan.column) if plan.column else "document, _start") + (
+        order = (quoted(plan.column) if plan.column else catalog.query.text_order(table.name)) + (
             " DESC" if plan.rank < 0 else ""
         )
         offset = abs(plan.rank) - 1
         counted.rows = _rows(catalog, plan, table, where, params, order, offset=offset, limit=1)
         counted.value = counted.rows[0].label if counted.rows else None
+        counted.matched = _counted(catalog, source, where, params)
         counted.sql = f"SELECT * FROM {source}{where} ORDER BY {order} LIMIT 1 OFFSET {offset}"
         return counted
     else:
-        counted.groups, counted.sql = _grouped(catalog, plan, table, where, params)
+        counted.groups, counted.matched, counted.sql = _grouped(catalog, plan, table, where, params)
         counted.value = _group_value(plan, counted.groups)
     chosen = _chosen(plan, counted)
     counted.rows = _rows(catalog, chosen, table, *_where(chosen, table, citing=True))
@@ -128,9 +134,11 @@ def _group_value(plan: Plan, groups: list[tuple[Any, float]]) -> Any:
 
 def _grouped(
     catalog: Catalog, plan: Plan, table: CatalogTable, where: str, params: list[Any]
-) -> tuple[list[tuple[Any, float]], str]:
+) -> tuple[list[tuple[Any, float]], int, str]:
     """(group, figure) for each group: ranked for argmax and argmin, else in the order the
-    text first has them; every group `compared` is there, at 0 if it has no rows."""
+    text first has them; every group `compared` is there, at 0 if it has no rows. With them,
+    how many rows passed the filters (counted in the same pass: rows without the grouped
+    column are a group of their own, left out)."""
     key = plan.group_by or plan.column or "document"
     column = table.column(key)
     apart = column is not None and column.role == "section" and len(catalog.documents) > 1
@@ -139,24 +147,32 @@ def _grouped(
     ranked = plan.operation in (Operation.ARGMAX, Operation.ARGMIN, Operation.COUNT)
     order = "ASC" if plan.operation is Operation.ARGMIN else "DESC"
     ordering = f"v {order}, {group}" if ranked else "min(document), min(_start)"
-    clause = f"{where} {'AND' if where else 'WHERE'} {quoted(key)} IS NOT NULL"
     having, having_params = "", []
     if plan.having is not None:
         test, bound = plan.having
         having, having_params = f" HAVING v {'=' if test is Test.IN else test.value} ?", [bound]
     sql = (
-        f"SELECT {group}, {figure} AS v FROM {quoted(table.name)}{clause} "
+        f"SELECT {group}, {figure} AS v, count(*) FROM {quoted(table.name)}{where} "
         f"GROUP BY {group}{having} ORDER BY {ordering}"
     )
     found = catalog.query.execute(sql, [*figure_params, *params, *having_params]).rows
-    groups = [((r[0], r[1]) if apart else r[0], r[-1] if r[-1] is not None else 0) for r in found]
+    matched = (
+        sum(r[-1] for r in found)
+        if not having
+        else _counted(catalog, quoted(table.name), where, params)
+    )
+    groups = [
+        ((r[0], r[1]) if apart else r[0], r[-2] if r[-2] is not None else 0)
+        for r in found
+        if r[-3] is not None
+    ]
     held = {g for g, _ in groups}
     missing = [(g, 0) for g in plan.compared if g not in held]
     if missing:
         groups = sorted(groups + missing, key=lambda gv: (gv[1], str(gv[0])))
         if plan.operation is not Operation.ARGMIN:
             groups = sorted(groups, key=lambda gv: -gv[1])
-    return groups, sql
+    return groups, matched, sql
 
 
 def _inner(plan: Plan, table: CatalogTable) -> tuple[str, list[Any]]:
@@ -212,15 +228,16 @@ def _rows(
     table: CatalogTable,
     where: str,
     params: list[Any],
-    order: str = "document, _start",
+    order: str | None = None,
     order_params: list[Any] | None = None,
     offset: int = 0,
     limit: int = CITED,
 ) -> list[Row]:
-    """The first rows passing the plan's filters, each with its label: the grouped column, the
-    column computed, or the table's `who` column."""
+    """The first rows passing the plan's filters (in `order`, else the text's), each with its
+    label: the grouped column, the column computed, or the table's `who` column."""
     label = row_label(plan, table)
     label_sql = quoted(label) if label else "NULL"
+    order = order or catalog.query.text_order(table.name)
     sql = (
         f"SELECT document, _start, _end, {label_sql} FROM {quoted(table.name)}{where} "
         f"ORDER BY {order} LIMIT {int(limit)} OFFSET {int(offset)}"
@@ -248,16 +265,26 @@ def _body(table: CatalogTable) -> str:
     return next((c.name for c in table.columns if c.role == "body"), "text")
 
 
-def matched_rows(catalog: Catalog, table: str, filters: list[Filter]) -> int:
-    """How many rows of the table pass the filters."""
+def any_row(catalog: Catalog, table: str, filters: list[Filter]) -> bool:
+    """Whether some row of the table passes the filters (the scan stops at the first)."""
     where, params = _where(Plan("", table=table, filters=tuple(filters)), catalog.tables[table])
-    return _counted(catalog, quoted(table), where, params)
+    sql = f"SELECT EXISTS (SELECT 1 FROM {quoted(table)}{where})"
+    return bool(catalog.computed((sql, *params), lambda: _one(catalog, sql, params)))
 
 
 def _counted(catalog: Catalog, source: str, where: str, params: list[Any]) -> int:
     """How many rows of a table pass a WHERE clause (counted once per clause)."""
     sql = f"SELECT count(*) FROM {source}{where}"
     return int(catalog.computed((sql, *params), lambda: _one(catalog, sql, params) or 0))
+
+
+def _with_count(
+    catalog: Catalog, value: str, source: str, where: str, params: list[Any]
+) -> tuple[Any, int]:
+    """The aggregate `value` over the rows passing `where`, and how many they are (one pass)."""
+    sql = f"SELECT {value}, count(*) FROM {source}{where}"
+    rows = catalog.query.execute(sql, params, max_rows=1).rows
+    return (rows[0][0], int(rows[0][1])) if rows else (None, 0)
 
 
 def _one(catalog: Catalog, sql: str, params: list[Any]) -> Any:

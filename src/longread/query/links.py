@@ -24,6 +24,7 @@ _WORD = re.compile(r"[^\W_][\w'’.&-]*[\w]|[^\W_]")
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
 STRUCTURAL = ("sections", "documents")
 EXACT, STEM, PART = 1.0, 0.8, 0.5  # how closely a question's words match a value
+JOINED = 0.6  # a part of a value written without spaces (`udp` of `21/udp`, `video` of `video/mp4`)
 UNIT_CHARS = 3  # a column name's last word this short is a unit a question may leave out
 
 
@@ -249,7 +250,7 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
                 *map(key, column.aliases),
             ):
                 continue  # (a stop word; `the host mail`: the column's name, then its value)
-            if strength < STEM and not text[:1].isupper():
+            if strength < JOINED and not text[:1].isupper():
                 continue  # (part of a name is capitalized in the question: `the same` is none)
             if column.role == "who" and strength < EXACT and not text[:1].isupper():
                 continue  # (a name is capitalized in the question: `all` is no speaker ALL)
@@ -300,10 +301,12 @@ def _value_index(
 ) -> dict[str, tuple[tuple[Any, ...], float]]:
     """How a question may write each value: as it is (exact); by a single word's stem; by a
     numbered section's kind and number (`act 3`, every section so numbered); by a part of it
-    (`Lear` for `KING LEAR`; `Europe`, every value holding it)."""
+    (`Lear` for `KING LEAR`; `Europe`, every value holding it; `udp` of `21/udp`, written
+    small)."""
     index: dict[str, tuple[tuple[Any, ...], float]] = {}
     numbered: dict[str, list[Any]] = {}
     partial: dict[str, set[Any]] = {}
+    joined: set[str] = set()
     for value, _ in values:
         if kind == "number":
             if isinstance(value, int | float) and float(value).is_integer():
@@ -323,11 +326,13 @@ def _value_index(
                 part = " ".join(tokens[at : at + size])
                 if terms(part) and numeral(tokens[at + size - 1]) is None:
                     partial.setdefault(part, set()).add(value)
+                    if not any(c.isspace() for c in text):
+                        joined.add(part)
     for part, held_values in numbered.items():
         index.setdefault(part, (tuple(held_values), EXACT))
     for part, held in partial.items():
         if part not in index:  # (`Europe`: every value holding it, `Europe/Berlin`, `Europe/Oslo`…)
-            index[part] = (tuple(sorted(held, key=str)), PART)
+            index[part] = (tuple(sorted(held, key=str)), JOINED if part in joined else PART)
     return index
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from longread.query import cues
 from longread.query.catalog import Catalog, CatalogTable
-from longread.query.execute import matched_rows
+from longread.query.execute import any_row
 from longread.query.links import PLACE_WORD, STRUCTURAL, Link, link
 from longread.query.plan import Filter, Inner, Operation, Plan, Shape, Test
 from longread.query.reading import (
@@ -73,6 +73,8 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
         and not any(lk.start < e and s < lk.end for s, e in cue_spans)
     ]
     said = cues.term(asked) or _appearing(asked, links)
+    if said is not None and _held_as_value(said, links, catalog):
+        said = None
     if said is not None:
         links = [lk for lk in links if not (lk.start < said[2] and said[1] < lk.end)]
     reading = Reading(question, asked, operation, catalog, links, said, cues.counted(asked), words)
@@ -94,6 +96,13 @@ def _appearing(asked: str, links: list[Link]) -> tuple[str, int, int] | None:
     if found is None or any(lk.what == "value" and lk.start <= found[1] < lk.end for lk in links):
         return None
     return found
+
+
+def _held_as_value(said: tuple[str, int, int], links: list[Link], catalog: Catalog) -> bool:
+    """Whether the word a question says is used (`services use udp`) is a value of tables with
+    no text to say it in: their rows are what it names."""
+    held = [lk for lk in links if lk.what == "value" and lk.start < said[2] and said[1] < lk.end]
+    return bool(held) and all(role(catalog.tables[lk.table], "body") is None for lk in held)
 
 
 _PLACING = (Operation.NTH, Operation.ARGMAX, Operation.ARGMIN)
@@ -287,7 +296,7 @@ def _filters(
     for picked in readings:
         filters = _merged(picked) + bounded
         first = first if first is not None else filters
-        if matched_rows(reading.catalog, table.name, filters) > 0:
+        if any_row(reading.catalog, table.name, filters):
             return filters
     return first if first is not None else bounded
 

@@ -169,11 +169,22 @@ class RecordQuery:
         cut = len(rows) > max_rows
         return Result(columns, rows[:max_rows], cut, time.monotonic() - started)
 
+    def text_order(self, view: str) -> str:
+        """The ORDER BY that puts the view's rows in the text's order: the order they are stored
+        in where they are one document's rows of one table (read without a sort, so the first
+        rows come at once), else by document and place."""
+        parts = self.views[view].parts if view in self.views else ()
+        return "_row" if len(parts) == 1 and len(parts[0].store_ids) == 1 else "document, _start"
+
     def rows(self, view: str) -> Iterator[tuple[Any, ...]]:
         """Every row of a view, in the text's order, column names first (for an export: no
         limit; not for statements a model writes)."""
+        columns = ", ".join(quoted(c.name) for c in self.views[view].columns)
         with self._lock:
-            cursor = self.db.execute(f"SELECT * FROM {quoted(view)} ORDER BY document, _start")
+            cursor = self.db.execute(
+                f"SELECT document, _start, _end, {columns} FROM {quoted(view)} "
+                f"ORDER BY {self.text_order(view)}"
+            )
             yield tuple(d[0] for d in cursor.description)
             yield from cursor
 
@@ -209,8 +220,8 @@ def _view_sql(view: View, aliases: dict[Path, str], names: dict[tuple[Path, int]
             else _literal(only)
         )
         selects.append(  # (`+`: the rows are scanned, not looked up one by one by the index)
-            f'SELECT {document} AS document, r.start AS _start, r."end" AS _end, {cells} '
-            f"FROM {alias}.{part.table.physical} r WHERE +r.doc_id IN ({ids})"
+            f'SELECT {document} AS document, r.start AS _start, r."end" AS _end, {cells}, '
+            f"r.rowid AS _row FROM {alias}.{part.table.physical} r WHERE +r.doc_id IN ({ids})"
         )
     return f"CREATE TEMP VIEW {quoted(view.name)} AS " + " UNION ALL ".join(selects)
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 RECORDS_SCHEMA = """
@@ -103,32 +104,38 @@ class RecordTables:
         starts, ends, values column by column, and each column's value counts)."""
         with self._bulk():
             self._drop_records(store_id)
+            filled: dict[int, tuple[StoredTable, bool, list[tuple[Any, ...]]]] = {}
             for table_name, kind, columns, nouns, starts, ends, values, counts in tables:
                 stored, made = self._table_for(table_name, kind, tuple(columns), tuple(nouns))
-                names = ", ".join(quoted(c.name) for c in stored.columns)
-                self._insert(
-                    f'INSERT INTO {stored.physical} (doc_id, start, "end", {names})',
-                    list(zip(repeat(store_id), starts, ends, *values)),
-                )
-                if made:  # (indexed once filled: faster than row by row)
-                    self.db.execute(
-                        f"CREATE INDEX {stored.physical}_by_doc ON {stored.physical} "
-                        "(doc_id, start)"
-                    )
-                self.db.execute(  # (two tables of one shape in a document are one)
-                    "INSERT INTO record_counts VALUES (?, ?, ?) ON CONFLICT (doc_id, table_id) "
-                    "DO UPDATE SET rows = rows + excluded.rows",
-                    (store_id, stored.id, len(starts)),
-                )
+                rows = filled.setdefault(stored.id, (stored, made, []))[2]
+                rows += zip(repeat(store_id), starts, ends, *values)  # (one shape: one table)
                 for column, (listed, unlisted) in zip(stored.columns, counts, strict=True):
                     rows = [*listed, *([(None, unlisted)] if unlisted else [])]
                     self.db.executemany(
                         "INSERT INTO record_values VALUES (?, ?, ?, ?, ?)",
                         [(store_id, stored.id, column.name, v, n) for v, n in rows],
                     )
+            for stored, made, rows in filled.values():
+                self._fill(store_id, stored, made, rows)
             self.db.execute(
                 "INSERT OR REPLACE INTO record_scans VALUES (?, ?)", (store_id, version)
             )
+
+    def _fill(
+        self, store_id: int, stored: StoredTable, made: bool, rows: list[tuple[Any, ...]]
+    ) -> None:
+        """A document's rows of one table, stored in the text's order (so reading the table in
+        its stored order reads them so, without a sort)."""
+        rows.sort(key=itemgetter(1))
+        names = ", ".join(quoted(c.name) for c in stored.columns)
+        self._insert(f'INSERT INTO {stored.physical} (doc_id, start, "end", {names})', rows)
+        if made:  # (indexed once filled: faster than row by row)
+            self.db.execute(
+                f"CREATE INDEX {stored.physical}_by_doc ON {stored.physical} (doc_id, start)"
+            )
+        self.db.execute(
+            "INSERT INTO record_counts VALUES (?, ?, ?)", (store_id, stored.id, len(rows))
+        )
 
     def _insert(self, head: str, rows: list[tuple[Any, ...]]) -> None:
         """The rows inserted by `head` (`INSERT INTO t (…)`), many to a statement: binding a

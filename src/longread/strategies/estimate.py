@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 
+from longread import deadline
 from longread.errors import BudgetExceededError, InputError
 from longread.llm.base import LM
 from longread.llm.dry_run import REPLY_SHARE, DryRunLM
@@ -138,6 +139,8 @@ def _estimate(
         answer(question, source, dry, mode)
     except BudgetExceededError as error:
         note = f"{note}; stops at the budget ({error.limit})".lstrip("; ")
+    except deadline.DeadlineExceeded:  # (work of the host's for it, such as finding records)
+        note = f"{note}; stops at the budget (max_seconds)".lstrip("; ")
     except InputError as error:  # e.g. `aggregate` for a question that counts nothing
         note = f"does not answer this: {error}"
     finally:

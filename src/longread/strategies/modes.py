@@ -6,6 +6,7 @@ in-memory context, `map` for the rest)."""
 
 from __future__ import annotations
 
+from longread import deadline
 from longread.answer import Answer
 from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind
@@ -76,6 +77,8 @@ def answer(question: str, source: Source, run: Run, mode: str = "auto") -> Answe
         if error.partial is not None:
             error.partial.claims = checked_claims(error.partial, question, run)
         raise
+    except deadline.DeadlineExceeded as error:  # (host work, such as records found, took it)
+        raise deadline.as_spent(error, run.gateway.budget.max_seconds) from None
     result.claims = checked_claims(result, question, run)
     result.usage = run.gateway.usage.to_dict()  # (the judge's call included)
     return result

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from longread import deadline
 from longread.answer import CITATION_MARK, Answer, Citation, Counts
 from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind, EventSink, fan_out, ignore
@@ -176,6 +177,7 @@ class Analysis:
         conversation_id = request.conversation
         try:
             with (
+                deadline.answering(self.gateway.deadline),
                 self._opened() as (make_source, described),
                 self.conversations.using(conversation_id, request.document_ids) as (
                     conversation_id,

@@ -1,24 +1,36 @@
 """Records found in a document's text, as tables: the registered kinds (one module each, tried in
 order, a later kind kept off the spans an earlier one read), then the general finder of
-templates over the lines no kind took."""
+templates over the lines no kind took; fields written inside a record's text are columns too."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from longread.ingest.records import (
+    aligned,
     dialogue,
     json_records,
     log_lines,
     messages,
     stanzas,
     tables,
+    tasks,
     template,
 )
+from longread.ingest.records.inner_fields import with_inner_fields
 from longread.ingest.records.kind import MIN_ROWS, Kind, Taken
 from longread.ingest.records.table import Table
 
-KINDS: tuple[Kind, ...] = (messages, json_records, stanzas, log_lines, tables, dialogue)
+KINDS: tuple[Kind, ...] = (
+    messages,
+    json_records,
+    stanzas,
+    log_lines,
+    tables,
+    aligned,
+    tasks,
+    dialogue,
+)
 WHOLE = {kind.name: kind.WHOLE for kind in KINDS}  # what a document of each kind is called
 WHOLE_CHARS = 8_000_000  # a longer text is tested for each kind on samples
 _PIECE = 65_536
@@ -30,7 +42,7 @@ def find_tables(
 ) -> list[Table]:
     """The records of every kind the text holds, then those of the templates its other lines
     repeat (heading lines, [start, end) in `headings`, are none); tables of fewer than MIN_ROWS
-    rows are left out."""
+    rows are left out, unless the text marks them as records (a table's rule, mail headers)."""
     sample = _sample(text)
     taken = Taken()
     found: list[Table] = []
@@ -45,12 +57,12 @@ def find_tables(
                         for s, e in zip(table.starts, table.ends, strict=True)
                     ]
                 )
-            if len(table) >= MIN_ROWS or (len(table) and kind is messages):
+            if len(table) >= MIN_ROWS or (len(table) and table.marked):
                 found.append(table)
                 taken.extend(zip(table.starts, table.ends, strict=True))
     taken.extend(headings)
     found += template.find(text, taken)
-    return found
+    return [with_inner_fields(table) for table in found]
 
 
 def _sample(text: str) -> str:

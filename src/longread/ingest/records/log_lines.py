@@ -1,7 +1,8 @@
 """Log lines: one event a line, stamped with a time, in the layouts programs write most: syslog
 (`Jun 21 16:47:48 host sshd[137]: text`), a stamp and a level (`2024-03-01 12:00:05,120 ERROR
-[worker-2] db.pool: text`, or the level first), and web servers' access logs. A syslog line's
-level is the level word its text opens with (`error: …`), where it has one."""
+[worker-2] db.pool: text`, a host between them, or the level first), and web servers' access
+logs. A syslog line's level is the level word its text opens with (`error: …`), where it has
+one."""
 
 from __future__ import annotations
 
@@ -28,13 +29,14 @@ _FORMATS = (
         ),
         ("time", "host", "source", "pid", "level", "message"),
     ),
-    (  # a stamp, then a level: `2024-03-01 12:00:05,120 ERROR [thread] logger: text`
+    (  # a stamp, a host, a level: `2024-03-01 12:00:05,120 [web1] ERROR [thread] logger: text`
         LinePattern(
-            rf"\[?(?P<time>{_STAMP})\]?[ \t]+[\[<]?(?P<level>(?i:{LEVELS}))[\]>:]?[ \t]+"
+            rf"\[?(?P<time>{_STAMP})\]?[ \t]+(?:\[?(?P<host>[\w.-]{{1,60}})\]?[ \t]+)??"
+            rf"[\[<]?(?P<level>(?i:{LEVELS}))[\]>:]?[ \t]+"
             r"(?:\[(?P<thread>[^\]\n]{1,60})\][ \t]+)?(?:(?P<source>[\w.$/-]{1,80})(?::| -)[ \t]+)?"
             r"(?P<message>[^\n]*)",
         ),
-        ("time", "level", "thread", "source", "message"),
+        ("time", "host", "level", "thread", "source", "message"),
     ),
     (  # a level, then a stamp: `ERROR 2024-03-01 12:00:05 text`, `[WARN] [2024-…] text`
         LinePattern(
@@ -58,6 +60,7 @@ _ALIASES = {
     "time": ("when", "timestamp", "date"),
     "source": ("component", "program", "service", "process", "logger", "module"),
     "level": ("severity", "priority"),
+    "host": ("server", "machine", "node"),
     "message": ("text",),
     "client": ("ip", "address", "visitor"),
     "status": ("status code", "code"),

@@ -60,7 +60,7 @@ def records(text: str, file_name: str) -> list[Table]:
     tables = []
     mail = _mail(text)
     if len(mail) >= 1 and (len(mail) >= MIN_ROWS or _whole(text, mail)):
-        tables.append(build("messages", name, _MAIL_COLUMNS, mail, NOUNS))
+        tables.append(build("messages", name, _MAIL_COLUMNS, mail, NOUNS, marked=True))
     for chat in _CHATS:
         found = [
             (m.start(), m.end(), (m["time"], m["sender"].strip(), m["text"]))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from email.utils import parsedate_to_datetime
 from enum import StrEnum
@@ -63,7 +63,7 @@ class Table:
     ends: list[int]
     values: list[list[Any]]
     nouns: tuple[str, ...] = ()
-    notes: dict[str, Any] = field(default_factory=dict)
+    marked: bool = False  # the text marks its rows as records (a table's rule, mail headers)
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -85,7 +85,7 @@ class Table:
             [self.ends[i] for i in pick],
             [[column[i] for i in pick] for column in self.values],
             self.nouns,
-            self.notes,
+            self.marked,
         )
 
     @property
@@ -349,6 +349,7 @@ def build(
     headers: Sequence[Column],
     cells: Sequence[tuple[int, int, Sequence[str | None]]],
     nouns: tuple[str, ...] = (),
+    marked: bool = False,
 ) -> Table:
     """A table from raw cells: each column typed by `typed` (a column declared a number or a date
     keeps that type only if its values read so)."""
@@ -368,4 +369,4 @@ def build(
         converted.append(values)
     starts = [s for s, _, _ in cells]
     ends = [e for _, e, _ in cells]
-    return Table(name, kind, typed_columns, starts, ends, converted, nouns)
+    return Table(name, kind, typed_columns, starts, ends, converted, nouns, marked)

@@ -33,8 +33,10 @@ WHOLE = ("table", "spreadsheet", "sheet", "dataset")
 _RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*(?::?-{2,}:?[ \t]*)?\|?[ \t]*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _DELIMITERS = ",\t;|:"
+TABS = "\t+"  # (runs of tabs, one delimiter: `tcp\t6\tTCP\t\t# transmission control`)
 _CLOCK = re.compile(r"(?<![:\d])\d{1,2}:[0-5]\d(?::[0-5]\d)?(?![:\d])")  # (a time's colons)
 _COMMENT = re.compile(r"[ \t]*#")
+_UNIT = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")  # a column name's unit, in brackets
 _SAMPLE_LINES = 50
 
 
@@ -46,7 +48,7 @@ def records(text: str, file_name: str) -> list[Table]:
     delimited = PurePath(file_name).suffix.lower() in (".csv", ".tsv", ".tab", ".psv")
     delimiter = _delimiter(text[:20_000], 2 if delimited else 3, delimited)
     if delimiter is not None:
-        table = _delimited(text, delimiter, _stem(file_name))
+        table = _delimited(text, delimiter, _stem(file_name), delimited)
         if table is not None:
             return [table]
     found = []
@@ -91,17 +93,22 @@ def _delimiter(sample: str, fields: int, named: bool) -> str | None:
     first = first[:_SAMPLE_LINES]
     if len(first) < 3:
         return None
-    for delimiter in _DELIMITERS if named else _DELIMITERS.replace("|", ""):
-        least = fields
+    for delimiter in (*_DELIMITERS, TABS) if named else (*_DELIMITERS.replace("|", ""), TABS):
+        least = 2 if delimiter == TABS else fields  # (prose has no runs of tabs inside a line)
+        if delimiter == TABS and sum("\t" in line.strip() for line in first) < 0.8 * len(first):
+            continue  # (a file of lines parted by spaces: the template finder's)
         if delimiter == ":":
             if any(_CLOCK.search(line) for line in first):
                 continue  # (a time's colons: `12:00:05`)
             least = max(fields, 4)  # (`root:x:0:0:root:/root:/bin/bash`)
-        rows = list(csv.reader(first, delimiter=delimiter))
+        rows = _split(first, delimiter)
         counts = [len(row) for row in rows]
         common = max(set(counts), key=counts.count)
         enclosed = sum(1 for row in rows if _enclosed(row))
-        widths = (common, common + 1) if counts[0] == common else (common - 1, common)
+        widths = max(
+            ((common - 1, common), (common, common + 1)),
+            key=lambda pair: (counts[0] in pair, sum(1 for c in counts if c in pair)),
+        )
         if (
             common >= least
             and counts[0] in widths
@@ -112,15 +119,36 @@ def _delimiter(sample: str, fields: int, named: bool) -> str | None:
     return None
 
 
+def _split(rows: list[str], delimiter: str) -> list[list[str]]:
+    """The rows' fields (a quoted field holding the delimiter or a line break kept whole; TABS:
+    each row parted by runs of tabs, as files aligned by tabs are, a last `#` field left out)."""
+    if delimiter == TABS:
+        return [_tabbed(row)[0] for row in rows]
+    return list(csv.reader(rows, delimiter=delimiter))
+
+
+def _tabbed(row: str) -> tuple[list[str], str | None]:
+    """A row parted by runs of tabs (by spaces, one with none), its fields, and the comment its
+    last field is, if it is one (`tcp\t6\tTCP\t\t# transmission control protocol`)."""
+    if "\t" not in row.strip():
+        data, hashed, said = row.partition(" #")
+        return data.split(), said.strip() if hashed else None
+    fields = re.split(r"\t+", row.strip("\t"))
+    if len(fields) > 1 and fields[-1].startswith("#"):
+        return fields[:-1], fields[-1].lstrip("#").strip()
+    return fields, None
+
+
 def _enclosed(row: list[str]) -> bool:
     """Whether a field of the row opens a bracket it does not close (`VALUES (0`): the delimiter
     parts a larger syntax's arguments (a statement's), not a table's cells."""
     return any(cell.count(o) != cell.count(c) for cell in row for o, c in ("()", "[]", "{}"))
 
 
-def _delimited(text: str, delimiter: str, stem: str) -> Table | None:
+def _delimited(text: str, delimiter: str, stem: str, named: bool) -> Table | None:
     """The file's rows, the first naming the columns (read by the standard library's csv, a
-    quoted field over several lines included)."""
+    quoted field over several lines included); any number of them in a file `named` a table
+    (`.csv`)."""
     spans = [(s, e) for s, e in lines(text) if text[s:e].strip() and not _COMMENT.match(text[s:e])]
     cells: list[tuple[int, int, list[str]]] = []
     at = 0
@@ -131,18 +159,36 @@ def _delimited(text: str, delimiter: str, stem: str) -> Table | None:
             at += 1
             end = spans[at][1]
             line = text[start:end]
-        row = next(csv.reader([line], delimiter=delimiter), [])
+        row = next(iter(_split([line], delimiter)), [])
         cells.append((start, end, [cell.strip() for cell in row]))
         at += 1
-    if len(cells) < MIN_ROWS + 1:
+    if len(cells) < (2 if named else MIN_ROWS + 1):
         return None
-    if _is_header(cells[0][2], [row for _, _, row in cells[1:]]):
-        return _table(stem, cells[0][2], cells[1:])
+    if delimiter == TABS:
+        return _commented(text, cells, stem, named)
+    if is_header(cells[0][2], [row for _, _, row in cells[1:]]):
+        return table_of(stem, cells[0][2], cells[1:], named)
     width = max(len(row) for _, _, row in cells)
-    return _table(stem, _commented_header(text, cells[0][0], delimiter, width), cells)
+    return table_of(stem, _commented_header(text, cells[0][0], delimiter, width), cells, named)
 
 
-def _is_header(first: list[str], rows: list[list[str]]) -> bool:
+def _commented(text: str, cells: list[tuple[int, int, list[str]]], stem: str, named: bool) -> Table:
+    """A file aligned by tabs: its rows' fields, and the comments some end with in a column of
+    their own, after the widest row's fields."""
+    rows = [(s, e, _tabbed(text[s:e])) for s, e, _ in cells]
+    width = max(len(fields) for _, _, (fields, _) in rows)
+    said = any(comment for _, _, (_, comment) in rows)
+    body = [
+        (s, e, [*fields, *[""] * (width - len(fields)), *([comment or ""] if said else [])])
+        for s, e, (fields, comment) in rows
+    ]
+    if is_header(body[0][2][:width], [row[:width] for _, _, row in body[1:]]):
+        return table_of(stem, body[0][2], body[1:], named)
+    header = _commented_header(text, cells[0][0], TABS, width)
+    return table_of(stem, header + (["comment"] if said else []), body, named)
+
+
+def is_header(first: list[str], rows: list[list[str]]) -> bool:
     """Whether a file's first row names its columns: not when most of its cells are numbers or
     are written as their column's values are (`root:x:0:0:…`, `AD  +4230+00131  Europe/Andorra`
     are data; `id,name,2019` over `1,Ann,50` names columns)."""
@@ -166,9 +212,7 @@ def _commented_header(text: str, start: int, delimiter: str, width: int) -> list
     above = text.rfind("\n", 0, max(0, start - 1)) + 1
     line = text[above : max(above, start - 1)]
     if _COMMENT.match(line):
-        named = [
-            c.strip() for c in next(csv.reader([line.strip().lstrip("#")], delimiter=delimiter))
-        ]
+        named = [c.strip() for c in next(iter(_split([line.strip().lstrip("#")], delimiter)), [])]
         named = [c for c in named if c]
         if len(named) == width:
             return named
@@ -176,9 +220,11 @@ def _commented_header(text: str, start: int, delimiter: str, width: int) -> list
 
 
 def _pipe_table(text: str, start: int, end: int, file_name: str) -> Table | None:
-    rows = []
+    rows: list[tuple[int, int, list[str]]] = []
+    ruled = False
     for s, e in lines(text, start, end):
         line = text[s:e]
+        ruled = ruled or (len(rows) == 1 and bool(_RULE.match(line)))  # (under the header)
         if not line.strip() or _RULE.match(line):
             continue
         cells = [c.strip().replace("\\|", "|") for c in _CELL_SPLIT.split(line.strip())]
@@ -187,16 +233,17 @@ def _pipe_table(text: str, start: int, end: int, file_name: str) -> Table | None
         if line.strip().endswith("|") and cells:
             cells = cells[:-1]
         rows.append((s, e, cells))
-    if len(rows) < 3:
+    if len(rows) < (2 if ruled else 3):
         return None
     header, body = rows[0][2], rows[1:]
-    if len(body) < 2:
-        return None
-    return _table(_caption(text, start) or _stem(file_name), header, body)
+    return table_of(caption(text, start) or _stem(file_name), header, body, ruled)
 
 
-def _table(title: str, header: list[str], body: list[tuple[int, int, list[str]]]) -> Table:
-    """A table from its header and rows (each cut or padded to the header's width)."""
+def table_of(
+    title: str, header: list[str], body: list[tuple[int, int, list[str]]], marked: bool
+) -> Table:
+    """A table from its header and rows (each cut or padded to the header's width); `marked`:
+    the text marks it as a table (a rule under its header, a file named so)."""
     width = len(header)
     taken: list[str] = []
     columns = []
@@ -204,9 +251,11 @@ def _table(title: str, header: list[str], body: list[tuple[int, int, list[str]]]
         column_name = identifier(cell or f"column {n + 1}", taken)
         taken.append(column_name)
         words = " ".join(cell.split())
-        columns.append(Column(column_name, aliases=(words,) if words else ()))
+        bare = _UNIT.sub("", words)  # (`Population (millions)` is called `population`)
+        named = (words, bare) if bare and bare != words else (words,)
+        columns.append(Column(column_name, aliases=named if words else ()))
     cells = [(s, e, [*row[:width], *[None] * (width - len(row))]) for s, e, row in body]
-    return with_who(build(identifier(title), name, columns, cells, NOUNS))
+    return with_who(build(identifier(title), name, columns, cells, NOUNS, marked))
 
 
 _NAME = re.compile(PATTERNS["n"])
@@ -233,7 +282,7 @@ def with_who(table: Table) -> Table:
     return replace(table, columns=columns)
 
 
-def _caption(text: str, start: int) -> str:
+def caption(text: str, start: int) -> str:
     """What names the table above it: a heading within five lines, else a caption line (short,
     not a sentence) just above."""
     above = text[max(0, start - 800) : start].rstrip("\n").split("\n")[-5:]

@@ -1,0 +1,159 @@
+"""Records laid out as engineers' files lay them out: columns aligned by spaces under a header (a
+command's output), a checklist, `key: value` fields inside log lines, a config file aligned by
+tabs with `#` comments, a table of one row under a rule, an HTML table with a header row. Each
+asked as a user would; every gold answer is computed here by string code of the test's own."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from longread.api import SingleDocRLM
+from longread.ingest.html import load_html
+from longread.ingest.records import find_tables
+from longread.llm.scripted import ScriptedLM
+
+STATES = ["Running"] * 5 + ["Pending", "CrashLoopBackOff", "Completed"]
+
+
+def write_pods(path: Path) -> list[tuple[str, str, int]]:
+    """`kubectl get pods` as it prints them; the (name, status, restarts) it wrote."""
+    chance = random.Random(3)
+    pods = [
+        (f"{chance.choice(['api', 'web', 'db'])}-{n:04x}-{chance.randrange(16**5):05x}",
+         chance.choice(STATES), chance.choice([0, 0, 1, 3, 12, 40]))
+        for n in range(30)
+    ]  # fmt: skip
+    lines = ["NAME                  READY   STATUS             RESTARTS   AGE"]
+    lines += [f"{n:<22}{'1/1':<8}{s:<19}{r:<11}{r + 2}d" for n, s, r in pods]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return pods
+
+
+def write_processes(path: Path) -> list[str]:
+    """`ps aux` as it prints it (a right-set number under each number's name, a command with
+    spaces last); the users it wrote, a row each."""
+    users = ["root"] * 6 + ["www-data"] * 3 + ["postgres"] * 2
+    lines = ["USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND"]
+    for n, user in enumerate(users):
+        pid = 10 ** (n % 5) + n
+        lines.append(
+            f"{user:<9}{pid:>7}  0.{n}  1.{n} {1000 * n:>6} {90 * n:>5} ?        Ss   Nov26"
+            f"   0:0{n % 10} /usr/bin/worker --queue q{n} --verbose"
+        )
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return users
+
+
+def ask(path: Path, question: str, tmp_path: Path) -> str:
+    model = ScriptedLM([], writes_code=False)  # (asked nothing: counted by code)
+    with SingleDocRLM(path, model, model, cache=False, store_path=tmp_path / "i.sqlite") as doc:
+        answer = doc.ask(question)
+    assert answer.mode == "aggregate" and answer.usage["calls"] == 0 and answer.citations
+    return answer.text.strip().splitlines()[0]
+
+
+def test_columns_aligned_under_a_header_are_a_table_each_field_under_its_name(tmp_path):
+    listing = tmp_path / "processes.txt"
+    users = write_processes(listing)
+    [table] = find_tables(listing.read_text(encoding="utf-8"), listing.name)
+    names = [c.name for c in table.columns]
+    assert names[:3] == ["user", "pid", "cpu"] and names[-1] == "command"
+    assert table.values[0] == users
+    assert table.values[names.index("command")][4] == "/usr/bin/worker --queue q4 --verbose"
+    assert table.values[1][3] == 1003  # (a number set right, wider than its name)
+    top, n = Counter(users).most_common(1)[0]
+    assert ask(listing, "Which user runs the most processes?", tmp_path).startswith(f"{top}: {n}")
+
+
+def test_prose_of_capitalized_words_is_no_aligned_table():
+    prose = "The Old Harbour Road\n" + "It runs along the water and past the mill to town.\n" * 8
+    assert find_tables(prose, "notes.txt") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        ("How many pods are Running?", lambda pods: sum(s == "Running" for _, s, _ in pods)),
+        ("Which pod has the most restarts?", lambda pods: max(pods, key=lambda p: p[2])[0]),
+    ],
+)
+def test_a_command_s_output_is_counted_by_its_columns(tmp_path, question, gold):
+    listing = tmp_path / "pods.txt"
+    pods = write_pods(listing)
+    assert ask(listing, question, tmp_path).startswith(str(gold(pods)))
+
+
+def test_a_checklist_s_tasks_are_rows_done_or_open_and_whose(tmp_path):
+    items = [("x", "Write the parser", "@ana"), (" ", "Fix the login", "@ben")]
+    items += [("x", "Update the docs", "@ben"), (" ", "Add an export", "@ana")]
+    items += [("X", "Rotate the keys", "@chloe"), ("x", "Plan the sprint", "@ana")]
+    board = tmp_path / "board.md"
+    board.write_text(
+        "# Sprint\n\n" + "\n".join(f"- [{m}] {t} {w}" for m, t, w in items) + "\n",
+        encoding="utf-8",
+    )
+    done = sum(m.lower() == "x" for m, _, _ in items)
+    assert ask(board, "How many tasks are done?", tmp_path).startswith(str(done))
+    ana = sum(w == "@ana" for _, _, w in items)
+    assert ask(board, "How many tasks are assigned to @ana?", tmp_path).startswith(str(ana))
+
+
+def test_key_value_fields_inside_log_lines_are_columns(tmp_path):
+    log = tmp_path / "error.log"
+    lines = [
+        f"2024/03/{1 + n % 28:02d} 10:{n % 60:02d}:00 [{'error' if n % 3 else 'warn'}] 77#0: "
+        f'*{n} open() "/srv/{n}.js" failed (2: No such file), client: 10.0.0.{n % 4}, '
+        f"server: example.org"
+        for n in range(40)
+    ]
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [table] = find_tables(log.read_text(encoding="utf-8"), log.name)
+    assert {"client", "server"} <= {c.name for c in table.columns}
+    clients = Counter(line.split("client: ")[1].split(",")[0] for line in lines)
+    top, n = clients.most_common(1)[0]
+    said = ask(log, "Which client made the most failed requests?", tmp_path)
+    assert said.startswith(f"{top}: {n}")
+
+
+def test_a_file_aligned_by_tabs_with_comments_is_a_table(tmp_path):
+    rows = [("echo", "7/tcp", ""), ("echo", "7/udp", ""), ("discard", "9/tcp", "sink null")]
+    rows += [("ssh", "22/tcp", ""), ("domain", "53/udp", ""), ("ntp", "123/udp", "")]
+    rows += [("snmp", "161/udp", ""), ("https", "443/tcp", "")]
+    lines = ["# Network services", "#"]
+    lines += [
+        f"{a}\t\t{p}" + (f"\t\t{x}" if x else "") + f"\t\t# the {a} service" for a, p, x in rows
+    ]
+    lines.append("afs3-fileserver 7000/udp")  # (a line parted by spaces among them)
+    services = tmp_path / "services.txt"
+    services.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [table] = find_tables(services.read_text(encoding="utf-8"), services.name)
+    assert [c.name for c in table.columns][-1] == "comment" and len(table) == len(rows) + 1
+    udp = sum(line.split("#")[0].rstrip().split()[1].endswith("/udp") for line in lines[2:])
+    assert ask(services, "How many services use udp?", tmp_path).startswith(str(udp))
+
+
+def test_a_table_under_a_rule_is_a_table_at_any_size():
+    text = "Some words first.\n\n| name | size |\n|---|---|\n| alpha | 3 |\n| beta | 4 |\n"
+    [table] = find_tables(text, "notes.md")
+    assert [c.name for c in table.columns] == ["name", "size"] and table.values[1] == [3, 4]
+    assert find_tables("| a | b |\n| c | d |\n| e | f |\n", "notes.md") == []  # (no rule)
+
+
+def test_an_html_table_s_header_row_names_its_columns_and_its_unit_is_left_out(tmp_path):
+    countries = [("Norway", 5.5), ("Sweden", 10.5), ("Iceland", 0.4)]
+    cells = "".join(f"<tr><td>{c}</td><td>{p}</td></tr>" for c, p in countries)
+    page = tmp_path / "states.html"
+    page.write_text(
+        "<table><thead><tr><th>Country</th><th>Population (millions)</th></tr></thead>"
+        f"<tbody>{cells}</tbody></table>",
+        encoding="utf-8",
+    )
+    [table] = find_tables(load_html(page).text, page.name)
+    assert table.values[0] == [c for c, _ in countries]
+    total = round(sum(p for _, p in countries), 1)
+    said = ask(page, "What is the total population of the countries listed?", tmp_path)
+    assert said.startswith(str(total))
