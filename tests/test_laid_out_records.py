@@ -157,3 +157,54 @@ def test_an_html_table_s_header_row_names_its_columns_and_its_unit_is_left_out(t
     total = round(sum(p for _, p in countries), 1)
     said = ask(page, "What is the total population of the countries listed?", tmp_path)
     assert said.startswith(str(total))
+
+
+def test_fields_a_comment_names_parted_by_spaces_are_a_table(tmp_path):
+    jobs = ["0 2 * * * /usr/local/bin/backup.sh", "*/5 * * * * /usr/bin/check-disk"]
+    jobs += ["30 6 * * 1 /opt/report/weekly.py", "15 3 * * * /usr/local/bin/backup.sh --db"]
+    jobs += ["0 */4 * * * /usr/bin/sync-cache", "45 23 * * 5 /opt/report/weekly.py --mail"]
+    crontab = tmp_path / "crontab.txt"
+    crontab.write_text("# m h dom mon dow command\n" + "\n".join(jobs) + "\n", encoding="utf-8")
+    [table] = find_tables(crontab.read_text(encoding="utf-8"), crontab.name)
+    assert [c.name for c in table.columns] == ["m", "h", "dom", "mon", "dow", "command"]
+    assert table.values[-1] == [job.split(None, 5)[5] for job in jobs]
+    prose = "# compute the values here\n" + "x = foo(a, b, c)\n" * 6
+    assert all(t.kind != "table" for t in find_tables(prose, "work.py"))
+
+
+def test_a_list_s_entries_hold_names_of_any_length_and_are_what_its_file_lists(tmp_path):
+    books = [("Dracula", "Bram Stoker", 1897), ("Rebecca", "Daphne du Maurier", 1938)]
+    books += [("Emma", "Jane Austen", 1815), ("Possession", "A. S. Byatt", 1990)]
+    books += [("Dune", "Frank Herbert", 1965), ("Persuasion", "Jane Austen", 1817)]
+    books += [("Orlando", "Virginia Woolf", 1928), ("Beloved", "Toni Morrison", 1987)]
+    books += [("Middlemarch", "George Eliot", 1871), ("Ulysses", "James Joyce", 1922)]
+    listing = tmp_path / "books.md"
+    listing.write_text(
+        "# Reading list\n\n" + "".join(f"- *{t}* by {a} ({y})\n" for t, a, y in books),
+        encoding="utf-8",
+    )
+    [table] = [t for t in find_tables(listing.read_text(encoding="utf-8"), listing.name)]
+    assert len(table) == len(books)  # (`Daphne du Maurier`, `A. S. Byatt` among two-word names)
+    before = sum(1 for line in listing.read_text().splitlines() if "(18" in line)
+    said = ask(listing, "How many books on the list were published before 1900?", tmp_path)
+    assert said.startswith(str(before))
+
+
+def test_a_file_that_is_one_table_is_what_a_count_counts_a_name_ending_in_digits_one_word(
+    tmp_path,
+):
+    pins = ["requests==2.31.0", "jinja2==3.1.3", "urllib3==2.2.1", "flask==3.0.2"]
+    pins += ["click==8.1.7", "six==1.16.0", "idna==3.6.0"]
+    frozen = tmp_path / "requirements.txt"
+    frozen.write_text("\n".join(pins) + "\n", encoding="utf-8")
+    assert ask(frozen, "How many packages are pinned?", tmp_path).startswith(str(len(pins)))
+
+
+def test_a_column_whose_header_says_who_groups_a_who_question(tmp_path):
+    issues = [("bug", "maria"), ("bug", "tom"), ("feature", "maria"), ("bug", "maria")]
+    issues += [("chore", "li"), ("bug", "li"), ("feature", "tom"), ("bug", "maria")]
+    export = tmp_path / "issues.csv"
+    rows = [f"PRJ-{n},Issue {n},{kind},open,{who}" for n, (kind, who) in enumerate(issues)]
+    export.write_text("ID,Title,Type,Status,Assignee\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    top, n = Counter(who for kind, who in issues if kind == "bug").most_common(1)[0]
+    assert ask(export, "Who is assigned the most bugs?", tmp_path).startswith(f"{top}: {n}")

@@ -88,7 +88,8 @@ _PLACE = re.compile(
 _BOUND = re.compile(
     r"\b(?P<op>more\s+than|over|greater\s+than|above|at\s+least|longer\s+than|larger\s+than|"
     r"bigger\s+than|heavier\s+than|higher\s+than|less\s+than|under|fewer\s+than|below|at\s+most|"
-    r"shorter\s+than|smaller\s+than|lighter\s+than|lower\s+than|exactly)\s+"
+    r"shorter\s+than|smaller\s+than|lighter\s+than|lower\s+than|exactly|before|after|"
+    r"earlier\s+than|later\s+than|prior\s+to|since)\s+"
     r"(?P<n>-?\d[\d,]*(?:\.\d+)?)",
     re.I,
 )
@@ -98,7 +99,8 @@ _BOUND_TESTS = {
     "heavier than": Test.GT, "higher than": Test.GT, "at least": Test.GE, "less than": Test.LT,
     "under": Test.LT, "fewer than": Test.LT, "below": Test.LT, "shorter than": Test.LT,
     "smaller than": Test.LT, "lighter than": Test.LT, "lower than": Test.LT,
-    "at most": Test.LE, "exactly": Test.IN,
+    "at most": Test.LE, "exactly": Test.IN, "before": Test.LT, "after": Test.GT,
+    "earlier than": Test.LT, "later than": Test.GT, "prior to": Test.LT, "since": Test.GE,
 }  # fmt: skip
 _QUOTED = re.compile(r"[\"“‘']([^\"”’']{1,60}?)[\"”’'](?!\w)")
 _WORD_NAMED = re.compile(r"\b(?:the\s+)?(?:word|term|phrase)\s+([\w][\w'’-]*)", re.I)

@@ -142,7 +142,8 @@ def _sections_ranked(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
 
 def bounds(reading: Reading, table: CatalogTable, kept: list[Link]) -> list[Filter] | None:
     """Each bound (`longer than 10 lines`, `over 4000`) on the number column named nearest to
-    it; None if one names no such column."""
+    it, else on the table's one number or date column (a date before a year); None if neither
+    is."""
     numbers = [
         lk
         for lk in kept
@@ -150,8 +151,14 @@ def bounds(reading: Reading, table: CatalogTable, kept: list[Link]) -> list[Filt
         and (c := table.column(lk.column or "")) is not None
         and c.type == "number"
     ]
+    measured = [c for c in table.columns if c.type in ("number", "date") and c.role != "section"]
     filters = []
     for bound in cues.bounds(reading.asked):
+        if not numbers and len(measured) == 1:  # (`published before 1900`: the one measure)
+            column = measured[0]
+            year = str(int(bound.number)) if column.type == "date" else bound.number
+            filters.append(Filter(column.name, bound.test, (year,)))
+            continue
         if not numbers:
             return None
         near = min(

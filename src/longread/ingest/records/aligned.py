@@ -2,7 +2,8 @@
 under them, as commands print them (`ps aux`, `kubectl get pods`, `docker ps`, `df -h`) and
 reports align them. A row's field belongs to the name it stands under (a number set right under
 its name's end, a text set left at its start; words that stand under no name go with the field
-before them, and the last name takes the rest of the line)."""
+before them, and the last name takes the rest of the line). Also a comment line naming fields
+over lines that part into as many by spaces (crontab's `# m h dom mon dow command`)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from pathlib import PurePath
 from longread.ingest.records import tables
 from longread.ingest.records.kind import MIN_ROWS, LinePattern, lines
 from longread.ingest.records.table import Table
+from longread.text.rank import terms
 
 name = tables.name
 NOUNS = tables.NOUNS
 WHOLE = tables.WHOLE
 _NAME = r"[A-Z%#][\w%#()/.:-]*"
 _HEADER = LinePattern(rf"[ \t]*{_NAME}(?:[ \t]+(?:{_NAME}|[a-z]+))*[ \t]+{_NAME}[ \t]*\n")
+_NAMING = LinePattern(r"#[ \t]*(?P<names>[A-Za-z_][\w-]*(?:[ \t]+[A-Za-z_][\w-]*){2,11})[ \t]*\n")
 _FIELD = re.compile(r"\S+")
 _GUTTER = re.compile(r"\S(?: {2,}|\t)\S")  # (prose parts its words by one space)
 MIN_NAMES = 3  # a header names this many columns at least
@@ -26,7 +29,7 @@ FIT = 0.6  # of a row's columns that must have a field standing under their name
 
 
 def detect(sample: str) -> bool:
-    return _HEADER.search(sample) is not None
+    return _HEADER.search(sample) is not None or _NAMING.search(sample) is not None
 
 
 def records(text: str, file_name: str) -> list[Table]:
@@ -35,7 +38,31 @@ def records(text: str, file_name: str) -> list[Table]:
         table = _aligned(text, at, match.end() - 1, file_name)
         if table is not None:
             found.append(table)
+    for at, match in _NAMING.finditer(text):
+        table = _named_by_comment(text, at, match, file_name)
+        if table is not None:
+            found.append(table)
     return found
+
+
+def _named_by_comment(text: str, start: int, naming: re.Match[str], file_name: str) -> Table | None:
+    """The lines below a comment naming fields, each parted by spaces into as many (the last
+    field the rest of the line), up to a blank line or one that parts into fewer."""
+    names = naming["names"].split()
+    if any(len(n) > 1 and not terms(n) for n in names):
+        return None  # (a comment in words: `# compute the values here`)
+    rows: list[tuple[int, int, list[str]]] = []
+    for s, e in lines(text, naming.end()):
+        fields = text[s:e].split(None, len(names) - 1)
+        if text[s:e].lstrip().startswith("#") and not rows:
+            continue
+        if len(fields) < len(names):
+            break
+        rows.append((s, e, fields))
+    if len(rows) < MIN_ROWS or not tables.is_header(names, [r for _, _, r in rows]):
+        return None
+    title = PurePath(file_name).stem or "table"
+    return tables.table_of(title, names, rows, False)
 
 
 def _aligned(text: str, start: int, end: int, file_name: str) -> Table | None:

@@ -27,6 +27,7 @@ _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _RUNS = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?|[^\w\s]+|_+")
 _HYPHENED = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)+")
+_NUMBERED = re.compile(r"[^\W\d_]{2,}\d{1,3}")  # (a name ending in a number: `pop3`, `web37`)
 _DOTTED = re.compile(r"\d+(?:\.\d+){2,}")  # (a version or an address, not two numbers)
 _SPLIT_RUNS = 4  # a word of at most this many letter, digit or sign runs is split (`Gen1:1`)
 PATTERNS = {  # a regular expression for each atom shape
@@ -34,7 +35,7 @@ PATTERNS = {  # a regular expression for each atom shape
     "n": r"[A-Z](?:[\w'’-]*\w)?(?:[ \t][A-Z]\.)?(?:[ \t][A-Z](?:[\w'’-]*\w)?){0,3}",
     "@": _EMAIL.pattern,
     "9": r"[-+]?\d+(?:\.\d+)?",
-    "a": r"[^\W\d_]+(?:[-'’][^\W\d_]+)*",
+    "a": r"[^\W\d_]+(?:[-'’][^\W\d_]+)*(?:(?<=[^\W\d_]{2})\d{1,3}(?!\w))?",
     "m": r"\w+(?:[-.:/+~@']\w+)*",
 }
 MAX_ATOMS = 16  # of a line, read (the rest of a line is its text)
@@ -74,7 +75,7 @@ def _word(text: str, start: int, spaced: bool) -> list[Atom]:
         return [Atom("9", text, start, start + len(text), spaced)]
     if _EMAIL.fullmatch(text):
         return [Atom("@", text, start, start + len(text), spaced)]
-    if _HYPHENED.fullmatch(text):  # (`ftp-data`: one word, as PATTERNS["a"] reads it)
+    if _HYPHENED.fullmatch(text) or _NUMBERED.fullmatch(text):  # (`ftp-data`, `jinja2`: a word)
         return [Atom("a", text, start, start + len(text), spaced)]
     runs = list(_RUNS.finditer(text))
     if len(runs) > _SPLIT_RUNS or _DOTTED.search(text):

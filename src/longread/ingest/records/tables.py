@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import PurePath
+from typing import Any
 
 from longread.ingest.records.atoms import PATTERNS
 from longread.ingest.records.kind import MIN_ROWS, lines
@@ -24,6 +25,7 @@ from longread.ingest.records.table import (
     Table,
     build,
     identifier,
+    key_role,
     number,
 )
 
@@ -264,22 +266,29 @@ REPEATED = 0.8  # a column saying who holds fewer distinct values than this shar
 
 
 def with_who(table: Table) -> Table:
-    """The table with its first text column given the role of who a row is about where that
-    column holds names (nearly every value one to four capitalized words) said again and again
-    (who placed an order, who paid); not where it names each row once (an account), nor a later
-    column of categories (an account's type)."""
-    at = next((n for n, c in enumerate(table.columns) if c.type is ColumnType.TEXT), None)
+    """The table with the role of who a row is about given to the first text column whose header
+    says so (`Assignee`, `Owner`), else to its first text column where that holds names (nearly
+    every value one to four capitalized words); either only where its values are said again and
+    again (who placed an order, who paid), not where it names each row once (an account), nor to a
+    later column of categories (an account's type)."""
+    texts = [n for n, c in enumerate(table.columns) if c.type is ColumnType.TEXT]
+    headed = [n for n in texts if key_role(table.columns[n].name) is Role.WHO]
+    at = next((n for n in headed if _repeated(table.values[n])), None)
+    if at is None and texts:
+        values = [v for v in table.values[texts[0]] if v]
+        named = sum(1 for v in values if _NAME.fullmatch(v)) >= NAMED_SHARE * len(values)
+        at = texts[0] if named and _repeated(values) else None
     if at is None:
-        return table
-    values = [v for v in table.values[at] if v]
-    named = sum(1 for v in values if _NAME.fullmatch(v))
-    if len(values) < 2 or named < NAMED_SHARE * len(values):
-        return table
-    if len(set(values)) >= REPEATED * len(values):
         return table
     columns = list(table.columns)
     columns[at] = replace(columns[at], role=Role.WHO)
     return replace(table, columns=columns)
+
+
+def _repeated(values: list[Any]) -> bool:
+    """Whether a column's values are said again and again (far fewer distinct than rows)."""
+    filled = [v for v in values if v]
+    return len(filled) >= 2 and len(set(filled)) < REPEATED * len(filled)
 
 
 def caption(text: str, start: int) -> str:

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from longread.ingest.records.atoms import PATTERNS, Atom, atoms
 from longread.ingest.records.kind import MIN_ROWS, Taken, lines
 from longread.ingest.records.table import Column, Role, Table, build, identifier
+from longread.text.rank import terms
 
 name = "template"
 NOUNS = ("entry", "record", "row", "item")  # (what any repeated record may be called)
 WHOLE: tuple[str, ...] = ()
 _DEFAULT_NAMES = {"d": "date", "n": "name", "@": "email", "9": "number", "a": "word", "m": "code"}
+_WORDY = frozenset("anm")  # a word, a name, a code: a slot of these runs to a fixed atom after it
 _PROSE = frozenset(".,;!?'\"()")  # sentence punctuation: no template rests on it alone
 SAMPLE_LINES = 4_000
 KEEP = 0.8  # a template grows by an atom while that keeps this share of its lines
@@ -49,7 +51,9 @@ class Template:
 
     def pattern(self) -> re.Pattern[str]:
         """A regular expression matching a line of this template, a group per slot (`s0`…)
-        and the rest of the line (`rest`)."""
+        and the rest of the line (`rest`); a slot of words before a fixed atom holds whatever
+        words stand before it (`A. S. Byatt`, `Daphne du Maurier` where most names are two
+        capitalized words)."""
         parts = [r"^[ \t]*"]
         for i, (shape, fixed) in enumerate(zip(self.shapes, self.constant, strict=True)):
             if i:
@@ -59,6 +63,8 @@ class Template:
                 parts.append(
                     re.escape(fixed) + (r"(?!\w)" if ends and fixed[-1:].isalnum() else "")
                 )
+            elif shape in _WORDY and i + 1 < len(self.shapes) and self.constant[i + 1]:
+                parts.append(f"(?P<s{i}>[^\n]+?)")  # (as many words as reach the next mark)
             else:
                 parts.append(f"(?P<s{i}>{PATTERNS.get(shape, re.escape(shape))})")
         parts.append(r"(?:[ \t]*(?P<rest>[^\n]*))")
@@ -214,7 +220,7 @@ def _table(
             (match.start(), end, [*(match.group(f"s{i}") for i in template.slots), rest, *extra])
         )
     headers = _versions(headers, cells)
-    title = next((c for c in template.constant if c and c[0].isalpha()), "records")
+    title = next((c for c in template.constant if c and c[0].isalpha() and terms(c)), "records")
     title = title if number == 0 else f"{title} {number + 1}"
     return build(identifier(title), name, _unique(headers), cells, NOUNS)
 
