@@ -208,3 +208,17 @@ def test_a_column_whose_header_says_who_groups_a_who_question(tmp_path):
     export.write_text("ID,Title,Type,Status,Assignee\n" + "\n".join(rows) + "\n", encoding="utf-8")
     top, n = Counter(who for kind, who in issues if kind == "bug").most_common(1)[0]
     assert ask(export, "Who is assigned the most bugs?", tmp_path).startswith(f"{top}: {n}")
+
+
+def test_a_head_shared_by_values_too_varied_to_list_names_them(tmp_path):
+    kinds = ["application", "audio", "image", "text", "video"]
+    types = [
+        f"{kinds[n % 5]}/x-format-{n}" + (f"\t\t\text{n}" if n % 3 else "") for n in range(2100)
+    ]
+    listing = tmp_path / "types.txt"
+    listing.write_text("# Media types\n\n" + "\n".join(types) + "\n", encoding="utf-8")
+    found = find_tables(listing.read_text(encoding="utf-8"), listing.name)
+    spans = [span for table in found for span in zip(table.starts, table.ends, strict=True)]
+    assert len(spans) == len(set(spans)) == len(types)  # (a line is one record, once)
+    video = sum(1 for t in types if t.startswith("video/"))
+    assert ask(listing, "How many video types are listed?", tmp_path).startswith(f"{video:,}")

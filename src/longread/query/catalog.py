@@ -27,6 +27,8 @@ from longread.store.record_tables import StoredColumn, quoted
 MAX_CHARS = 50_000_000  # a word's mentions are looked for in this much of a source at most
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".csv", ".tsv", ".log", ".mbox", ".eml")
 TEXT_TABLE = "text_mentions"  # the table of a word's mentions in the whole text
+HEADS_ROWS = 200_000  # a larger table's varied columns have no heads looked for (a scan each)
+HEADS_SHARE = 0.8  # of a column's rows whose values must have a head for heads to name them
 Progress = Callable[[int, int], None]
 
 
@@ -94,6 +96,23 @@ class Catalog:
     def listed(self, table: str, column: str) -> bool:
         """Whether `values` lists every value the column holds."""
         return not self._counts(table, column)[1]
+
+    def heads(self, table: str, column: str) -> list[str]:
+        """Of a text column too varied to list, the heads its values share (`video/` of
+        `video/mp4`, `/usr/` of `/usr/bin/env`): each value up to its first `/`, where most
+        values have one and they are few; none for a table of over HEADS_ROWS rows."""
+        held = self.tables.get(table)
+        if held is None or held.rows > HEADS_ROWS:
+            return []
+        name = quoted(column)
+        head = f"substr({name}, 1, instr(substr({name}, 2), '/') + 1)"
+        sql = (
+            f"SELECT {head} AS h, count(*) FROM {quoted(table)} WHERE instr(substr({name}, 2), "
+            f"'/') > 0 GROUP BY h HAVING count(*) > 1 LIMIT {VALUES_KEPT + 1}"
+        )
+        found = self.computed(sql, lambda: self.query.execute(sql, max_rows=VALUES_KEPT + 1).rows)
+        share = sum(n for _, n in found) >= HEADS_SHARE * held.rows
+        return [str(h) for h, _ in found] if share and len(found) <= VALUES_KEPT else []
 
     def _counts(self, table: str, column: str) -> tuple[list[tuple[Any, int]], int]:
         key = (table, column)

@@ -225,7 +225,10 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
         if column.role == "body" or table.name == "documents" and column.name != "title":
             continue
         values = catalog.values(table.name, column.name)
-        if not values or column.type == "text" and not catalog.listed(table.name, column.name):
+        if column.type == "text" and not catalog.listed(table.name, column.name):
+            found += _heads(spans, table, column.name, catalog.heads(table.name, column.name))
+            continue
+        if not values:
             continue
         if column.type == "date":
             found += _dates(question, table, column.name, values)
@@ -287,6 +290,19 @@ def _dates(
                 )
             )
     return found
+
+
+def _heads(
+    spans: list[tuple[str, int, int]], table: CatalogTable, column: str, heads: list[str]
+) -> list[Link]:
+    """A head of a varied column's values the question names (`video` types: `video/…`), as
+    the start of the values it heads."""
+    named = {key(head): head for head in heads}
+    return [
+        Link("value", table.name, column, (named[key(text)],), start, end, 2.5, Test.PREFIX)
+        for text, start, end in spans
+        if key(text) in named and terms(text)
+    ]
 
 
 def _common(held: tuple[Any, ...], values: list[tuple[Any, int]]) -> float:

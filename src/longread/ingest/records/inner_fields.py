@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import replace
+from statistics import median
 
 from longread.ingest.records.kind import MIN_ROWS
 from longread.ingest.records.table import KEY_SHARE, Role, Table, keyed_columns, typed
 
 _PAIR = re.compile(r"(?<![\w.@/-])([A-Za-z][\w.-]{0,30})(?:=|: )(\"[^\"\n]*\"|[^\s,;\"]+)")
 SAMPLE_ROWS = 400  # rows whose text is looked at for recurring keys first
+LINE_CHARS = 300  # texts longer than this, as a rule, are prose, not a line of fields
 
 
 def with_inner_fields(table: Table) -> Table:
@@ -23,8 +25,8 @@ def with_inner_fields(table: Table) -> Table:
     texts = table.values[body]
     step = max(1, len(texts) // SAMPLE_ROWS)
     sample = [t for t in texts[::step] if isinstance(t, str)]
-    if not sample or any("\n" in t for t in sample):  # (a message's body, a speech: prose)
-        return table
+    if not sample or any("\n" in t for t in sample) or median(map(len, sample)) > LINE_CHARS:
+        return table  # (a message's body, a speech: prose)
     held = Counter(key for t in sample for key in {k for k, _ in _PAIR.findall(t)})
     if not any(n >= KEY_SHARE * len(sample) for n in held.values()):
         return table

@@ -79,14 +79,16 @@ def find(text: str, taken: Taken) -> list[Table]:
     read = [atoms(text[s:e]) for s, e in spans]
     templates = []
     left = set(range(len(read)))
+    claimed: set[int] = set()  # (the lines an earlier template took: no line is two records)
     for _ in range(MAX_TEMPLATES):
         template = _best(read, left)
         if template is None:
             break
         left -= set(template.lines)
-        matches = _matches(text, template, taken)
+        matches = [m for m in _matches(text, template, taken) if m.start() not in claimed]
         if len(matches) >= MIN_ROWS:
             templates.append((template, matches))
+            claimed.update(m.start() for m in matches)
     templates.sort(key=lambda found: found[1][0].start())  # (an opening line comes first)
     matched = {m.start() for _, matches in templates for m in matches}
     tables: list[Table] = []
