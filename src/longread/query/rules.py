@@ -14,6 +14,7 @@ from longread.query import cues
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.execute import any_row
 from longread.query.links import PLACE_WORD, STRUCTURAL, Link, link
+from longread.query.listing import called, generic, listed_in_file
 from longread.query.plan import Filter, Inner, Operation, Plan, Shape, Test
 from longread.query.reading import (
     DOCUMENT,
@@ -28,7 +29,6 @@ from longread.query.reading import (
     works,
 )
 from longread.query.shaping import bounds, measure, ranked_measure, shaped, text_plan
-from longread.store.record_tables import quoted
 from longread.text.rank import terms
 
 MAX_READINGS = 16  # combinations of a name's columns tried for one that holds rows
@@ -107,7 +107,6 @@ def _held_as_value(said: tuple[str, int, int], links: list[Link], catalog: Catal
 
 
 _PLACING = (Operation.NTH, Operation.ARGMAX, Operation.ARGMIN)
-WHOLE_SHARE = 0.8  # of a file's text a table of no named kind spans to be what the file lists
 
 
 def _table(reading: Reading) -> CatalogTable | None:
@@ -160,39 +159,12 @@ def _table(reading: Reading) -> CatalogTable | None:
     found = [t for t in reading.catalog.tables.values() if "template" in t.kinds]
     if best is None and len(found) == 1 and cues.groups(reading.asked) and role(found[0], "who"):
         best = found[0]  # (`Which maintainer…`: the one table of records found, whoever did them)
-    best = best or _listed_in_file(reading)
+    best = best or listed_in_file(reading)
     if reading.term is not None and best is not None:
         named = [lk for lk in reading.own(best) if lk.table and lk.what != "column"]
         if not named and not (who and role(best, "who")):
             return None  # (a word counted in the whole text: no table's rows are named)
     return best
-
-
-def _listed_in_file(reading: Reading) -> CatalogTable | None:
-    """The one table of a file named for what the question counts (`How many books…` of
-    books.md, a list of books), or of a file that is that table (its rows, of no named kind and
-    with no number that may count the thing asked, nearly all its text): those things are its
-    rows."""
-    catalog = reading.catalog
-    if reading.counted is None or len(catalog.documents) != 1:
-        return None
-    tables = [t for t in catalog.tables.values() if t.name not in STRUCTURAL]
-    if len(tables) != 1:
-        return None
-    named = any(lk.what == "document" and lk.start == reading.counted[1] for lk in reading.links)
-    if named:
-        return tables[0]
-    generic = set(tables[0].kinds) <= {"template", "table"}
-    counts = any(c.type == "number" for c in tables[0].columns)  # (`commits`: a column's, maybe)
-    whole = generic and not counts and _covered(catalog, tables[0]) >= WHOLE_SHARE
-    return tables[0] if whole else None
-
-
-def _covered(catalog: Catalog, table: CatalogTable) -> float:
-    """The share of the document's text its rows span."""
-    sql = f"SELECT coalesce(sum(_end - _start), 0) FROM {quoted(table.name)}"
-    spanned = catalog.computed(sql, lambda: catalog.query.execute(sql, max_rows=1).rows[0][0])
-    return float(spanned) / max(1, catalog.docs[0].chars)
 
 
 def _works_by_length(reading: Reading) -> Plan:
@@ -291,6 +263,10 @@ def _plan(reading: Reading, table: CatalogTable) -> Plan:
         if lk.what == "value" and reading.counted and lk.start == reading.counted[1]
     ]
     noun = reading.asked[rows[0].start : rows[0].end].lower() if rows else reading.noun
+    if generic(table) and (noun is None or rows and rows[0].what == "value"):
+        noun = called(reading, table) or noun  # (rows of no named kind: as the question calls them)
+    if operation is Operation.DISTINCT and reading.counted:  # (`different characters speak`)
+        noun = reading.counted[0].split()[0].lower()
     return shaped(plan.with_(noun=noun), reading, table, kept)
 
 

@@ -8,6 +8,7 @@ import heapq
 import itertools
 import re
 from collections.abc import Iterable, Iterator
+from functools import cached_property
 from typing import Protocol
 
 from longread.ingest.records.table import Table
@@ -57,11 +58,19 @@ def lines(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[i
 
 class LinePattern:
     """A pattern that matches only where a line starts (written without `^`), found fast: the
-    regex engine scans for a line break far faster than it tests `^` at every character."""
+    regex engine scans for a line break far faster than it tests `^` at every character.
+    Compiled on first use (a question over stored records finds none)."""
 
     def __init__(self, pattern: str, flags: int = 0):
-        self.first = re.compile(pattern, flags)
-        self.rest = re.compile(f"\n(?:{pattern})", flags)
+        self.pattern, self.flags = pattern, flags
+
+    @cached_property
+    def first(self) -> re.Pattern[str]:
+        return re.compile(self.pattern, self.flags)
+
+    @cached_property
+    def rest(self) -> re.Pattern[str]:
+        return re.compile(f"\n(?:{self.pattern})", self.flags)
 
     def finditer(
         self, text: str, start: int = 0, end: int | None = None

@@ -1,0 +1,66 @@
+"""A file that is one list of things (books.md, a pip freeze): its one table's rows are what a
+count counts, and they are called as the question calls them."""
+
+from __future__ import annotations
+
+import re
+
+from longread.query.catalog import Catalog, CatalogTable
+from longread.query.links import STRUCTURAL
+from longread.query.reading import Reading
+from longread.store.record_tables import quoted
+from longread.text.rank import terms
+
+WHOLE_SHARE = 0.8  # of a file's text a table of no named kind spans to be what the file lists
+
+
+def listed_in_file(reading: Reading) -> CatalogTable | None:
+    """The one table of a file named for what the question counts (`How many books…` of
+    books.md, a list of books), or of a file that is that table (its rows, of no named kind and
+    with no number that may count the thing asked, nearly all its text): those things are its
+    rows."""
+    catalog = reading.catalog
+    if reading.counted is None or len(catalog.documents) != 1:
+        return None
+    tables = [t for t in catalog.tables.values() if t.name not in STRUCTURAL]
+    if len(tables) != 1:
+        return None
+    named = any(lk.what == "document" and lk.start == reading.counted[1] for lk in reading.links)
+    if named:
+        return tables[0]
+    counts = any(c.type == "number" for c in tables[0].columns)  # (`commits`: a column's, maybe)
+    whole = generic(tables[0]) and not counts and covered(catalog, tables[0]) >= WHOLE_SHARE
+    return tables[0] if whole else None
+
+
+def generic(table: CatalogTable) -> bool:
+    """Whether the table's rows are of no named kind (a template's, a table's): nothing but the
+    question says what they are."""
+    return set(table.kinds) <= {"template", "table"}
+
+
+def covered(catalog: Catalog, table: CatalogTable) -> float:
+    """The share of the document's text its rows span."""
+    sql = f"SELECT coalesce(sum(_end - _start), 0) FROM {quoted(table.name)}"
+    spanned = catalog.computed(sql, lambda: catalog.query.execute(sql, max_rows=1).rows[0][0])
+    return float(spanned) / max(1, catalog.docs[0].chars)
+
+
+def called(reading: Reading, table: CatalogTable) -> str | None:
+    """What the question calls the rows it counts: of the first run of words in what it counts
+    that name no value or column of the table, the first plural (`types` of `video types`, `jobs`
+    of `cron jobs run`, `books` of `books on the list`), else the first."""
+    if reading.counted is None:
+        return None
+    phrase, start = reading.counted
+    named = [lk for lk in reading.links if lk.table == table.name and lk.what != "noun"]
+    run: list[str] = []
+    for word in re.finditer(r"[A-Za-z][\w'-]*", phrase):
+        at = start + word.start()
+        if terms(word[0]) and not any(lk.start <= at < lk.end for lk in named):
+            run.append(word[0].lower())
+        elif run:
+            break
+    plural = [w for w in run if w.endswith("s") and not w.endswith(("ss", "us", "is"))]
+    named_so = plural or run
+    return named_so[0] if named_so else None
