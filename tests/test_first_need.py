@@ -3,6 +3,7 @@ when the budget is spent, nothing half-stored), and read back in the text's orde
 
 from __future__ import annotations
 
+import subprocess
 import time
 from pathlib import Path
 
@@ -37,21 +38,16 @@ def write_log(path: Path, lines: int = 40_000) -> list[str]:
     return written
 
 
-def finders(store: Path) -> list[int]:
-    """The processes finding records into this store."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"longread.index.first_need" in command and str(store).encode() in command:
-            found.append(int(entry.name))
-    return found
-
-
 def test_records_found_apart_end_with_the_deadline_and_are_found_within_one(tmp_path, monkeypatch):
     monkeypatch.setattr(first_need, "APART_CHARS", 0)  # (this small log is found apart too)
+    finders: list[subprocess.Popen] = []
+    popen = subprocess.Popen
+
+    def finder(*args, **kwargs):  # (the finder processes this test starts, to see them end)
+        finders.append(popen(*args, **kwargs))
+        return finders[-1]
+
+    monkeypatch.setattr(first_need.subprocess, "Popen", finder)
     log = tmp_path / "service.log"
     write_log(log)
     index = SingleDocIndex.build(log, DocStore(tmp_path / "index.sqlite"))
@@ -62,7 +58,7 @@ def test_records_found_apart_end_with_the_deadline_and_are_found_within_one(tmp_
     assert time.monotonic() - started < 0.6  # (finding 40,000 lines takes seconds)
     assert "finding the records of service.log" in str(late.value)
     assert store.records_version(index.store_id) is None  # (nothing stored)
-    assert not finders(store.path)  # (the process finding them was ended)
+    assert len(finders) == 1 and finders[0].poll() is not None  # (the finder was ended)
     with deadline.until(time.monotonic() + 60):
         first_need.ensure_records(store, index.store_id, log.name)  # (found by a process)
     assert store.records_version(index.store_id) == FINDERS_VERSION
