@@ -152,6 +152,9 @@ def _delimited(text: str, delimiter: str, stem: str, named: bool) -> Table | Non
     quoted field over several lines included); any number of them in a file `named` a table
     (`.csv`)."""
     spans = [(s, e) for s, e in lines(text) if text[s:e].strip() and not _COMMENT.match(text[s:e])]
+    least = 2 if named else MIN_ROWS + 1
+    if delimiter == TABS:
+        return _commented(text, spans, stem, named) if len(spans) >= least else None
     cells: list[tuple[int, int, list[str]]] = []
     at = 0
     while at < len(spans):
@@ -164,20 +167,18 @@ def _delimited(text: str, delimiter: str, stem: str, named: bool) -> Table | Non
         row = next(iter(_split([line], delimiter)), [])
         cells.append((start, end, [cell.strip() for cell in row]))
         at += 1
-    if len(cells) < (2 if named else MIN_ROWS + 1):
+    if len(cells) < least:
         return None
-    if delimiter == TABS:
-        return _commented(text, cells, stem, named)
     if is_header(cells[0][2], [row for _, _, row in cells[1:]]):
         return table_of(stem, cells[0][2], cells[1:], named)
     width = max(len(row) for _, _, row in cells)
     return table_of(stem, _commented_header(text, cells[0][0], delimiter, width), cells, named)
 
 
-def _commented(text: str, cells: list[tuple[int, int, list[str]]], stem: str, named: bool) -> Table:
-    """A file aligned by tabs: its rows' fields, and the comments some end with in a column of
-    their own, after the widest row's fields."""
-    rows = [(s, e, _tabbed(text[s:e])) for s, e, _ in cells]
+def _commented(text: str, spans: list[tuple[int, int]], stem: str, named: bool) -> Table:
+    """A file aligned by tabs (its lines at `spans`): its rows' fields, and the comments some end
+    with in a column of their own, after the widest row's fields."""
+    rows = [(s, e, _tabbed(text[s:e])) for s, e in spans]
     width = max(len(fields) for _, _, (fields, _) in rows)
     said = any(comment for _, _, (_, comment) in rows)
     body = [
@@ -186,7 +187,7 @@ def _commented(text: str, cells: list[tuple[int, int, list[str]]], stem: str, na
     ]
     if is_header(body[0][2][:width], [row[:width] for _, _, row in body[1:]]):
         return table_of(stem, body[0][2], body[1:], named)
-    header = _commented_header(text, cells[0][0], TABS, width)
+    header = _commented_header(text, spans[0][0], TABS, width)
     return table_of(stem, header + (["comment"] if said else []), body, named)
 
 
