@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from longread.api import SingleDocRLM
+from counted import ask
 from longread.ingest.html import load_html
 from longread.ingest.records import find_tables
-from longread.llm.scripted import ScriptedLM
 
 STATES = ["Running"] * 5 + ["Pending", "CrashLoopBackOff", "Completed"]
 
@@ -46,14 +45,6 @@ def write_processes(path: Path) -> list[str]:
         )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return users
-
-
-def ask(path: Path, question: str, tmp_path: Path) -> str:
-    model = ScriptedLM([], writes_code=False)  # (asked nothing: counted by code)
-    with SingleDocRLM(path, model, model, cache=False, store_path=tmp_path / "i.sqlite") as doc:
-        answer = doc.ask(question)
-    assert answer.mode == "aggregate" and answer.usage["calls"] == 0 and answer.citations
-    return answer.text.strip().splitlines()[0]
 
 
 def test_columns_aligned_under_a_header_are_a_table_each_field_under_its_name(tmp_path):

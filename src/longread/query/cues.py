@@ -65,8 +65,9 @@ _OPERATIONS = (  # tried in order; the first found decides
         r"|^\s*(?:is|are|was|were|does|do|did|has|have)\b.*\b(?:any|ever)\b",
     ),
 )
+_OCCURRENCES = r"\bhow\s+many\s+times\b|\bhow\s+often\b|\bnumber\s+of\s+times\b"
 _WHOLE = re.compile(  # words saying the answer needs the whole text, whatever it holds
-    r"\bhow\s+many\s+times\b|\bhow\s+often\b|\bnumber\s+of\s+times\b"
+    rf"{_OCCURRENCES}"
     r"|\bhow\s+many\s+(?:different|distinct|separate|unique)\b"
     r"|\bhow\s+many\b.*\b(?:are|were|is|was)\s+(?:named|listed|mentioned)\b"
     r"|\b(?:list|name|enumerate|give)\s+(?:all|every|each)\b"
@@ -325,6 +326,11 @@ def whole_text(question: str) -> bool:
     """Whether the question's own words say its answer needs every part of the text (`how
     many times`, `how many different`, `list every`, `most often`), whatever the text holds."""
     return bool(_WHOLE.search(question))
+
+
+def occurrences(question: str) -> bool:
+    """Whether the question counts each time a thing occurs (`how many times`, `how often`)."""
+    return re.search(_OCCURRENCES, question, re.I) is not None
 
 
 def names_wanted(question: str) -> bool:

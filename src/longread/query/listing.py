@@ -3,6 +3,7 @@ count counts, and they are called as the question calls them."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from longread.query.catalog import Catalog, CatalogTable
@@ -12,6 +13,8 @@ from longread.store.record_tables import quoted
 from longread.text.rank import terms
 
 WHOLE_SHARE = 0.8  # of a file's text a table of no named kind spans to be what the file lists
+NUMBERING_SHARE = 0.9  # of a column's values, those that go on from the one before (a numbering)
+SAMPLE = 10_000  # a column's first values, read to tell a numbering
 
 
 def listed_in_file(reading: Reading) -> CatalogTable | None:
@@ -28,7 +31,9 @@ def listed_in_file(reading: Reading) -> CatalogTable | None:
     named = any(lk.what == "document" and lk.start == reading.counted[1] for lk in reading.links)
     if named:
         return tables[0]
-    counts = any(c.type == "number" for c in tables[0].columns)  # (`commits`: a column's, maybe)
+    counts = any(  # (`commits`: a column's, maybe; not a numbering, as verses' are)
+        c.type == "number" and not numbering(catalog, tables[0], c.name) for c in tables[0].columns
+    )
     whole = generic(tables[0]) and not counts and covered(catalog, tables[0]) >= WHOLE_SHARE
     return tables[0] if whole else None
 
@@ -37,6 +42,17 @@ def generic(table: CatalogTable) -> bool:
     """Whether the table's rows are of no named kind (a template's, a table's): nothing but the
     question says what they are."""
     return set(table.kinds) <= {"template", "table"}
+
+
+def numbering(catalog: Catalog, table: CatalogTable, column: str) -> bool:
+    """Whether the column numbers the rows (chapter and verse, items of a list): in the text's
+    order, nearly every value is the one before it, one more, or a new start at 0 or 1."""
+    sql = f"SELECT {quoted(column)} FROM {quoted(table.name)} ORDER BY _row LIMIT {SAMPLE}"
+    values = catalog.computed(sql, lambda: catalog.query.execute(sql, max_rows=SAMPLE).rows)
+    numbers = [v for (v,) in values if v is not None]
+    goes_on = sum(v in (p, p + 1, 0, 1) for p, v in itertools.pairwise(numbers))
+    share = goes_on / (len(numbers) - 1) if len(numbers) > 1 else None
+    return share is not None and share >= NUMBERING_SHARE
 
 
 def covered(catalog: Catalog, table: CatalogTable) -> float:

@@ -62,7 +62,12 @@ class Filter:
 
     def described(self) -> str:
         shown = " or ".join(str(v) for v in self.values)
-        words = {Test.IN: "is", Test.MENTIONS: "mentions", Test.PREFIX: "is in"}
+        dated = all(str(v)[:1].isdigit() for v in self.values)  # (a year or a month: `is in`)
+        words = {
+            Test.IN: "is",
+            Test.MENTIONS: "mentions",
+            Test.PREFIX: "is in" if dated else "begins with",
+        }
         return f"{self.column} {words.get(self.test, self.test.value)} {shown}"
 
 

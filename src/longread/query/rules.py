@@ -29,6 +29,7 @@ from longread.query.reading import (
     works,
 )
 from longread.query.shaping import bounds, measure, ranked_measure, shaped, text_plan
+from longread.query.wording import worded
 from longread.text.rank import terms
 
 MAX_READINGS = 16  # combinations of a name's columns tried for one that holds rows
@@ -159,8 +160,9 @@ def _table(reading: Reading) -> CatalogTable | None:
     found = [t for t in reading.catalog.tables.values() if "template" in t.kinds]
     if best is None and len(found) == 1 and cues.groups(reading.asked) and role(found[0], "who"):
         best = found[0]  # (`Which maintainer…`: the one table of records found, whoever did them)
-    best = best or listed_in_file(reading)
-    if reading.term is not None and best is not None:
+    if best is None:
+        return listed_in_file(reading)  # (its rows are what the question counts, by its noun)
+    if reading.term is not None:
         named = [lk for lk in reading.own(best) if lk.table and lk.what != "column"]
         if not named and not (who and role(best, "who")):
             return None  # (a word counted in the whole text: no table's rows are named)
@@ -267,7 +269,7 @@ def _plan(reading: Reading, table: CatalogTable) -> Plan:
         noun = called(reading, table) or noun  # (rows of no named kind: as the question calls them)
     if operation is Operation.DISTINCT and reading.counted:  # (`different characters speak`)
         noun = reading.counted[0].split()[0].lower()
-    return shaped(plan.with_(noun=noun), reading, table, kept)
+    return shaped(worded(plan.with_(noun=noun), reading, table), reading, table, kept)
 
 
 WHO_PRIOR = 0.1  # weight a value of the `who` column is given over another column's

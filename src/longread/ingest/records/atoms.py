@@ -23,6 +23,7 @@ _ATOM = re.compile(
     r"|(?P<w>\w+(?:[-.:/+~@']\w+)*)"
     r"|(?P<p>[^\s\w]+)"
 )
+_CAPITALS = r"[^\W\d_a-zß-ÿ]"  # (a letter not in small letters)
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _RUNS = re.compile(r"[^\W\d_]+|\d+(?:\.\d+)?|[^\w\s]+|_+")
@@ -36,6 +37,7 @@ PATTERNS = {  # a regular expression for each atom shape
     "@": _EMAIL.pattern,
     "9": r"[-+]?\d+(?:\.\d+)?",
     "a": r"[^\W\d_]+(?:[-'’][^\W\d_]+)*(?:(?<=[^\W\d_]{2})\d{1,3}(?!\w))?",
+    "A": rf"{_CAPITALS}{{2,}}(?:[-'’ \t]{_CAPITALS}+)*",  # (`HABEAS CORPUS`)
     "m": r"\w+(?:[-.:/+~@']\w+)*",
 }
 MAX_ATOMS = 16  # of a line, read (the rest of a line is its text)

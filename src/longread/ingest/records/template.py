@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from longread.ingest.records import template_columns
 from longread.ingest.records.atoms import PATTERNS, Atom, atoms
 from longread.ingest.records.kind import MIN_ROWS, Taken, lines
 from longread.ingest.records.table import Column, Role, Table, build, identifier
@@ -24,7 +25,6 @@ from longread.text.rank import terms
 name = "template"
 NOUNS = ("entry", "record", "row", "item")  # (what any repeated record may be called)
 WHOLE: tuple[str, ...] = ()
-_DEFAULT_NAMES = {"d": "date", "n": "name", "@": "email", "9": "number", "a": "word", "m": "code"}
 _WORDY = frozenset("anm")  # a word, a name, a code: a slot of these runs to a fixed atom after it
 _PROSE = frozenset(".,;!?'\"()")  # sentence punctuation: no template rests on it alone
 SAMPLE_LINES = 4_000
@@ -33,6 +33,7 @@ MIN_SHARE = 0.04  # of the lines read, a template's lines (unless MANY_ROWS)
 MANY_ROWS = 100
 BLOCK_SHARE = 0.6  # of blocks a line's template must recur in to give the block columns
 MAX_TEMPLATES = 4
+PROSE_WORDS = 3  # words after a varying word on most of a template's lines: prose begins
 
 
 @dataclass
@@ -146,6 +147,8 @@ def _best(read: list[list[Atom]], left: set[int]) -> Template | None:
         if read[i]:
             first = read[i][0]
             starts.setdefault(("shape", first.shape), []).append(i)
+            if first.shape == "a" and _capitals(first.text):
+                starts.setdefault(("shape", "A"), []).append(i)
             starts.setdefault(("text", first.text), []).append(i)
     best: Template | None = None
     for _, members in sorted(starts.items(), key=lambda item: -len(item[1]))[:10]:
@@ -174,7 +177,10 @@ def _grown(read: list[list[Atom]], members: list[int]) -> Template | None:
             break
         members = [i for i in members if len(read[i]) > depth and read[i][depth].shape == shape]
         depth += 1
+    depth = _before_prose(read, members, depth)
     shapes = tuple(a.shape for a in read[members[0]][:depth])
+    if shapes[0] == "a" and all(_capitals(read[i][0].text) for i in members):
+        shapes = ("A", *shapes[1:])  # (a term in capitals opens each line: `ABASEMENT, n.`)
     constant = tuple(
         texts.pop() if len(texts := {read[i][k].text for i in members}) == 1 else None
         for k in range(depth)
@@ -183,11 +189,50 @@ def _grown(read: list[list[Atom]], members: list[int]) -> Template | None:
         Counter(read[i][k].spaced for i in members).most_common(1)[0][0] for k in range(depth)
     )
     template = Template(shapes, constant, spaced, members)
-    typed = any(shape in ("d", "@", "9", "m") for shape in shapes)
+    typed = any(shape in ("d", "@", "9", "m") for shape in shapes) or (
+        shapes[0] == "A" and constant[0] is None
+    )
     marked = any(c is not None and c[:1].isalpha() for c in constant) and any(
         not shape.isalnum() and shape not in _PROSE for shape in shapes
     )
-    return template if (typed or marked) and template.slots else None
+    return template if (typed or marked or _enclosed(template)) and template.slots else None
+
+
+def _enclosed(template: Template) -> bool:
+    """Whether a slot stands between the same mark on both sides (`:term:`, `|name|`)."""
+    marks = template.constant
+    return any(
+        marks[k - 1] == marks[k + 1]
+        and not (marks[k - 1] or "a").isalnum()
+        and marks[k - 1] not in _PROSE
+        for k in template.slots
+        if 0 < k < len(marks) - 1
+    )
+
+
+def _capitals(word: str) -> bool:
+    return len(word) > 1 and word.isupper()
+
+
+def _before_prose(read: list[list[Atom]], members: list[int], depth: int) -> int:
+    """The depth at which the lines' words turn into prose: the first run of spaced words that
+    vary, one of which most lines follow with PROSE_WORDS more words (`A decent and customary…`
+    after `ABASEMENT, n.`); the given depth where there is none."""
+    runs = 0
+    for k in range(1, depth):
+        first = read[members[0]][k]
+        if first.shape != "a" or not first.spaced or len({read[i][k].text for i in members}) < 2:
+            runs = 0
+            continue
+        runs += 1
+        wordy = sum(1 for i in members if _words_after(read[i], k) >= PROSE_WORDS)
+        if wordy > len(members) / 2:
+            return k + 1 - runs
+    return depth
+
+
+def _words_after(line: list[Atom], k: int) -> int:
+    return next((n for n, a in enumerate(line[k + 1 :]) if a.shape != "a"), len(line) - k - 1)
 
 
 def _table(
@@ -200,12 +245,12 @@ def _table(
 ) -> Table:
     """The template's records: a row a line, or a row a block its line opens (with the slots of
     the `inner` templates' lines in it)."""
-    names = _names(template, text, matches[0].start())
-    headers = [_column(template.shapes[i], names[i]) for i in template.slots]
+    names = template_columns.names(template, text, matches[0].start())
+    headers = [template_columns.column(template.shapes[i], names[i]) for i in template.slots]
     headers.append(Column("text", role=Role.BODY))
     for each in inner:
-        inner_names = _names(each, text, -1)
-        headers += [_column(each.shapes[i], inner_names[i]) for i in each.slots]
+        inner_names = template_columns.names(each, text, -1)
+        headers += [template_columns.column(each.shapes[i], inner_names[i]) for i in each.slots]
     ends = [b[1] for b in blocks] if blocks is not None else [m.end() for m in matches]
     patterns = [each.pattern() for each in inner]
     cells: list[tuple[int, int, list[str | None]]] = []
@@ -221,10 +266,10 @@ def _table(
         cells.append(
             (match.start(), end, [*(match.group(f"s{i}") for i in template.slots), rest, *extra])
         )
-    headers = _versions(headers, cells)
+    headers = template_columns.versions(headers, cells)
     title = next((c for c in template.constant if c and c[0].isalpha() and terms(c)), "records")
     title = title if number == 0 else f"{title} {number + 1}"
-    return build(identifier(title), name, _unique(headers), cells, NOUNS)
+    return build(identifier(title), name, template_columns.unique(headers), cells, NOUNS)
 
 
 def _matches(text: str, template: Template, taken: Taken) -> list[re.Match[str]]:
@@ -237,91 +282,6 @@ def _matches(text: str, template: Template, taken: Taken) -> list[re.Match[str]]
         for m in pattern.finditer(text, start, end)
         if not taken.overlaps(m.start(), m.end() + 1)
     ]
-
-
-_VERSION = re.compile(r"(?:\d+:)?\d+(?:\.\d+)+(?:[-+~][\w.+~-]+)?")
-
-
-def _versions(
-    headers: list[Column], cells: list[tuple[int, int, list[str | None]]]
-) -> list[Column]:
-    """A code column whose values read as versions (`2.39.5-0+deb12u3`) named `version`."""
-    named = []
-    for at, column in enumerate(headers):
-        values = [row[at] for _, _, row in cells if row[at]]
-        versions = sum(1 for v in values if v and _VERSION.fullmatch(v))
-        if column.name == "code" and values and versions >= 0.8 * len(values):
-            column = Column("version", column.type, column.role, column.aliases)
-        named.append(column)
-    return named
-
-
-def _column(shape: str, title: str) -> Column:
-    role = {"n": Role.WHO, "@": Role.WHO, "d": Role.WHEN}.get(shape, Role.NONE)
-    return Column(title, role=role)
-
-
-def _unique(columns: list[Column]) -> list[Column]:
-    taken: list[str] = []
-    unique = []
-    for column in columns:
-        column_name = identifier(column.name, taken)
-        taken.append(column_name)
-        unique.append(Column(column_name, column.type, column.role, column.aliases))
-    return unique
-
-
-def _names(template: Template, text: str, first: int) -> dict[int, str]:
-    """Each slot's column name: the constant word just before it (`port` in `port 22`), else the
-    header line's word above the first record, else its shape's name."""
-    names: dict[int, str] = {}
-    header = _header(text, first, len(template.slots)) if first >= 0 else None
-    for n, i in enumerate(template.slots):
-        word = _key(template, i)
-        if word is not None and word.lower() not in names.values():
-            names[i] = word.lower()
-        elif header is not None:
-            names[i] = header[n]
-        else:
-            names[i] = _DEFAULT_NAMES.get(template.shapes[i], "value")
-    return names
-
-
-def _key(template: Template, slot: int) -> str | None:
-    """The constant word naming a slot: just before it and spaced from it (`port 22`), or with a
-    `:` or `=` between (`urgency=medium`)."""
-    before = template.constant[max(0, slot - 2) : slot]
-    if len(before) == 2 and before[1] in (":", "=") and (before[0] or "")[:1].isalpha():
-        return before[0]
-    last = before[-1] if before else None
-    if last is not None and last[:1].isalpha() and template.spaced[slot]:
-        return last
-    return None
-
-
-def _header(text: str, first: int, count: int) -> list[str] | None:
-    """The words of the line just above the first record, or of its last parenthesis, if they
-    name `count` columns (words only, one for each)."""
-    above = text.rfind("\n", 0, max(0, first - 1))
-    line = text[above + 1 : max(0, first - 1)].strip()
-    inner = re.search(r"\(([^()]+)\)[^()]*$", line)  # (`CREATE TABLE t (id INT, name TEXT);`)
-    for named in (line, inner.group(1) if inner else ""):
-        words = [w for w in re.split(r"\s{2,}|\t|\s*\|\s*|,\s*", named) if w] if named else []
-        if len(words) >= count and all(re.fullmatch(r"[A-Za-z][\w .-]{0,30}", w) for w in words):
-            return [w.lower() for w in _without_kinds(words[:count])]
-    return None
-
-
-def _without_kinds(names: list[str]) -> list[str]:
-    """Header names whose last words repeat, as a column's kind does (`id INT, name TEXT, dept
-    TEXT`), without them (`id`, `name`, `dept`)."""
-    parts = [name.split() for name in names]
-    if len(parts) < 2 or any(len(p) < 2 for p in parts):
-        return names
-    lasts = Counter(p[-1].lower() for p in parts)
-    if len(lasts) == len(parts):
-        return names
-    return [" ".join(p[:-1]) for p in parts]
 
 
 def _blocks(

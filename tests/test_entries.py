@@ -1,0 +1,83 @@
+"""Entries of reference works, found by the general finder and counted as a user asks: a
+dictionary whose headwords stand in capitals, a glossary whose terms stand between marks, verses
+numbered chapter and verse, speeches of a play. Gold answers are computed by the test's own
+string code."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from counted import ask
+from longread.ingest.records import find_tables
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+WORDS = (
+    "abacus badger cactus dagger eagle fable gable habit icicle jacket kettle ladder magnet "
+    "napkin oyster paddle quarry rabbit saddle tablet umbrella vessel waffle yonder zephyr "
+    "anchor bishop candle dental ember falcon garden hollow island jungle kernel lantern"
+).split()
+SENSES = ("n.", "adj.", "v.t.", "v.i.", "n.")
+PREFACE = (
+    "PREFACE\n\nThis little book was begun in a weekly paper, and was continued in a desultory\n"
+    "way at long intervals. Its definitions are its own, and the reader, being warned, will\n"
+    "forgive them. A NOTE on the words: they are given in capitals, each with its sense.\n\n"
+)
+
+
+def write_dictionary(path: Path) -> list[str]:
+    """A dictionary: a preface, then an entry a word (`WORD, n.  Its definition…`, sometimes
+    over several lines, sometimes with a verse set in under it); the headwords it wrote."""
+    chance = random.Random(5)
+    heads = sorted(w.upper() for w in WORDS)
+    entries = []
+    for n, head in enumerate(heads):
+        body = " ".join(chance.choice(WORDS) for _ in range(chance.randint(6, 30)))
+        lines = re.findall(r".{1,60}(?:\s|$)", f"{head}, {SENSES[n % 5]}  {body.capitalize()}.")
+        entry = "\n".join(line.rstrip() for line in lines)
+        if n % 4 == 0:
+            entry += "\n\n    So sang the poet of the " + head.lower() + ",\n        and was sorry."
+        entries.append(entry)
+    path.write_text(PREFACE + "\n\n".join(entries) + "\n", encoding="utf-8")
+    return heads
+
+
+def test_a_dictionary_is_an_entry_a_headword_with_no_column_of_its_definitions_words(tmp_path):
+    book = tmp_path / "dictionary.txt"
+    heads = write_dictionary(book)
+    [table] = find_tables(book.read_text(encoding="utf-8"), book.name)
+    names = [c.name for c in table.columns]
+    assert names == ["term", "field", "text"]  # (the definition's words are its text)
+    assert table.values[0] == heads
+    starting = sum(h.startswith("B") for h in heads)
+    first = ask(book, "How many entries begin with the letter B?", tmp_path)
+    assert first.startswith(f"{starting} entries"), first
+
+
+def test_terms_between_marks_are_a_glossary(tmp_path):
+    text = "A glossary of the trade.\n\n" + "\n\n".join(
+        f"   :{word}: n.\n\n   Said of a {WORDS[(n * 7) % len(WORDS)]} that will not hold."
+        for n, word in enumerate(WORDS)
+    )
+    [table] = find_tables(text, "glossary.txt")
+    assert table.values[0] == WORDS
+
+
+def test_verses_that_mention_a_name_are_counted_as_verses_and_its_mentions_as_mentions(tmp_path):
+    path = EXAMPLES / "esther-kjv.txt"
+    verses = re.findall(r"^Est\d+:\d+ .*$", path.read_text(encoding="utf-8"), re.MULTILINE)
+    saying = sum(bool(re.search(r"\bHaman\b", v)) for v in verses)
+    mentions = sum(len(re.findall(r"\bHaman\b", v)) for v in verses)
+    assert saying != mentions  # (else the two readings could not be told apart)
+    assert ask(path, "How many verses mention Haman?", tmp_path).startswith(f"{saying} verses")
+    said = ask(path, "How many times is Haman mentioned?", tmp_path)
+    assert re.match(rf"{mentions}\b", said), said
+
+
+def test_speeches_that_say_a_word_are_counted_by_speech(tmp_path):
+    path = EXAMPLES / "macbeth.md"
+    speeches = re.split(r"\n(?=\*\*[^*\n]+\*\*\s*\n)", path.read_text(encoding="utf-8"))[1:]
+    saying = sum(bool(re.search(r"\bblood\b", s, re.IGNORECASE)) for s in speeches)
+    first = ask(path, "How many speeches mention blood?", tmp_path)
+    assert first.startswith(f"{saying} speeches"), first
