@@ -215,3 +215,27 @@ def test_a_head_shared_by_values_too_varied_to_list_names_them(tmp_path):
     video = sum(1 for t in types if t.startswith("video/"))
     said = ask(listing, "How many video types are listed?", tmp_path)
     assert said.startswith(f"{video:,} types")
+
+
+def test_a_cell_listing_codes_holds_each_of_them(tmp_path):
+    zones = [("US", "America/New_York"), ("US,CA", "America/Phoenix"), ("CA", "America/Toronto")]
+    zones += [("IN", "Asia/Kolkata"), ("US", "America/Chicago"), ("DE,CH", "Europe/Zurich")]
+    zones += [("US", "Pacific/Honolulu"), ("FR,MC", "Europe/Paris"), ("CA,US", "America/Detroit")]
+    table = tmp_path / "zones.tab"
+    lines = [f"{codes}\t+0000+00000\t{name}" for codes, name in zones]
+    table.write_text("# codes\tcoordinates\tTZ\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    for code in ("US", "IN"):
+        held = sum(code in codes.split(",") for codes, _ in zones)
+        said = ask(table, f"How many zones does {code} have?", tmp_path)
+        assert said.startswith(f"{held} zones"), said
+
+
+def test_a_stamp_whose_time_a_colon_follows_parts_no_line_into_fields():
+    lines = [
+        f"update-alternatives 2025-06-{10 + n} 14:36:{n:02}: "
+        + ("link group pager updated" if n % 2 else f"run with --install /usr/bin/tool{n}")
+        for n in range(12)
+    ]
+    [table] = find_tables("\n".join(lines) + "\n", "alternatives.log")
+    assert table.kind == "template" and len(table) == 12
+    assert any(c.type.value == "date" for c in table.columns)

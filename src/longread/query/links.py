@@ -337,18 +337,23 @@ def _value_index(
             index.setdefault(stem(tokens[0]), ((value,), STEM))
         for part in numbered_names(text):
             numbered.setdefault(part, []).append(value)
+        unspaced = not any(c.isspace() for c in text)
+        codes = unspaced and text.isupper()  # (a list of codes: `US,CA`, each a part, `IN` too)
         for size in range(1, len(tokens)):
             for at in range(len(tokens) - size + 1):
                 part = " ".join(tokens[at : at + size])
-                if terms(part) and numeral(tokens[at + size - 1]) is None:
+                if (terms(part) or codes) and numeral(tokens[at + size - 1]) is None:
                     partial.setdefault(part, set()).add(value)
-                    if not any(c.isspace() for c in text):
+                    if unspaced:
                         joined.add(part)
     for part, held_values in numbered.items():
         index.setdefault(part, (tuple(held_values), EXACT))
     for part, held in partial.items():
         if part not in index:  # (`Europe`: every value holding it, `Europe/Berlin`, `Europe/Oslo`…)
             index[part] = (tuple(sorted(held, key=str)), JOINED if part in joined else PART)
+        elif part in joined and index[part][1] == EXACT:  # (`US` and a list holding it, `US,CA`)
+            whole = tuple(v for v in sorted(held, key=str) if not any(c.isspace() for c in str(v)))
+            index[part] = (index[part][0] + whole, EXACT)
     return index
 
 
