@@ -92,7 +92,19 @@ def test_two_speakers_compared_and_the_speakers_of_an_act_counted(macbeth):
     answer = macbeth.query("How many characters speak in Act I?")
     assert answer.text.startswith(f"{len(speakers)} ")
     only_once = sum(1 for n in counts.values() if n == 1)
-    assert macbeth.query("How many characters speak only once?").text.startswith(f"{only_once} ")
+    answer = macbeth.query("How many characters speak only once?")
+    assert answer.text.startswith(f"{only_once} characters")
+    twice = sum(1 for n in counts.values() if n == 2)
+    assert twice != only_once  # (else the count asked for could not be told from another)
+    answer = macbeth.query("How many characters have exactly two speeches?")
+    assert answer.text.startswith(f"{twice} characters")
+
+
+def test_which_one_asks_for_the_things_named_before_it(macbeth):
+    acts = {act: len(found) for act, found in by_act().items()}
+    best = max(acts, key=acts.__getitem__)
+    answer = macbeth.query("Of all the acts, which one has the greatest number of speeches?")
+    assert answer.text.startswith(f"{best}: {acts[best]} speeches, the most")
 
 
 def test_a_ranking_answers_the_place_it_asks_for(macbeth):

@@ -10,6 +10,7 @@ import os
 import re
 from dataclasses import dataclass
 
+from longread.index.records import numeral
 from longread.query.plan import Operation, Test
 from longread.text.rank import keywords, stem, terms
 
@@ -151,7 +152,12 @@ _COUNTED = re.compile(
     rf"{_PHRASE_WORD})",
     re.I,
 )  # (what is counted ends where its verb starts: `emails` in `how many emails were sent to`)
-_ONCE = re.compile(r"\b(?:only\s+once|just\s+once|exactly\s+once)\b", re.I)
+_AMONG = re.compile(r"\b(?:of|among)\s+(?:all\s+)?(?:the|these|those)\s+([\w'’-]+)", re.I)
+_TIMES_SAID = {"once": 1, "twice": 2, "thrice": 3}
+_EXACTLY = re.compile(
+    r"\b(?:only|just|exactly)\s+(?:(once|twice|thrice)\b|(?:a\s+single|(\w+))\s+[a-z][\w'’-]*)",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -192,8 +198,6 @@ def operation(question: str) -> Operation | None:
     """The operation a question asks for; None for one asking for a fact."""
     for found, pattern in _OPERATIONS:
         if re.search(pattern, question, re.I):
-            if found is Operation.COUNT and _ONCE.search(question):
-                return Operation.COUNT
             return found
     if _MORE.search(question) and " or " in question:
         return Operation.ARGMAX
@@ -235,8 +239,19 @@ def bounds(question: str) -> list[Bound]:
     return found
 
 
-def once(question: str) -> bool:
-    return bool(_ONCE.search(question))
+def exactly(question: str) -> int | None:
+    """How many times, or how many of a thing, the question asks for exactly (`speak only
+    once`, `have exactly one speech`, `just two scenes`), if it asks so."""
+    for match in _EXACTLY.finditer(question):
+        said, count = match.group(1), match.group(2)
+        if said:
+            return _TIMES_SAID[said.lower()]
+        if count is None:
+            return 1  # (`a single speech`)
+        number = numeral(count) if count.isalpha() and count.islower() or count.isdigit() else None
+        if number is not None:  # (`one`, `2`; not the roman `I` of `only I speak`)
+            return number
+    return None
 
 
 def term(question: str) -> tuple[str, int, int] | None:
@@ -280,7 +295,10 @@ def groups(question: str, which: bool = True) -> list[tuple[str, int]]:
             phrase.append(token)
             if question[token.end() : token.end() + 1] in (",", "?", ".", ";"):
                 break
-        if phrase:
+        among = _AMONG.search(question)  # (`Of all the plays here, which one…`: the plays)
+        if among and re.match(r"ones?\b", question[trigger.end() :], re.I):
+            found.append((among.group(1), among.start(1)))
+        elif phrase:
             found.append((question[phrase[0].start() : phrase[-1].end()], phrase[0].start()))
     if which:  # (the noun a superlative's clause qualifies comes first: `the play with…`)
         found = [(m.group(1), m.start(1)) for m in _MODIFIED.finditer(question)] + found

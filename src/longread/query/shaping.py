@@ -91,10 +91,12 @@ def shaped(plan: Plan, reading: Reading, table: CatalogTable, kept: list[Link]) 
     """The plan's operation fitted to what it counts and groups."""
     plan = _sections_ranked(plan, reading, table)
     operation = plan.operation
-    if cues.once(reading.asked) and plan.inner is Inner.DISTINCT and plan.column:
+    times = cues.exactly(reading.asked)
+    if times is not None and plan.inner is Inner.DISTINCT and plan.column:
+        counted = reading.counted[0].split()[0].lower() if reading.counted else plan.noun
         return plan.with_(
             operation=Operation.DISTINCT, group_by=plan.column, column=None,
-            inner=Inner.COUNT, having=(Test.IN, 1.0),
+            inner=Inner.COUNT, having=(Test.IN, float(times)), noun=counted,
         )  # fmt: skip
     if operation is Operation.NTH:
         when = role(table, "when")
