@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from longread.query.catalog import Catalog, CatalogTable
+from longread.query.dated import part_sql
 from longread.query.plan import TEXT, Filter, Inner, Operation, Plan, Test, validate
 from longread.store.record_tables import quoted
 
@@ -118,7 +119,7 @@ def _chosen(plan: Plan, counted: Counted) -> Plan:
         document, value = chosen
         held = (Filter("document", Test.IN, (document,)), Filter(key, Test.IN, (value,)))
         return plan.with_(filters=(*plan.filters, *held))
-    return plan.with_(filters=(*plan.filters, Filter(key, Test.IN, (chosen,))))
+    return plan.with_(filters=(*plan.filters, Filter(key, Test.IN, (chosen,), plan.part)))
 
 
 def _group_value(plan: Plan, groups: list[tuple[Any, float]]) -> Any:
@@ -142,7 +143,8 @@ def _grouped(
     key = plan.group_by or plan.column or "document"
     column = table.column(key)
     apart = column is not None and column.role == "section" and len(catalog.documents) > 1
-    group = f"document, {quoted(key)}" if apart else quoted(key)  # (each play's ACT I)
+    grouped = part_sql(quoted(key), plan.part) if plan.part else quoted(key)  # (its month)
+    group = f"document, {grouped}" if apart else grouped  # (each play's ACT I)
     figure, figure_params = _inner(plan, table)
     ranked = plan.operation in (Operation.ARGMAX, Operation.ARGMIN, Operation.COUNT)
     order = "ASC" if plan.operation is Operation.ARGMIN else "DESC"
@@ -202,7 +204,7 @@ def _where(plan: Plan, table: CatalogTable, citing: bool = False) -> tuple[str, 
     """The WHERE clause of the plan's filters (`citing`: of the rows holding its word, too)."""
     clauses, params = [], []
     for f in plan.filters:
-        column = quoted(f.column)
+        column = part_sql(quoted(f.column), f.part) if f.part else quoted(f.column)
         if f.test is Test.IN:
             clauses.append(f"{column} IN ({', '.join('?' * len(f.values))})")
             params += list(f.values)

@@ -41,7 +41,7 @@ def listed_in_file(reading: Reading) -> CatalogTable | None:
 def generic(table: CatalogTable) -> bool:
     """Whether the table's rows are of no named kind (a template's, a table's): nothing but the
     question says what they are."""
-    return set(table.kinds) <= {"template", "table"}
+    return set(table.kinds) <= {"template", "table", "fields"}
 
 
 def numbering(catalog: Catalog, table: CatalogTable, column: str) -> bool:
@@ -69,7 +69,12 @@ def called(reading: Reading, table: CatalogTable) -> str | None:
     if reading.counted is None:
         return None
     phrase, start = reading.counted
-    named = [lk for lk in reading.links if lk.table == table.name and lk.what != "noun"]
+    body = next((c.name for c in table.columns if c.role == "body"), None)
+    named = [  # (what names a value or a column; not the rows' text, `instances` of `Instance`)
+        lk
+        for lk in reading.links
+        if lk.table == table.name and lk.what != "noun" and not (body and lk.column == body)
+    ]
     run: list[str] = []
     for word in re.finditer(r"[A-Za-z][\w'-]*", phrase):
         at = start + word.start()

@@ -54,11 +54,22 @@ class Test(StrEnum):
     PREFIX = "prefix"  # (a date in a month or a year)
 
 
+class Part(StrEnum):
+    """A part of a date a question groups or filters by (`Which month…`, `per year`)."""
+
+    YEAR = "year"
+    MONTH = "month"
+    DAY = "day"
+    WEEKDAY = "weekday"
+    HOUR = "hour"
+
+
 @dataclass(frozen=True)
 class Filter:
     column: str
     test: Test
     values: tuple[Any, ...]
+    part: Part | None = None  # (the column's month is May: a date column's part)
 
     def described(self) -> str:
         shown = " or ".join(str(v) for v in self.values)
@@ -68,7 +79,8 @@ class Filter:
             Test.MENTIONS: "mentions",
             Test.PREFIX: "is in" if dated else "begins with",
         }
-        return f"{self.column} {words.get(self.test, self.test.value)} {shown}"
+        column = f"the {self.part.value} of {self.column}" if self.part else self.column
+        return f"{column} {words.get(self.test, self.test.value)} {shown}"
 
 
 TEXT = TEXT_TABLE  # the table of a word's mentions in the whole text
@@ -91,6 +103,7 @@ class Plan:
     term: str | None = None
     filters: tuple[Filter, ...] = ()
     group_by: str | None = None
+    part: Part | None = None  # the part of the date column grouped by (its month, its year)
     inner: Inner = Inner.COUNT
     rank: int = 1
     compared: tuple[Any, ...] = ()
@@ -123,7 +136,8 @@ class Plan:
         if self.filters:
             what += " where " + " and ".join(f.described() for f in self.filters)
         if self.group_by:
-            what += f", by {self.group_by} ({self.inner.value}"
+            grouped = f"the {self.part.value} of {self.group_by}" if self.part else self.group_by
+            what += f", by {grouped} ({self.inner.value}"
             what += f" of {self.column})" if self.column and self.inner is not Inner.COUNT else ")"
         return what
 

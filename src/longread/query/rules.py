@@ -12,6 +12,7 @@ from typing import Any
 
 from longread.query import cues
 from longread.query.catalog import Catalog, CatalogTable
+from longread.query.dated import date_group
 from longread.query.execute import any_row
 from longread.query.links import PLACE_WORD, STRUCTURAL, Link, link
 from longread.query.listing import called, generic, listed_in_file
@@ -163,7 +164,12 @@ def _table(reading: Reading) -> CatalogTable | None:
     if best is None:
         return listed_in_file(reading)  # (its rows are what the question counts, by its noun)
     if reading.term is not None:
-        named = [lk for lk in reading.own(best) if lk.table and lk.what != "column"]
+        body = role(best, "body")  # (`instances` of an `Instance` text: its rows, named)
+        named = [
+            lk
+            for lk in reading.own(best)
+            if lk.table and (lk.what != "column" or lk.column == body)
+        ]
         if not named and not (who and role(best, "who")):
             return None  # (a word counted in the whole text: no table's rows are named)
     return best
@@ -217,6 +223,10 @@ def _scope(table: CatalogTable, found: Link, asked: str) -> bool:
 
 def _plan(reading: Reading, table: CatalogTable) -> Plan:
     group, group_span = _group(reading, table)
+    dated = date_group(reading, table) if group is None else None
+    part = None
+    if dated is not None:  # (`In which month…`: the month of the table's date)
+        group, part, group_span = dated
     own = [
         lk
         for lk in reading.own(table)
@@ -253,6 +263,7 @@ def _plan(reading: Reading, table: CatalogTable) -> Plan:
         reading.term[0] if reading.term else None,
         tuple(filters),
         group,
+        part,
         inner,
         cues.place(reading.asked),
         compared,

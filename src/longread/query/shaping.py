@@ -49,6 +49,8 @@ def measure(
             and not _identifies(reading, table, column.name)
         ):
             return column.name, ranked
+        if column is not None and column.role == "body" and reading.operation is not DISTINCT:
+            return None, Inner.COUNT  # (`How many instances…` of an `Instance` text: its rows)
         if column is not None:
             return column.name, Inner.DISTINCT
     by_rows = [w for w, _ in cues.groups(reading.asked, which=False)]
@@ -85,6 +87,9 @@ def _identifies(reading: Reading, table: CatalogTable, column: str) -> bool:
     values = reading.catalog.values(table.name, column)
     whole = all(isinstance(v, int) or float(v).is_integer() for v, _ in values)
     return whole and len(values) == table.rows and len(values) >= 3
+
+
+DISTINCT = Operation.DISTINCT
 
 
 def shaped(plan: Plan, reading: Reading, table: CatalogTable, kept: list[Link]) -> Plan:

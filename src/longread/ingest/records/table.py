@@ -179,6 +179,9 @@ _CTIME = re.compile(  # C's asctime, as git and mbox write it: `Mon Apr 14 17:03
     r"(?:\s*[+-]\d{4})?"
 )
 _CLF = re.compile(r"(\d\d)/([A-Z][a-z]{2})/(\d{4}):(\d\d):(\d\d):(\d\d)(?:\s*[+-]\d{4})?")
+_WRITTEN = re.compile(  # `May 16, 2022`, `March 3 2021`, `16 May 2022`
+    r"(?:([A-Z][a-z]{2})[a-z]*\.?\s+(\d{1,2}),?|(\d{1,2})\s+([A-Z][a-z]{2})[a-z]*\.?,?)\s+(\d{4})"
+)
 
 
 def _from_iso(match: re.Match[str]) -> str | None:
@@ -198,6 +201,12 @@ def _from_ctime(match: re.Match[str]) -> str | None:
     return None if month is None else _iso(y, f"{month:02}", d, h, mi, sec)
 
 
+def _from_written(match: re.Match[str]) -> str | None:
+    mon, d, day, month_name, y = match.groups()
+    month = _MONTHS.get((mon or month_name).lower())
+    return None if month is None else _iso(y, f"{month:02}", d or day, None, None, None)
+
+
 def _from_syslog(match: re.Match[str]) -> str | None:
     mon, d, h, mi, s = match.groups()
     month = _MONTHS.get(mon.lower())
@@ -210,6 +219,7 @@ _FORMATS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]], .
     (_CLF, _from_clf),
     (_CTIME, _from_ctime),
     (_SYSLOG, _from_syslog),
+    (_WRITTEN, _from_written),
 )
 
 

@@ -1,0 +1,79 @@
+"""Records written as named fields on one line (`Date: … || User: … || Instance: …`), counted
+as a user asks: by a field's value, by a word their text says, and by a part of their date (the
+month, the year, the day of the week, the hour). Gold answers come from the test's own parsing
+with `datetime`."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from counted import ask
+from longread.ingest.records import find_tables
+from longread.ingest.records.table import date
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def write_records(path: Path) -> list[tuple[datetime, str, str]]:
+    """Esther's verses as posted instances, a date and a user each; (date, user, text) of each.
+    Some texts hold a field's mark or a word and a colon, as prose does."""
+    verses = re.findall(
+        r"^Est\d+:\d+ (.*)$", (EXAMPLES / "esther-kjv.txt").read_text("utf-8"), re.M
+    )
+    chance = random.Random(1)
+    users = [str(chance.randint(10000, 99999)) for _ in range(6)]
+    rows = []
+    for n, verse in enumerate(verses):
+        when = datetime(chance.choice([2022, 2023]), chance.randint(1, 12), chance.randint(1, 28))
+        when = when.replace(hour=chance.randint(0, 23))
+        text = verse if n % 9 else f"{verse} | so it is written: see the record; amen"
+        rows.append((when, chance.choice(users), text))
+    lines = [f"Date: {w:%b %d, %Y} {w:%H}:00 || User: {u} || Instance: {t}" for w, u, t in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return rows
+
+
+def test_each_line_of_named_fields_is_a_record_whatever_its_text_holds(tmp_path):
+    path = tmp_path / "records.txt"
+    rows = write_records(path)
+    [table] = find_tables(path.read_text(encoding="utf-8"), path.name)
+    assert [c.name for c in table.columns] == ["date", "user", "instance"]
+    assert [c.type.value for c in table.columns] == ["date", "number", "text"]
+    assert len(table) == len(rows) and table.values[2] == [t for _, _, t in rows]
+    user = Counter(u for _, u, _ in rows).most_common()[2][0]
+    said = ask(path, f"How many instances did user {user} post?", tmp_path)
+    assert said.startswith(f"{sum(u == user for _, u, _ in rows)} instances"), said
+    king = sum(bool(re.search(r"\bking\b", t, re.I)) for _, _, t in rows)
+    assert ask(path, "How many instances mention the king?", tmp_path).startswith(f"{king} ")
+
+
+@pytest.mark.parametrize(
+    ("question", "part"),
+    [
+        ("In which month were the most instances posted?", lambda w: f"{w:%B}"),
+        ("Which year has the most instances?", lambda w: f"{w:%Y}"),
+        ("On which day of the week were the most instances posted?", lambda w: f"{w:%A}"),
+        ("At which hour were the most instances posted?", lambda w: f"{w:%H}"),
+    ],
+)
+def test_a_part_of_the_date_groups_the_records(tmp_path, question, part):
+    path = tmp_path / "records.txt"
+    rows = write_records(path)
+    counted = Counter(part(w) for w, _, _ in rows).most_common()
+    top, n = counted[0]
+    assert n > counted[1][1]  # (one group has the most: the answer is one value)
+    said = ask(path, question, tmp_path)
+    assert said.startswith(f"{top}: {n} instances, the most"), said
+
+
+def test_dates_written_in_words_are_dates():
+    assert date("May 16, 2022") == "2022-05-16"
+    assert date("16 May 2022") == "2022-05-16"
+    assert date("Sept. 5, 2020") == "2020-09-05"
+    assert date("Feb 30, 2022") is None
