@@ -81,3 +81,39 @@ def test_speeches_that_say_a_word_are_counted_by_speech(tmp_path):
     saying = sum(bool(re.search(r"\bblood\b", s, re.IGNORECASE)) for s in speeches)
     first = ask(path, "How many speeches mention blood?", tmp_path)
     assert first.startswith(f"{saying} speeches"), first
+
+
+def write_fortunes(path: Path) -> list[tuple[str, str | None]]:
+    """A fortune file: pieces parted by `%` lines, many signed `-- Name` under them; (text, who)
+    of each."""
+    chance = random.Random(9)
+    names = ["Mark Twain", "Anon", "Grace Hopper", "Alan Perlis"]
+    pieces = []
+    for n in range(60):
+        text = "\n".join(
+            " ".join(chance.choice(WORDS) for _ in range(chance.randint(3, 9)))
+            for _ in range(chance.randint(1, 4))
+        )
+        pieces.append((text, chance.choice(names) if n % 3 else None))
+    written = [t + (f"\n\t\t-- {who}" if who else "") for t, who in pieces]
+    path.write_text("\n%\n".join(written) + "\n%\n", encoding="utf-8")
+    return pieces
+
+
+def test_pieces_parted_by_a_mark_are_records_signed_by_their_author(tmp_path):
+    path = tmp_path / "fortunes.txt"
+    pieces = write_fortunes(path)
+    [table] = find_tables(path.read_text(encoding="utf-8"), path.name)
+    assert len(table) == len(pieces) and table.values[1] == [who for _, who in pieces]
+    said = ask(path, "How many fortunes are in the file?", tmp_path)
+    assert said.startswith(f"{len(pieces)} fortunes"), said
+    twain = sum(who == "Mark Twain" for _, who in pieces)
+    assert ask(path, "How many fortunes are by Mark Twain?", tmp_path).startswith(f"{twain} ")
+
+
+def test_a_headings_underline_parts_nothing():
+    text = "\n\n".join(
+        f"Section {n}\n{'=' * len(f'Section {n}')}\n\nIt says {WORDS[n]} and more."
+        for n in range(9)
+    )
+    assert all(table.kind != "parted" for table in find_tables(text, "guide.rst"))

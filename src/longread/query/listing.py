@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from longread.ingest.records import GENERIC
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.links import STRUCTURAL
 from longread.query.reading import Reading
@@ -41,7 +42,7 @@ def listed_in_file(reading: Reading) -> CatalogTable | None:
 def generic(table: CatalogTable) -> bool:
     """Whether the table's rows are of no named kind (a template's, a table's): nothing but the
     question says what they are."""
-    return set(table.kinds) <= {"template", "table", "fields"}
+    return set(table.kinds) <= GENERIC
 
 
 def numbering(catalog: Catalog, table: CatalogTable, column: str) -> bool:

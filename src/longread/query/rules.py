@@ -278,8 +278,11 @@ def _plan(reading: Reading, table: CatalogTable) -> Plan:
     noun = reading.asked[rows[0].start : rows[0].end].lower() if rows else reading.noun
     if generic(table) and (noun is None or rows and rows[0].what == "value"):
         noun = called(reading, table) or noun  # (rows of no named kind: as the question calls them)
-    if operation is Operation.DISTINCT and reading.counted:  # (`different characters speak`)
-        noun = reading.counted[0].split()[0].lower()
+    distinct = operation is Operation.DISTINCT or inner is Inner.DISTINCT
+    if distinct and reading.counted:  # (`different characters speak`, `the most cities listed`)
+        named = [lk for lk in counted if lk.what == "column" and lk.start == reading.counted[1]]
+        said = reading.asked[named[0].start : named[0].end] if named else reading.counted[0]
+        noun = said.lower() if named else said.split()[0].lower()  # (`area codes`)
     return shaped(worded(plan.with_(noun=noun), reading, table), reading, table, kept)
 
 

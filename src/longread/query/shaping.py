@@ -80,13 +80,19 @@ def measure(
 
 
 def _identifies(reading: Reading, table: CatalogTable, column: str) -> bool:
-    """Whether a number column names its rows (an account's number: each row its own), so
-    counting it counts them rather than adding it up."""
+    """Whether a number column names its rows (an account's number: each row its own) or
+    codes them (an area code: whole numbers all of CODE_DIGITS digits or more, and of one
+    width), so counting it counts them rather than adding it up."""
     if reading.operation is not Operation.COUNT:
         return False
     values = reading.catalog.values(table.name, column)
     whole = all(isinstance(v, int) or float(v).is_integer() for v, _ in values)
-    return whole and len(values) == table.rows and len(values) >= 3
+    widths = {len(str(int(v))) for v, _ in values} if whole else set()
+    coded = len(widths) == 1 and min(widths) >= CODE_DIGITS
+    return whole and len(values) >= 3 and (len(values) == table.rows or coded)
+
+
+CODE_DIGITS = 3  # a column of whole numbers of one width, this wide or wider, codes its rows
 
 
 DISTINCT = Operation.DISTINCT

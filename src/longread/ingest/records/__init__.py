@@ -13,6 +13,7 @@ from longread.ingest.records import (
     keyed_lines,
     log_lines,
     messages,
+    parted,
     stanzas,
     tables,
     tasks,
@@ -32,7 +33,9 @@ KINDS: tuple[Kind, ...] = (
     aligned,
     tasks,
     dialogue,
+    parted,
 )
+GENERIC = frozenset(("template", tables.name, keyed_lines.name, parted.name))  # of no named kind
 WHOLE = {kind.name: kind.WHOLE for kind in KINDS}  # what a document of each kind is called
 WHOLE_CHARS = 8_000_000  # a longer text is tested for each kind on samples
 _PIECE = 65_536

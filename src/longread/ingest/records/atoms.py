@@ -37,7 +37,7 @@ PATTERNS = {  # a regular expression for each atom shape
     "@": _EMAIL.pattern,
     "9": r"[-+]?\d+(?:\.\d+)?",
     "a": r"[^\W\d_]+(?:[-'’][^\W\d_]+)*(?:(?<=[^\W\d_]{2})\d{1,3}(?!\w))?",
-    "A": rf"{_CAPITALS}{{2,}}(?:[-'’ \t]{_CAPITALS}+)*",  # (`HABEAS CORPUS`)
+    "A": rf"{_CAPITALS}{{2,}}(?:[-'’ \t]{_CAPITALS}+)*(?![^\W\d_])",  # (`HABEAS CORPUS`)
     "m": r"\w+(?:[-.:/+~@']\w+)*",
 }
 MAX_ATOMS = 16  # of a line, read (the rest of a line is its text)

@@ -256,11 +256,24 @@ def table_of(
         words = " ".join(cell.split())
         bare = _UNIT.sub("", words)  # (`Population (millions)` is called `population`)
         named = (words, bare) if bare and bare != words else (words,)
+        named = (*named, *_either(bare))
         columns.append(Column(column_name, aliases=named if words else ()))
     cells = [(s, e, [*row[:width], *[None] * (width - len(row))]) for s, e, row in body]
     return with_who(build(identifier(title), name, columns, cells, NOUNS, marked))
 
 
+def _either(header: str) -> tuple[str, ...]:
+    """What a header naming two things as one calls each (`State/Province Abbrev.`: `State
+    Abbrev.`, `Province Abbrev.`)."""
+    found = _EITHER.search(header)
+    if found is None:
+        return ()
+    return tuple(
+        f"{header[: found.start()]}{word}{header[found.end() :]}" for word in found.groups()
+    )
+
+
+_EITHER = re.compile(r"\b([^\W\d_]{2,})/([^\W\d_]{2,})\b")
 _NAME = re.compile(PATTERNS["n"])
 NAMED_SHARE = 0.9  # of a column's filled values that must be names for it to say who
 REPEATED = 0.8  # a column saying who holds fewer distinct values than this share of its rows

@@ -33,6 +33,7 @@ MIN_SHARE = 0.04  # of the lines read, a template's lines (unless MANY_ROWS)
 MANY_ROWS = 100
 BLOCK_SHARE = 0.6  # of blocks a line's template must recur in to give the block columns
 MAX_TEMPLATES = 4
+OPENING_SHARE = 0.8  # of a term's lines, those opening an entry (after a blank line)
 PROSE_WORDS = 3  # words after a varying word on most of a template's lines: prose begins
 
 
@@ -87,7 +88,7 @@ def find(text: str, taken: Taken) -> list[Table]:
             break
         left -= set(template.lines)
         matches = [m for m in _matches(text, template, taken) if m.start() not in claimed]
-        if len(matches) >= MIN_ROWS:
+        if len(matches) >= MIN_ROWS and (template.shapes[0] != "A" or _open(text, matches)):
             templates.append((template, matches))
             claimed.update(m.start() for m in matches)
     templates.sort(key=lambda found: found[1][0].start())  # (an opening line comes first)
@@ -106,6 +107,17 @@ def find(text: str, taken: Taken) -> list[Table]:
                 used.add(k)
         tables.append(_table(text, template, matches, blocks, inner, len(tables)))
     return tables
+
+
+def _open(text: str, matches: list[re.Match[str]]) -> bool:
+    """Whether OPENING_SHARE of the lines open an entry: a blank line, or another of them, is
+    the line before (a term in capitals shouted inside a paragraph opens none)."""
+    starts = {m.start() for m in matches}
+    opening = 0
+    for m in matches:
+        before = text.rfind("\n", 0, max(0, m.start() - 1)) + 1
+        opening += m.start() == 0 or before in starts or not text[before : m.start()].strip()
+    return opening >= OPENING_SHARE * len(matches)
 
 
 def _sample(text: str, taken: Taken) -> list[tuple[int, int]]:
