@@ -15,7 +15,7 @@ import pytest
 
 from counted import ask
 from longread.ingest.records import find_tables
-from longread.ingest.records.table import date
+from longread.ingest.records.cells import date
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from longread.ingest.records import find_tables
-from longread.ingest.records.table import ColumnType, Role, date, number, typed
+from longread.ingest.records.cells import ColumnType, date, number, typed
+from longread.ingest.records.table import Role
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

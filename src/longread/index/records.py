@@ -18,12 +18,13 @@ from pathlib import PurePath
 from typing import Any
 
 from longread.ingest.records import WHOLE, find_tables
-from longread.ingest.records.table import Column, ColumnType, Role, Table, build, identifier
+from longread.ingest.records.cells import ColumnType
+from longread.ingest.records.table import Column, Role, Table, build, identifier
 from longread.store.docstore import DocStore
 from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 35  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 38  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only

@@ -14,7 +14,7 @@ from typing import Any
 
 from longread.index.records import numeral
 from longread.query.catalog import Catalog, CatalogTable
-from longread.query.plan import Test
+from longread.query.plan import Part, Test
 from longread.query.section_names import numbered_names, section_places
 from longread.text.rank import stem, terms
 
@@ -41,6 +41,7 @@ class Link:
     end: int
     weight: float
     test: Test = Test.IN  # how the value is held: as it is, or as a date's start (PREFIX)
+    part: Part | None = None  # (a date's month: `in March`)
 
     def overlaps(self, other: Link) -> bool:
         return self.start < other.end and other.start < self.end
@@ -267,6 +268,7 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
 _MONTH_NAMES = (
     "january february march april may june july august september october november december"
 ).split()
+_MONTH = re.compile(rf"\b(?:{'|'.join(m.capitalize() for m in _MONTH_NAMES)})\b")
 _YEAR = re.compile(r"\b(?:(?P<month>[A-Za-z]{3,9})\.?\s+)?(?P<year>(?:1[6-9]|20)\d\d)\b")
 
 
@@ -288,6 +290,14 @@ def _dates(
                 Link(
                     "value", table.name, column, (prefix,), start, match.end(), weight, Test.PREFIX
                 )
+            )
+    days = {str(v)[5:7] if str(v)[:2] != "--" else str(v)[2:4] for v, _ in values}
+    for match in _MONTH.finditer(question):  # (`in March`, no year: March of any year)
+        number = _MONTH_NAMES.index(match.group().lower()) + 1
+        if f"{number:02}" in days and not any(lk.start <= match.start() < lk.end for lk in found):
+            month = match.group().capitalize()
+            found.append(
+                Link("value", table.name, column, (month,), *match.span(), 2.5, part=Part.MONTH)
             )
     return found
 

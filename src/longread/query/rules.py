@@ -16,7 +16,7 @@ from longread.query.dated import date_group
 from longread.query.execute import any_row
 from longread.query.links import PLACE_WORD, STRUCTURAL, Link, link
 from longread.query.listing import called, generic, listed_in_file
-from longread.query.plan import Filter, Inner, Operation, Plan, Shape, Test
+from longread.query.plan import Filter, Inner, Operation, Part, Plan, Shape, Test
 from longread.query.reading import (
     DOCUMENT,
     LENGTH_WORDS,
@@ -331,10 +331,11 @@ def _weight(found: Link, table: CatalogTable) -> float:
 
 
 def _merged(links: tuple[Link, ...]) -> list[Filter]:
-    by_column: dict[tuple[str, Test], list[Any]] = {}
+    by_column: dict[tuple[str, Test, Part | None], list[Any]] = {}
     for found in links:
-        by_column.setdefault((found.column or DOCUMENT, found.test), []).extend(found.value)
-    return [Filter(c, t, tuple(dict.fromkeys(v))) for (c, t), v in by_column.items()]
+        key = (found.column or DOCUMENT, found.test, found.part)
+        by_column.setdefault(key, []).extend(found.value)
+    return [Filter(c, t, tuple(dict.fromkeys(v)), p) for (c, t, p), v in by_column.items()]
 
 
 def _is_number(table: CatalogTable, found: Link) -> bool:

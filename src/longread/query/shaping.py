@@ -72,6 +72,9 @@ def measure(
         column = table.column(found.column or "") if found.what == "column" else None
         if column is not None and column.type == "number" and column.name not in used:
             return column.name, ranked
+    amounts = [c.name for c in table.columns if c.type == "number" and c.name not in used]
+    if sums and len(amounts) == 1 and not _identifies(reading, table, amounts[0]):
+        return amounts[0], ranked  # (`the highest total spending`: the one amount there is)
     if maximal and (first is None or first.what == "noun" or first.column in used):
         sizes = [c.name for c in table.columns if c.type == "number"]
         for name in [n for n in LENGTHS if n in sizes] or (sizes if len(sizes) == 1 else []):

@@ -9,6 +9,7 @@ from longread.query import cues
 from longread.query.catalog import CatalogTable
 from longread.query.plan import Filter, Plan, Test
 from longread.query.reading import Reading, label, role
+from longread.query.truth import told_true
 
 _BEGINNING = re.compile(
     r"\b(?:begins?|beginning|starts?|starting|opens?|opening)\s+with\s+(?:the\s+)?"
@@ -19,7 +20,7 @@ _BEGINNING = re.compile(
 
 def worded(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     """The plan with the filters the question's wording puts on its rows' words."""
-    return _beginning(_rows_saying(plan, reading, table), reading, table)
+    return told_true(_beginning(_rows_saying(plan, reading, table), reading, table), reading, table)
 
 
 def _rows_saying(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from longread.ingest.records.cells import ColumnType
 from longread.ingest.records.kind import MIN_ROWS, LinePattern
-from longread.ingest.records.table import Column, ColumnType, Role, Row, Table, build
+from longread.ingest.records.table import Column, Role, Row, Table, build
 
 name = "dialogue"
 _FORMS = (

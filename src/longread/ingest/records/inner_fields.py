@@ -9,8 +9,9 @@ from collections import Counter
 from dataclasses import replace
 from statistics import median
 
+from longread.ingest.records.cells import typed
 from longread.ingest.records.kind import MIN_ROWS
-from longread.ingest.records.table import KEY_SHARE, Role, Table, keyed_columns, typed
+from longread.ingest.records.table import KEY_SHARE, Role, Table, keyed_columns
 
 _PAIR = re.compile(r"(?<![\w.@/-])([A-Za-z][\w.-]{0,30})(?:=|: )(\"[^\"\n]*\"|[^\s,;\"]+)")
 SAMPLE_ROWS = 400  # rows whose text is looked at for recurring keys first

@@ -6,8 +6,9 @@ one."""
 
 from __future__ import annotations
 
+from longread.ingest.records.cells import ColumnType
 from longread.ingest.records.kind import MIN_ROWS, LinePattern
-from longread.ingest.records.table import Column, ColumnType, Role, Table, build
+from longread.ingest.records.table import Column, Role, Table, build
 
 name = "log"
 NOUNS = ("log line", "line", "entry", "event", "log entry", "record", "message")

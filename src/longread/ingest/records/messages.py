@@ -10,8 +10,9 @@ from email.header import decode_header, make_header
 from email.parser import HeaderParser
 from email.utils import getaddresses, parseaddr
 
+from longread.ingest.records.cells import ColumnType, date
 from longread.ingest.records.kind import MIN_ROWS
-from longread.ingest.records.table import Column, ColumnType, Role, Table, build, date
+from longread.ingest.records.table import Column, Role, Table, build
 
 name = "messages"
 NOUNS = ("message", "email", "mail", "e-mail", "post", "letter", "note")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from longread.ingest.records.kind import MIN_ROWS, LinePattern, lines
@@ -36,6 +36,7 @@ _FOLDS = 0  # the syntax whose values run on over indented lines
 _OPENING = re.compile(
     r"[ \t]*[^\w\s]{0,2}(?P<word>[A-Za-z][A-Za-z-]{1,30})\b[ \t{]*(?P<rest>[^\n]*)"
 )
+_BRACKETED = re.compile(r"[ \t]*\[([^\[\]\n]{1,80})\][ \t]*")  # (an INI file's `[section]`)
 _CLOSING = re.compile(r"[ \t]*(?:</[\w.-]+>|[^\w\n]*)[ \t]*$")  # (`</book>`, `}`: no text)
 _SAME_FIRST = 0.6  # of the records that must open with one key
 _SAME_OPENING = 0.8  # of the records whose opening line must open with one word to be named so
@@ -63,8 +64,9 @@ def records(text: str, file_name: str) -> list[Table]:
     found = _records(text)
     if len(found) < MIN_ROWS:
         return []
-    word = _opening_word(found)
-    taken = [identifier(word)] if word is not None else []
+    opened = _opened(found)
+    word = opened[0] if opened is not None and opened[1] is _rest else None
+    taken = [identifier(opened[0])] if opened is not None else []
     opening_columns = [Column(name) for name in taken]
     keys, keyed = keyed_columns([dict(r.fields) for r in found], taken)
     columns = [*opening_columns, *keyed]
@@ -73,11 +75,30 @@ def records(text: str, file_name: str) -> list[Table]:
         columns.append(Column(identifier("text", taken), role=Role.BODY))
     cells = []
     for r in found:
-        opening = [_rest(r.opening)] if word is not None else []
+        opening = [opened[1](r.opening)] if opened is not None else []
         values = [dict(r.fields).get(k) for k in keys]
         cells.append((r.start, r.end, [*opening, *values, *([r.body or None] if bodies else [])]))
     nouns = (word.lower(), *NOUNS) if word is not None else NOUNS
-    return [build(word.lower() if word else name, name, columns, cells, nouns)]
+    title = word.lower() if word else identifier(file_name.rsplit(".", 1)[0] or name)
+    return [build(title, name, columns, cells, nouns)]
+
+
+def _opened(found: list[_Record]) -> tuple[str, Callable[[str | None], str | None]] | None:
+    """The column the records' opening lines give: the name a section's brackets hold
+    (`[service-0]`); else what follows the one word they open with (`commit 1a2b…`: `commit`);
+    else the kind of record a repeated first word says (`@book{…`, `@article{…`: `type`)."""
+    openings = [r.opening for r in found if r.opening]
+    if len(openings) < _SAME_OPENING * len(found):
+        return None
+    if all(_BRACKETED.fullmatch(o) for o in openings):
+        return "name", lambda o: (m := _BRACKETED.fullmatch(o or "")) and m.group(1).strip() or None
+    word = _opening_word(found)
+    if word is not None:
+        return word, _rest
+    words = Counter(m.group("word").lower() for o in openings if (m := _OPENING.match(o)))
+    if sum(words.values()) >= _SAME_OPENING * len(found) and len(words) * 2 <= len(found):
+        return "type", lambda o: (m := _OPENING.match(o or "")) and m.group("word").lower() or None
+    return None
 
 
 def _records(text: str) -> list[_Record]:

@@ -17,17 +17,9 @@ from pathlib import PurePath
 from typing import Any
 
 from longread.ingest.records.atoms import PATTERNS
+from longread.ingest.records.cells import ColumnType, number
 from longread.ingest.records.kind import MIN_ROWS, lines
-from longread.ingest.records.table import (
-    Column,
-    ColumnType,
-    Role,
-    Table,
-    build,
-    identifier,
-    key_role,
-    number,
-)
+from longread.ingest.records.table import Column, Role, Table, build, identifier, key_role
 
 name = "table"
 NOUNS = ("row", "entry", "record", "item")
@@ -114,6 +106,7 @@ def _delimiter(sample: str, fields: int, named: bool) -> str | None:
         if (
             common >= least
             and counts[0] in widths
+            and counts[0] >= least  # (a header the delimiter does not part is not its table's)
             and sum(1 for c in counts if c in widths) >= 0.9 * len(counts)
             and enclosed < 0.5 * len(rows)
         ):
@@ -285,7 +278,11 @@ def with_who(table: Table) -> Table:
     every value one to four capitalized words); either only where its values are said again and
     again (who placed an order, who paid), not where it names each row once (an account), nor to a
     later column of categories (an account's type)."""
-    texts = [n for n, c in enumerate(table.columns) if c.type is ColumnType.TEXT]
+    texts = [  # (text columns of words: not the rows' text, nor clock times written as text)
+        n
+        for n, c in enumerate(table.columns)
+        if c.type is ColumnType.TEXT and c.role is not Role.BODY and _worded(table.values[n])
+    ]
     headed = [n for n in texts if key_role(table.columns[n].name) is Role.WHO]
     at = next((n for n in headed if _repeated(table.values[n])), None)
     if at is None and texts:
@@ -297,6 +294,11 @@ def with_who(table: Table) -> Table:
     columns = list(table.columns)
     columns[at] = replace(columns[at], role=Role.WHO)
     return replace(table, columns=columns)
+
+
+def _worded(values: list[Any]) -> bool:
+    filled = [v for v in values if v]
+    return sum(1 for v in filled if str(v)[:1].isalpha()) >= NAMED_SHARE * len(filled)
 
 
 def _repeated(values: list[Any]) -> bool:

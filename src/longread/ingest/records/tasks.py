@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 
+from longread.ingest.records.cells import ColumnType
 from longread.ingest.records.kind import MIN_ROWS, LinePattern
-from longread.ingest.records.table import Column, ColumnType, Role, Table, build
+from longread.ingest.records.table import Column, Role, Table, build
 
 name = "task"
 NOUNS = ("task", "item", "to-do", "todo", "entry")

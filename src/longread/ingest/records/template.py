@@ -20,6 +20,7 @@ from longread.ingest.records import template_columns
 from longread.ingest.records.atoms import PATTERNS, Atom, atoms
 from longread.ingest.records.kind import MIN_ROWS, Taken, lines
 from longread.ingest.records.table import Column, Role, Table, build, identifier
+from longread.ingest.records.tables import with_who
 from longread.text.rank import terms
 
 name = "template"
@@ -281,7 +282,8 @@ def _table(
     headers = template_columns.versions(headers, cells)
     title = next((c for c in template.constant if c and c[0].isalpha() and terms(c)), "records")
     title = title if number == 0 else f"{title} {number + 1}"
-    return build(identifier(title), name, template_columns.unique(headers), cells, NOUNS)
+    table = build(identifier(title), name, template_columns.unique(headers), cells, NOUNS)
+    return table if any(c.role is Role.WHO for c in table.columns) else with_who(table)
 
 
 def _matches(text: str, template: Template, taken: Taken) -> list[re.Match[str]]:
