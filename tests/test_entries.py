@@ -55,13 +55,29 @@ def test_a_dictionary_is_an_entry_a_headword_with_no_column_of_its_definitions_w
     assert first.startswith(f"{starting} entries"), first
 
 
-def test_terms_between_marks_are_a_glossary(tmp_path):
-    text = "A glossary of the trade.\n\n" + "\n\n".join(
-        f"   :{word}: n.\n\n   Said of a {WORDS[(n * 7) % len(WORDS)]} that will not hold."
-        for n, word in enumerate(WORDS)
+def test_terms_between_marks_are_a_glossary_however_rare_its_entries_lines(tmp_path):
+    terms = [" ".join(WORDS[n : n + 1 + n % 3]) for n in range(len(WORDS) - 3)]
+    paragraph = "\n".join(
+        f"   Said of {' '.join(WORDS[k : k + 8])} that will not hold." for k in range(12)
     )
-    [table] = find_tables(text, "glossary.txt")
-    assert table.values[0] == WORDS
+    text = "A glossary of the trade.\n\n" + "\n\n".join(
+        f"   :{term}: n.\n\n" + "\n\n".join([paragraph] * 4) for term in terms
+    )
+    filled = sum(1 for line in text.splitlines() if line.strip())
+    assert len(terms) < 0.03 * filled  # (a term's line is rare among the lines)
+    [table] = [t for t in find_tables(text, "glossary.txt") if t.kind == "template"]
+    assert table.values[0] == terms and table.columns[0].name == "term"
+    kinds = ["storage", "network", "storage", "deploy"] * 9
+    glossary = tmp_path / "glossary.md"
+    glossary.write_text(
+        "# Glossary\n\n"
+        + "\n".join(f"- **{t.title()}** ({k}): what it does." for t, k in zip(terms, kinds))
+        + "\n",
+        encoding="utf-8",
+    )
+    storage = sum(1 for _, k in zip(terms, kinds) if k == "storage")
+    said = ask(glossary, "How many terms are about storage?", tmp_path)
+    assert said.startswith(f"{storage} terms"), said
 
 
 def test_verses_that_mention_a_name_are_counted_as_verses_and_its_mentions_as_mentions(tmp_path):

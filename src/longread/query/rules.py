@@ -15,7 +15,7 @@ from longread.query.catalog import Catalog, CatalogTable
 from longread.query.dated import date_group
 from longread.query.execute import any_row
 from longread.query.links import PLACE_WORD, STRUCTURAL, Link, link
-from longread.query.listing import called, generic, listed_in_file
+from longread.query.listing import called, covered, generic, listed_in_file
 from longread.query.plan import Filter, Inner, Operation, Part, Plan, Shape, Test
 from longread.query.reading import (
     DOCUMENT,
@@ -156,6 +156,8 @@ def _table(reading: Reading) -> CatalogTable | None:
             score -= 0.5
         if table.name == "documents":
             score -= 2.0  # (`the most plays`: counted in another table the question names)
+        if generic(table):  # (of tables a noun any rows have names, the one spanning most text)
+            score += 0.1 * covered(reading.catalog, table)
         if score > best_score:
             best, best_score = table, score
     found = [t for t in reading.catalog.tables.values() if "template" in t.kinds]

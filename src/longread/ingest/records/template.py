@@ -35,6 +35,7 @@ MANY_ROWS = 100
 BLOCK_SHARE = 0.6  # of blocks a line's template must recur in to give the block columns
 MAX_TEMPLATES = 4
 OPENING_SHARE = 0.8  # of a term's lines, those opening an entry (after a blank line)
+WORD_RUN = 4  # words a slot before a mark may run to (`Blue-green deployment`)
 PROSE_WORDS = 3  # words after a varying word on most of a template's lines: prose begins
 
 
@@ -89,7 +90,7 @@ def find(text: str, taken: Taken) -> list[Table]:
             break
         left -= set(template.lines)
         matches = [m for m in _matches(text, template, taken) if m.start() not in claimed]
-        if len(matches) >= MIN_ROWS and (template.shapes[0] != "A" or _open(text, matches)):
+        if len(matches) >= MIN_ROWS and (not _entries(template) or _open(text, matches)):
             templates.append((template, matches))
             claimed.update(m.start() for m in matches)
     templates.sort(key=lambda found: found[1][0].start())  # (an opening line comes first)
@@ -169,17 +170,25 @@ def _best(read: list[list[Atom]], left: set[int]) -> Template | None:
         if template is not None and (best is None or _worth(template) > _worth(best)):
             best = template
     needed = MIN_ROWS if len(read) < MANY_ROWS else max(MIN_ROWS, MIN_SHARE * len(read))
-    if best is None or len(best.lines) < min(needed, MANY_ROWS):
-        return None
+    if best is None or len(best.lines) < (MIN_ROWS if _entries(best) else min(needed, MANY_ROWS)):
+        return None  # (entries, their lines checked to open them, may be rare among the lines)
     return best
+
+
+def _entries(template: Template) -> bool:
+    """Whether the template's lines open entries: a term between marks (`:chad box:`) or in
+    capitals (`ABASEMENT, n.`), where a blank line before them is to be checked."""
+    return template.shapes[0] == "A" or _enclosed(template)
 
 
 def _worth(template: Template) -> int:
     return len(template.lines) * (1 + len(template.slots))
 
 
-def _grown(read: list[list[Atom]], members: list[int]) -> Template | None:
-    """The longest run of shapes that KEEP of the lines at each step open with."""
+def _grown(lines_read: list[list[Atom]], members: list[int]) -> Template | None:
+    """The longest run of shapes that KEEP of the lines at each step open with (a run of words
+    before a mark taken as one slot: `**Load balancer**`, `:chad box:`)."""
+    read = {i: lines_read[i] for i in members}
     depth = 1
     while True:
         following = Counter(read[i][depth].shape for i in members if len(read[i]) > depth)
@@ -187,7 +196,11 @@ def _grown(read: list[list[Atom]], members: list[int]) -> Template | None:
             break
         shape, count = following.most_common(1)[0]
         if count < KEEP * len(members):
-            break
+            merged = _words_to_mark(read, members, depth)
+            if merged is None:
+                break
+            read, members = merged
+            continue
         members = [i for i in members if len(read[i]) > depth and read[i][depth].shape == shape]
         depth += 1
     depth = _before_prose(read, members, depth)
@@ -211,15 +224,48 @@ def _grown(read: list[list[Atom]], members: list[int]) -> Template | None:
     return template if (typed or marked or _enclosed(template)) and template.slots else None
 
 
+def _words_to_mark(
+    read: dict[int, list[Atom]], members: list[int], depth: int
+) -> tuple[dict[int, list[Atom]], list[int]] | None:
+    """The lines with a run of words (from `depth`, or the slot before it) up to a mark KEEP of
+    them reach within WORD_RUN words made one atom, and those lines; None where no mark is so
+    reached (`**Badger Cactus** (…)`, `**Abacus** (…)`: one slot)."""
+    words = ("a", "n", "A")
+    at_depth = all(len(read[i]) > depth and read[i][depth].shape in words for i in members)
+    first = depth if at_depth else depth - 1
+    if first < 1 or any(read[i][first].shape not in words for i in members):
+        return None
+    reached: dict[int, int] = {}
+    for i in members:
+        at = first + 1
+        while at < min(len(read[i]), first + WORD_RUN) and read[i][at].shape in words:
+            at += 1
+        if at < len(read[i]) and not read[i][at].shape.isalnum():
+            reached[i] = at
+    marks = Counter(read[i][at].text for i, at in reached.items())
+    if not marks:
+        return None
+    mark, count = marks.most_common(1)[0]
+    shapes = {read[i][first].shape for i in members}
+    if count < KEEP * len(members) or mark in _PROSE:
+        return None
+    if all(at == first + 1 for at in reached.values()) and len(shapes) == 1:
+        return None  # (nothing to join: the slot is one word on every line)
+    kept = [i for i in members if i in reached and read[i][reached[i]].text == mark]
+    shape = shapes.pop() if len(shapes) == 1 else "a"
+    joined = {}
+    for i in kept:
+        run = read[i][first : reached[i]]
+        one = Atom(shape, " ".join(w.text for w in run), run[0].start, run[-1].end, run[0].spaced)
+        joined[i] = [*read[i][:first], one, *read[i][reached[i] :]]
+    return joined, kept
+
+
 def _enclosed(template: Template) -> bool:
-    """Whether a slot stands between the same mark on both sides (`:term:`, `|name|`)."""
-    marks = template.constant
+    """Whether a slot stands between the same mark on both sides (`:term:`, `**term**`)."""
     return any(
-        marks[k - 1] == marks[k + 1]
-        and not (marks[k - 1] or "a").isalnum()
-        and marks[k - 1] not in _PROSE
+        template_columns.between_marks(template, k) and template.constant[k - 1] not in _PROSE
         for k in template.slots
-        if 0 < k < len(marks) - 1
     )
 
 
@@ -227,7 +273,7 @@ def _capitals(word: str) -> bool:
     return len(word) > 1 and word.isupper()
 
 
-def _before_prose(read: list[list[Atom]], members: list[int], depth: int) -> int:
+def _before_prose(read: dict[int, list[Atom]], members: list[int], depth: int) -> int:
     """The depth at which the lines' words turn into prose: the first run of spaced words that
     vary, one of which most lines follow with PROSE_WORDS more words (`A decent and customary…`
     after `ABASEMENT, n.`); the given depth where there is none."""

@@ -64,9 +64,20 @@ def names(template: Template, text: str, first: int) -> dict[int, str]:
             names[i] = word.lower()
         elif header is not None:
             names[i] = header[n]
+        elif between_marks(template, i) and "term" not in names.values():
+            names[i] = "term"  # (`**Load balancer**`, `:chad box:`: a glossary's terms)
         else:
             names[i] = _DEFAULT_NAMES.get(template.shapes[i], "value")
     return names
+
+
+def between_marks(template: Template, slot: int) -> bool:
+    """Whether a slot stands between the same mark on both sides (`:term:`, `**term**`)."""
+    marks = template.constant
+    if not 0 < slot < len(marks) - 1:
+        return False
+    before, after = marks[slot - 1], marks[slot + 1]
+    return before is not None and before == after and not before.isalnum()
 
 
 def _key(template: Template, slot: int) -> str | None:
