@@ -95,3 +95,20 @@ def test_turns_stamped_with_a_time_say_who_spoke(tmp_path):
     (top, n), second = Counter(names).most_common(2)
     assert n > second[1]
     assert ask(path, "Who spoke the most?", tmp_path).startswith(f"{top}: {n} ")
+
+
+def test_who_did_the_most_is_read_in_the_records_spanning_the_text(tmp_path):
+    chance = random.Random(5)
+    uploaders = [chance.choice(["Ines Duarte", "Ana Lima", "Rui Sousa"]) for _ in range(12)]
+    notes = ["LP", "Closes"]  # (a line's capitalized word, said again and again: not who uploaded)
+    entries = [
+        f"widget (1.{n}-1) unstable; urgency=medium\n\n  * Fix number {n}.\n"
+        + f"    {notes[n // 2 % 2]}: #{1000 + n}\n"
+        + f"\n -- {who} <{who.split()[0].lower()}@example.org>  Sat, 0{1 + n % 9} Jun 2025 14:44:33 +0200\n"
+        for n, who in enumerate(uploaders)
+    ]
+    path = tmp_path / "changelog"
+    path.write_text("\n".join(entries), encoding="utf-8")
+    (top, n), second = Counter(uploaders).most_common(2)
+    assert n > second[1]
+    assert ask(path, "Who made the most uploads?", tmp_path).startswith(f"{top}: {n} ")

@@ -122,6 +122,8 @@ def _table(reading: Reading) -> CatalogTable | None:
     whose = [
         t for t in reading.catalog.tables.values() if role(t, "who") and t.name not in STRUCTURAL
     ]
+    if len(whose) > 1:  # (the one of who did it that spans most of the text: its main records)
+        whose = [max(whose, key=lambda t: covered(reading.catalog, t))]
     for table in reading.catalog.tables.values():
         own = heaviest(
             [
