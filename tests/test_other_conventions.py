@@ -104,7 +104,8 @@ def test_who_did_the_most_is_read_in_the_records_spanning_the_text(tmp_path):
     entries = [
         f"widget (1.{n}-1) unstable; urgency=medium\n\n  * Fix number {n}.\n"
         + f"    {notes[n // 2 % 2]}: #{1000 + n}\n"
-        + f"\n -- {who} <{who.split()[0].lower()}@example.org>  Sat, 0{1 + n % 9} Jun 2025 14:44:33 +0200\n"
+        + f"\n -- {who} <{who.split()[0].lower()}@example.org>  "
+        + f"Sat, 0{1 + n % 9} Jun 2025 14:44:33 +0200\n"
         for n, who in enumerate(uploaders)
     ]
     path = tmp_path / "changelog"
