@@ -8,19 +8,18 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from longread.index.records import numeral
 from longread.query.catalog import Catalog, CatalogTable
+from longread.query.named_documents import PLACE_WORD, named_documents
 from longread.query.plan import Part, Test
 from longread.query.section_names import numbered_names, section_places
+from longread.query.spans import key, ngrams, words
 from longread.text.rank import stem, terms
 
-MAX_NGRAM = 6
 MAX_VALUE_CHARS = 80  # longer values (sentences) are not matched as names
-_WORD = re.compile(r"[^\W_][\w'’.&-]*[\w]|[^\W_]")
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
 STRUCTURAL = ("sections", "documents")
 EXACT, STEM, PART = 1.0, 0.8, 0.5  # how closely a question's words match a value
@@ -47,25 +46,6 @@ class Link:
         return self.start < other.end and other.start < self.end
 
 
-def words(question: str) -> list[tuple[str, int, int]]:
-    """The question's words, with where each starts and ends."""
-    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(question)]
-
-
-def ngrams(question: str) -> Iterator[tuple[str, int, int]]:
-    """Runs of one to MAX_NGRAM words, longest first."""
-    found = words(question)
-    for size in range(MAX_NGRAM, 0, -1):
-        for at in range(len(found) - size + 1):
-            run = found[at : at + size]
-            yield question[run[0][1] : run[-1][2]], run[0][1], run[-1][2]
-
-
-def key(text: str) -> str:
-    """A name as it is matched: lower case, punctuation and spacing folded."""
-    return " ".join(re.sub(r"[^\w&'’]+", " ", str(text).lower()).split())
-
-
 def name_tokens(name: str) -> list[str]:
     """A column name's words (`bill_length_mm`, `lifeExp` → life, exp)."""
     return [t.lower() for t in _SPLIT.split(name) if t]
@@ -85,7 +65,10 @@ def link(question: str, catalog: Catalog) -> list[Link]:
         found += columns
         found += _values(question, table, catalog)
         found += _named_after(question, table, columns, catalog)
-    found += _documents(question, catalog)
+    found += [
+        Link("document", "", "document", held, start, end, weight)
+        for held, start, end, weight in named_documents(question, catalog)
+    ]
     return _longest(found)
 
 
@@ -365,32 +348,3 @@ def _value_index(
             whole = tuple(v for v in sorted(held, key=str) if not any(c.isspace() for c in str(v)))
             index[part] = (index[part][0] + whole, EXACT)
     return index
-
-
-def _documents(question: str, catalog: Catalog) -> list[Link]:
-    """The question's runs naming a document: its file name (`hamlet` for `plays/hamlet.md`), its
-    title, or, capitalized, the end of its title that no other title shares (`Macbeth` for `The
-    Tragedy of Macbeth`)."""
-    exact: dict[str, set[str]] = {}
-    partial: dict[str, set[str]] = {}
-    for name in catalog.documents:
-        stem_name = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        title = catalog.titles.get(name, "")
-        for form in (name, stem_name, stem_name.replace("-", " ").replace("_", " "), title):
-            if form:
-                exact.setdefault(key(form), set()).add(name)
-        tokens = key(title).split()
-        for at in range(1, len(tokens)):
-            if terms(" ".join(tokens[at:])):
-                partial.setdefault(" ".join(tokens[at:]), set()).add(name)
-    found = []
-    for text, start, end in ngrams(question):
-        held = exact.get(key(text)) or (partial.get(key(text)) if text[:1].isupper() else None)
-        if held and len(held) == 1:
-            named = PLACE_WORD.search(question[:start]) is not None
-            weight = 3.0 + (1.0 if named else 0.0) + 0.5 * len(text.split())
-            found.append(Link("document", "", "document", tuple(held), start, end, weight))
-    return found
-
-
-PLACE_WORD = re.compile(r"\b(?:in|of|from|throughout|across)\s+(?:the\s+)?$", re.I)

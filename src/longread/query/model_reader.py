@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from longread.query.catalog import Catalog
-from longread.query.links import key
 from longread.query.plan import Filter, Inner, Operation, Plan, PlanError, Shape, Test, validate
+from longread.query.spans import key
 
 Ask = Callable[[str, dict[str, Any]], Any]  # (prompt, schema) -> the JSON value it returns
 _TESTS = {"=": Test.IN, ">": Test.GT, ">=": Test.GE, "<": Test.LT, "<=": Test.LE}

@@ -14,8 +14,9 @@ from longread.query import cues
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.dated import date_group
 from longread.query.execute import any_row
-from longread.query.links import PLACE_WORD, STRUCTURAL, Link, link
+from longread.query.links import STRUCTURAL, Link, link
 from longread.query.listing import called, covered, generic, listed_in_file
+from longread.query.named_documents import PLACE_WORD
 from longread.query.plan import Filter, Inner, Operation, Part, Plan, Shape, Test
 from longread.query.reading import (
     DOCUMENT,

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 
+from longread.ingest.records import WHOLE
 from longread.query import cues
 from longread.query.catalog import CatalogTable
 from longread.query.plan import Filter, Plan, Test
 from longread.query.reading import Reading, label, role
 from longread.query.truth import told_true
+from longread.store.record_tables import quoted
 
 _BEGINNING = re.compile(
     r"\b(?:begins?|beginning|starts?|starting|opens?|opening)\s+with\s+(?:the\s+)?"
@@ -20,7 +22,8 @@ _BEGINNING = re.compile(
 
 def worded(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     """The plan with the filters the question's wording puts on its rows' words."""
-    return told_true(_beginning(_rows_saying(plan, reading, table), reading, table), reading, table)
+    plan = _beginning(_rows_saying(plan, reading, table), reading, table)
+    return _of_kind(told_true(plan, reading, table), reading, table)
 
 
 def _rows_saying(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
@@ -52,3 +55,26 @@ def _beginning(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     start = found.group(1)
     forms = tuple(dict.fromkeys((start, start.upper(), start.lower(), start.capitalize())))
     return plan.with_(filters=(*plan.filters, Filter(column, Test.PREFIX, forms)))
+
+
+MAX_NAMED = 30_000  # documents a filter lists at most
+
+
+def _of_kind(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
+    """The plan counting documents kept to those holding the records their name says they are
+    (`How many plays…` of a folder: the documents holding dialogue, not its README)."""
+    if table.name != "documents" or reading.counted is None:
+        return plan
+    start = reading.counted[1]
+    said = {lk.value for lk in reading.links if lk.what == "noun" and lk.start == start}
+    kinds = [kind for kind, wholes in WHOLE.items() if said & set(wholes)]
+    holding = [t for t in reading.catalog.tables.values() if set(t.kinds) & set(kinds)]
+    if not holding:
+        return plan
+    sql = " UNION ".join(f"SELECT DISTINCT document FROM {quoted(t.name)}" for t in holding)
+    found = reading.catalog.query.execute
+    rows = reading.catalog.computed(sql, lambda: found(sql, max_rows=MAX_NAMED + 1).rows)
+    held = tuple(sorted(str(d) for (d,) in rows))
+    if len(held) >= len(reading.catalog.documents) or len(held) > MAX_NAMED:
+        return plan
+    return plan.with_(filters=(*plan.filters, Filter("document", Test.IN, held)))

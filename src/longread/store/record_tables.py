@@ -156,7 +156,7 @@ class RecordTables:
         """The physical table of this shape, and whether it was made now (on first use)."""
         signature = json.dumps([name, kind, [(c.name, c.type, c.role, c.aliases) for c in columns]])
         row = self.db.execute(
-            "SELECT id FROM record_tables WHERE signature = ?", (signature,)
+            "SELECT id, nouns FROM record_tables WHERE signature = ?", (signature,)
         ).fetchone()
         if row is None:
             described = json.dumps([[c.name, c.type, c.role, list(c.aliases)] for c in columns])
@@ -172,7 +172,13 @@ class RecordTables:
                 f'NULL, "end" INTEGER NOT NULL, {body})'
             )
             return stored, True
-        return StoredTable(row[0], name, kind, columns, nouns), False
+        held = tuple(json.loads(row[1]))
+        merged = tuple(dict.fromkeys((*held, *nouns)))  # (`play` of a folder's plays, its README)
+        if merged != held:
+            self.db.execute(
+                "UPDATE record_tables SET nouns = ? WHERE id = ?", (json.dumps(merged), row[0])
+            )
+        return StoredTable(row[0], name, kind, columns, merged), False
 
     def record_tables(
         self, store_ids: Sequence[int] | None = None
