@@ -50,3 +50,20 @@ def test_a_folder_of_plays_is_counted_by_play(tmp_path):
     (_, title), (acts, _) = max(PLAYS.items(), key=lambda item: sum(item[1][0]))
     said = ask(folder, "Which play has the most scenes?", tmp_path)
     assert said.startswith(f"{title} (") and f": {sum(acts)} scenes, the most" in said, said
+
+
+def test_a_subfolder_is_where_to_count_and_which_of_its_documents(tmp_path):
+    folder = tmp_path / "plays"
+    write_plays(folder)
+    speeches = {t: sum(acts) * len(who) for (_, t), (acts, who) in PLAYS.items()}
+    comedies = sum(speeches[t] for kind, t in PLAYS if kind == "comedies")
+    said = ask(folder, "How many speeches are in the comedies?", tmp_path)
+    assert said.startswith(f"{comedies} speeches"), said
+    tragic = {
+        t: n for (kind, t), n in zip(PLAYS, speeches.values(), strict=True) if kind == "tragedies"
+    }
+    top = max(tragic, key=tragic.__getitem__)
+    said = ask(folder, "Which tragedy has the most speeches?", tmp_path)
+    assert said.startswith(f"{top} (") and f": {tragic[top]} speeches, the most" in said, said
+    mara = sum(1 for _, who in PLAYS.values() if "MARA" in who)
+    assert ask(folder, "How many plays does Mara appear in?", tmp_path).startswith(f"{mara} plays")

@@ -60,7 +60,7 @@ def covered(catalog: Catalog, table: CatalogTable) -> float:
     """The share of the document's text its rows span."""
     sql = f"SELECT coalesce(sum(_end - _start), 0) FROM {quoted(table.name)}"
     spanned = catalog.computed(sql, lambda: catalog.query.execute(sql, max_rows=1).rows[0][0])
-    return float(spanned) / max(1, catalog.docs[0].chars)
+    return float(spanned) / max(1, sum(doc.chars for doc in catalog.docs))
 
 
 def called(reading: Reading, table: CatalogTable) -> str | None:

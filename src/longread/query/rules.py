@@ -368,6 +368,8 @@ def _group(reading: Reading, table: CatalogTable) -> tuple[str | None, tuple[int
             return column.column, (column.start, column.end)
         if names_documents(reading, *span):
             return document_column(table, reading.catalog), span
+        if any(lk.what == "document" and len(lk.value) > 1 for lk in named):
+            return document_column(table, reading.catalog), None  # (`Which tragedy…`: its folder's)
         if reading.asked[max(0, start - 6) : start].lower().strip() == "whose":
             return role(table, "who"), None  # (`Whose speeches…`)
         if any(lk.what == "noun" for lk in named):
