@@ -77,3 +77,28 @@ def test_dates_written_in_words_are_dates():
     assert date("16 May 2022") == "2022-05-16"
     assert date("Sept. 5, 2020") == "2020-09-05"
     assert date("Feb 30, 2022") is None
+
+
+def test_a_web_servers_requests_ranked_by_a_part_of_their_date(tmp_path):
+    chance = random.Random(16)
+    stamps = sorted(
+        datetime(2024, 3, chance.randint(4, 6), chance.randint(0, 23), chance.randint(0, 59))
+        for _ in range(300)
+    )
+    path = tmp_path / "access.log"
+    path.write_text(
+        "\n".join(
+            f'10.0.0.{n % 7} - - [{w:%d/%b/%Y:%H:%M:%S} +0000] "GET /p{n % 3} HTTP/1.1" 200 5'
+            for n, w in enumerate(stamps)
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    hours = Counter(f"{w:%H}" for w in stamps).most_common()
+    assert hours[0][1] > hours[1][1]
+    said = ask(path, "What is the busiest hour?", tmp_path)
+    assert said.startswith(f"{hours[0][0]}: {hours[0][1]} "), said
+    days = Counter(f"{w:%Y-%m-%d}" for w in stamps).most_common()
+    said = ask(path, "Which was the quietest day?", tmp_path)
+    assert said.startswith(f"{days[-1][0]}: {days[-1][1]} "), said
+    assert ask(path, "How many requests were made?", tmp_path).startswith(f"{len(stamps)} requests")

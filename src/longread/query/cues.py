@@ -30,12 +30,12 @@ _OPERATIONS = (  # tried in order; the first found decides
     (
         Operation.ARGMAX,
         r"\b(?:most|highest|largest|greatest|biggest|maximum|max|top|longest|heaviest|tallest"
-        r"|widest|deepest|richest)\b",
+        r"|widest|deepest|richest|busiest)\b",
     ),
     (
         Operation.ARGMIN,
         r"(?<!\bat\s)\bleast\b|\b(?:fewest|lowest|smallest|minimum|min|shortest|lightest"
-        r"|narrowest|shallowest|poorest)\b",
+        r"|narrowest|shallowest|poorest|quietest)\b",
     ),
     (Operation.COUNT, r"\bhow\s+many\b|\bhow\s+often\b|\bhow\s+frequently\b"),  # (in total too)
     (
@@ -125,6 +125,7 @@ _NOT_TERMS = frozenset(
 _SKIPPED = frozenset(
     "is are was were has had have the a an of one ones single most least more less fewest "
     "longest shortest largest highest greatest biggest smallest lowest top second third fourth "
+    "busiest quietest "
     "fifth number count total average mean sum amount".split()
 )
 _PHRASE_ENDS = frozenset(

@@ -8,6 +8,7 @@ import re
 
 from longread.query import cues
 from longread.query.catalog import CatalogTable
+from longread.query.links import STRUCTURAL
 from longread.query.plan import Part
 from longread.query.reading import Reading, role
 
@@ -31,6 +32,17 @@ def date_group(reading: Reading, table: CatalogTable) -> tuple[str, Part, tuple[
         if found and found.lastgroup:
             return column, Part(found.lastgroup), (start, found.end())
     return None
+
+
+def dated_table(reading: Reading) -> CatalogTable | None:
+    """The one table of records with a date, where the question groups by a part of a date and
+    names no table (`Which was the quietest day?` of a log)."""
+    dated = [
+        t
+        for t in reading.catalog.tables.values()
+        if t.name not in STRUCTURAL and date_group(reading, t) is not None
+    ]
+    return dated[0] if len(dated) == 1 else None
 
 
 def part_sql(column: str, part: Part) -> str:

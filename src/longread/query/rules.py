@@ -12,7 +12,7 @@ from typing import Any
 
 from longread.query import cues
 from longread.query.catalog import Catalog, CatalogTable
-from longread.query.dated import date_group
+from longread.query.dated import date_group, dated_table
 from longread.query.execute import any_row
 from longread.query.links import STRUCTURAL, Link, link
 from longread.query.listing import called, covered, generic, listed_in_file
@@ -166,8 +166,8 @@ def _table(reading: Reading) -> CatalogTable | None:
     found = [t for t in reading.catalog.tables.values() if "template" in t.kinds]
     if best is None and len(found) == 1 and cues.groups(reading.asked) and role(found[0], "who"):
         best = found[0]  # (`Which maintainer…`: the one table of records found, whoever did them)
-    if best is None:
-        return listed_in_file(reading)  # (its rows are what the question counts, by its noun)
+    if best is None:  # (its rows are what the question counts, by its noun; the one dated)
+        return listed_in_file(reading) or dated_table(reading)
     if reading.term is not None:
         body = role(best, "body")  # (`instances` of an `Instance` text: its rows, named)
         named = [

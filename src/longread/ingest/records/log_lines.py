@@ -55,6 +55,7 @@ _FORMATS = (
         ("client", "user", "time", "method", "path", "status", "bytes", "referrer", "agent"),
     ),
 )
+_SERVED = ("request", "hit", "visit", "access")  # (what a web server's access log's lines are)
 _ROLES = {"time": Role.WHEN, "message": Role.BODY}
 _TYPES = {"time": ColumnType.DATE, "pid": ColumnType.NUMBER, "status": ColumnType.NUMBER}
 _ALIASES = {
@@ -78,8 +79,9 @@ def records(text: str, file_name: str) -> list[Table]:
         if form.count(text, 0, 200_000) < 3:  # (a layout the text's start has none of)
             continue
         cells = [(at, m.end(), m.group(*fields)) for at, m in form.finditer(text)]
+        nouns = (*NOUNS, *_SERVED) if "path" in fields else NOUNS
         if len(cells) >= MIN_ROWS:
-            tables.append(build(name, name, [_column(f) for f in fields], cells, NOUNS))
+            tables.append(build(name, name, [_column(f) for f in fields], cells, nouns))
     return tables
 
 
