@@ -135,3 +135,16 @@ def test_a_headings_underline_parts_nothing():
         for n in range(9)
     )
     assert all(table.kind != "parted" for table in find_tables(text, "guide.rst"))
+
+
+def test_directives_of_a_manual_are_its_entries(tmp_path):
+    kinds = ["function", "function", "data", "function", "class", "data"] * 5
+    blocks = [
+        f".. {kind}:: {WORDS[n]}{'(path)' if kind == 'function' else ''}\n\n"
+        f"   Return the {WORDS[n + 1]} of the {WORDS[n + 2]}.\n\n   .. versionadded:: 3.{n % 4}\n"
+        for n, kind in enumerate(kinds)
+    ]
+    path = tmp_path / "module.rst"
+    path.write_text("The module\n==========\n\nIt does things.\n\n" + "\n".join(blocks), "utf-8")
+    said = ask(path, "How many functions are documented?", tmp_path)
+    assert said.startswith(f"{kinds.count('function')} functions"), said

@@ -28,6 +28,7 @@ NOUNS = ("entry", "record", "row", "item")  # (what any repeated record may be c
 WHOLE: tuple[str, ...] = ()
 _WORDY = frozenset("anm")  # a word, a name, a code: a slot of these runs to a fixed atom after it
 _PROSE = frozenset(".,;!?'\"()")  # sentence punctuation: no template rests on it alone
+_BRACKETS = frozenset("()[]{}<>")
 SAMPLE_LINES = 4_000
 KEEP = 0.8  # a template grows by an atom while that keeps this share of its lines
 MIN_SHARE = 0.04  # of the lines read, a template's lines (unless MANY_ROWS)
@@ -262,10 +263,27 @@ def _words_to_mark(
 
 
 def _enclosed(template: Template) -> bool:
-    """Whether a slot stands between the same mark on both sides (`:term:`, `**term**`)."""
-    return any(
+    """Whether a slot stands between the same mark on both sides (`:term:`, `**term**`), or a
+    word of the line's opening between two marks that are no brackets (`.. function::`)."""
+    if any(
         template_columns.between_marks(template, k) and template.constant[k - 1] not in _PROSE
         for k in template.slots
+    ):
+        return True
+    marks = template.constant[:3]
+    return (
+        len(marks) == 3
+        and marks[1] is None
+        and all(_mark(m) for m in (marks[0], marks[2]))
+        and template.shapes[1] in ("a", "A")
+    )
+
+
+def _mark(atom: str | None) -> bool:
+    """Whether a constant atom is a mark of markup: no word, no sentence punctuation, no
+    bracket (a bracket holds a name or an aside: `[ Name ]`)."""
+    return (
+        atom is not None and not atom.isalnum() and atom not in _PROSE and not set(atom) & _BRACKETS
     )
 
 
