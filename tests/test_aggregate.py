@@ -241,6 +241,15 @@ def test_a_speaker_is_known_by_a_part_of_the_name_no_other_shares(tmp_path):
         assert rlm.query("How many speeches does Lear have?").text.startswith("3 speeches")
 
 
+def test_whether_someone_speaks_somewhere_is_answered_from_the_speeches(macbeth):
+    acts = by_act()
+    for name, act in (("Banquo", "ACT IV"), ("Macbeth", "ACT V"), ("Lady Macbeth", "ACT IV")):
+        held = sum(1 for who, _ in acts[act] if who == name.upper())
+        answer = macbeth.query(f"Does {name} speak in Act {act.split()[1]}?")
+        said = f"Yes: {held} speeches" if held else "No: 0 speeches"
+        assert answer.mode == "aggregate" and answer.text.startswith(said), answer.text
+
+
 def test_a_fact_question_or_nothing_to_count_goes_to_the_other_modes(tmp_path):
     notes = tmp_path / "notes.md"
     notes.write_text("# Notes\n\nThe harbour opened in 1820.\n" * 5, encoding="utf-8")
@@ -248,6 +257,7 @@ def test_a_fact_question_or_nothing_to_count_goes_to_the_other_modes(tmp_path):
     with SingleDocRLM(notes, reader, reader, store_path=tmp_path / "i.sqlite", cache=False) as rlm:
         assert rlm.query("Who speaks the most?").mode != "aggregate"  # (not a script)
         assert rlm.query("Who opened the harbour?").mode != "aggregate"
+        assert rlm.query("Is the harbour open?").mode != "aggregate"  # (asking whether of no rows)
         asked = len(reader.requests)
         with pytest.raises(InputError, match="asks for no count"):
             rlm.query("Who opened the harbour?", mode="aggregate")  # (said at once)

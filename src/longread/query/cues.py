@@ -77,6 +77,7 @@ _WHOLE = re.compile(  # words saying the answer needs the whole text, whatever i
     r"|\b(?:mentioned|named|cited|appears?|occurs?)\s+(?:the\s+)?(?:most|least)\b",
     re.I,
 )
+_WHETHER = re.compile(r"\s*(?:does|do|did|is|are|was|were|has|have|had)\b", re.I)
 _WHO_WHICH = re.compile(r"^\s*(?:who|which\s+(?!of\b)\w+)\b", re.I)
 _MORE = re.compile(r"\b(?:more|longer|larger|higher|greater|bigger|heavier|oftener)\b", re.I)
 _LESS = re.compile(r"\b(?:less|fewer|shorter|smaller|lower|lighter)\b", re.I)
@@ -350,6 +351,11 @@ def whole_text(question: str) -> bool:
 def occurrences(question: str) -> bool:
     """Whether the question counts each time a thing occurs (`how many times`, `how often`)."""
     return re.search(_OCCURRENCES, question, re.I) is not None
+
+
+def whether(question: str) -> bool:
+    """Whether the question asks whether (`Does Banquo speak in Act 4?`, `Is there…`)."""
+    return _WHETHER.match(question) is not None
 
 
 def names_wanted(question: str) -> bool:

@@ -7,21 +7,19 @@ is counted (rows, a number column summed, a column's distinct values)."""
 from __future__ import annotations
 
 import itertools
-import re
 from typing import Any
 
 from longread.query import cues
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.dated import date_group, dated_table
 from longread.query.execute import any_row
+from longread.query.lengths import ranks_documents_by_length, works_by_length
 from longread.query.links import STRUCTURAL, Link, link
 from longread.query.listing import called, covered, generic, listed_in_file
 from longread.query.named_documents import PLACE_WORD
 from longread.query.plan import Filter, Inner, Operation, Part, Plan, Shape, Test
 from longread.query.reading import (
     DOCUMENT,
-    LENGTH_WORDS,
-    LENGTHS,
     Reading,
     document_column,
     heaviest,
@@ -41,8 +39,12 @@ def fact_plan(question: str) -> Plan | None:
     """The plan of a question asking for no operation (one fact, or a chain of two), read
     without the source; None for one that asks to count, rank, add up or list."""
     asked = cues.without_format(question)
-    if cues.operation(asked) is not None:
-        return None
+    if cues.operation(asked) is not None or cues.whether(asked):
+        return None  # (`Does Banquo speak in Act 4?`: whether rows are there, if a table says)
+    return _fact(question, asked)
+
+
+def _fact(question: str, asked: str) -> Plan:
     shape = Shape.CHAIN if cues.chain(asked) else Shape.FACT
     return Plan(question, shape, **_flags(asked))
 
@@ -64,8 +66,7 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
     if plan is not None:
         return plan
     asked = cues.without_format(question)
-    operation = cues.operation(asked)
-    assert operation is not None
+    operation = cues.operation(asked) or Operation.EXISTS  # (a question asking whether)
     shape = Shape.CHAIN if cues.chain(asked) else Shape.FACT
     words = tuple(dict.fromkeys(terms(asked)))
     bound_spans = [(b.start, b.end) for b in cues.bounds(asked)]
@@ -83,15 +84,24 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
         links = [lk for lk in links if not (lk.start < said[2] and said[1] < lk.end)]
     reading = Reading(question, asked, operation, catalog, links, said, cues.counted(asked), words)
     flags = _flags(asked)
-    if _ranks_documents_by_length(reading) and works(catalog) and len(catalog.documents) == 1:
-        return _works_by_length(reading).with_(**flags)
+    if ranks_documents_by_length(reading) and works(catalog) and len(catalog.documents) == 1:
+        return works_by_length(reading).with_(**flags)
     table = _table(reading)
+    if table is not None and cues.operation(asked) is None and not _named_rows(reading, table):
+        return _fact(question, asked)  # (`Is Macbeth the king?`: no rows asked about, a fact)
     if table is not None:
         return _plan(reading, table).with_(**flags)
+    if cues.operation(asked) is None:
+        return _fact(question, asked)
     if said is not None:
         return text_plan(reading).with_(**flags)
     whole = flags["whole_text"]  # (else a fact; figures stated across the text may answer it)
     return Plan(question, Shape.AGGREGATE if whole else shape, operation, **flags)
+
+
+def _named_rows(reading: Reading, table: CatalogTable) -> bool:
+    """Whether the question names what the table's rows are (`speak` of speeches)."""
+    return any(lk.what == "noun" and lk.table == table.name for lk in reading.links)
 
 
 def _appearing(asked: str, links: list[Link]) -> tuple[str, int, int] | None:
@@ -117,7 +127,7 @@ def _table(reading: Reading) -> CatalogTable | None:
     overlap, and what the question needs of it (a `who` column; a text column for a word)."""
     best, best_score = None, 0.0
     who = cues.asks_who(reading.asked)
-    if _ranks_documents_by_length(reading):
+    if ranks_documents_by_length(reading):
         return reading.catalog.tables.get("documents")
     grouping = [(s, s + len(w)) for w, s in cues.groups(reading.asked)]
     whose = [
@@ -178,43 +188,6 @@ def _table(reading: Reading) -> CatalogTable | None:
         if not named and not (who and role(best, "who")):
             return None  # (a word counted in the whole text: no table's rows are named)
     return best
-
-
-def _works_by_length(reading: Reading) -> Plan:
-    """The works of one file (its titled top headings over numbered sections) ranked by their
-    length: each one's heading row of the sections table, by its words."""
-    titles = tuple(v for v, _ in reading.catalog.values("sections", "work"))
-    least = cues.compares(reading.asked) is Operation.ARGMIN or bool(
-        {"shortest", "shorter"} & {w.lower() for w in re.findall(r"[\w'’-]+", reading.asked)}
-    )
-    named = [lk.value[0] for lk in reading.links if lk.column == "work"]
-    chosen = tuple(v for v in named if v in titles) if len(named) >= 2 else titles
-    return Plan(
-        reading.question,
-        Shape.AGGREGATE,
-        Operation.ARGMIN if least else Operation.ARGMAX,
-        "sections",
-        "words",
-        filters=(Filter("title", Test.IN, chosen),),
-        group_by="title",
-        inner=Inner.MIN if least else Inner.MAX,
-        words=reading.words,
-    )
-
-
-def _ranks_documents_by_length(reading: Reading) -> bool:
-    """Whether the question ranks the source's documents by their length (`Which play is the
-    longest?`, `Which is shorter, A or B?`), naming no number column to rank them by."""
-    said = {w.lower() for w in re.findall(r"[\w'’-]+", reading.asked)}
-    if not said & LENGTH_WORDS or "documents" not in reading.catalog.tables:
-        return False
-    if any(lk.what == "column" and lk.column not in LENGTHS for lk in reading.links):
-        return False  # (`by words`: a length is what ranks them)
-    named = any(names_documents(reading, s, s + len(w)) for w, s in cues.groups(reading.asked))
-    return named or (
-        len(reading.catalog.documents) > 1
-        and sum(1 for lk in reading.links if lk.what == "document") >= 2
-    )
 
 
 def _scope(table: CatalogTable, found: Link, asked: str) -> bool:
