@@ -23,7 +23,12 @@ def write_plays(folder: Path) -> None:
         for act, scenes in enumerate(acts, 1):
             lines += [f"## ACT {'I' * act}", ""]
             for scene in range(1, scenes + 1):
-                lines += [f"### SCENE {scene}. A room.", ""]
+                lines += [
+                    f"### SCENE {scene}. A room.",
+                    "",
+                    f"_Enter {' and '.join(speakers)}._",
+                    "",
+                ]
                 for who in speakers:
                     lines += [f"**{who}**", "", f"A line of act {act}, scene {scene}.", ""]
         path = folder / kind / f"{title.lower().replace(' ', '-')}.md"
@@ -67,3 +72,11 @@ def test_a_subfolder_is_where_to_count_and_which_of_its_documents(tmp_path):
     assert said.startswith(f"{top} (") and f": {tragic[top]} speeches, the most" in said, said
     mara = sum(1 for _, who in PLAYS.values() if "MARA" in who)
     assert ask(folder, "How many plays does Mara appear in?", tmp_path).startswith(f"{mara} plays")
+
+
+def test_a_question_naming_nothing_of_the_records_is_not_counted_from_stage_directions(tmp_path):
+    folder = tmp_path / "plays"
+    write_plays(folder)
+    reader = ScriptedLM(lambda request: "NONE", writes_code=False)
+    rlm = MultiDocRLM(folder, reader, reader, store_path=tmp_path / "c.sqlite", cache=False)
+    assert rlm.query("Which town had the highest ferry toll?").mode != "aggregate"

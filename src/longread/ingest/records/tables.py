@@ -286,11 +286,21 @@ def with_who(table: Table) -> Table:
     headed = [n for n in texts if key_role(table.columns[n].name) is Role.WHO]
     at = next((n for n in headed if _repeated(table.values[n])), None)
     if at is None and texts:
-        values = [v for v in table.values[texts[0]] if v]
-        named = sum(1 for v in values if _NAME.fullmatch(v)) >= NAMED_SHARE * len(values)
-        at = texts[0] if named and _repeated(values) else None
-    if at is None:
-        return table
+        at = texts[0] if says_who(table.values[texts[0]]) else None
+    return table if at is None else who_at(table, at)
+
+
+def says_who(values: list[Any]) -> bool:
+    """Whether a column holds names said again and again (nearly every value one to four
+    capitalized words, far fewer distinct than rows)."""
+    named = [v for v in values if v]
+    return sum(1 for v in named if _NAME.fullmatch(str(v))) >= NAMED_SHARE * len(named) and (
+        _repeated(named)
+    )
+
+
+def who_at(table: Table, at: int) -> Table:
+    """The table with its column `at` the one saying who a row is about."""
     columns = list(table.columns)
     columns[at] = replace(columns[at], role=Role.WHO)
     return replace(table, columns=columns)

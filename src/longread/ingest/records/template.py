@@ -20,7 +20,7 @@ from longread.ingest.records import template_columns
 from longread.ingest.records.atoms import PATTERNS, Atom, atoms
 from longread.ingest.records.kind import MIN_ROWS, Taken, lines
 from longread.ingest.records.table import Column, Role, Table, build, identifier
-from longread.ingest.records.tables import with_who
+from longread.ingest.records.tables import says_who, who_at
 from longread.ingest.records.template_growth import KEEP, before_prose, words_to_mark
 from longread.ingest.records.template_growth import PROSE as _PROSE
 from longread.text.rank import terms
@@ -287,7 +287,15 @@ def _table(
     title = next((c for c in template.constant if c and c[0].isalpha() and terms(c)), "records")
     title = title if number == 0 else f"{title} {number + 1}"
     table = build(identifier(title), name, template_columns.unique(headers), cells, NOUNS)
-    return table if any(c.role is Role.WHO for c in table.columns) else with_who(table)
+    if any(c.role is Role.WHO for c in table.columns):
+        return table
+    labels = [  # (`[00:01:05] Bob: …`: the name before a colon says who)
+        n
+        for n, i in enumerate(template.slots)
+        if i + 1 < len(template.constant) and template.constant[i + 1] == ":"
+    ]
+    at = next((n for n in labels if says_who(table.values[n])), None)
+    return table if at is None else who_at(table, at)
 
 
 def _matches(text: str, template: Template, taken: Taken) -> list[re.Match[str]]:
