@@ -26,7 +26,7 @@ def write_plays(folder: Path) -> None:
                 lines += [
                     f"### SCENE {scene}. A room.",
                     "",
-                    f"_Enter {' and '.join(speakers)}._",
+                    f"_Enter {speakers[scene % len(speakers)]}_",
                     "",
                 ]
                 for who in speakers:
