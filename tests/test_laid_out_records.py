@@ -239,3 +239,22 @@ def test_a_stamp_whose_time_a_colon_follows_parts_no_line_into_fields():
     [table] = find_tables("\n".join(lines) + "\n", "alternatives.log")
     assert table.kind == "template" and len(table) == 12
     assert any(c.type.value == "date" for c in table.columns)
+
+
+def test_a_count_no_header_names_is_what_the_question_counts(tmp_path):
+    chance = random.Random(18)
+    authors = ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Ken Thompson", "Barbara Liskov"]
+    tally = sorted(((chance.randint(1, 400), name) for name in authors), reverse=True)
+    path = tmp_path / "shortlog.txt"  # (`git shortlog -sn`)
+    path.write_text("".join(f"{n:6}\t{name}\n" for n, name in tally), encoding="utf-8")
+    top, least = tally[0], tally[-1]
+    assert ask(path, "Who has the most commits?", tmp_path).startswith(
+        f"{top[1]}: {top[0]} commits"
+    )
+    assert ask(path, "Who has the fewest commits?", tmp_path).startswith(f"{least[1]}: {least[0]} ")
+    grace = next(n for n, name in tally if name == "Grace Hopper")
+    said = ask(path, "How many commits does Grace Hopper have?", tmp_path)
+    assert said.startswith(f"{grace} commits"), said
+    total = sum(n for n, _ in tally)
+    assert ask(path, "How many commits are there in total?", tmp_path).startswith(f"{total:,} ")
+    assert ask(path, "How many authors are listed?", tmp_path).startswith(f"{len(tally)} authors")

@@ -16,6 +16,7 @@ from longread.text.rank import terms
 WHOLE_SHARE = 0.8  # of a file's text a table of no named kind spans to be what the file lists
 NUMBERING_SHARE = 0.9  # of a column's values, those that go on from the one before (a numbering)
 SAMPLE = 10_000  # a column's first values, read to tell a numbering
+_UNNAMED = re.compile(r"(?:column|number|value)(?:_\d+)?")  # (named by place or shape only)
 
 
 def listed_in_file(reading: Reading) -> CatalogTable | None:
@@ -32,11 +33,30 @@ def listed_in_file(reading: Reading) -> CatalogTable | None:
     named = any(lk.what == "document" and lk.start == reading.counted[1] for lk in reading.links)
     if named:
         return tables[0]
-    counts = any(  # (`commits`: a column's, maybe; not a numbering, as verses' are)
-        c.type == "number" and not numbering(catalog, tables[0], c.name) for c in tables[0].columns
-    )
-    whole = generic(tables[0]) and not counts and covered(catalog, tables[0]) >= WHOLE_SHARE
-    return tables[0] if whole else None
+    counts = [  # (`commits`: a column's, maybe; not a numbering, as verses' are)
+        c.name
+        for c in tables[0].columns
+        if c.type == "number" and not numbering(catalog, tables[0], c.name)
+    ]
+    tallied = counts == tally(catalog, tables[0]) != []  # (`git shortlog -sn`: its one count)
+    whole = generic(tables[0]) and (not counts or tallied)
+    return tables[0] if whole and covered(catalog, tables[0]) >= WHOLE_SHARE else None
+
+
+def tallied(column: str | None) -> bool:
+    """Whether a column is named by its place or shape only (`column_1`, `number`): a count no
+    header names, where it is a table's one number."""
+    return column is not None and _UNNAMED.fullmatch(column) is not None
+
+
+def tally(catalog: Catalog, table: CatalogTable) -> list[str]:
+    """The one number column of a table of no named kind that no header names and that does not
+    number its rows (`   339\tAlan Turing`: how many of what the question counts each row has),
+    as a list of one; else none."""
+    numbers = [c for c in table.columns if c.type == "number"]
+    if not generic(table) or len(numbers) != 1 or not tallied(numbers[0].name):
+        return []
+    return [] if numbering(catalog, table, numbers[0].name) else [numbers[0].name]
 
 
 def generic(table: CatalogTable) -> bool:

@@ -23,6 +23,7 @@ from longread.query.reading import (
     Reading,
     document_column,
     heaviest,
+    label,
     names_documents,
     role,
     within,
@@ -349,8 +350,8 @@ def _group(reading: Reading, table: CatalogTable) -> tuple[str | None, tuple[int
             return (role(table, "who") if reading.operation is Operation.LIST else None), None
         if not named and "template" in table.kinds and role(table, "who"):
             return role(table, "who"), span  # (`Which maintainer…` of records found unnamed)
-    if cues.asks_who(reading.asked):
-        return _named_after_who(reading, table) or role(table, "who"), None
+    if cues.asks_who(reading.asked):  # (of a table saying no who: its label, `Alan Turing`)
+        return _named_after_who(reading, table) or role(table, "who") or label(table), None
     return None, None
 
 

@@ -9,6 +9,7 @@ import re
 from longread.query import cues
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.links import Link
+from longread.query.listing import tally
 from longread.query.plan import TEXT, Filter, Inner, Operation, Plan, Shape, Test
 from longread.query.reading import (
     DOCUMENT,
@@ -75,6 +76,12 @@ def measure(
     amounts = [c.name for c in table.columns if c.type == "number" and c.name not in used]
     if sums and len(amounts) == 1 and not _identifies(reading, table, amounts[0]):
         return amounts[0], ranked  # (`the highest total spending`: the one amount there is)
+    counts = [c for c in tally(reading.catalog, table) if c not in used]
+    ranks = reading.operation in (Operation.ARGMAX, Operation.ARGMIN)
+    asks = sums or ranks or any(lk.what == "value" for lk in kept)  # (not `How many… listed`)
+    named = reading.at([lk for lk in kept if lk.what != "value"], reading.counted)
+    if counts and asks and not named:
+        return counts[0], ranked  # (`the most commits` of `   339\tAlan Turing`: its count)
     if maximal and (first is None or first.what == "noun" or first.column in used):
         sizes = [c.name for c in table.columns if c.type == "number"]
         for name in [n for n in LENGTHS if n in sizes] or (sizes if len(sizes) == 1 else []):

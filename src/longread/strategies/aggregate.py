@@ -12,6 +12,7 @@ from longread.events import EventKind
 from longread.query import cues
 from longread.query.catalog import Catalog
 from longread.query.execute import SHOWN, Counted, Row, execute
+from longread.query.listing import tallied
 from longread.query.plan import TEXT, Inner, Operation, Plan
 from longread.store.record_query import word_pattern
 from longread.strategies.common import Run
@@ -82,13 +83,14 @@ def lead(counted: Counted, catalog: Catalog) -> str:
     figure = _rounded(counted.value, cues.rounding(plan.question))
     if operation in (Operation.SUM, Operation.MEAN):
         word = "in all" if operation is Operation.SUM else "on average"
-        value = f"{shown(figure)} {_column_words(plan.column)}"
-        return f"{value} {word}, over {counted.matched:,} {what}."
+        value = f"{shown(figure)} {_unit(plan)}"
+        over = what if counted.matched != 1 else singular(what)
+        return f"{value} {word}, over {counted.matched:,} {over}."
     if operation in (Operation.MIN, Operation.MAX):
         row = counted.rows[0] if counted.rows else None
         which = "highest" if operation is Operation.MAX else "lowest"
         named = f"{row.label}: " if row is not None and row.label is not None else ""
-        value = f"{shown(figure)} {_column_words(plan.column)}"
+        value = f"{shown(figure)} {_unit(plan)}"
         return f"{named}{value}, the {which} of {counted.matched:,} {what}."
     if operation is Operation.NTH:
         if not counted.rows:
@@ -155,8 +157,16 @@ def _figure_noun(plan: Plan, what: str) -> str:
     if plan.inner is Inner.DISTINCT and plan.column:
         return plan.noun or plural(_column_words(plan.column))
     if plan.inner is not Inner.COUNT and plan.column:
-        return _column_words(plan.column)
+        return _unit(plan)
     return what
+
+
+def _unit(plan: Plan) -> str:
+    """What the plan's column measures: its name as words, or, for a count no header names
+    (`   339\tAlan Turing`), what the question counts (`commits`)."""
+    if plan.noun and tallied(plan.column):
+        return plan.noun
+    return _column_words(plan.column)
 
 
 def _column_words(column: str | None) -> str:
@@ -170,7 +180,7 @@ def _what(plan: Plan, catalog: Catalog) -> str:
         return f"mentions of “{plan.term}”"
     if plan.term and plan.operation is Operation.COUNT and plan.group_by is None:
         return f"mentions of “{plan.term}”"
-    return _rows_noun(plan, catalog)
+    return _rows_noun(plan.with_(noun=None) if tallied(plan.column) else plan, catalog)
 
 
 def _rows_noun(plan: Plan, catalog: Catalog) -> str:
