@@ -250,6 +250,14 @@ def test_whether_someone_speaks_somewhere_is_answered_from_the_speeches(macbeth)
         assert answer.mode == "aggregate" and answer.text.startswith(said), answer.text
 
 
+def test_a_share_of_an_acts_speeches(macbeth):
+    first = by_act()["ACT I"]
+    his = sum(1 for who, _ in first if who == "MACBETH")
+    answer = macbeth.query("What percentage of speeches in Act 1 are by Macbeth?")
+    share = round(100 * his / len(first), 1)
+    assert answer.text.startswith(f"{share:g}%: {his} of the {len(first)} speeches"), answer.text
+
+
 def test_a_fact_question_or_nothing_to_count_goes_to_the_other_modes(tmp_path):
     notes = tmp_path / "notes.md"
     notes.write_text("# Notes\n\nThe harbour opened in 1820.\n" * 5, encoding="utf-8")

@@ -102,3 +102,27 @@ def test_a_web_servers_requests_ranked_by_a_part_of_their_date(tmp_path):
     said = ask(path, "Which was the quietest day?", tmp_path)
     assert said.startswith(f"{days[-1][0]}: {days[-1][1]} "), said
     assert ask(path, "How many requests were made?", tmp_path).startswith(f"{len(stamps)} requests")
+
+
+def test_a_share_is_of_the_rows_its_first_words_name(tmp_path):
+    chance = random.Random(9)
+    rows = [(chance.choice(["GET", "POST"]), chance.choice([200, 200, 404, 500]), f"/p{n % 4}")
+            for n in range(200)]  # fmt: skip
+    path = tmp_path / "access.log"
+    path.write_text(
+        "\n".join(
+            f'10.0.0.1 - - [04/Mar/2024:10:{n // 60 % 60:02}:{n % 60:02} +0000] "{m} {p} '
+            f'HTTP/1.1" {s} 5'
+            for n, (m, s, p) in enumerate(rows)
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    missing = sum(1 for _, s, _ in rows if s == 404)
+    said = ask(path, "What percentage of requests got a 404?", tmp_path)
+    assert said.startswith(f"{100 * missing / len(rows):.1f}%: {missing} of the 200 requests"), said
+    posted = [s for m, s, _ in rows if m == "POST"]
+    failed = sum(1 for s in posted if s == 500)
+    said = ask(path, "What share of POST requests returned 500?", tmp_path)
+    share = f"{round(100 * failed / len(posted), 1):g}"
+    assert said.startswith(f"{share}%: {failed} of the {len(posted)} requests"), said

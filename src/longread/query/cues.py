@@ -14,17 +14,8 @@ from longread.index.records import numeral
 from longread.query.plan import Operation, Test
 from longread.text.rank import keywords, stem, terms
 
-_FORMAT = re.compile(  # instructions on the reply's form, not part of the question
-    r"\((?:[^()]*\b(?:answer|reply|respond|give|write|return|only|number|exactly|format|"
-    r"digits?|as written|spelled|rounded|round)\b[^()]*)\)"
-    r"|,?\s*\brounded(?:\s+(?:off|up|down))?(?:\s+to\s+[^.?!,()]*)?"
-    r"|,?\s*\b(?:to|with|in)\s+(?:\d|one|two|three)\s+decimal(?:\s+places?)?"
-    r"|(?:^|(?<=[.?!]))\s*(?:please\s+)?(?:answer|reply|respond|give|write|return|use|state)\b"
-    r"[^.?!]*(?:[.!]|$)"
-    r"|,?\s*(?:exactly\s+)?as\s+(?:it\s+is\s+)?(?:written|spelled|given)(?:\s+in\s+the\s+\w+)?",
-    re.IGNORECASE,
-)
 _OPERATIONS = (  # tried in order; the first found decides
+    (Operation.SHARE, r"\b(?:percentage|percent|proportion|share|fraction)\s+of\b|%\s+of\b"),
     (Operation.DISTINCT, r"\bhow\s+many\s+(?:different|distinct|unique|separate)\b"),
     (Operation.MEAN, r"\baverage\b|\b(?:the|a)\s+mean\b"),
     (
@@ -148,6 +139,7 @@ _CHAIN = re.compile(r"\bthe\s+(?:\w+\s+){1,2}?(?:that|who|which|whose|where)\s+\
 _PHRASE_WORD = r"(?!(?:is|are|was|were|be|been|do|does|did|has|have|had)\b)[\w'’-]+"
 _COUNTED = re.compile(
     r"\b(?:how\s+many|number\s+of|count(?:\s+the)?|most|fewest|least|more|fewer|total|longest|"
+    r"(?:percentage|percent|proportion|share|fraction)\s+of|"
     r"shortest|largest|"
     r"highest|greatest|biggest|smallest|lowest|average|mean)\s+"
     rf"(?:(?:different|distinct|unique|separate|of\s+the|the)\s+)*((?:{_PHRASE_WORD}\s+){{0,3}}"
@@ -168,32 +160,6 @@ class Bound:
     number: float
     start: int
     end: int
-
-
-def without_format(question: str) -> str:
-    """The question without instructions on the form of its reply (`(Answer with a number.)`,
-    `Reply with the name only.`, `exactly as written`)."""
-    cut = _FORMAT.sub(" ", question)
-    return " ".join(cut.split()) or question
-
-
-_ROUNDED = re.compile(
-    r"\bround(?:ed)?\b(?:[^.?!()]*?\b(?P<places>\d|one|two|three)\s+decimal)?"
-    r"|\b(?:to|with|in)\s+(?P<to>\d|one|two|three)\s+decimal"
-    r"|\bnearest\s+(?:whole\s+number|integer)\b",
-    re.IGNORECASE,
-)
-_PLACES = {"one": 1, "two": 2, "three": 3}
-
-
-def rounding(question: str) -> int | None:
-    """The decimal places a question asks a figure rounded to (`rounded`: none; `to two decimal
-    places`: 2); None when it asks for no rounding."""
-    found = _ROUNDED.search(question)
-    if found is None:
-        return None
-    places = found["places"] or found["to"]
-    return 0 if places is None else int(_PLACES.get(places.lower(), places))
 
 
 def operation(question: str) -> Operation | None:
@@ -351,6 +317,12 @@ def whole_text(question: str) -> bool:
 def occurrences(question: str) -> bool:
     """Whether the question counts each time a thing occurs (`how many times`, `how often`)."""
     return re.search(_OCCURRENCES, question, re.I) is not None
+
+
+def share_of(question: str) -> int | None:
+    """Where the words naming what a share is of start (`What percentage of requests…`)."""
+    found = re.search(_OPERATIONS[0][1], question, re.I)
+    return found.end() if found else None
 
 
 def whether(question: str) -> bool:

@@ -90,6 +90,14 @@ def _executed(plan: Plan, catalog: Catalog) -> Counted:
                 measure_params,
             )
             return counted
+    elif operation is Operation.SHARE:
+        counted.matched = _counted(catalog, source, where, params)
+        whole_where, whole_params = _where(plan.with_(filters=plan.whole), table)
+        counted.table_rows = _counted(catalog, source, whole_where, whole_params)
+        counted.value = (
+            round(100 * counted.matched / counted.table_rows, 1) if counted.table_rows else None
+        )
+        counted.sql = f"SELECT count(*) FROM {source}{where}"
     elif operation is Operation.NTH:
         order = (quoted(plan.column) if plan.column else catalog.query.text_order(table.name)) + (
             " DESC" if plan.rank < 0 else ""

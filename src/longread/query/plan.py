@@ -31,6 +31,7 @@ class Operation(StrEnum):
     DISTINCT = "distinct"  # how many distinct values, and which
     EXISTS = "exists"
     NTH = "nth"  # the row at a place in the text's order (1: first, -1: last)
+    SHARE = "share"  # of the rows the `whole` filters keep, the percentage passing every filter
 
 
 class Inner(StrEnum):
@@ -108,6 +109,7 @@ class Plan:
     rank: int = 1
     compared: tuple[Any, ...] = ()
     having: tuple[Test, float] | None = None  # a bound on each group's figure (`only once`)
+    whole: tuple[Filter, ...] = ()  # for a share: the filters of what it is a share of
     whole_text: bool = False  # its words say it needs every part of the text (`how many times`)
     names_wanted: bool = False  # it asks who or which (the names a relation gives may answer)
     noun: str | None = None  # what the question calls the rows counted (`scenes`, `emails`)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from longread.query import cues
+from longread.query import cues, reply_form
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.dated import date_group, dated_table
 from longread.query.execute import any_row
@@ -39,7 +39,7 @@ MAX_READINGS = 16  # combinations of a name's columns tried for one that holds r
 def fact_plan(question: str) -> Plan | None:
     """The plan of a question asking for no operation (one fact, or a chain of two), read
     without the source; None for one that asks to count, rank, add up or list."""
-    asked = cues.without_format(question)
+    asked = reply_form.without_format(question)
     if cues.operation(asked) is not None or cues.whether(asked):
         return None  # (`Does Banquo speak in Act 4?`: whether rows are there, if a table says)
     return _fact(question, asked)
@@ -66,7 +66,7 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
     plan = fact_plan(question)
     if plan is not None:
         return plan
-    asked = cues.without_format(question)
+    asked = reply_form.without_format(question)
     operation = cues.operation(asked) or Operation.EXISTS  # (a question asking whether)
     shape = Shape.CHAIN if cues.chain(asked) else Shape.FACT
     words = tuple(dict.fromkeys(terms(asked)))

@@ -8,7 +8,7 @@ import re
 from longread.ingest.records import WHOLE
 from longread.query import cues
 from longread.query.catalog import CatalogTable
-from longread.query.plan import Filter, Plan, Test
+from longread.query.plan import Filter, Operation, Plan, Test
 from longread.query.reading import Reading, label, role
 from longread.query.truth import told_true
 from longread.store.record_tables import quoted
@@ -23,7 +23,25 @@ _BEGINNING = re.compile(
 def worded(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     """The plan with the filters the question's wording puts on its rows' words."""
     plan = _beginning(_rows_saying(plan, reading, table), reading, table)
-    return _of_kind(told_true(plan, reading, table), reading, table)
+    return _share_of(_of_kind(told_true(plan, reading, table), reading, table), reading, table)
+
+
+def _share_of(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
+    """A share's plan with what it is a share of: the filters the words right after `percentage
+    of` name (`of error lines from web1`: the errors; the rest says which of them are counted)."""
+    start = cues.share_of(reading.asked)
+    if plan.operation is not Operation.SHARE or start is None:
+        return plan
+    links = reading.own(table)
+    leading = []
+    for word in re.finditer(r"[\w'’-]+", reading.asked[start:]):
+        at = start + word.start()
+        covering = [lk for lk in links if lk.start <= at < lk.end]
+        if not covering and word.group().lower() not in _ALONG:
+            break
+        leading += [(lk.column, v) for lk in covering if lk.what == "value" for v in lk.value]
+    whole = tuple(f for f in plan.filters if any((f.column, v) in leading for v in f.values))
+    return plan.with_(whole=whole)
 
 
 def _rows_saying(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
@@ -57,6 +75,7 @@ def _beginning(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     return plan.with_(filters=(*plan.filters, Filter(column, Test.PREFIX, forms)))
 
 
+_ALONG = frozenset("the all a an in on at from during of for with within".split())  # (in a whole)
 MAX_NAMED = 30_000  # documents a filter lists at most
 
 

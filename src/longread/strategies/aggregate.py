@@ -9,7 +9,7 @@ from typing import Any
 
 from longread.answer import Answer, Counts
 from longread.events import EventKind
-from longread.query import cues
+from longread.query import reply_form
 from longread.query.catalog import Catalog
 from longread.query.execute import SHOWN, Counted, Row, execute
 from longread.query.listing import tallied
@@ -80,7 +80,10 @@ def lead(counted: Counted, catalog: Catalog) -> str:
         return f"{'Yes' if counted.value else 'No'}: {counted.matched:,} {what}."
     if operation is Operation.COUNT and plan.group_by is None:
         return f"{shown(counted.value)} {what}."
-    figure = _rounded(counted.value, cues.rounding(plan.question))
+    if operation is Operation.SHARE:
+        share = "None" if counted.value is None else f"{shown(counted.value)}%"
+        return f"{share}: {counted.matched:,} of the {counted.table_rows:,} {what}."
+    figure = _rounded(counted.value, reply_form.rounding(plan.question))
     if operation in (Operation.SUM, Operation.MEAN):
         word = "in all" if operation is Operation.SUM else "on average"
         value = f"{shown(figure)} {_unit(plan)}"
