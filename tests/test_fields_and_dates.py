@@ -126,3 +126,11 @@ def test_a_share_is_of_the_rows_its_first_words_name(tmp_path):
     said = ask(path, "What share of POST requests returned 500?", tmp_path)
     share = f"{round(100 * failed / len(posted), 1):g}"
     assert said.startswith(f"{share}%: {failed} of the {len(posted)} requests"), said
+
+
+def test_a_weekday_named_filters_by_the_weekday_of_the_date(tmp_path):
+    path = tmp_path / "records.txt"
+    rows = write_records(path)
+    mondays = sum(1 for w, _, _ in rows if w.weekday() == 0)
+    said = ask(path, "How many instances were posted on a Monday?", tmp_path)
+    assert said.startswith(f"{mondays} instances"), said

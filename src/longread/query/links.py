@@ -5,6 +5,7 @@ document by its file or title. Everything matched comes from the source's own ta
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 from collections import Counter
@@ -252,6 +253,8 @@ _MONTH_NAMES = (
     "january february march april may june july august september october november december"
 ).split()
 _MONTH = re.compile(rf"\b(?:{'|'.join(m.capitalize() for m in _MONTH_NAMES)})\b")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_WEEKDAY = re.compile(rf"\b({'|'.join(_WEEKDAYS)})s?\b")
 _YEAR = re.compile(r"\b(?:(?P<month>[A-Za-z]{3,9})\.?\s+)?(?P<year>(?:1[6-9]|20)\d\d)\b")
 
 
@@ -282,7 +285,22 @@ def _dates(
             found.append(
                 Link("value", table.name, column, (month,), *match.span(), 2.5, part=Part.MONTH)
             )
+    weekdays = {_weekday(str(v)) for v, _ in values}
+    for match in _WEEKDAY.finditer(question):  # (`on Monday`: every Monday)
+        day = match.group(1).capitalize()
+        if day in weekdays:
+            found.append(
+                Link("value", table.name, column, (day,), *match.span(1), 2.5, part=Part.WEEKDAY)
+            )
     return found
+
+
+def _weekday(day: str) -> str | None:
+    """The name of a stored day's weekday (`2024-03-04` → `Monday`), if it has a year."""
+    try:
+        return _WEEKDAYS[datetime.date.fromisoformat(day[:10]).weekday()]
+    except ValueError:
+        return None
 
 
 def _heads(
