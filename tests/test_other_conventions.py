@@ -113,3 +113,19 @@ def test_who_did_the_most_is_read_in_the_records_spanning_the_text(tmp_path):
     (top, n), second = Counter(uploaders).most_common(2)
     assert n > second[1]
     assert ask(path, "Who made the most uploads?", tmp_path).startswith(f"{top}: {n} ")
+
+
+def test_a_word_put_in_a_column_keeps_the_rows_whose_column_holds_it(tmp_path):
+    subjects = ["[HOWTO] Revert", "Question", "[HOWTO] Use hooks", "Re: Question", "[HOWTO] Pack"]
+    path = tmp_path / "howto.mbox"  # (named for what its subjects say too)
+    path.write_text(
+        "".join(
+            f"From a{n}@example.org Mon Apr 14 17:0{n}:00 2024\nFrom: Ann <a{n}@example.org>\n"
+            f"Subject: {subject}\nDate: Mon, 14 Apr 2024 17:0{n}:00 +0000\n\nHow to do it.\n\n"
+            for n, subject in enumerate(subjects * 2)
+        ),
+        encoding="utf-8",
+    )
+    howto = 2 * sum(1 for s in subjects if "HOWTO" in s)
+    said = ask(path, "How many emails have HOWTO in the subject?", tmp_path)
+    assert said.startswith(f"{howto} emails"), said

@@ -12,6 +12,7 @@ from longread.query.plan import Filter, Operation, Plan, Test
 from longread.query.reading import Reading, label, role
 from longread.query.truth import told_true
 from longread.store.record_tables import quoted
+from longread.text.rank import terms
 
 _BEGINNING = re.compile(
     r"\b(?:begins?|beginning|starts?|starting|opens?|opening)\s+with\s+(?:the\s+)?"
@@ -22,8 +23,9 @@ _BEGINNING = re.compile(
 
 def worded(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     """The plan with the filters the question's wording puts on its rows' words."""
-    plan = _beginning(_rows_saying(plan, reading, table), reading, table)
-    return _share_of(_of_kind(told_true(plan, reading, table), reading, table), reading, table)
+    for reads in (_rows_saying, _beginning, _in_column, told_true, _of_kind, _share_of):
+        plan = reads(plan, reading, table)
+    return plan
 
 
 def _share_of(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
@@ -97,3 +99,32 @@ def _of_kind(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     if len(held) >= len(reading.catalog.documents) or len(held) > MAX_NAMED:
         return plan
     return plan.with_(filters=(*plan.filters, Filter("document", Test.IN, held)))
+
+
+_IN_IT = re.compile(r"[\"“‘']?([^\s\"”’']+)[\"”’']?\s+in\s+(?:the|its|their|a|an)\s+$", re.I)
+_HOLDS = re.compile(
+    r"\s+(?:contains?|containing|includes?|including)\s+"
+    r"(?:the\s+word\s+)?[\"“‘']?([^\s\"”’'?.,]+)",
+    re.I,
+)
+
+
+def _in_column(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
+    """The plan keeping the rows whose text column holds a word the question puts in it
+    (`HOWTO in the subject`, `a subject containing HOWTO`)."""
+    for found in reading.own(table):
+        column = table.column(found.column or "") if found.what == "column" else None
+        naming = reading.asked[found.start : found.end].lower()
+        if (
+            column is None
+            or column.type != "text"
+            or naming in ("who", "whom", "whose", "what", "which")  # (`Who mentions Duncan…`)
+            or any(f.column == column.name for f in plan.filters)
+        ):
+            continue
+        said = _IN_IT.search(reading.asked[: found.start]) or _HOLDS.match(reading.asked, found.end)
+        word = said.group(1) if said is not None else None
+        if word and terms(word):
+            held = Filter(column.name, Test.MENTIONS, (word,))
+            return plan.with_(filters=(*plan.filters, held))
+    return plan

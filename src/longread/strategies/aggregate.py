@@ -77,7 +77,8 @@ def lead(counted: Counted, catalog: Catalog) -> str:
     what = _what(plan, catalog)
     operation = plan.operation
     if operation is Operation.EXISTS:
-        return f"{'Yes' if counted.value else 'No'}: {counted.matched:,} {what}."
+        said = what if counted.matched != 1 else singular(what)
+        return f"{'Yes' if counted.value else 'No'}: {counted.matched:,} {said}."
     if operation is Operation.COUNT and plan.group_by is None:
         return f"{shown(counted.value)} {what}."
     if operation is Operation.SHARE:
