@@ -258,3 +258,24 @@ def test_a_count_no_header_names_is_what_the_question_counts(tmp_path):
     total = sum(n for n, _ in tally)
     assert ask(path, "How many commits are there in total?", tmp_path).startswith(f"{total:,} ")
     assert ask(path, "How many authors are listed?", tmp_path).startswith(f"{len(tally)} authors")
+
+
+def test_a_row_of_totals_under_a_table_is_no_record(tmp_path):
+    chance = random.Random(19)
+    spent = [
+        (m, c, chance.randint(10, 900)) for m in ("Jan", "Feb", "Mar") for c in ("Rent", "Food")
+    ]
+    total = sum(a for _, _, a in spent)
+    rows = "\n".join(f"| {m} | {c} | {a} |" for m, c, a in spent)
+    ledger = tmp_path / "ledger.md"
+    ledger.write_text(
+        f"# Expenses 2024\n\n| Month | Category | Amount |\n|---|---|---|\n{rows}\n"
+        f"| **Total** | | **{total}** |\n",
+        encoding="utf-8",
+    )
+    assert ask(ledger, "What is the total amount?", tmp_path).startswith(f"{total:,} amount")
+    assert ask(ledger, "How many expenses are listed?", tmp_path).startswith(f"{len(spent)} ")
+    small = [("a", 5), ("b", 3), ("c", 2)]
+    listing = "| Name | Value |\n|---|---|\n" + "\n".join(f"| {n} | {v} |" for n, v in small)
+    [table] = find_tables(listing + "\n| d | 10 |\n", "values.md")
+    assert len(table) == 4  # (a last row summing the others, 10, set apart by nothing, stays)

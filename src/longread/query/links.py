@@ -93,7 +93,9 @@ def _nouns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> list[
     """The words naming what one row of the table is (`emails`, `log lines`), or the table
     (`orders` for a table named so)."""
     found = []
-    for noun in dict.fromkeys((*table.nouns, " ".join(name_tokens(table.name)))):
+    named = name_tokens(table.name)
+    worded = " ".join(t for t in named if not t.isdigit())  # (`expenses_2024`: expenses)
+    for noun in dict.fromkeys((*table.nouns, " ".join(named), *([worded] if worded else []))):
         parts = [stem(p) for p in noun.lower().split()]
         for at in range(len(stems) - len(parts) + 1):
             if [s for s, *_ in stems[at : at + len(parts)]] == parts:

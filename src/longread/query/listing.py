@@ -21,9 +21,8 @@ _UNNAMED = re.compile(r"(?:column|number|value)(?:_\d+)?")  # (named by place or
 
 def listed_in_file(reading: Reading) -> CatalogTable | None:
     """The one table of a file named for what the question counts (`How many books…` of
-    books.md, a list of books), or of a file that is that table (its rows, of no named kind and
-    with no number that may count the thing asked, nearly all its text): those things are its
-    rows."""
+    books.md, a list of books), or of a file that is that table (its rows, of no named kind,
+    nearly all its text): those things are its rows."""
     catalog = reading.catalog
     if reading.counted is None or len(catalog.documents) != 1:
         return None
@@ -33,14 +32,8 @@ def listed_in_file(reading: Reading) -> CatalogTable | None:
     named = any(lk.what == "document" and lk.start == reading.counted[1] for lk in reading.links)
     if named:
         return tables[0]
-    counts = [  # (`commits`: a column's, maybe; not a numbering, as verses' are)
-        c.name
-        for c in tables[0].columns
-        if c.type == "number" and not numbering(catalog, tables[0], c.name)
-    ]
-    tallied = counts == tally(catalog, tables[0]) != []  # (`git shortlog -sn`: its one count)
-    whole = generic(tables[0]) and (not counts or tallied)
-    return tables[0] if whole and covered(catalog, tables[0]) >= WHOLE_SHARE else None
+    whole = generic(tables[0]) and covered(catalog, tables[0]) >= WHOLE_SHARE
+    return tables[0] if whole else None  # (a count no header names: see `tally`)
 
 
 def tallied(column: str | None) -> bool:

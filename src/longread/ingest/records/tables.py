@@ -251,8 +251,41 @@ def table_of(
         named = (words, bare) if bare and bare != words else (words,)
         named = (*named, *_either(bare))
         columns.append(Column(column_name, aliases=named if words else ()))
-    cells = [(s, e, [*row[:width], *[None] * (width - len(row))]) for s, e, row in body]
-    return with_who(build(identifier(title), name, columns, cells, NOUNS, marked))
+    rows = [[*row[:width], *[None] * (width - len(row))] for _, _, row in body]
+    cells = [(s, e, [_plain(c) for c in row]) for (s, e, _), row in zip(body, rows, strict=True)]
+    apart = [row != plain for row, (_, _, plain) in zip(rows, cells, strict=True)]
+    table = build(identifier(title), name, columns, cells, NOUNS, marked)
+    return with_who(_without_totals(table, apart))
+
+
+_EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(.+)\1")
+
+
+def _plain(cell: str | None) -> str | None:
+    """A cell without the emphasis a whole cell is set in (`**4810**`: 4810)."""
+    found = _EMPHASIS.fullmatch(cell.strip()) if cell is not None else None
+    return found.group(2).strip() if found else cell
+
+
+def _without_totals(table: Table, set_apart: list[bool]) -> Table:
+    """The table without a last row of totals: each of its numbers the sum of the rows' above,
+    the row set apart from them (in bold, or a cell left empty that they all fill: `| **Total**
+    | | **4810** |` under the expenses)."""
+    last = len(table) - 1
+    kinds = [c.type for c in table.columns]
+    numbers = [v for v, kind in zip(table.values, kinds, strict=True) if kind is ColumnType.NUMBER]
+    if not numbers or last < 2:
+        return table
+    sums = [(column[last], sum(v for v in column[:last] if v is not None)) for column in numbers]
+    held = [(v, total) for v, total in sums if v is not None]
+    summed = bool(held) and all(abs(v - t) <= 0.005 * max(1.0, abs(t)) for v, t in held)
+    empty = any(
+        column[last] is None and all(v is not None for v in column[:last])
+        for column, kind in zip(table.values, kinds, strict=True)
+        if kind is not ColumnType.NUMBER
+    )
+    apart = empty or (set_apart[last] and not any(set_apart[:last]))
+    return table.kept([True] * last + [False]) if summed and apart else table
 
 
 def _either(header: str) -> tuple[str, ...]:
