@@ -1,5 +1,8 @@
-"""Filters a question puts on the words of a row: rows that say a word (`How many verses mention
-Boaz?`) and values that begin with letters (`How many entries begin with Z?`)."""
+"""What a question's wording keeps of the rows it counts, beyond the values it names: rows that
+say a word (`How many verses mention Boaz?`), values that begin with letters (`…begin with Z?`),
+a word put in a column (`HOWTO in the subject`), a yes-or-no column (`are enabled`), documents
+that hold the records their name says (`How many plays…`), and what a share is of (`What
+percentage of 404 requests…`)."""
 
 from __future__ import annotations
 
