@@ -279,3 +279,17 @@ def test_a_row_of_totals_under_a_table_is_no_record(tmp_path):
     listing = "| Name | Value |\n|---|---|\n" + "\n".join(f"| {n} | {v} |" for n, v in small)
     [table] = find_tables(listing + "\n| d | 10 |\n", "values.md")
     assert len(table) == 4  # (a last row summing the others, 10, set apart by nothing, stays)
+
+
+def test_the_median_is_the_middle_value(tmp_path):
+    chance = random.Random(21)
+    for size in (7, 8):  # (an odd and an even number of rows)
+        amounts = [chance.randint(1, 1000) for _ in range(size)]
+        path = tmp_path / f"orders{size}.csv"
+        path.write_text(
+            "order,amount\n" + "".join(f"A{n},{a}\n" for n, a in enumerate(amounts)), "utf-8"
+        )
+        middle = sorted(amounts)[(size - 1) // 2 : size // 2 + 1]
+        median = sum(middle) / len(middle)
+        said = ask(path, "What is the median amount?", tmp_path / str(size))
+        assert said.startswith(f"{median:g} amount, the median of {size} "), said

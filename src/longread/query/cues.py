@@ -18,6 +18,7 @@ _OPERATIONS = (  # tried in order; the first found decides
     (Operation.SHARE, r"\b(?:percentage|percent|proportion|share|fraction)\s+of\b|%\s+of\b"),
     (Operation.DISTINCT, r"\bhow\s+many\s+(?:different|distinct|unique|separate)\b"),
     (Operation.MEAN, r"\baverage\b|\b(?:the|a)\s+mean\b"),
+    (Operation.MEDIAN, r"\bmedian\b"),
     (
         Operation.ARGMAX,
         r"\b(?:most|highest|largest|greatest|biggest|maximum|max|top|longest|heaviest|tallest"

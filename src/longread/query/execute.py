@@ -90,6 +90,9 @@ def _executed(plan: Plan, catalog: Catalog) -> Counted:
                 measure_params,
             )
             return counted
+    elif operation is Operation.MEDIAN:
+        counted.value, counted.matched = _median(catalog, plan, table, where, params)
+        counted.sql = f"SELECT {quoted(plan.column or '')} FROM {source}{where} ORDER BY 1"
     elif operation is Operation.SHARE:
         counted.matched = _counted(catalog, source, where, params)
         whole_where, whole_params = _where(plan.with_(filters=plan.whole), table)
@@ -295,6 +298,21 @@ def _with_count(
     sql = f"SELECT {value}, count(*) FROM {source}{where}"
     rows = catalog.query.execute(sql, params, max_rows=1).rows
     return (rows[0][0], int(rows[0][1])) if rows else (None, 0)
+
+
+def _median(
+    catalog: Catalog, plan: Plan, table: CatalogTable, where: str, params: list[Any]
+) -> tuple[Any, int]:
+    """The middle value of the plan's column over the rows passing `where` (the mean of the two
+    in the middle of an even number of them), and how many rows have a value."""
+    column, source = quoted(plan.column or ""), quoted(table.name)
+    held = f"{where} AND {column} IS NOT NULL" if where else f" WHERE {column} IS NOT NULL"
+    count = _counted(catalog, source, held, params)
+    if not count:
+        return None, 0
+    sql = f"SELECT {column} FROM {source}{held} ORDER BY {column} LIMIT ? OFFSET ?"
+    middle = catalog.query.execute(sql, [*params, 2 - count % 2, (count - 1) // 2], max_rows=2).rows
+    return sum(v for (v,) in middle) / len(middle), count
 
 
 def _one(catalog: Catalog, sql: str, params: list[Any]) -> Any:

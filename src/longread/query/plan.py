@@ -23,6 +23,7 @@ class Operation(StrEnum):
     COUNT = "count"  # rows (or a word's mentions)
     SUM = "sum"
     MEAN = "mean"
+    MEDIAN = "median"  # the middle value of a number column (the mean of the two in the middle)
     MIN = "min"  # the lowest value, and the row that holds it
     MAX = "max"
     ARGMAX = "argmax"  # the group ranking first (`rank`) by its aggregate
@@ -144,7 +145,8 @@ class Plan:
         return what
 
 
-_NUMERIC = (Operation.SUM, Operation.MEAN, Operation.MIN, Operation.MAX)
+_NUMERIC = (Operation.SUM, Operation.MEAN, Operation.MEDIAN, Operation.MIN, Operation.MAX)
+MEASURED = (Operation.SUM, Operation.MEAN, Operation.MEDIAN)  # (each needs a number column)
 
 
 class PlanError(InputError):
@@ -164,7 +166,7 @@ def validate(plan: Plan, catalog: Catalog) -> Plan:
     missing = [c for c in named if c is not None and c not in known]
     if missing:
         raise PlanError(f"{plan.table} has no column {missing[0]!r}; it has {sorted(known)}")
-    if plan.operation in (Operation.SUM, Operation.MEAN) and plan.column is None:
+    if plan.operation in MEASURED and plan.column is None:
         raise PlanError(f"{plan.operation.value} needs a column")
     measured = table.column(plan.column or "")
     number = measured is not None and measured.type == "number"

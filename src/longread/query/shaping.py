@@ -10,7 +10,7 @@ from longread.query import cues
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.links import Link
 from longread.query.listing import tally
-from longread.query.plan import TEXT, Filter, Inner, Operation, Plan, Shape, Test
+from longread.query.plan import MEASURED, TEXT, Filter, Inner, Operation, Plan, Shape, Test
 from longread.query.reading import (
     DOCUMENT,
     LENGTH_WORDS,
@@ -67,7 +67,7 @@ def measure(
     ):
         reading.noun = counted_words[0].lower()
         return document_column(table, reading.catalog), Inner.DISTINCT
-    sums = reading.operation in (Operation.SUM, Operation.MEAN) or cues.asks_total(reading.asked)
+    sums = reading.operation in MEASURED or cues.asks_total(reading.asked)
     hidden = reading.own(table) if sums else []  # (`total revenue` of revenue.csv: the file's too)
     for found in [*kept, *hidden]:
         column = table.column(found.column or "") if found.what == "column" else None
@@ -140,9 +140,9 @@ def shaped(plan: Plan, reading: Reading, table: CatalogTable, kept: list[Link]) 
     if operation in (Operation.LIST, Operation.DISTINCT) and plan.group_by is None:
         return plan.with_(group_by=plan.column or role(table, "who") or label(table), column=None)
     column = table.column(plan.column or "")
-    if operation in (Operation.SUM, Operation.MEAN) and (column is None or column.type != "number"):
+    if operation in MEASURED and (column is None or column.type != "number"):
         return plan.with_(shape=Shape.FACT, notes=("nothing to add up",))
-    if operation in (Operation.SUM, Operation.MEAN) and plan.group_by and not plan.compared:
+    if operation in MEASURED and plan.group_by and not plan.compared:
         return plan.with_(group_by=None)
     return plan
 

@@ -85,10 +85,12 @@ def lead(counted: Counted, catalog: Catalog) -> str:
         share = "None" if counted.value is None else f"{shown(counted.value)}%"
         return f"{share}: {counted.matched:,} of the {counted.table_rows:,} {what}."
     figure = _rounded(counted.value, reply_form.rounding(plan.question))
-    if operation in (Operation.SUM, Operation.MEAN):
-        word = "in all" if operation is Operation.SUM else "on average"
+    if operation in (Operation.SUM, Operation.MEAN, Operation.MEDIAN):
         value = f"{shown(figure)} {_unit(plan)}"
         over = what if counted.matched != 1 else singular(what)
+        if operation is Operation.MEDIAN:
+            return f"{value}, the median of {counted.matched:,} {over}."
+        word = "in all" if operation is Operation.SUM else "on average"
         return f"{value} {word}, over {counted.matched:,} {over}."
     if operation in (Operation.MIN, Operation.MAX):
         row = counted.rows[0] if counted.rows else None
