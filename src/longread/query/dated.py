@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from longread.ingest.records.cells import MONTHS, WEEKDAYS
 from longread.query import cues
 from longread.query.catalog import CatalogTable
 from longread.query.links import STRUCTURAL
@@ -17,8 +18,6 @@ _NAMED = re.compile(  # (the words naming a part, at the start of a phrase a que
     r"|(?P<month>months?)|(?P<day>days?|dates?)|(?P<hour>hours?|time\s+of\s+day)\b",
     re.I,
 )
-_MONTHS = "January February March April May June July August September October November December"
-_WEEKDAYS = "Sunday Monday Tuesday Wednesday Thursday Friday Saturday"
 
 
 def date_group(reading: Reading, table: CatalogTable) -> tuple[str, Part, tuple[int, int]] | None:
@@ -53,15 +52,16 @@ def part_sql(column: str, part: Part) -> str:
     if part is Part.YEAR:
         return f"CASE WHEN {yearless} THEN NULL ELSE substr({column}, 1, 4) END"
     if part is Part.MONTH:
-        return _named(month, _MONTHS, 1)
+        return _named(month, MONTHS, 1)
     if part is Part.DAY:
         return f"CASE WHEN {clock} > 0 THEN substr({column}, 1, {clock} - 1) ELSE {column} END"
     if part is Part.HOUR:
         return f"CASE WHEN {clock} > 0 THEN substr({column}, {clock} + 1, 2) END"
-    return _named(f"strftime('%w', {column})", _WEEKDAYS, 0)
+    sunday_first = f"CAST(strftime('%w', {column}) AS INTEGER)"
+    return _named(f"({sunday_first} + 6) % 7", WEEKDAYS, 0)  # (Monday first)
 
 
-def _named(number_sql: str, names: str, first: int) -> str:
+def _named(number_sql: str, names: tuple[str, ...], first: int) -> str:
     """SQL naming a part's number (`05` → `May`)."""
-    cases = " ".join(f"WHEN {n} THEN '{name}'" for n, name in enumerate(names.split(), first))
+    cases = " ".join(f"WHEN {n} THEN '{name}'" for n, name in enumerate(names, first))
     return f"CASE CAST({number_sql} AS INTEGER) {cases} END"

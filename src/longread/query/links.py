@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from longread.index.records import numeral
+from longread.ingest.records.cells import MONTHS, WEEKDAYS
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.named_documents import PLACE_WORD, named_documents
 from longread.query.plan import Part, Test
@@ -251,12 +252,9 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
     return found
 
 
-_MONTH_NAMES = (
-    "january february march april may june july august september october november december"
-).split()
-_MONTH = re.compile(rf"\b(?:{'|'.join(m.capitalize() for m in _MONTH_NAMES)})\b")
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_WEEKDAY = re.compile(rf"\b({'|'.join(_WEEKDAYS)})s?\b")
+_MONTH_NAMES = tuple(m.lower() for m in MONTHS)
+_MONTH = re.compile(rf"\b(?:{'|'.join(MONTHS)})\b")
+_WEEKDAY = re.compile(rf"\b({'|'.join(WEEKDAYS)})s?\b")
 _YEAR = re.compile(r"\b(?:(?P<month>[A-Za-z]{3,9})\.?\s+)?(?P<year>(?:1[6-9]|20)\d\d)\b")
 
 
@@ -300,7 +298,7 @@ def _dates(
 def _weekday(day: str) -> str | None:
     """The name of a stored day's weekday (`2024-03-04` → `Monday`), if it has a year."""
     try:
-        return _WEEKDAYS[datetime.date.fromisoformat(day[:10]).weekday()]
+        return WEEKDAYS[datetime.date.fromisoformat(day[:10]).weekday()]
     except ValueError:
         return None
 

@@ -57,12 +57,11 @@ _ISO = re.compile(
     r"(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d))?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)?"
 )
 _SLASHED = re.compile(r"(\d{4})/(\d\d)/(\d\d)(?:[ :](\d\d):(\d\d)(?::(\d\d))?)?")
-_MONTHS = {
-    m: n
-    for n, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
+MONTHS = tuple(
+    "January February March April May June July August September October November December".split()
+)
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTHS = {m[:3].lower(): n for n, m in enumerate(MONTHS, 1)}  # (`jan`: 1, as stamps write it)
 _SYSLOG = re.compile(r"([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d\d):(\d\d):(\d\d)")
 _CTIME = re.compile(  # C's asctime, as git and mbox write it: `Mon Apr 14 17:03:00 2024 +0200`
     r"(?:[A-Z][a-z]{2}\s+)?([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d\d):(\d\d):(\d\d)\s+(\d{4})"
