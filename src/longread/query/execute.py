@@ -39,6 +39,7 @@ class Counted:
     matched: int = 0
     sql: str = ""
     table_rows: int = 0
+    whole: int = 0  # (a share's: how many rows it is a share of)
     label: str | None = None  # the column of `rows`' labels
 
 
@@ -96,10 +97,8 @@ def _executed(plan: Plan, catalog: Catalog) -> Counted:
     elif operation is Operation.SHARE:
         counted.matched = _counted(catalog, source, where, params)
         whole_where, whole_params = _where(plan.with_(filters=plan.whole), table)
-        counted.table_rows = _counted(catalog, source, whole_where, whole_params)
-        counted.value = (
-            round(100 * counted.matched / counted.table_rows, 1) if counted.table_rows else None
-        )
+        counted.whole = _counted(catalog, source, whole_where, whole_params)
+        counted.value = round(100 * counted.matched / counted.whole, 1) if counted.whole else None
         counted.sql = f"SELECT count(*) FROM {source}{where}"
     elif operation is Operation.NTH:
         order = (quoted(plan.column) if plan.column else catalog.query.text_order(table.name)) + (

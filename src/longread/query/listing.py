@@ -9,7 +9,7 @@ import re
 from longread.ingest.records import GENERIC
 from longread.query.catalog import Catalog, CatalogTable
 from longread.query.links import STRUCTURAL
-from longread.query.reading import Reading
+from longread.query.reading import Reading, role
 from longread.store.record_tables import quoted
 from longread.text.rank import terms
 
@@ -83,7 +83,7 @@ def called(reading: Reading, table: CatalogTable) -> str | None:
     if reading.counted is None:
         return None
     phrase, start = reading.counted
-    body = next((c.name for c in table.columns if c.role == "body"), None)
+    body = role(table, "body")
     named = [  # (what names a value or a column; not the rows' text, `instances` of `Instance`)
         lk
         for lk in reading.links

@@ -67,7 +67,9 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
     if plan is not None:
         return plan
     asked = reply_form.without_format(question)
-    operation = cues.operation(asked) or Operation.EXISTS  # (a question asking whether)
+    whether = cues.operation(asked) is None  # (a question asking whether rows are there)
+    operation = Operation.EXISTS if whether else cues.operation(asked)
+    assert operation is not None
     shape = Shape.CHAIN if cues.chain(asked) else Shape.FACT
     words = tuple(dict.fromkeys(terms(asked)))
     bound_spans = [(b.start, b.end) for b in cues.bounds(asked)]
@@ -88,11 +90,11 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
     if ranks_documents_by_length(reading) and works(catalog) and len(catalog.documents) == 1:
         return works_by_length(reading).with_(**flags)
     table = _table(reading)
-    if table is not None and cues.operation(asked) is None and not _named_rows(reading, table):
+    if table is not None and whether and not _named_rows(reading, table):
         return _fact(question, asked)  # (`Is Macbeth the king?`: no rows asked about, a fact)
     if table is not None:
         return _plan(reading, table).with_(**flags)
-    if cues.operation(asked) is None:
+    if whether:
         return _fact(question, asked)
     if said is not None:
         return text_plan(reading).with_(**flags)

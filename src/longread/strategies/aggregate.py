@@ -77,21 +77,20 @@ def lead(counted: Counted, catalog: Catalog) -> str:
     what = _what(plan, catalog)
     operation = plan.operation
     if operation is Operation.EXISTS:
-        said = what if counted.matched != 1 else singular(what)
-        return f"{'Yes' if counted.value else 'No'}: {counted.matched:,} {said}."
+        return f"{'Yes' if counted.value else 'No'}: {_many(counted.matched, what)}."
     if operation is Operation.COUNT and plan.group_by is None:
         return f"{shown(counted.value)} {what}."
     if operation is Operation.SHARE:
         share = "None" if counted.value is None else f"{shown(counted.value)}%"
-        return f"{share}: {counted.matched:,} of the {counted.table_rows:,} {what}."
+        return f"{share}: {counted.matched:,} of the {counted.whole:,} {what}."
     figure = _rounded(counted.value, reply_form.rounding(plan.question))
     if operation in (Operation.SUM, Operation.MEAN, Operation.MEDIAN):
         value = f"{shown(figure)} {_unit(plan)}"
-        over = what if counted.matched != 1 else singular(what)
+        over = _many(counted.matched, what)
         if operation is Operation.MEDIAN:
-            return f"{value}, the median of {counted.matched:,} {over}."
+            return f"{value}, the median of {over}."
         word = "in all" if operation is Operation.SUM else "on average"
-        return f"{value} {word}, over {counted.matched:,} {over}."
+        return f"{value} {word}, over {over}."
     if operation in (Operation.MIN, Operation.MAX):
         row = counted.rows[0] if counted.rows else None
         which = "highest" if operation is Operation.MAX else "lowest"
@@ -165,6 +164,11 @@ def _figure_noun(plan: Plan, what: str) -> str:
     if plan.inner is not Inner.COUNT and plan.column:
         return _unit(plan)
     return what
+
+
+def _many(count: int, what: str) -> str:
+    """`count` of what the rows are, one as one (`1 message`, `2 messages`)."""
+    return f"{count:,} {what if count != 1 else singular(what)}"
 
 
 def _unit(plan: Plan) -> str:
