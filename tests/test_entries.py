@@ -16,7 +16,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 WORDS = (
     "abacus badger cactus dagger eagle fable gable habit icicle jacket kettle ladder magnet "
     "napkin oyster paddle quarry rabbit saddle tablet umbrella vessel waffle yonder zephyr "
-    "anchor bishop candle dental ember falcon garden hollow island jungle kernel lantern"
+    "anchor bishop candle dental ember falcon garden hollow island jungle kernel lantern dictionary"
 ).split()
 SENSES = ("n.", "adj.", "v.t.", "v.i.", "n.")
 PREFACE = (
@@ -53,6 +53,11 @@ def test_a_dictionary_is_an_entry_a_headword_with_no_column_of_its_definitions_w
     starting = sum(h.startswith("B") for h in heads)
     first = ask(book, "How many entries begin with the letter B?", tmp_path)
     assert first.startswith(f"{starting} entries"), first
+    assert "DICTIONARY" in heads  # (the book, written small, is no filter by its headword)
+    named = book.rename(tmp_path / "bierce.txt")  # (not named for the dictionary it holds)
+    (tmp_path / "fresh").mkdir()
+    defined = ask(named, "How many words does the dictionary define?", tmp_path / "fresh")
+    assert defined.startswith(f"{len(heads)} words"), defined
 
 
 def test_terms_between_marks_are_a_glossary_however_rare_its_entries_lines(tmp_path):

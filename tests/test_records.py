@@ -400,16 +400,18 @@ JSON_LINES = "\n".join(
 
 
 @pytest.mark.parametrize(
-    ("text", "records", "key_column", "key_values"),
+    ("text", "records", "key_column", "key_values", "kind"),
     [
-        (GIT_LOG, r"(?m)^commit ", "author", r"(?m)^Author: ([^<\n]+?) <"),
-        (CALENDAR, r"(?m)^BEGIN:VEVENT$", "location", r"(?m)^LOCATION:(.+)$"),
-        (TAG_PAIRS, r'(?m)^\[Event "', "white", r'(?m)^\[White "([^"]+)"'),
-        (XML, r"<book ", "author", r"<author>(\w+)</author>"),
+        (GIT_LOG, r"(?m)^commit ", "author", r"(?m)^Author: ([^<\n]+?) <", "stanzas"),
+        (CALENDAR, r"(?m)^BEGIN:VEVENT$", "location", r"(?m)^LOCATION:(.+)$", "stanzas"),
+        (TAG_PAIRS, r'(?m)^\[Event "', "white", r'(?m)^\[White "([^"]+)"', "stanzas"),
+        (XML, r"<book ", "author", r"<author>(\w+)</author>", "xml"),
     ],
 )
-def test_key_value_records_in_any_common_syntax_are_rows(text, records, key_column, key_values):
-    (table,) = [t for t in find_tables(text, "records") if t.kind == "stanzas"]
+def test_key_value_records_in_any_common_syntax_are_rows(
+    text, records, key_column, key_values, kind
+):
+    (table,) = [t for t in find_tables(text, "records") if t.kind == kind]
     wanted = re.findall(key_values, text)
     held = [v for v in column(table, key_column) if v is not None]
     assert len(re.findall(records, text)) == len(wanted) == len(held)

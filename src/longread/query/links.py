@@ -53,6 +53,9 @@ def name_tokens(name: str) -> list[str]:
     return [t.lower() for t in _SPLIT.split(name) if t]
 
 
+ALONE = 1.0  # weight a document's name loses where it is the source's one document
+
+
 def link(question: str, catalog: Catalog) -> list[Link]:
     """Every place the question names a table's rows, a column, a value or a document."""
     found: list[Link] = []
@@ -67,8 +70,9 @@ def link(question: str, catalog: Catalog) -> list[Link]:
         found += columns
         found += _values(question, table, catalog)
         found += _named_after(question, table, columns, catalog)
+    alone = ALONE if len(catalog.documents) == 1 else 0.0  # (the one document: no filter)
     found += [
-        Link("document", "", "document", held, start, end, weight)
+        Link("document", "", "document", held, start, end, weight - alone)
         for held, start, end, weight in named_documents(question, catalog)
     ]
     return _longest(found)
@@ -97,12 +101,26 @@ def _nouns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> list[
     named = name_tokens(table.name)
     worded = " ".join(t for t in named if not t.isdigit())  # (`expenses_2024`: expenses)
     for noun in dict.fromkeys((*table.nouns, " ".join(named), *([worded] if worded else []))):
-        parts = [stem(p) for p in noun.lower().split()]
+        said = noun.lower().split()
+        parts = [stem(p) for p in said]
         for at in range(len(stems) - len(parts) + 1):
-            if [s for s, *_ in stems[at : at + len(parts)]] == parts:
+            run = stems[at : at + len(parts)]
+            if [s for s, *_ in run] == parts and not any(
+                _verb_form(word.lower(), part) for (*_, word), part in zip(run, said, strict=True)
+            ):
                 start, end = stems[at][1], stems[at + len(parts) - 1][2]
                 found.append(Link("noun", table.name, None, noun, start, end, 2.0 + len(parts)))
     return found
+
+
+def _numbered(text: str) -> bool:
+    """Whether a run of words holds a number (`act 3`, `part iv`, `the second act`)."""
+    return any(numeral(word) is not None for word in text.split())
+
+
+def _verb_form(word: str, noun: str) -> bool:
+    """Whether a word is a verb made of the noun (`documented`, `logging`), not the noun."""
+    return word.endswith(("ed", "ing")) and not noun.endswith(("ed", "ing"))
 
 
 def _columns(
@@ -113,7 +131,8 @@ def _columns(
     word its values share (`worker` for `worker-1`, `worker-2`)."""
     found = []
     for column in table.columns:
-        shared = _shared_word(catalog, table, column.name) if column.type == "text" else None
+        worded = column.type == "text" and column.role != "section"  # (a section by its kind)
+        shared = _shared_word(catalog, table, column.name) if worded else None
         for name in (column.name, *column.aliases, *([shared] if shared else [])):
             tokens = [t for t in name_tokens(name) if t.isalpha() or len(name_tokens(name)) == 1]
             tokens = [t for t in tokens if terms(t) or len(tokens) == 1]
@@ -178,12 +197,12 @@ def _named_after(
             continue
         group = "name" if after.group("name") else "quoted"
         start, end = after.span(group)
-        if not terms(after.group(group)):
-            continue
         name = after.group(group)
         held = next(
             (v for v, _ in catalog.values(table.name, column.name) if key(v) == key(name)), None
         )
+        if not terms(name) and held is None:
+            continue  # (a letter held as a value is one: `type E`)
         weight = 1.0 + 2.0 * EXACT + 0.5 * len(name.split()) + AFTER_NAME
         test = Test.IN if held is not None else Test.MENTIONS
         value = held if held is not None else name
@@ -197,6 +216,8 @@ def _hits(tokens: list[str], stems: list[tuple[str, int, int, str]]) -> list[tup
         root = stem(token)
         for word_stem, start, end, word in stems:
             lowered = word.lower()
+            if _verb_form(lowered, token):
+                continue  # (`ordered` names no column `order`)
             if word_stem == root or (len(token) >= 3 and lowered.startswith(token)):
                 hits.append((start, end))
                 break
@@ -246,7 +267,10 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
             if column.role == "who" and strength < EXACT and not text[:1].isupper():
                 continue  # (a name is capitalized in the question: `all` is no speaker ALL)
             weight = 1.0 + 2.0 * strength + 0.5 * len(text.split()) + _common(held, values)
-            if column.role == "section" and PLACE_WORD.search(question[:start]):
+            placed = PLACE_WORD.search(question[:start]) is not None
+            if column.role == "section" and not (placed or _numbered(text) or text[:1].isupper()):
+                continue  # (`how many built-in functions`: what is counted, not where)
+            if column.role == "section" and placed:
                 weight += 1.0  # (`in Ben`: the part of the source called Ben)
             found.append(Link("value", table.name, column.name, held, start, end, weight))
     return found

@@ -16,6 +16,7 @@ from longread.query.execute import any_row
 from longread.query.lengths import ranks_documents_by_length, works_by_length
 from longread.query.links import STRUCTURAL, Link, link
 from longread.query.listing import called, covered, generic, listed_in_file
+from longread.query.meant import groups_another, meant
 from longread.query.named_documents import PLACE_WORD
 from longread.query.plan import Filter, Inner, Operation, Part, Plan, Shape, Test
 from longread.query.reading import (
@@ -80,6 +81,7 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
         if not any(lk.start < e and s < lk.end and lk.what == "value" for s, e in bound_spans)
         and not any(lk.start < e and s < lk.end for s, e in cue_spans)
     ]
+    links = meant(links, asked, operation, catalog)
     said = cues.term(asked) or _appearing(asked, links)
     if said is not None and _held_as_value(said, links, catalog):
         said = None
@@ -146,6 +148,7 @@ def _table(reading: Reading) -> CatalogTable | None:
                 if lk.table == table.name  # (a document named is where to count, not what)
                 and not _scope(table, lk, reading.asked)
                 and not (table.name == "documents" and within(lk, grouping))
+                and not groups_another(lk, grouping, reading.links)
             ]
         )  # (`Which play…`: the plays group what another table counts)
         if table.name in STRUCTURAL and not any(lk.what in ("noun", "value") for lk in own):
@@ -160,6 +163,9 @@ def _table(reading: Reading) -> CatalogTable | None:
         if score == 0 and not (who and whose == [table]):
             continue  # (a table the question names nothing of; `who`, the one table of who did)
         at = reading.at(own, reading.counted)
+        one = len(reading.catalog.documents) == 1
+        if table.name == "documents" and one and at and at[0].what == "value":
+            continue  # (`How many cars…` of cars.json: what the file lists, not the file)
         if at and at[0].what == "noun":
             score += 1.5
         elif at and at[0].what == "value":

@@ -26,7 +26,7 @@ _BEGINNING = re.compile(
 
 def worded(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     """The plan with the filters the question's wording puts on its rows' words."""
-    for reads in (_rows_saying, _beginning, _in_column, told_true, _of_kind, _share_of):
+    for reads in (_in_column, _rows_saying, _beginning, told_true, _of_kind, _share_of):
         plan = reads(plan, reading, table)
     return plan
 
@@ -53,9 +53,13 @@ def _rows_saying(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     """The plan counting the rows whose text holds the word, where what is counted is rows that
     say it (`How many verses mention Boaz?`: verses, not mentions; `How many times…`: mentions)."""
     body = role(table, "body")
-    if reading.term is None or reading.counted is None or body is None:
+    if reading.term is None or reading.counted is None:
         return plan
     if cues.occurrences(reading.asked) or reading.term[1] <= reading.counted[1]:
+        return plan
+    if any(f.test is Test.MENTIONS and reading.term[0] in f.values for f in plan.filters):
+        return plan.with_(term=None)  # (`mention security in their category`: said there)
+    if body is None:
         return plan
     saying = Filter(body, Test.MENTIONS, (reading.term[0],))
     return plan.with_(term=None, filters=(*plan.filters, saying))

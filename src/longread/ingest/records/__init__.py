@@ -18,12 +18,14 @@ from longread.ingest.records import (
     tables,
     tasks,
     template,
+    xml_records,
 )
 from longread.ingest.records.inner_fields import with_inner_fields
 from longread.ingest.records.kind import MIN_ROWS, Kind, Taken
 from longread.ingest.records.table import Table
 
 KINDS: tuple[Kind, ...] = (
+    xml_records,
     messages,
     json_records,
     stanzas,
@@ -35,7 +37,10 @@ KINDS: tuple[Kind, ...] = (
     dialogue,
     parted,
 )
-GENERIC = frozenset(("template", tables.name, keyed_lines.name, parted.name))  # of no named kind
+GENERIC = frozenset(  # of no named kind
+    ("template", tables.name, keyed_lines.name, parted.name, json_records.name, stanzas.name)
+    + (xml_records.name,)
+)
 WHOLE = {kind.name: kind.WHOLE for kind in KINDS}  # what a document of each kind is called
 WHOLE_CHARS = 8_000_000  # a longer text is tested for each kind on samples
 _PIECE = 65_536
@@ -54,6 +59,7 @@ def find_tables(
     for kind in KINDS:
         if not kind.detect(sample):
             continue
+        before = len(found)
         for table in kind.records(text, file_name):
             if taken.spans:
                 table = table.kept(
@@ -65,6 +71,8 @@ def find_tables(
             if len(table) >= MIN_ROWS or (len(table) and table.marked):
                 found.append(table)
                 taken.extend(zip(table.starts, table.ends, strict=True))
+        if len(found) > before and getattr(kind, "TAKES_ALL", False):
+            taken.extend([(0, len(text))])  # (the rest of the text is its records' markup)
     taken.extend(headings)
     found += template.find(text, taken)
     return [with_inner_fields(table) for table in found]

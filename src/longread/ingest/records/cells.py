@@ -200,16 +200,22 @@ def _stamp(stamp: datetime) -> str:
     return stamp.strftime("%Y-%m-%d %H:%M:%S")
 
 
+CODE_SHARE = 0.1  # of a column's digits written with leading zeros (`008`) for it to hold codes
+_ZERO_LED = re.compile(r"0\d+")
+
+
 def typed(values: Sequence[str | None]) -> tuple[ColumnType, list[Any]]:
     """A column's type from its values (a sample of SAMPLE, spread over them), and the values as
-    that type (an empty cell, or one that does not read as the column's type, `n/a`, is None)."""
+    that type (an empty cell, or one that does not read as the column's type, `n/a`, is None).
+    Digits written with leading zeros are codes, kept as written."""
     step = max(1, len(values) // (2 * SAMPLE))
     sample = [v for v in values[::step] if v and not v.isspace()][:SAMPLE]
     if not sample and step > 1:
         sample = [v for v in values if v and not v.isspace()][:SAMPLE]
     if not sample:
         return ColumnType.TEXT, [None] * len(values)
-    if sum(number(v) is not None for v in sample) >= TYPED_SHARE * len(sample):
+    codes = sum(1 for v in sample if _ZERO_LED.fullmatch(v.strip())) >= CODE_SHARE * len(sample)
+    if not codes and sum(number(v) is not None for v in sample) >= TYPED_SHARE * len(sample):
         return ColumnType.NUMBER, _numbers(values)
     commas = [_DECIMAL_COMMA.fullmatch(v.strip()) for v in sample]
     if sum(1 for m in commas if m) >= TYPED_SHARE * len(sample) and any(

@@ -1,7 +1,8 @@
 """JSON records: one JSON object a line (JSON Lines, NDJSON: event streams, exports) or an array of
 objects. Each object is a row, read by the standard library's decoder; each key held by a fifth
 of the objects or more is a column (a nested object's keys as `outer.inner`, a list's items
-joined)."""
+joined). An object wrapping most of the text around a list of objects (`{"4217": [{…}, …]}`) is
+no record: the list's objects are."""
 
 from __future__ import annotations
 
@@ -42,14 +43,29 @@ def _objects(text: str, enough: int | None = None) -> list[tuple[int, int, dict[
         if start < end:
             continue
         try:
-            value, end = _DECODER.raw_decode(text, start)
+            value, stop = _DECODER.raw_decode(text, start)
         except ValueError:
             continue
+        if 2 * (stop - start) > len(text) and _wraps_rows(value):
+            continue  # (its objects are looked for inside it)
+        end = stop
         if isinstance(value, dict) and value:
             found.append((start, end, _flat(value)))
             if enough is not None and len(found) >= enough:
                 break
     return found
+
+
+def _wraps_rows(value: Any, depth: int = 3) -> bool:
+    """Whether a value holds, in some field (of a field…), a list of MIN_ROWS objects or more."""
+    if not isinstance(value, dict) or depth == 0:
+        return False
+    return any(
+        isinstance(held, list)
+        and sum(isinstance(x, dict) for x in held) >= MIN_ROWS
+        or _wraps_rows(held, depth - 1)
+        for held in value.values()
+    )
 
 
 def _flat(value: dict[str, Any]) -> dict[str, str]:

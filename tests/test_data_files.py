@@ -1,0 +1,61 @@
+"""Data files as users are given them: a JSON object wrapping a list of records, codes written
+with leading zeros, a file named for what it lists. Gold answers are computed by the test's own
+code (the standard library's `json`)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from counted import ask
+from longread.ingest.records import find_tables
+from longread.ingest.records.cells import typed
+
+REGIONS = ["Europe", "Asia", "Africa", "Oceania"]
+
+
+def write_wrapped(path, count: int = 40) -> list[dict[str, str]]:
+    """A standard's list of codes, as iso-codes writes it: one object holding the list."""
+    chance = random.Random(9)
+    items = [
+        {"alpha_3": f"C{n:02}", "name": f"Land {n}", "numeric": f"{n * 7:03}",
+         "region": chance.choice(REGIONS)}
+        for n in range(count)
+    ]  # fmt: skip
+    path.write_text(json.dumps({"3166-1": items}, indent=2), encoding="utf-8")
+    return items
+
+
+def test_an_object_wrapping_a_list_is_no_record_its_items_are(tmp_path):
+    path = tmp_path / "iso_codes.json"
+    items = write_wrapped(path)
+    [table] = find_tables(path.read_text(encoding="utf-8"), path.name)
+    assert len(table.starts) == len(items)
+    numeric = [c.name for c in table.columns].index("numeric")
+    assert table.values[numeric] == [item["numeric"] for item in items]  # (codes, as written)
+    said = ask(path, "How many countries are listed?", tmp_path)
+    assert said.startswith(f"{len(items)} countries"), said
+    asia = sum(item["region"] == "Asia" for item in items)
+    said = ask(path, "How many countries are in Asia?", tmp_path)
+    assert said.startswith(f"{asia} countries"), said
+
+
+def test_digits_with_leading_zeros_are_codes_and_other_digits_numbers():
+    assert typed(["008", "840", "036", "124"]) == ("text", ["008", "840", "036", "124"])
+    assert typed(["8", "840", "36", "0"]) == ("number", [8, 840, 36, 0])
+
+
+def test_a_file_named_for_what_it_lists_counts_its_records_not_itself(tmp_path):
+    chance = random.Random(3)
+    makes = ["ford", "chevrolet", "toyota", "datsun", "volvo"]
+    cars = [
+        {"Name": f"{chance.choice(makes)} {n}", "Cylinders": chance.choice([4, 6, 8])}
+        for n in range(30)
+    ]
+    path = tmp_path / "cars.json"
+    path.write_text(json.dumps(cars, indent=1), encoding="utf-8")
+    said = ask(path, "How many cars are in the dataset?", tmp_path)
+    assert said.startswith(f"{len(cars)} cars"), said
+    eight = sum(car["Cylinders"] == 8 for car in cars)
+    said = ask(path, "How many cars have 8 cylinders?", tmp_path)
+    assert said.startswith(f"{eight} cars"), said
