@@ -1,11 +1,13 @@
 """Data files as users are given them: a JSON object wrapping a list of records, codes written
-with leading zeros, a file named for what it lists. Gold answers are computed by the test's own
-code (the standard library's `json`)."""
+with leading zeros, a file named for what it lists, a server's error log, a test run's report.
+Gold answers are computed by the test's own code (the standard library's `json`, `re`)."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
+from collections import Counter
 
 from counted import ask
 from longread.ingest.records import find_tables
@@ -59,3 +61,30 @@ def test_a_file_named_for_what_it_lists_counts_its_records_not_itself(tmp_path):
     eight = sum(car["Cylinders"] == 8 for car in cars)
     said = ask(path, "How many cars have 8 cylinders?", tmp_path)
     assert said.startswith(f"{eight} cars"), said
+
+
+def test_a_word_about_a_column_after_its_name_is_no_value_of_it(tmp_path):
+    chance = random.Random(4)
+    lines = [
+        f"[Wed Oct {chance.randint(10, 28)} 10:{n % 60:02}:00 2000] "
+        f"[{chance.choice(['error', 'notice'])}]"
+        f" [client 10.0.0.{chance.randint(1, 9)}] File does not exist: /var/www/{n}"
+        for n in range(80)
+    ]
+    path = tmp_path / "error_log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    clients = Counter(re.findall(r"\[client ([\d.]+)\]", path.read_text(encoding="utf-8")))
+    (top, most), (_, second) = clients.most_common(2)
+    said = ask(path, "Which client IP appears most often?", tmp_path)
+    assert most > second and said.startswith(f"{top}: {most} "), said
+
+
+def test_a_part_every_value_holds_filters_nothing(tmp_path):
+    chance = random.Random(6)
+    files = ["tests/test_a.py", "tests/test_b.py", "tests/test_c.py"]
+    run = [(chance.choice(files), n, chance.choice(["PASSED", "FAILED"])) for n in range(40)]
+    path = tmp_path / "report.txt"
+    path.write_text("".join(f"{f}::test_{n} {s}\n" for f, n, s in run), encoding="utf-8")
+    in_b = sum(f == "tests/test_b.py" for f, _, _ in run)
+    said = ask(path, "How many tests are in test_b.py?", tmp_path)
+    assert said.startswith(f"{in_b} tests"), said

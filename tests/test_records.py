@@ -247,6 +247,15 @@ def test_syslog_lines_take_their_level_from_the_text_they_open_with():
     assert column(log, "pid")[0] == 1001 and column(log, "host")[2] == "host0"
 
 
+def test_python_logging_s_default_lines_are_log_lines_with_no_time():
+    said = [("WARNING", "app.db", "pool: 3 of 4 in use"), ("ERROR", "root", "Key: not found")] * 4
+    text = "".join(f"{level}:{source}:{message}\n" for level, source, message in said)
+    log = only(find_tables(text, "app.log"), "log")
+    assert column(log, "level") == [level for level, _, _ in said]
+    assert column(log, "source") == [source for _, source, _ in said]
+    assert column(log, "message") == [message for _, _, message in said]
+
+
 def test_a_markdown_table_is_named_by_its_heading_and_typed():
     table = only(find_tables(LEDGER, "ledger.md"), "table")
     assert table.name == "accounts"

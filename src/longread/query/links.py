@@ -198,11 +198,13 @@ def _named_after(
         group = "name" if after.group("name") else "quoted"
         start, end = after.span(group)
         name = after.group(group)
-        held = next(
-            (v for v, _ in catalog.values(table.name, column.name) if key(v) == key(name)), None
-        )
+        values = catalog.values(table.name, column.name)
+        held = next((v for v, _ in values if key(v) == key(name)), None)
         if not terms(name) and held is None:
             continue  # (a letter held as a value is one: `type E`)
+        listed = held is None and catalog.listed(table.name, column.name)
+        if listed and not any(key(name) in key(str(v)) for v, _ in values):
+            continue  # (`client IP`: a word about the column, in none of its values)
         weight = 1.0 + 2.0 * EXACT + 0.5 * len(name.split()) + AFTER_NAME
         test = Test.IN if held is not None else Test.MENTIONS
         value = held if held is not None else name

@@ -1,6 +1,6 @@
 """Links a question's words make that do not say what they seem to: a word written small that
-names one row by its key, or says what a named document is, or a table's noun the question
-groups another table's rows by."""
+names one row by its key, or says what a named document is; a part of every value a column
+holds; a table's noun the question groups another table's rows by."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ def meant(links: list[Link], asked: str, operation: Operation, catalog: Catalog)
     """The links, without those of values that are no filter of the question."""
     if operation is Operation.COUNT:
         links = [lk for lk in links if not _one_row_by_key(lk, asked, catalog)]
+    links = [lk for lk in links if not _every_value(lk, catalog)]
     return [lk for lk in links if not _after_document(lk, links, asked, catalog)]
 
 
@@ -45,6 +46,17 @@ def _one_row_by_key(found: Link, asked: str, catalog: Catalog) -> bool:
     counts = dict(catalog.values(table, column))
     held = sum(counts.get(value, 0) for value in found.value)
     return held == 1 and len(counts) >= max(MIN_ROWS, KEY_SHARE * sum(counts.values()))
+
+
+def _every_value(found: Link, catalog: Catalog) -> bool:
+    """Whether a link holds every value its column holds (`tests` of `tests/a.py`, `tests/b.py`):
+    it keeps every row, so it filters none."""
+    table, column = found.table, found.column or ""
+    if found.what != "value" or table not in catalog.tables or len(found.value) < 2:
+        return False
+    if not catalog.listed(table, column):
+        return False
+    return {v for v, _ in catalog.values(table, column)} <= set(found.value)
 
 
 def _after_document(found: Link, links: list[Link], asked: str, catalog: Catalog) -> bool:

@@ -2,7 +2,7 @@
 (`Jun 21 16:47:48 host sshd[137]: text`), a stamp and a level (`2024-03-01 12:00:05,120 ERROR
 [worker-2] db.pool: text`, a host between them, or the level first), and web servers' access
 logs. A syslog line's level is the level word its text opens with (`error: …`), where it has
-one."""
+one. Python's logging writes a level and a logger, and no time, unless told otherwise."""
 
 from __future__ import annotations
 
@@ -45,6 +45,10 @@ _FORMATS = (
             r"(?:(?P<source>[\w.$/-]{1,80}):[ \t]+)?(?P<message>[^\n]*)",
         ),
         ("time", "level", "source", "message"),
+    ),
+    (  # Python's logging as it writes by default: `WARNING:app.db:text` (no time)
+        LinePattern(rf"(?P<level>{LEVELS}):(?P<source>[\w.$-]{{1,80}}):(?P<message>[^\n]*)"),
+        ("level", "source", "message"),
     ),
     (  # a web server's access log (common or combined)
         LinePattern(
