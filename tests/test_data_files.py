@@ -1,5 +1,6 @@
 """Data files as users are given them: a JSON object wrapping a list of records, codes written
-with leading zeros, a file named for what it lists, a server's error log, a test run's report.
+with leading zeros, a file named for what it lists, a server's error log, a test run's report,
+reviews whose keys are namespaced, a headerless file of labelled messages.
 Gold answers are computed by the test's own code (the standard library's `json`, `re`)."""
 
 from __future__ import annotations
@@ -88,3 +89,41 @@ def test_a_part_every_value_holds_filters_nothing(tmp_path):
     in_b = sum(f == "tests/test_b.py" for f, _, _ in run)
     said = ask(path, "How many tests are in test_b.py?", tmp_path)
     assert said.startswith(f"{in_b} tests"), said
+
+
+def test_fields_keyed_in_a_namespace_are_a_record_s_columns(tmp_path):
+    chance = random.Random(12)
+    reviews = [
+        (
+            f"B00{chance.randint(1, 6)}X",
+            chance.choice([1.0, 3.0, 5.0, 5.0]),
+            chance.choice(["Ann", "Bo"]),
+        )
+        for _ in range(30)
+    ]
+    path = tmp_path / "reviews.txt"
+    path.write_text(
+        "".join(
+            f"product/productId: {p}\nreview/profileName: {who}\nreview/score: {score}\n"
+            f"review/text: It was fine, and then it was not.\n\n"
+            for p, score, who in reviews
+        ),
+        encoding="utf-8",
+    )
+    fives = sum(score == 5.0 for _, score, _ in reviews)
+    said = ask(path, "How many reviews gave a score of 5?", tmp_path)
+    assert said.startswith(f"{fives} reviews"), said
+    products = Counter(p for p, _, _ in reviews).most_common()
+    said = ask(path, "Which product has the most reviews?", tmp_path)
+    assert said.startswith(f"{products[0][0]}: {products[0][1]} "), said
+
+
+def test_a_first_row_whose_value_recurs_below_is_data_not_a_header(tmp_path):
+    chance = random.Random(13)
+    labels = [chance.choice(["ham"] * 5 + ["spam"]) for _ in range(60)]
+    path = tmp_path / "SMSSpamCollection"
+    path.write_text("".join(f"{label}\tSee you at {n} then.\n" for n, label in enumerate(labels)))
+    said = ask(path, "How many messages are in the collection?", tmp_path)
+    assert said.startswith(f"{len(labels)} messages"), said
+    said = ask(path, "How many messages are spam?", tmp_path)
+    assert said.startswith(f"{labels.count('spam')} messages"), said

@@ -153,3 +153,11 @@ def test_directives_of_a_manual_are_its_entries(tmp_path):
     path.write_text("The module\n==========\n\nIt does things.\n\n" + "\n".join(blocks), "utf-8")
     said = ask(path, "How many functions are documented?", tmp_path)
     assert said.startswith(f"{kinds.count('function')} functions"), said
+    titled = tmp_path / "functions.rst"  # (named as what it documents, titled so)
+    titled.write_text(
+        "Built-in Functions\n==================\n\nThey are always there.\n\n" + "\n".join(blocks),
+        "utf-8",
+    )
+    (tmp_path / "titled").mkdir()
+    said = ask(titled, "How many built-in functions are documented?", tmp_path / "titled")
+    assert said.startswith(f"{kinds.count('function')} "), said

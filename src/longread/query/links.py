@@ -53,9 +53,6 @@ def name_tokens(name: str) -> list[str]:
     return [t.lower() for t in _SPLIT.split(name) if t]
 
 
-ALONE = 1.0  # weight a document's name loses where it is the source's one document
-
-
 def link(question: str, catalog: Catalog) -> list[Link]:
     """Every place the question names a table's rows, a column, a value or a document."""
     found: list[Link] = []
@@ -70,9 +67,8 @@ def link(question: str, catalog: Catalog) -> list[Link]:
         found += columns
         found += _values(question, table, catalog)
         found += _named_after(question, table, columns, catalog)
-    alone = ALONE if len(catalog.documents) == 1 else 0.0  # (the one document: no filter)
     found += [
-        Link("document", "", "document", held, start, end, weight - alone)
+        Link("document", "", "document", held, start, end, weight)
         for held, start, end, weight in named_documents(question, catalog)
     ]
     return _longest(found)
@@ -271,7 +267,8 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
                 continue  # (a name is capitalized in the question: `all` is no speaker ALL)
             weight = 1.0 + 2.0 * strength + 0.5 * len(text.split()) + _common(held, values)
             placed = PLACE_WORD.search(question[:start]) is not None
-            if column.role == "section" and not (placed or _numbered(text) or text[:1].isupper()):
+            where = column.role == "section" or table.name == "documents"  # (a title)
+            if where and not (placed or _numbered(text) or text[:1].isupper()):
                 continue  # (`how many built-in functions`: what is counted, not where)
             if column.role == "section" and placed:
                 weight += 1.0  # (`in Ben`: the part of the source called Ben)

@@ -1,11 +1,12 @@
 """Key-value records: runs of field lines, each a key and a value, in the syntax most of the text's
 field lines use: `Key: value` (RFC 822: a package list, a control file, mail-like headers; a value
-folded over indented lines), `KEY;PARAM=x:value` (iCalendar), `key = value` or `key = {value},`
-(BibTeX, INI), `[Key "value"]` (tag pairs), `<key>value</key>` (XML leaves). A run is parted from
-the next by blank lines or other lines, and cut again where its first key recurs (a calendar's
-`BEGIN`). An other line just before each run, opening with one word (`commit 1a2b…`, `<book
-id=…>`, `@article{…`), names the records and is a column; the other lines after a run, up to the
-next record, are its text. Each key held by a fifth of the records or more is a column."""
+folded over indented lines; a key in a namespace, `review/score`), `KEY;PARAM=x:value`
+(iCalendar), `key = value` or `key = {value},` (BibTeX, INI), `[Key "value"]` (tag pairs),
+`<key>value</key>` (XML leaves). A run is parted from the next by blank lines or other lines,
+and cut again where its first key recurs (a calendar's `BEGIN`). An other line just before each
+run, opening with one word (`commit 1a2b…`, `<book id=…>`, `@article{…`), names the records and
+is a column; the other lines after a run, up to the next record, are its text. Each key held by
+a fifth of the records or more is a column."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ _SYNTAXES = tuple(
     LinePattern(pattern, re.MULTILINE)
     for pattern in (
         # Key: value   KEY;PARAM=x:value   (no URL: `http://…`)
-        r"(?P<key>[A-Za-z][\w-]{0,40}(?: [\w-]{1,20})?)(?:;(?P<params>[^:\n]{1,200}))?:"
+        r"(?P<key>[A-Za-z][\w-]{0,40}(?:/[A-Za-z][\w-]{0,40})?(?: [\w-]{1,20})?)"
+        r"(?:;(?P<params>[^:\n]{1,200}))?:"
         r"(?:[ \t]+(?P<value>[^\n]*)|[ \t]*$|(?P<tight>(?!//)[^\s][^\n]*))",
         r"[ \t]*(?P<key>[A-Za-z][\w.-]{0,40})[ \t]*=[ \t]*(?P<value>[^\n]*)",
         r"[ \t]*\[(?P<key>[A-Za-z][\w-]{0,40})[ \t]+\"(?P<value>[^\"\n]*)\"\][ \t]*$",

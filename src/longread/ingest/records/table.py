@@ -116,8 +116,9 @@ def keyed_columns(
     columns = []
     for key in keys:
         taken.append(identifier(key, taken))
-        words = re.sub(r"[-_.]+", " ", key.lower())
-        columns.append(Column(taken[-1], role=key_role(key), aliases=(words,)))
+        words = re.sub(r"[-_./]+", " ", key.lower())
+        called = (words, key) if key.lower() != words else (words,)  # (`productId`: product, id)
+        columns.append(Column(taken[-1], role=key_role(key), aliases=called))
     return keys, columns
 
 

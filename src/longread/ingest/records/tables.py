@@ -187,8 +187,11 @@ def _commented(text: str, spans: list[tuple[int, int]], stem: str, named: bool) 
 def is_header(first: list[str], rows: list[list[str]]) -> bool:
     """Whether a file's first row names its columns: not when most of its cells are numbers or
     are written as their column's values are (`root:x:0:0:…`, `AD  +4230+00131  Europe/Andorra`
-    are data; `id,name,2019` over `1,Ann,50` names columns)."""
+    are data; `id,name,2019` over `1,Ann,50` names columns), nor when a cell is a value its
+    column says again below (`ham` over `ham` and `spam`)."""
     below = list(itertools.zip_longest(*rows[:200], fillvalue=""))
+    if any(cell and n < len(below) and below[n].count(cell) >= 2 for n, cell in enumerate(first)):
+        return False  # (`ham` over rows of `ham` and `spam`: a value said again, not a name)
     like = 0
     for n, cell in enumerate(first):
         shapes = Counter(_shape(value) for value in below[n]) if n < len(below) else Counter()
