@@ -127,3 +127,47 @@ def test_a_first_row_whose_value_recurs_below_is_data_not_a_header(tmp_path):
     assert said.startswith(f"{len(labels)} messages"), said
     said = ask(path, "How many messages are spam?", tmp_path)
     assert said.startswith(f"{labels.count('spam')} messages"), said
+
+
+def write_lock(path) -> dict[str, dict[str, dict[str, str]]]:
+    """A lock file as pipenv writes it: packages kept under their names, in two maps."""
+    chance = random.Random(14)
+    names = [
+        f"{a}{b}"
+        for a in ("py", "lib", "django-", "sphinx-")
+        for b in ("asn1", "yaml", "six", "ext")
+    ]
+    names += [f"{name}-extra{n}" for n, name in enumerate(names)]  # (enough for a count by code)
+    lock: dict[str, dict[str, dict[str, str]]] = {"default": {}, "develop": {}}
+    for n, package in enumerate(names):
+        entry = {"version": f"=={chance.randint(0, 9)}.{n}", "hashes": ["sha256:ab", "sha256:cd"]}
+        if chance.random() < 0.5:
+            entry["index"] = "pypi"
+        lock["default" if n < 2 else "develop"][package] = entry
+    meta = {"hash": {"sha256": "ef"}, "requires": {"python_version": "3.6"}, "sources": []}
+    path.write_text(json.dumps({"_meta": meta, **lock}, indent=4), encoding="utf-8")
+    return lock
+
+
+def test_objects_kept_under_their_names_are_rows_named_so(tmp_path):
+    path = tmp_path / "Pipfile.lock"
+    lock = write_lock(path)
+    [table] = find_tables(path.read_text(encoding="utf-8"), path.name)
+    names = table.values[[c.name for c in table.columns].index("name")]
+    assert names == [*lock["default"], *lock["develop"]]  # (the small map joins the large)
+    pinned = len(lock["default"]) + len(lock["develop"])
+    said = ask(path, "How many packages are pinned in the lock file?", tmp_path)
+    assert said.startswith(f"{pinned} packages"), said
+    said = ask(path, "How many packages are in the develop section?", tmp_path)
+    assert said.startswith(f"{len(lock['develop'])} packages"), said
+
+
+def test_a_line_whose_fields_are_all_objects_is_still_one_record():
+    lines = "".join(
+        json.dumps({"user": {"id": n, "name": f"u{n}"}, "geo": {"lat": n}}) + "\n" for n in range(8)
+    )
+    [table] = find_tables(lines, "events.jsonl")
+    assert len(table.starts) == 8
+    assert table.values[[c.name for c in table.columns].index("user_name")] == [
+        f"u{n}" for n in range(8)
+    ]

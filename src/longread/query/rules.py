@@ -164,8 +164,9 @@ def _table(reading: Reading) -> CatalogTable | None:
             continue  # (a table the question names nothing of; `who`, the one table of who did)
         at = reading.at(own, reading.counted)
         one = len(reading.catalog.documents) == 1
-        if table.name == "documents" and one and at and at[0].what == "value":
-            continue  # (`How many cars…` of cars.json: what the file lists, not the file)
+        named = at and at[0].what in ("noun", "column")  # (`How many files…`, `…words…`)
+        if table.name == "documents" and one and reading.counted and not named:
+            continue  # (`How many cars…` of cars.json, `packages… in the lock file`: what it lists)
         if at and at[0].what == "noun":
             score += 1.5
         elif at and at[0].what == "value":
