@@ -13,6 +13,7 @@ import pytest
 from longread.api import MultiDocRLM, SingleDocRLM
 from longread.errors import InputError
 from longread.llm.scripted import ScriptedLM
+from longread.strategies.aggregate import plural, singular
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
 TEXT = MACBETH.read_text(encoding="utf-8")
@@ -296,7 +297,7 @@ def test_a_corpus_of_plays_is_counted_document_by_document(tmp_path):
         answer = rlm.query("Which play is the longest?")
         assert answer.text.startswith(f"Macbeth (macbeth.md): {words:,} words")
         answer = rlm.query("In how many plays does the word 'hello' appear?")
-        assert answer.text.startswith("1 plays")  # (30 mentions, all in one play)
+        assert answer.text.startswith("1 play")  # (30 mentions, all in one play)
         answer = rlm.query("Which play mentions hello?")
         assert answer.text.startswith("Brief Play (brief-play.md), the only one (30 mentions")
         assert rlm.query("How many plays are there?").text.startswith("2 plays")
@@ -333,7 +334,7 @@ def test_plays_in_one_file_are_counted_play_by_play(tmp_path):
         in_ben = rlm.query("How many speeches does Anne have in Ben?")  # (Ben: the play here)
         assert in_ben.text.startswith("5 speeches.")
         scenes = rlm.query("How many scenes are in Act 1 of Brief Play?")
-        assert scenes.text.startswith("1 scenes")
+        assert scenes.text.startswith("1 scene.")  # (one as one)
 
 
 @pytest.mark.parametrize("in_code", [True, False], ids=["FINAL", "said plainly"])
@@ -388,3 +389,17 @@ def test_a_plain_reply_is_taken_for_the_count_only_where_it_says_it(tmp_path, re
         assert len(scripted.requests) == 1
     else:  # the model's own answer, taken when it says it again (not after every turn)
         assert answer.text == reply and len(scripted.requests) == 2
+
+
+def test_counted_nouns_are_written_as_english_writes_them():
+    assert [plural(n) for n in ("speech", "entry", "people", "fish")] == [
+        "speeches",
+        "entries",
+        "people",
+        "fish",
+    ]
+    assert [singular(n) for n in ("speeches", "entries", "species")] == [
+        "speech",
+        "entry",
+        "species",
+    ]

@@ -227,7 +227,7 @@ def test_a_cell_listing_codes_holds_each_of_them(tmp_path):
     for code in ("US", "IN"):
         held = sum(code in codes.split(",") for codes, _ in zones)
         said = ask(table, f"How many zones does {code} have?", tmp_path)
-        assert said.startswith(f"{held} zones"), said
+        assert said.startswith(f"{held} zone{'' if held == 1 else 's'}"), said  # (one as one)
 
 
 def test_a_stamp_whose_time_a_colon_follows_parts_no_line_into_fields():

@@ -79,7 +79,7 @@ def lead(counted: Counted, catalog: Catalog) -> str:
     if operation is Operation.EXISTS:
         return f"{'Yes' if counted.value else 'No'}: {_many(counted.matched, what)}."
     if operation is Operation.COUNT and plan.group_by is None:
-        return f"{shown(counted.value)} {what}."
+        return f"{_many(counted.value, what)}."
     if operation is Operation.SHARE:
         share = "None" if counted.value is None else f"{shown(counted.value)}%"
         return f"{share}: {counted.matched:,} of the {counted.whole:,} {what}."
@@ -166,9 +166,9 @@ def _figure_noun(plan: Plan, what: str) -> str:
     return what
 
 
-def _many(count: int, what: str) -> str:
+def _many(count: Any, what: str) -> str:
     """`count` of what the rows are, one as one (`1 message`, `2 messages`)."""
-    return f"{count:,} {what if count != 1 else singular(what)}"
+    return f"{shown(count)} {what if count != 1 else singular(what)}"
 
 
 def _unit(plan: Plan) -> str:
@@ -241,10 +241,18 @@ def shown(value: Any) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".")
 
 
+_SAME_PLURAL = frozenset(  # English nouns whose plural is not made with `s` (or is the noun)
+    "people men women children data media criteria feet teeth mice geese series species sheep "
+    "fish deer staff police cattle".split()
+)
+
+
 def singular(noun: str) -> str:
     """The singular of an English plural this module makes (`speeches` → `speech`)."""
     words = noun.split()
     last = words[-1] if words else noun
+    if last.lower() in _SAME_PLURAL:
+        return noun
     if last.endswith("ies"):
         last = last[:-3] + "y"
     elif last.endswith(("ses", "xes", "ches", "shes")):
@@ -255,9 +263,11 @@ def singular(noun: str) -> str:
 
 
 def plural(noun: str) -> str:
-    """An English noun's plural (`speech` → `speeches`, `entry` → `entries`)."""
+    """An English noun's plural (`speech` → `speeches`, `entry` → `entries`, `people`)."""
     words = noun.split()
     last = words[-1] if words else noun
+    if last.lower() in _SAME_PLURAL:
+        return noun
     if last.endswith(("s", "x", "ch", "sh")):
         last += "es"
     elif last.endswith("y") and last[-2:-1] not in "aeiou":
