@@ -171,3 +171,15 @@ def test_a_line_whose_fields_are_all_objects_is_still_one_record():
     assert table.values[[c.name for c in table.columns].index("user_name")] == [
         f"u{n}" for n in range(8)
     ]
+
+
+def test_the_most_common_thing_is_counted_by_that_thing(tmp_path):
+    chance = random.Random(15)
+    days = [chance.choice(["sun", "sun", "rain", "fog"]) for _ in range(60)]
+    path = tmp_path / "weather.csv"
+    path.write_text(
+        "date,weather\n" + "".join(f"2012-01-{n % 28 + 1:02},{w}\n" for n, w in enumerate(days))
+    )
+    (top, most), (_, second) = Counter(days).most_common(2)
+    said = ask(path, "What was the most common weather?", tmp_path)
+    assert most > second and said.startswith(f"{top}: {most} ") and "common" not in said, said
