@@ -158,8 +158,7 @@ def _shared_word(catalog: Catalog, table: CatalogTable, column: str) -> str | No
     opening = Counter(
         m.group().lower()
         for v in values
-        if (m := _OPENING_WORD.match(v)) is not None
-        and v[len(m.group()) : len(m.group()) + 1] not in ("", "/")
+        if (m := _OPENING_WORD.match(v)) is not None and v[m.end() : m.end() + 1] not in ("", "/")
     )  # (`tests/a.py` is a path in a folder, not one of the `tests`)
     if not opening:
         return None

@@ -38,8 +38,15 @@ KINDS: tuple[Kind, ...] = (
     parted,
 )
 GENERIC = frozenset(  # of no named kind
-    ("template", tables.name, keyed_lines.name, parted.name, json_records.name, stanzas.name)
-    + (xml_records.name,)
+    (
+        "template",
+        tables.name,
+        keyed_lines.name,
+        parted.name,
+        json_records.name,
+        stanzas.name,
+        xml_records.name,
+    )
 )
 WHOLE = {kind.name: kind.WHOLE for kind in KINDS}  # what a document of each kind is called
 WHOLE_CHARS = 8_000_000  # a longer text is tested for each kind on samples
