@@ -9,7 +9,9 @@ expands no external entity, reads no outside DTD and bounds the growth of intern
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from xml.parsers import expat
 
@@ -46,13 +48,16 @@ def detect(sample: str) -> bool:
 def records(text: str, file_name: str) -> list[Table]:
     data = text.encode("utf-8")
     found = _elements(data)
-    names = _record_names(found)
-    rows = sorted((e for e in found if e.name in names), key=lambda e: e.start)
-    for element, after in zip(rows, rows[1:], strict=False):
-        if after.start < element.end:  # (it holds records: it spans its opening tag alone)
+    counts = Counter(element.name for element in found)
+    names = [n for n, c in counts.most_common() if c >= MIN_ROWS]  # (the commonest first)
+    rows = sorted((e for e in found if counts[e.name] >= MIN_ROWS), key=lambda e: e.start)
+    by_name: dict[str, list[_Element]] = {n: [] for n in names}
+    for element, after in itertools.zip_longest(rows, rows[1:]):
+        if after is not None and after.start < element.end:  # (it holds records: its opening tag)
             element.end = data.index(b">", element.start) + 1
+        by_name[element.name].append(element)
     offsets = _char_offsets(data, text, rows)
-    return [_table(n, [e for e in rows if e.name == n], offsets) for n in names]
+    return [_table(n, by_name[n], offsets) for n in names]
 
 
 def _elements(data: bytes) -> list[_Element]:
@@ -116,14 +121,6 @@ def _parsed(data: bytes) -> tuple[list[_Element], bool]:
 def _own(attributes: dict[str, str]) -> dict[str, str]:
     """The attributes the document gives (not XML's own: a language, a namespace)."""
     return {k: v for k, v in attributes.items() if not k.startswith(_OWN_NOT)}
-
-
-def _record_names(found: list[_Element]) -> list[str]:
-    """The names of elements repeated MIN_ROWS times or more, the commonest first."""
-    counts: dict[str, int] = {}
-    for element in found:
-        counts[element.name] = counts.get(element.name, 0) + 1
-    return sorted((n for n, c in counts.items() if c >= MIN_ROWS), key=lambda n: -counts[n])
 
 
 def _char_offsets(data: bytes, text: str, rows: list[_Element]) -> dict[int, int]:
