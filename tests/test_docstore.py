@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import re
 import sqlite3
 from pathlib import Path
@@ -14,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from longread.store import section_search
+from longread.store.cache import ResponseCache
 from longread.store.docstore import SCHEMA_VERSION, DocStore
 from longread.store.text_hash import content_hash
 
@@ -339,3 +341,33 @@ def test_a_search_of_many_sections_leaves_out_words_most_of_them_hold(tmp_path, 
     only_rare = store.search_sections(store_id, "harbour zebra", k=40)
     assert [store.section_rows([sid])[sid].name for sid, _ in only_rare] == ["Part 7"]
     assert len(store.search_sections(store_id, "harbour dawn", k=40)) == 40  # the two rarest
+
+
+def _open_at_once(kind: str, path: str, barrier, errors) -> None:
+    """In a process: open the file as a store or a cache once every process is ready."""
+    barrier.wait()
+    try:
+        (DocStore if kind == "store" else ResponseCache)(path)
+    except sqlite3.Error as error:
+        errors.put(repr(error))
+
+
+@pytest.mark.parametrize("kind", ["store", "cache"])
+def test_processes_creating_one_file_at_the_same_moment_all_open_it(tmp_path, kind):
+    """A new file opened by several processes at once (MCP calls on a source never indexed):
+    changing its journal mode does not wait for a lock, and answered `database is locked`."""
+    context = multiprocessing.get_context("fork")
+    errors = context.Queue()
+    for attempt in range(12):
+        barrier = context.Barrier(4)
+        path = str(tmp_path / f"{kind}-{attempt}.sqlite")
+        opening = [
+            context.Process(target=_open_at_once, args=(kind, path, barrier, errors))
+            for _ in range(4)
+        ]
+        for process in opening:
+            process.start()
+        for process in opening:
+            process.join(60)
+        assert all(process.exitcode == 0 for process in opening)
+    assert errors.empty(), errors.get()

@@ -27,7 +27,7 @@ from longread.store.record_tables import StoredColumn, quoted
 MAX_CHARS = 50_000_000  # a word's mentions are looked for in this much of a source at most
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".csv", ".tsv", ".log", ".mbox", ".eml")
 TEXT_TABLE = "text_mentions"  # the table of a word's mentions in the whole text
-HEADS_ROWS = 200_000  # a larger table's varied columns have no heads looked for (a scan each)
+SCAN_ROWS = 200_000  # a larger table's varied columns are not scanned (for heads, for words)
 HEADS_SHARE = 0.8  # of a column's rows whose values must have a head for heads to name them
 Progress = Callable[[int, int], None]
 
@@ -100,9 +100,9 @@ class Catalog:
     def heads(self, table: str, column: str) -> list[str]:
         """Of a text column too varied to list, the heads its values share (`video/` of
         `video/mp4`, `/usr/` of `/usr/bin/env`): each value up to its first `/`, where most
-        values have one and they are few; none for a table of over HEADS_ROWS rows."""
+        values have one and they are few; none for a table of over SCAN_ROWS rows."""
         held = self.tables.get(table)
-        if held is None or held.rows > HEADS_ROWS:
+        if held is None or held.rows > SCAN_ROWS:
             return []
         name = quoted(column)
         head = f"substr({name}, 1, instr(substr({name}, 2), '/') + 1)"
@@ -113,6 +113,23 @@ class Catalog:
         found = self.computed(sql, lambda: self.query.execute(sql, max_rows=VALUES_KEPT + 1).rows)
         share = sum(n for _, n in found) >= HEADS_SHARE * held.rows
         return [str(h) for h, _ in found] if share and len(found) <= VALUES_KEPT else []
+
+    def holding(self, table: str, column: str, texts: Sequence[str]) -> list[tuple[Any, int]]:
+        """Of a text column too varied to list, the values that are one of these texts (written
+        in lower case; any case in the column), with how many rows hold each: a key looked up
+        (`tomato` of a dictionary's words). None in a table of over SCAN_ROWS rows."""
+        held = self.tables.get(table)
+        if held is None or held.rows > SCAN_ROWS or not texts:
+            return []
+        name = quoted(column)
+        sql = (
+            f"SELECT {name} AS v, count(*) FROM {quoted(table)} WHERE lower({name}) IN "
+            f"({', '.join('?' * len(texts))}) GROUP BY v LIMIT {VALUES_KEPT}"
+        )
+        found = self.computed(
+            (sql, tuple(texts)), lambda: self.query.execute(sql, texts, max_rows=VALUES_KEPT)
+        )
+        return list(found.rows)
 
     def _counts(self, table: str, column: str) -> tuple[list[tuple[Any, int]], int]:
         key = (table, column)

@@ -288,11 +288,13 @@ def cue_spans(question: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _CUE.finditer(question)]
 
 
-_ASKING = frozenset(  # words that say how to count, not what: no chunk need hold them
+COUNTING = frozenset(  # words that say how to count: no value of a column, written small
+    terms("how many much times often number count total most least every each all")
+)
+ASKING = COUNTING | frozenset(  # and words that say where or which: no chunk need hold them
     terms(
-        "how many much times often number count total different distinct separate unique list "
-        "every each all most least frequently common commonly mentioned named cited appears "
-        "occurs text document passage book whole overall altogether throughout"
+        "different distinct separate unique list frequently common commonly mentioned named "
+        "cited appears occurs text document passage book whole overall altogether throughout"
     )
 )
 
@@ -305,7 +307,7 @@ def counted_starts(question: str) -> tuple[str, ...]:
     for word in keywords(question).lower().split():
         root = stem(word)
         start = os.path.commonprefix([word, root])  # (`countries`, `country`: `countr`)
-        if root not in _ASKING and len(start) >= 3:
+        if root not in ASKING and len(start) >= 3:
             found.append(start)
     return tuple(dict.fromkeys(found))
 

@@ -15,6 +15,7 @@ from typing import Any
 from longread.index.records import numeral
 from longread.ingest.records.cells import MONTHS, WEEKDAYS
 from longread.query.catalog import Catalog, CatalogTable
+from longread.query.cues import COUNTING
 from longread.query.named_documents import PLACE_WORD, named_documents
 from longread.query.plan import Part, Test
 from longread.query.section_names import numbered_names, section_places
@@ -234,7 +235,10 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
         values = catalog.values(table.name, column.name)
         if column.type == "text" and not catalog.listed(table.name, column.name):
             found += _heads(spans, table, column.name, catalog.heads(table.name, column.name))
-            continue
+            asked = sorted({t.lower() for t, _, _ in spans if set(terms(t)) - COUNTING})
+            values = catalog.holding(table.name, column.name, asked)
+            if len({key(v) for v, _ in values}) > 1:
+                continue  # (a dictionary's words: `pronunciations`, `word`; no key names one)
         if not values:
             continue
         if column.type == "date":
@@ -260,8 +264,8 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
                 *map(key, column.aliases),
             ):
                 continue  # (a stop word; `the host mail`: the column's name, then its value)
-            if strength < JOINED and not text[:1].isupper():
-                continue  # (part of a name is capitalized in the question: `the same` is none)
+            if (strength < JOINED or not set(terms(text)) - COUNTING) and not text[:1].isupper():
+                continue  # (part of a name is capitalized: `the same` is none, `the most` none)
             if column.role == "who" and strength < EXACT and not text[:1].isupper():
                 continue  # (a name is capitalized in the question: `all` is no speaker ALL)
             weight = 1.0 + 2.0 * strength + 0.5 * len(text.split()) + _common(held, values)

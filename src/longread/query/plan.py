@@ -49,11 +49,14 @@ class Inner(StrEnum):
 class Test(StrEnum):
     IN = "in"  # the column holds one of the values
     MENTIONS = "mentions"  # the column's text holds the word
+    SAYS = "says"  # the row's text holds the word: its text column's, or a key's (see `saying`)
     GT = ">"
     GE = ">="
     LT = "<"
     LE = "<="
     PREFIX = "prefix"  # (a date in a month or a year)
+    FILLED = "filled"  # the column holds a value (`runs that have an Install line`)
+    EMPTY = "empty"  # the column holds none (`packages without a homepage`)
 
 
 class Part(StrEnum):
@@ -74,11 +77,14 @@ class Filter:
     part: Part | None = None  # (the column's month is May: a date column's part)
 
     def described(self) -> str:
+        if self.test in (Test.FILLED, Test.EMPTY):
+            return f"{self.column} {'has a value' if self.test is Test.FILLED else 'is empty'}"
         shown = " or ".join(str(v) for v in self.values)
         dated = all(str(v)[:1].isdigit() for v in self.values)  # (a year or a month: `is in`)
         words = {
             Test.IN: "is",
             Test.MENTIONS: "mentions",
+            Test.SAYS: "mentions",
             Test.PREFIX: "is in" if dated else "begins with",
         }
         column = f"the {self.part.value} of {self.column}" if self.part else self.column

@@ -26,7 +26,7 @@ _BEGINNING = re.compile(
 
 def worded(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     """The plan with the filters the question's wording puts on its rows' words."""
-    for reads in (_in_column, _rows_saying, _beginning, told_true, _of_kind, _share_of):
+    for reads in (_having, _in_column, _rows_saying, _beginning, told_true, _of_kind, _share_of):
         plan = reads(plan, reading, table)
     return plan
 
@@ -61,8 +61,8 @@ def _rows_saying(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
         return plan.with_(term=None)  # (`mention security in their category`: said there)
     if body is None:
         return plan
-    saying = Filter(body, Test.MENTIONS, (reading.term[0],))
-    return plan.with_(term=None, filters=(*plan.filters, saying))
+    said = Filter(body, Test.SAYS, (reading.term[0],))
+    return plan.with_(term=None, filters=(*plan.filters, said))
 
 
 def _beginning(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
@@ -82,6 +82,38 @@ def _beginning(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     start = found.group(1)
     forms = tuple(dict.fromkeys((start, start.upper(), start.lower(), start.capitalize())))
     return plan.with_(filters=(*plan.filters, Filter(column, Test.PREFIX, forms)))
+
+
+_HAVING = re.compile(
+    r"\b(?:(?P<lacking>without|lacks?|lacking|missing)|ha(?:ve|s|ving)|with)\s+"
+    r"(?:(?P<no>no)\s+|(?:an?|any|some|the)\s+)?$",
+    re.I,
+)
+
+
+def _having(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
+    """The plan keeping the rows that hold a value in a column the question says they have
+    (`runs that have an Install line`, `packages with a homepage`), or hold none (`without a
+    homepage`, `with no maintainer`); a value of another column read in the column's name is
+    no filter (`install` of a command line)."""
+    if plan.operation is not Operation.COUNT:
+        return plan
+    for found in reading.own(table):
+        said = _HAVING.search(reading.asked[: found.start]) if found.what == "column" else None
+        if said is None or table.column(found.column or "") is None or found.column == plan.column:
+            continue
+        if _HOLDS.match(reading.asked, found.end):
+            return plan  # (`a subject containing HOWTO`: what it holds, `_in_column`'s)
+        test = Test.EMPTY if said.group("lacking") or said.group("no") else Test.FILLED
+        read_in = {
+            (lk.column, v)
+            for lk in reading.links
+            if lk.what == "value" and lk.start < found.end and found.start < lk.end
+            for v in lk.value
+        }
+        kept = [f for f in plan.filters if not any((f.column, v) in read_in for v in f.values)]
+        return plan.with_(filters=(*kept, Filter(found.column or "", test, ())))
+    return plan
 
 
 _ALONG = frozenset("the all a an in on at from during of for with within".split())  # (in a whole)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from longread.store.damage import recovering
+from longread.store.locked import patiently
 from longread.store.model_speed import Speed, fit
 
 _SCHEMA = """
@@ -91,7 +92,7 @@ class ResponseCache:
 
     def _open(self) -> None:
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        patiently(lambda: self._db.execute("PRAGMA journal_mode=WAL"))
         self._db.execute("PRAGMA synchronous=NORMAL")  # (a cache: no sync per reply stored)
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(_SCHEMA)

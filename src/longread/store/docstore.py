@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from longread import deadline
 from longread.store.damage import FILES, recovering
+from longread.store.locked import patiently
 from longread.store.record_tables import RECORDS_SCHEMA, RecordTables
 from longread.store.rows import rows_text
 from longread.store.section_rows import SectionRows
@@ -152,7 +153,7 @@ class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False)
         db.execute(f"PRAGMA page_size={PAGE_BYTES}")  # takes effect only on a new file
-        db.execute("PRAGMA journal_mode=WAL")
+        patiently(lambda: db.execute("PRAGMA journal_mode=WAL"))
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
         db.set_progress_handler(_past_deadline, 50_000)  # a query made for a REPL cell ends with it

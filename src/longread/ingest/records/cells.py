@@ -200,21 +200,22 @@ def _stamp(stamp: datetime) -> str:
     return stamp.strftime("%Y-%m-%d %H:%M:%S")
 
 
-CODE_SHARE = 0.1  # of a column's digits written with leading zeros (`008`) for it to hold codes
-_ZERO_LED = re.compile(r"0\d+")
+CODE_SHARE = 0.1  # of a column's digits that must read as codes for it to hold codes
+_CODE = re.compile(r"0\d+|\d{19,}")  # (led by zeros, `008`; or longer than a quantity, a serial)
+_WHOLE = 2**63  # (SQLite's integers are below this, and at least its negative)
 
 
 def typed(values: Sequence[str | None]) -> tuple[ColumnType, list[Any]]:
     """A column's type from its values (a sample of SAMPLE, spread over them), and the values as
     that type (an empty cell, or one that does not read as the column's type, `n/a`, is None).
-    Digits written with leading zeros are codes, kept as written."""
+    Digits written with leading zeros, or too many to be a quantity, are codes, kept as written."""
     step = max(1, len(values) // (2 * SAMPLE))
     sample = [v for v in values[::step] if v and not v.isspace()][:SAMPLE]
     if not sample and step > 1:
         sample = [v for v in values if v and not v.isspace()][:SAMPLE]
     if not sample:
         return ColumnType.TEXT, [None] * len(values)
-    codes = sum(1 for v in sample if _ZERO_LED.fullmatch(v.strip())) >= CODE_SHARE * len(sample)
+    codes = sum(1 for v in sample if _CODE.fullmatch(v.strip())) >= CODE_SHARE * len(sample)
     if not codes and sum(number(v) is not None for v in sample) >= TYPED_SHARE * len(sample):
         return ColumnType.NUMBER, _numbers(values)
     commas = [_DECIMAL_COMMA.fullmatch(v.strip()) for v in sample]
@@ -229,11 +230,16 @@ def typed(values: Sequence[str | None]) -> tuple[ColumnType, list[Any]]:
 
 
 def _numbers(values: Sequence[str | None]) -> list[float | int | None]:
-    """The values as numbers: whole numbers all at once where they all are, else one by one."""
+    """The values as numbers: whole numbers all at once where they all are, else one by one;
+    whole numbers too large to store as integers, as floats."""
     try:
-        return [int(v) if v else None for v in values]
+        numbers: list[float | int | None] = [int(v) if v else None for v in values]
     except ValueError:
-        return [_number_fast(v) if v else None for v in values]
+        numbers = [_number_fast(v) if v else None for v in values]
+    present = list(filter(None, numbers))  # (zeros and empty cells overflow nothing)
+    if present and (max(present) >= _WHOLE or min(present) < -_WHOLE):
+        return [float(v) if isinstance(v, int) else v for v in numbers]
+    return numbers
 
 
 def _number_fast(text: str) -> float | int | None:

@@ -1,6 +1,7 @@
 """Key-value records: runs of field lines, each a key and a value, in the syntax most of the text's
 field lines use: `Key: value` (RFC 822: a package list, a control file, mail-like headers; a value
-folded over indented lines; a key in a namespace, `review/score`), `KEY;PARAM=x:value`
+folded over indented lines; a key in a namespace, `review/score`; fields written as comments,
+`# Key: value`), `KEY;PARAM=x:value`
 (iCalendar), `key = value` or `key = {value},` (BibTeX, INI), `[Key "value"]` (tag pairs),
 `<key>value</key>` (XML leaves). A run is parted from the next by blank lines or other lines,
 and cut again where its first key recurs (a calendar's `BEGIN`). An other line just before each
@@ -24,7 +25,8 @@ WHOLE = ("list", "database")
 _SYNTAXES = tuple(
     LinePattern(pattern, re.MULTILINE)
     for pattern in (
-        # Key: value   KEY;PARAM=x:value   (no URL: `http://…`)
+        # Key: value   KEY;PARAM=x:value   (no URL: `http://…`), maybe behind a comment's mark
+        r"(?:(?:#+|;+|%+|//|--)[ \t]*)?"
         r"(?P<key>[A-Za-z][\w-]{0,40}(?:/[A-Za-z][\w-]{0,40})?(?: [\w-]{1,20})?)"
         r"(?:;(?P<params>[^:\n]{1,200}))?:"
         r"(?:[ \t]+(?P<value>[^\n]*)|[ \t]*$|(?P<tight>(?!//)[^\s][^\n]*))",

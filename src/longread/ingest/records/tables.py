@@ -1,9 +1,10 @@
 """Tables: a pipe table (Markdown's, or the one the HTML, DOCX and PDF loaders write for a
 `<table>`, a Word table or a PDF table: `| a | b |` lines, a `|---|` rule under the header), and a
-whole file of delimiter-separated values (CSV, TSV, `;`, `|`, `:`), its `#` comment lines left
-out. The header row names the columns (a file whose first row is data has none: its columns are
-named by a comment line above the data that splits as the rows do, else by their place); a
-table is named after the heading or caption line just above it, else its file."""
+whole file of delimiter-separated values (CSV, TSV, `;`, `|`, `:`, or spaces where nearly every
+line parts into as many fields), its `#` comment lines left out. The header row names the
+columns (a file whose first row is data has none: its columns are named by a comment line above
+the data that splits as the rows do, else by their place); a table is named after the heading or
+caption line just above it, else its file."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ _CLOCK = re.compile(r"(?<![:\d])\d{1,2}:[0-5]\d(?::[0-5]\d)?(?!\d|:\d)")  # (a t
 _COMMENT = re.compile(r"[ \t]*#")
 _UNIT = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")  # a column name's unit, in brackets
 _SAMPLE_LINES = 50
+MIN_SPACED = 20  # lines parted by spaces into as many fields, for a table
+SPACED_SHARE = 0.95
+MAX_SPACED = 8
 
 
 def detect(sample: str) -> bool:
@@ -90,6 +94,8 @@ def _delimiter(sample: str, fields: int, named: bool) -> str | None:
     for delimiter in (*_DELIMITERS, TABS) if named else (*_DELIMITERS.replace("|", ""), TABS):
         least = 2 if delimiter == TABS else fields  # (prose has no runs of tabs inside a line)
         if delimiter == TABS and sum("\t" in line.strip() for line in first) < 0.8 * len(first):
+            if _spaced(first):
+                return TABS  # (read as parted by spaces where a row has no tab)
             continue  # (a file of lines parted by spaces: the template finder's)
         if delimiter == ":":
             if any(_CLOCK.search(line) for line in first):
@@ -112,6 +118,20 @@ def _delimiter(sample: str, fields: int, named: bool) -> str | None:
         ):
             return delimiter  # (a last field some rows leave out: `AD  +4230+00131  Europe/…`)
     return None
+
+
+def _spaced(first: list[str]) -> bool:
+    """Whether lines parted by spaces are a table's rows: nearly all of them (SPACED_SHARE, and
+    the first) part into as many fields, two to MAX_SPACED, and each column holds more than one
+    value (`aa_DJ.UTF-8 UTF-8`); prose's lines part into any number of words, and a word every
+    line repeats is a label (`port 22`, the template finder's)."""
+    rows = [line.split(" #")[0].split() for line in first]
+    counts = Counter(len(row) for row in rows)
+    width, held = counts.most_common(1)[0]
+    if len(rows) < MIN_SPACED or not 2 <= width <= MAX_SPACED or len(rows[0]) != width:
+        return False
+    columns = list(zip(*(row for row in rows if len(row) == width), strict=True))
+    return held >= SPACED_SHARE * len(rows) and all(len(set(c)) > 1 for c in columns)
 
 
 def _split(rows: list[str], delimiter: str) -> list[list[str]]:

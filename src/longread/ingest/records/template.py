@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from longread.ingest.records import template_columns
-from longread.ingest.records.atoms import PATTERNS, Atom, atoms
+from longread.ingest.records.atoms import MAX_ATOMS, PATTERNS, Atom, atoms
 from longread.ingest.records.kind import MIN_ROWS, Taken, lines
 from longread.ingest.records.table import Column, Role, Table, build, identifier
 from longread.ingest.records.tables import says_who, who_at
@@ -36,17 +36,24 @@ MANY_ROWS = 100
 BLOCK_SHARE = 0.6  # of blocks a line's template must recur in to give the block columns
 MAX_TEMPLATES = 4
 OPENING_SHARE = 0.8  # of a term's lines, those opening an entry (after a blank line)
+KEYED_SHARE = 0.9  # of a template's first words that must differ for the lines to be keyed
+KEYED_LINES = 0.5  # of the lines read, those keyed lines must be
+CLOSED_SHARE = 0.95  # of a template's lines that must hold nothing more for none to
 
 
 @dataclass
 class Template:
     """A run of atom shapes lines open with; `constant[i]` is the text atom i has on every line
-    (None where it varies)."""
+    (None where it varies); `closed`: the lines hold nothing more (a subtitle's number alone on
+    its line: a line of its text that opens with a number is no record); `keyed`: each line
+    opens with its own word, a key (any run of letters and marks, `'bout`)."""
 
     shapes: tuple[str, ...]
     constant: tuple[str | None, ...]
     spaced: tuple[bool, ...]
     lines: list[int]  # the sample's lines (indexes) it was found on
+    closed: bool = False
+    keyed: bool = False
 
     @property
     def slots(self) -> list[int]:
@@ -66,11 +73,13 @@ class Template:
                 parts.append(
                     re.escape(fixed) + (r"(?!\w)" if ends and fixed[-1:].isalnum() else "")
                 )
+            elif i == 0 and self.keyed:
+                parts.append(r"(?P<s0>\S+)")
             elif shape in _WORDY and i + 1 < len(self.shapes) and self.constant[i + 1]:
                 parts.append(f"(?P<s{i}>[^\n]+?)")  # (as many words as reach the next mark)
             else:
                 parts.append(f"(?P<s{i}>{PATTERNS.get(shape, re.escape(shape))})")
-        parts.append(r"(?:[ \t]*(?P<rest>[^\n]*))")
+        parts.append(r"(?P<rest>)[ \t]*$" if self.closed else r"(?:[ \t]*(?P<rest>[^\n]*))")
         return re.compile("".join(parts), re.MULTILINE)
 
 
@@ -213,14 +222,28 @@ def _grown(lines_read: list[list[Atom]], members: list[int]) -> Template | None:
     spaced = tuple(
         Counter(read[i][k].spaced for i in members).most_common(1)[0][0] for k in range(depth)
     )
-    template = Template(shapes, constant, spaced, members)
+    ended = sum(1 for i in members if len(read[i]) == depth < MAX_ATOMS)  # (a line read whole)
+    closed = ended >= CLOSED_SHARE * len(members)
+    template = Template(shapes, constant, spaced, members, closed)
     typed = any(shape in ("d", "@", "9", "m") for shape in shapes) or (
         shapes[0] == "A" and constant[0] is None
     )
     marked = any(c is not None and c[:1].isalpha() for c in constant) and any(
         not shape.isalnum() and shape not in _PROSE for shape in shapes
     )
-    return template if (typed or marked or _enclosed(template)) and template.slots else None
+    keyed = shapes[0] == "a" and constant[0] is None and _keyed(read, members, len(lines_read))
+    template.keyed = keyed and not (typed or marked)
+    accepted = typed or marked or keyed or _enclosed(template)
+    return template if accepted and template.slots else None
+
+
+def _keyed(read: dict[int, list[Atom]], members: list[int], lines: int) -> bool:
+    """Whether the lines `members` (of `lines` read), opening with a word, are keyed: many, most
+    of the lines, nearly each one's word its own (a pronouncing dictionary's `tomato T AH0 M
+    EY1 T OW2`; the words prose's lines open with repeat, `the`, `and`)."""
+    firsts = {read[i][0].text for i in members}
+    many = len(members) >= max(MANY_ROWS, KEYED_LINES * lines)
+    return many and len(firsts) >= KEYED_SHARE * len(members)
 
 
 def _enclosed(template: Template) -> bool:

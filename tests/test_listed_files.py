@@ -1,0 +1,157 @@
+"""Files that list things a line or a block each, as systems ship them: a certificate bundle whose
+fields are comments, subtitles, a pronouncing dictionary, locales parted by spaces, a package
+tool's history whose runs leave fields out, a list of places with a place called `Most`.
+Gold answers are computed by the test's own code (`re`, `str.split`, `Counter`)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+from counted import ask
+from longread.index.first_need import ensure_records
+from longread.index.single import SingleDocIndex
+from longread.ingest.records import find_tables
+from longread.ingest.records.cells import typed
+from longread.store.docstore import DocStore
+
+ISSUERS = ["Acme Trust Ltd", "Globe Sign Inc", "Nordic CA AB", "Acme Trust Ltd"]
+
+
+def write_bundle(path, count: int = 24) -> list[tuple[str, int]]:
+    """A bundle of certificates, each opened by `# Key: value` comment lines, as certifi
+    writes it; (issuer, serial) of each."""
+    chance = random.Random(5)
+    made, blocks = [], []
+    for n in range(count):
+        issuer = chance.choice(ISSUERS)
+        serial = chance.randrange(10**30, 10**38)  # (far past what SQLite stores as an integer)
+        made.append((issuer, serial))
+        body = "\n".join("".join(chance.choices("ABCDEFGHabcdefgh0123+/", k=64)) for _ in range(3))
+        blocks.append(
+            f"# Issuer: CN=Root {n} O={issuer}\n# Subject: CN=Root {n} O={issuer}\n"
+            f'# Label: "Root {n}"\n# Serial: {serial}\n'
+            f"-----BEGIN CERTIFICATE-----\n{body}\n-----END CERTIFICATE-----\n"
+        )
+    path.write_text("\n".join(blocks), encoding="utf-8")
+    return made
+
+
+def test_fields_written_as_comments_are_a_block_s_columns(tmp_path):
+    path = tmp_path / "cacert.pem"
+    made = write_bundle(path)
+    said = ask(path, "How many certificates are in the bundle?", tmp_path)
+    assert said.startswith(f"{len(made)} certificates"), said
+    nordic = sum(issuer == "Nordic CA AB" for issuer, _ in made)
+    said = ask(path, "How many certificates were issued by Nordic CA AB?", tmp_path)
+    assert said.startswith(f"{nordic} certificates"), said
+
+
+def test_digits_too_many_for_a_quantity_are_codes_and_a_huge_number_is_stored(tmp_path):
+    serials = [str(random.Random(n).randrange(10**30, 10**38)) for n in range(12)]
+    assert typed(serials) == ("text", serials)
+    huge = ["3", "14", str(2**70), *[str(n) for n in range(20)]]
+    kind, values = typed(huge)
+    assert kind == "number" and values[2] == float(2**70) and values[1] == 14
+    path = tmp_path / "sizes.csv"
+    path.write_text("name,size\n" + "".join(f"f{n},{v}\n" for n, v in enumerate(huge)), "utf-8")
+    store = DocStore(tmp_path / "sizes.sqlite")
+    index = SingleDocIndex.build(path, store)
+    ensure_records(store, index.store_id, path.name)  # (an integer past 2**63 raised here)
+    assert sum(rows for _, rows in store.record_tables([index.store_id])) >= len(huge)
+    store.close()
+
+
+def test_a_subtitle_line_opening_with_a_number_opens_no_subtitle(tmp_path):
+    chance = random.Random(2)
+    said = ["Where is Ron?", "Run, Ron!", "Stay classy.", "I love lamp.", "You're so wise."]
+    texts = [chance.choice(said) for _ in range(60)]
+    texts[20], texts[41] = "1001 nights, he said.", "9 o'clock sharp."  # (a few, as in films)
+    blocks = [
+        f"{n}\n00:{n // 60:02}:{n % 60:02},000 --> 00:{n // 60:02}:{n % 60:02},900\n{text}\n"
+        for n, text in enumerate(texts, 1)
+    ]
+    path = tmp_path / "film.srt"
+    path.write_text("\n".join(blocks), encoding="utf-8")
+    said = ask(path, "How many subtitles are there?", tmp_path)
+    assert said.startswith(f"{len(blocks)} subtitles"), said
+    ron = sum(bool(re.search(r"\bRon\b", text)) for text in texts)
+    said = ask(path, "How many subtitles mention Ron?", tmp_path)
+    assert said.startswith(f"{ron} subtitles"), said
+
+
+def write_pronouncing(path) -> list[str]:
+    """A pronouncing dictionary: a word (a second pronunciation numbered) and its sounds."""
+    chance = random.Random(8)
+    sounds = ["AH0", "B", "AE1", "N", "D", "T", "OW2", "M", "EY1", "S", "K", "IH0"]
+    letters = "abcdefghijklmnoprstuvw"
+    words = sorted({"".join(chance.choices(letters, k=chance.randint(3, 9))) for _ in range(300)})
+    words = ["'bout", *words[:150], "tomato", "tomato(2)", *words[150:]]
+    lines = [f"{w} {' '.join(chance.choices(sounds, k=chance.randint(2, 7)))}" for w in words]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return words
+
+
+def test_lines_each_opening_with_its_own_word_are_keyed_entries(tmp_path):
+    path = tmp_path / "pronouncing.dict"
+    words = write_pronouncing(path)
+    [table] = find_tables(path.read_text(encoding="utf-8"), path.name)
+    assert len(table.starts) == len(words)  # (`'bout` too: a key is the line's first word)
+    said = ask(path, "How many entries does the dictionary have?", tmp_path)
+    assert said.startswith(f"{len(words)} entries"), said
+    tomato = sum(w.split("(")[0] == "tomato" for w in words)
+    said = ask(path, "How many pronunciations does the word tomato have?", tmp_path)
+    assert said.startswith(f"{tomato} pronunciations"), said
+
+
+def test_lines_parted_by_spaces_into_as_many_fields_are_a_table(tmp_path):
+    chance = random.Random(11)
+    rows = []
+    for n in range(60):
+        locale = f"{chr(97 + n % 26)}{chr(97 + n // 26)}_{chr(65 + n % 7)}{chr(65 + n % 5)}"
+        charset = chance.choice(["UTF-8", "ISO-8859-1", "ISO-8859-15"])
+        rows.append((f"{locale}.UTF-8" if charset == "UTF-8" else locale, charset))
+    path = tmp_path / "SUPPORTED"
+    path.write_text("".join(f"{a} {b}\n" for a, b in rows), encoding="utf-8")
+    said = ask(path, "How many locales are listed?", tmp_path)
+    assert said.startswith(f"{len(rows)} locales"), said
+    utf8 = sum(charset == "UTF-8" for _, charset in rows)
+    said = ask(path, "How many locales use the UTF-8 charset?", tmp_path)
+    assert said.startswith(f"{utf8} locales"), said
+
+
+def test_rows_that_have_a_field_some_rows_leave_out_are_counted(tmp_path):
+    chance = random.Random(13)
+    runs = []
+    for n in range(20):
+        fields = [f"Start-Date: 2025-06-{n + 1:02}  10:00:00", f"Commandline: apt-get run {n}"]
+        if chance.random() < 0.6:
+            fields.append(f"Install: pkg{n}:amd64 (1.{n})")
+        if chance.random() < 0.4:
+            fields.append(f"Upgrade: lib{n}:amd64 (2.{n}, 2.{n + 1})")
+        fields.append(f"End-Date: 2025-06-{n + 1:02}  10:01:00")
+        runs.append(fields)
+    path = tmp_path / "history.log"
+    path.write_text("\n\n".join("\n".join(run) for run in runs) + "\n", encoding="utf-8")
+    installed = sum(any(f.startswith("Install:") for f in run) for run in runs)
+    said = ask(path, "How many runs have an Install line?", tmp_path)
+    assert said.startswith(f"{installed} runs"), said
+    said = ask(path, "How many runs have no Install line?", tmp_path)
+    assert said.startswith(f"{len(runs) - installed} runs"), said
+    upgraded = sum(any(f.startswith("Upgrade:") for f in run) for run in runs)
+    said = ask(path, "How many runs have an Upgrade line?", tmp_path)
+    assert said.startswith(f"{upgraded} runs"), said
+
+
+def test_a_value_spelled_like_a_word_about_counting_is_not_what_is_counted(tmp_path):
+    chance = random.Random(17)
+    countries = ["CZ", "FR", "GB", "IT"]
+    names = [f"Place {n}" for n in range(80)] + ["Most"]  # (a town of Czechia is called Most)
+    rows = [(name, "CZ" if name == "Most" else chance.choice(countries)) for name in names]
+    path = tmp_path / "subdivisions.csv"
+    path.write_text("name,country\n" + "".join(f"{a},{b}\n" for a, b in rows), encoding="utf-8")
+    counts = Counter(country for _, country in rows)
+    (top, most), (_, second) = counts.most_common(2)
+    said = ask(path, "Which country has the most subdivisions?", tmp_path)
+    assert most > second and said.startswith(f"{top}: {most} "), said
