@@ -128,11 +128,12 @@ def test_a_failed_call_and_a_spent_budget_are_said_in_the_answer(log, tmp_path):
     assert "not read" in answer.text and "budget" in answer.text.lower()
 
 
-def test_nothing_found_goes_to_the_other_modes_or_says_so(log, tmp_path):
+def test_nothing_found_in_every_chunk_is_said_not_read_again_from_top_passages(log, tmp_path):
     babble = ScriptedLM(lambda request: "- a ship of gold\n- Neverland", writes_code=False)
-    root = ScriptedLM(lambda request: "The log names no ship I can see.")
-    answer = ask(log, tmp_path, "How many different ships are named?", babble, root=root)
-    assert answer.mode != "aggregate" and answer.text.startswith("The log names no ship")
+    answer = ask(log, tmp_path, "How many different ships are named?", babble)  # (root: no call)
+    assert answer.mode == "aggregate" and answer.text.startswith("Not counted:"), answer.text
+    assert "nothing the question counts was found" in answer.text
+    assert answer.claims and all(claim.supported for claim in answer.claims)  # (code's report)
     with pytest.raises(InputError, match="nothing the question counts was found"):
         ask(log, tmp_path, "How many different ships are named?", babble, mode="aggregate")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections import Counter
 
 from counted import ask
@@ -14,6 +15,7 @@ from longread.index.first_need import ensure_records
 from longread.index.single import SingleDocIndex
 from longread.ingest.records import find_tables
 from longread.ingest.records.cells import typed
+from longread.query.catalog import document_catalog
 from longread.store.docstore import DocStore
 
 ISSUERS = ["Acme Trust Ltd", "Globe Sign Inc", "Nordic CA AB", "Acme Trust Ltd"]
@@ -155,3 +157,19 @@ def test_a_value_spelled_like_a_word_about_counting_is_not_what_is_counted(tmp_p
     (top, most), (_, second) = counts.most_common(2)
     said = ask(path, "Which country has the most subdivisions?", tmp_path)
     assert most > second and said.startswith(f"{top}: {most} "), said
+
+
+def test_an_export_reads_every_row_however_long_ago_a_bounded_statement_ran(tmp_path):
+    path = tmp_path / "SUPPORTED"
+    rows = [(f"l{n}_XX", "UTF-8" if n % 3 else "ISO-8859-1") for n in range(3_000)]
+    path.write_text("".join(f"{a} {b}\n" for a, b in rows), encoding="utf-8")
+    store = DocStore(tmp_path / "export.sqlite")
+    catalog = document_catalog(SingleDocIndex.build(path, store), path.name)
+    [table] = [name for name in catalog.tables if name not in ("sections", "documents")]
+    catalog.query.execute("SELECT 1", seconds=0.001)  # (its time limit, long past by the export)
+    time.sleep(0.01)
+    header, *exported = list(catalog.query.rows(table))
+    assert len(exported) == len(rows), len(exported)  # (the export was interrupted, cut short)
+    assert [row[header.index("column_1")] for row in exported] == [a for a, _ in rows]
+    catalog.close()
+    store.close()

@@ -24,7 +24,7 @@ from longread.store.docstore import DocStore
 from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 54  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 55  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
@@ -98,7 +98,8 @@ def document_tables(text: str, name: str, rows: Sequence[SectionRow]) -> list[Ta
     """The document's record tables, each with its section columns, then its sections table and
     its own one-row table."""
     places = Places(text, rows)
-    tables = find_tables(text, name, _heading_lines(text, rows))
+    numbered = [row for row in rows if _numbered(row.title)]
+    tables = find_tables(text, name, _heading_lines(text, rows), _heading_lines(text, numbered))
     found = [places.placed(table) for table in tables]
     sections = places.sections_table()
     if sections is not None:
@@ -302,12 +303,15 @@ def _kinds(rows: Sequence[SectionRow]) -> list[str]:
 
 def _works(rows: Sequence[SectionRow], kinds: list[str]) -> list[SectionRow]:
     """The works of a file holding several (twelve plays, each `# Title` over its acts): its top
-    headings that have numbered sections under them (not an `EPILOGUE` alone)."""
+    headings that have numbered sections under them (not an `EPILOGUE` alone), and are not
+    numbered sections themselves (a play's `ACT I` over its scenes, its title no heading)."""
     top = min((r.level for r in rows), default=0)
     works: dict[int, bool] = {}
     current = None
     for at, row in enumerate(rows):
-        if row.level == top:
+        if row.level == top and kind_of(row.title) in kinds:
+            current = None
+        elif row.level == top:
             current, works[at] = at, False
         elif current is not None and kind_of(row.title) in kinds:
             works[current] = True

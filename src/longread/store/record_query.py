@@ -6,6 +6,7 @@ statement is bounded in time (a progress handler) and in the rows it returns."""
 
 from __future__ import annotations
 
+import math
 import re
 import sqlite3
 import threading
@@ -181,6 +182,7 @@ class RecordQuery:
         limit; not for statements a model writes)."""
         columns = ", ".join(quoted(c.name) for c in self.views[view].columns)
         with self._lock:
+            self._deadline = math.inf  # (an earlier statement's is long past)
             cursor = self.db.execute(
                 f"SELECT document, _start, _end, {columns} FROM {quoted(view)} "
                 f"ORDER BY {self.text_order(view)}"

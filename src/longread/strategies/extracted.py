@@ -37,6 +37,7 @@ from longread.tools.toolset import CHUNK_CHARS
 SHOWN = 10  # values listed under the answer
 CITED = 3  # records cited
 PREFILTER_CHUNKS = 64  # a larger source's chunks without the question's words go unread
+LIST_TOKENS = 384  # a chunk's list, at most (a small model asked to list runs on, making lines up)
 
 
 class NothingToCount(InputError):
@@ -108,7 +109,9 @@ def run_extracted(plan: Plan, source: object, run: Run) -> Answer:
     words = list(plan.starts) if flat.length > PREFILTER_CHUNKS * size else []
 
     def call(prompt: str) -> str:
-        return run.gateway.complete(run.sub, prompt, purpose=Purpose.SUBCALL).text
+        return run.gateway.complete(
+            run.sub, prompt, purpose=Purpose.SUBCALL, max_tokens=LIST_TOKENS
+        ).text
 
     def progress(done: int, total: int) -> None:
         run.emit(EventKind.PROGRESS, task="reading every chunk", done=done, total=total)

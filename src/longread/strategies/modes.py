@@ -126,7 +126,9 @@ def counted(question: str, source: Source, run: Run) -> Answer | None:
     all of it by `aggregate`: its plan run over the source's records, else figures or names
     stated found by rules, else (for a question whose words say it needs every part of the text)
     listed by the sub-model from every chunk; None when it asks for one fact, or nothing of what
-    it counts was found (the other modes' turn)."""
+    it counts was found without reading every chunk (the other modes' turn). Where every chunk
+    was read and nothing it counts found, the answer says so: the passages the other modes read
+    first would count it no better."""
     plan = plan_for(question, source, run)
     if not plan.counts and plan.operation is None and not plan.names_wanted:
         return None
@@ -135,7 +137,10 @@ def counted(question: str, source: Source, run: Run) -> Answer | None:
         run.emit(EventKind.MODE, mode="aggregate", reason=reason)
     try:
         result = run_aggregate(question, source, run, by_model=plan.whole_text)
-    except NothingToCount:
+    except NothingToCount as nothing:
+        if plan.counts and plan.whole_text:  # (every chunk was read: the top passages count less)
+            said = f"Not counted: {str(nothing).rstrip('.')}."
+            return Answer(said, "aggregate", reason=reason, computed=said)  # (what code found)
         return None
     result.reason = result.reason or reason
     return result

@@ -55,23 +55,30 @@ _PIECES = 16
 
 
 def find_tables(
-    text: str, file_name: str = "", headings: Sequence[tuple[int, int]] = ()
+    text: str,
+    file_name: str = "",
+    headings: Sequence[tuple[int, int]] = (),
+    numbered: Sequence[tuple[int, int]] = (),
 ) -> list[Table]:
     """The records of every kind the text holds, then those of the templates its other lines
-    repeat (heading lines, [start, end) in `headings`, are none); tables of fewer than MIN_ROWS
-    rows are left out, unless the text marks them as records (a table's rule, mail headers)."""
+    repeat (heading lines, [start, end) in `headings`, are none; nor, for a kind that says so,
+    the lines of numbered headings, `SCENE II. A room.`, in `numbered`); tables of fewer than
+    MIN_ROWS rows are left out, unless the text marks them as records (a table's rule, mail
+    headers)."""
     sample = _sample(text)
-    taken = Taken()
+    taken, headed = Taken(), Taken()
+    headed.extend(numbered)
     found: list[Table] = []
     for kind in KINDS:
         if not kind.detect(sample):
             continue
         before = len(found)
+        unheaded = getattr(kind, "UNHEADED", False)
         for table in kind.records(text, file_name):
-            if taken.spans:
+            if taken.spans or unheaded and headed.spans:
                 table = table.kept(
                     [
-                        not taken.overlaps(s, e)
+                        not taken.overlaps(s, e) and not (unheaded and headed.overlaps(s, s + 1))
                         for s, e in zip(table.starts, table.ends, strict=True)
                     ]
                 )

@@ -1,7 +1,11 @@
 """Dialogue: a script's speeches, a transcript's or minutes' turns. Each turn opens with its
-speaker's label, in one of three forms: on a line of its own in bold (`**HAMLET**`), in capitals
-with a full stop (`HAMLET. Words…`) or before a colon (`Alice: Words…`, `DR. SMITH: …`); it runs to
-the next label or heading. Stage directions (lines in underscores, `_Exit_`) are not spoken."""
+speaker's label, in one of four forms: on a line of its own in bold (`**HAMLET**`), in capitals
+with a full stop (`HAMLET. Words…`; a title before them, as a record of debates writes it, is
+no part of the name: `Mr. SMITH. Words…`), in capitals on a line of its own over the words
+(`HAMLET.` as Project Gutenberg prints plays, `HAMLET` indented as screenplays are, a note in
+brackets after it, `(V.O.)`) or before a colon (`Alice: Words…`, `DR. SMITH: …`); it runs to the
+next label or heading. A numbered heading's line opens no turn (`SCENE II. A room.`). Stage
+directions (lines in underscores, `_Exit_`) are not spoken."""
 
 from __future__ import annotations
 
@@ -13,9 +17,13 @@ from longread.ingest.records.kind import MIN_ROWS, LinePattern
 from longread.ingest.records.table import Column, Role, Row, Table, build
 
 name = "dialogue"
+UNHEADED = True  # (a numbered heading's line opens no turn)
 _FORMS = (
     LinePattern(r"\*\*([^*\n]{1,60}?)\*\*[ \t]*$", re.MULTILINE),
-    LinePattern(r"([A-Z][A-Z'’ -]{1,40}[A-Z])\.[ \t]"),
+    LinePattern(r"[ \t]*(?:[A-Z][a-z]{1,3}\.[ \t]+)?([A-Z][A-Z'’& -]{1,40}[A-Z])\.[ \t]"),
+    LinePattern(
+        r"[ \t]*([A-Z][A-Z'’& -]{0,40}[A-Z])\.?(?:[ \t]*\([^()\n]{1,20}\))?[ \t]*\n(?=[ \t]*\S)"
+    ),
     LinePattern(r"([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}):[ \t]+(?=\S)"),
 )
 MIN_TURNS = max(MIN_ROWS, 20)
@@ -72,23 +80,24 @@ def _without_roll_calls(cells: list[Row]) -> list[Row]:
 
 
 def _form(text: str, least: int) -> LinePattern | None:
-    """The first label form marking at least `least` turns (or, in a short text such as a
-    meeting's minutes, at least MIN_ROWS opening TURN_SHARE of its lines) by two speakers or more,
-    each speaker's label used twice on average (labels repeat; headings and notes mostly do not,
-    and do not open most lines)."""
+    """The label form marking the most turns, of those marking at least `least` (or, in a short
+    text such as a meeting's minutes, at least MIN_ROWS opening TURN_SHARE of its lines) by two
+    speakers or more, each speaker's label used twice on average (labels repeat; headings and
+    notes mostly do not, and do not open most lines)."""
     lines: int | None = None
+    best: tuple[int, LinePattern] | None = None
     for form in _FORMS:
         labels = [m.group(1) for _, m in form.finditer(text)]
         distinct = len(set(labels))
-        if distinct < 2 or distinct * 2 > len(labels):
+        if distinct < 2 or distinct * 2 > len(labels) or best and best[0] >= len(labels):
             continue
         if len(labels) >= least:
-            return form
-        if len(labels) >= MIN_ROWS:
+            best = len(labels), form
+        elif len(labels) >= MIN_ROWS:
             lines = len(_SPOKEN_LINE.findall(text)) if lines is None else lines
             if len(labels) >= TURN_SHARE * lines:
-                return form
-    return None
+                best = len(labels), form
+    return best[1] if best else None
 
 
 _SPOKEN_LINE = re.compile(r"[^\S\n]*\S[^\n]*")  # (a line holding words)
