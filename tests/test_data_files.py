@@ -183,3 +183,13 @@ def test_the_most_common_thing_is_counted_by_that_thing(tmp_path):
     (top, most), (_, second) = Counter(days).most_common(2)
     said = ask(path, "What was the most common weather?", tmp_path)
     assert most > second and said.startswith(f"{top}: {most} ") and "common" not in said, said
+
+
+def test_an_object_longer_than_the_window_it_is_first_read_from_is_read_whole():
+    long_note = "x" * 70_000  # (past the first window a value is read from)
+    items = [{"id": n, "note": long_note if n == 2 else f"n{n}"} for n in range(8)]
+    text = "[\n" + ",\n".join(json.dumps(item) for item in items) + "\n]\n"
+    [table] = find_tables(text, "items.json")
+    assert len(table.starts) == len(items)
+    note = [c.name for c in table.columns].index("note")
+    assert table.values[note][2] == long_note

@@ -23,9 +23,11 @@ name = "json"
 NOUNS = ("object", "record", "entry", "event", "item")
 WHOLE = ("export", "dump", "feed", "stream")
 _OPENS = re.compile(  # (a line opening an object, in a list or under a name)
-    r'^[ \t]*(?:\[[ \t]*)?(?:(?P<name>"(?:[^"\\\n]|\\.){0,200}")[ \t]*:[ \t]*)?\{', re.MULTILINE
-)
+    r'^[ \t]*(?:\[[ \t]*)?(?:(?P<name>"(?:[^"\\\n]|\\.){0,200}")[ \t]*:[ \t]*)?\{(?=\s*["}])',
+    re.MULTILINE,
+)  # (a key or nothing after the brace: roff's `\{`, code's blocks, are no object)
 _DECODER = json.JSONDecoder()
+WINDOW_CHARS = 65_536  # of the text a value is read from first
 SAME_KEYS = 0.5  # of a small map's keys a table's columns must hold for it to join that table
 
 
@@ -84,18 +86,19 @@ def _objects(text: str, enough: int | None = None) -> list[_Object]:
     found: list[_Object] = []
     maps: list[tuple[int, str]] = []  # (end, key) of each map of objects read into
     end = 0
+    first = len(text) - len(text.lstrip())  # (where the text's first value would start)
     for opening in _OPENS.finditer(text):
         start = opening.end() - 1
         if start < end:
             continue
         try:
-            value, stop = _DECODER.raw_decode(text, start)
+            value, stop = _decoded(text, start)
             named = json.loads(opening["name"]) if opening["name"] else None
         except ValueError:
             continue
         while maps and maps[-1][0] <= start:
             maps.pop()
-        whole = not text[:start].strip()  # (the text's one value)
+        whole = start == first  # (the text's one value)
         mapped = _maps_objects(value) and "\n" in text[start:stop] and (named is not None or whole)
         wraps = 2 * (stop - start) > len(text) and _wraps_rows(value)
         if mapped or wraps:
@@ -112,6 +115,21 @@ def _objects(text: str, enough: int | None = None) -> list[_Object]:
             if enough is not None and len(found) >= enough:
                 break
     return found
+
+
+def _decoded(text: str, start: int) -> tuple[Any, int]:
+    """The JSON value at `start` and where it ends, read from a window of the text first (a
+    failed read costs the decoder a count of every line before it: over a long text of braces
+    that open no object, roff's or code's, that was most of the time); ValueError if none."""
+    window = text[start : start + WINDOW_CHARS]
+    try:
+        value, stop = _DECODER.raw_decode(window)
+    except json.JSONDecodeError as error:
+        cut = error.pos >= len(window) - 1 or error.msg.startswith("Unterminated")
+        if len(window) < WINDOW_CHARS or not cut:
+            raise  # (not cut short by the window: no JSON value)
+        return _DECODER.raw_decode(text, start)
+    return value, start + stop
 
 
 def _maps_objects(value: Any) -> bool:
