@@ -89,3 +89,9 @@ def test_a_heading_line_shaped_like_a_label_opens_no_speech(tmp_path):
     answer = ask(path, "Who has the most speeches?", tmp_path)
     top, most = Counter(s for _, s in speeches()).most_common(1)[0]
     assert answer.startswith(f"{top}: {most} speeches"), answer
+
+
+def test_the_total_number_of_things_is_said_in_the_question_s_word(tmp_path):
+    scenes = len(re.findall(r"^#+ SCENE ", MACBETH.read_text(encoding="utf-8"), re.M))
+    answer = ask(MACBETH, "What is the total number of scenes in the play?", tmp_path)
+    assert answer.startswith(f"{scenes} scenes"), answer

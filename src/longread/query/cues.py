@@ -139,7 +139,7 @@ _WHO = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _CHAIN = re.compile(r"\bthe\s+(?:\w+\s+){1,2}?(?:that|who|which|whose|where)\s+\w+|\bwhose\b", re.I)
 _PHRASE_WORD = r"(?!(?:is|are|was|were|be|been|do|does|did|has|have|had)\b)[\w'’-]+"
 _COUNTED = re.compile(
-    r"\b(?:how\s+many|number\s+of|count(?:\s+the)?|most|fewest|least|more|fewer|total|longest|"
+    r"\b(?:how\s+many|(?:total\s+)?number\s+of|count(?:\s+the)?|most|fewest|least|more|fewer|total|longest|"
     r"(?:percentage|percent|proportion|share|fraction)\s+of|"
     r"shortest|largest|"
     r"highest|greatest|biggest|smallest|lowest|average|mean)\s+"
