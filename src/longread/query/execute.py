@@ -222,7 +222,7 @@ def _where(plan: Plan, table: CatalogTable, citing: bool = False) -> tuple[str, 
             clauses.append(f"mentions({column}, ?) > 0")
             params.append(f.values[0])
         elif f.test is Test.SAYS:
-            said = saying(table, f.column)
+            said = (f.column, *f.also)
             clauses.append(f"({' OR '.join(f'mentions({quoted(c)}, ?) > 0' for c in said)})")
             params += [f.values[0]] * len(said)
         elif f.test in (Test.FILLED, Test.EMPTY):
@@ -277,18 +277,6 @@ def _label(table: CatalogTable) -> str | None:
     return who or next(
         (c.name for c in table.columns if c.type == "text" and c.role != "body"), None
     )
-
-
-def saying(table: CatalogTable, body: str) -> list[str]:
-    """The columns a row says a word in: its text column, and its other text columns that name
-    no one, no time and no place (a dictionary's word, a mail's subject; not who sent it, nor
-    the act a speech is in)."""
-    others = [
-        c.name
-        for c in table.columns
-        if c.type == "text" and not c.role and c.name not in (body, "document")
-    ]
-    return [body, *others]
 
 
 def _body(table: CatalogTable) -> str:

@@ -49,7 +49,7 @@ class Inner(StrEnum):
 class Test(StrEnum):
     IN = "in"  # the column holds one of the values
     MENTIONS = "mentions"  # the column's text holds the word
-    SAYS = "says"  # the row's text holds the word: its text column's, or a key's (see `saying`)
+    SAYS = "says"  # the row's text holds the word: the column's, or one of the filter's `also`
     GT = ">"
     GE = ">="
     LT = "<"
@@ -75,6 +75,7 @@ class Filter:
     test: Test
     values: tuple[Any, ...]
     part: Part | None = None  # (the column's month is May: a date column's part)
+    also: tuple[str, ...] = ()  # (SAYS: the other columns the word may stand in)
 
     def described(self) -> str:
         if self.test in (Test.FILLED, Test.EMPTY):

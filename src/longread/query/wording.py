@@ -61,8 +61,27 @@ def _rows_saying(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
         return plan.with_(term=None)  # (`mention security in their category`: said there)
     if body is None:
         return plan
-    said = Filter(body, Test.SAYS, (reading.term[0],))
+    said = Filter(body, Test.SAYS, (reading.term[0],), also=_saying(reading, table, body))
     return plan.with_(term=None, filters=(*plan.filters, said))
+
+
+def _saying(reading: Reading, table: CatalogTable, body: str) -> tuple[str, ...]:
+    """The columns beside its text a row says a word in: those of text that name no one, no
+    time and no place, where most rows hold a value of their own (a dictionary's word, a mail's
+    subject; not who sent it, nor the act a speech is in, nor a log's host: a value the question
+    would name as one)."""
+    catalog = reading.catalog
+    return tuple(
+        c.name
+        for c in table.columns
+        if c.type == "text"
+        and not c.role
+        and c.name not in (body, "document")
+        and (
+            not catalog.listed(table.name, c.name)
+            or len(catalog.values(table.name, c.name)) >= OWN_SHARE * table.rows
+        )
+    )
 
 
 def _beginning(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
@@ -118,6 +137,7 @@ def _having(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
 
 _ALONG = frozenset("the all a an in on at from during of for with within".split())  # (in a whole)
 MAX_NAMED = 30_000  # documents a filter lists at most
+OWN_SHARE = 0.5  # of a table's rows that must hold values of their own for a word to be said there
 
 
 def _of_kind(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
