@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections import Counter
 from pathlib import Path
 
@@ -14,7 +15,9 @@ import pytest
 
 from longread.api import SingleDocRLM
 from longread.llm.scripted import ScriptedLM
+from longread.query import execute
 from longread.query import read as reading
+from longread.store.record_query import mentions
 from test_records import LEDGER
 
 MAILBOX = "".join(
@@ -336,3 +339,20 @@ def test_a_figure_column_named_like_its_file_is_summed(tmp_path):
     best = max(by_region, key=by_region.__getitem__)
     answer, _ = ask(tmp_path, "revenue.csv", text, "Which region has the highest total revenue?")
     assert answer.text.startswith(f"{best}: {by_region[best]:,} revenue")
+
+
+@pytest.mark.parametrize("word", ["root", "Root cause", "café", "naïve", "ROOT"])
+def test_the_letters_tested_first_keep_every_row_the_word_test_keeps(word):
+    """A mention is tested by SQLite's substring test first, then by the word test: together
+    they keep exactly the rows the word test alone keeps (case, word edges, spacing, letters
+    SQLite does not fold)."""
+    texts = ["Root login", "rooted tree", "the ROOT", "uproot", "root\n  cause", "root-cause",
+             "Éclair, root", "NAÏVE café", "CAFÉ au lait", "naïveté", None]  # fmt: skip
+    db = sqlite3.connect(":memory:")
+    db.create_function("mentions", 2, mentions, deterministic=True)
+    db.execute("CREATE TABLE t (text)")
+    db.executemany("INSERT INTO t VALUES (?)", [(t,) for t in texts])
+    clause, params = execute._mentioned('"text"', word)
+    kept = [t for (t,) in db.execute(f"SELECT text FROM t WHERE {clause}", params)]
+    assert kept == [t for t in texts if mentions(t, word)]
+    assert kept or word == "naïve"  # (the test holds something to keep)

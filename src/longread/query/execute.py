@@ -206,7 +206,12 @@ def _measure(plan: Plan, table: CatalogTable) -> tuple[str, list[Any]]:
     if plan.term and plan.table != TEXT:
         body = next((c.name for c in table.columns if c.role == "body"), None)
         if body is not None:
-            return f"mentions({quoted(body)}, ?)", [plan.term]
+            held, params = _holding(quoted(body), plan.term)
+            said = f"mentions({quoted(body)}, ?)"
+            return (f"CASE WHEN {held} THEN {said} ELSE 0 END" if held else said), [
+                *params,
+                plan.term,
+            ]
     return (quoted(plan.column) if plan.column else "1"), []
 
 
@@ -219,12 +224,13 @@ def _where(plan: Plan, table: CatalogTable, citing: bool = False) -> tuple[str, 
             clauses.append(f"{column} IN ({', '.join('?' * len(f.values))})")
             params += list(f.values)
         elif f.test is Test.MENTIONS:
-            clauses.append(f"mentions({column}, ?) > 0")
-            params.append(f.values[0])
+            clause, held = _mentioned(column, str(f.values[0]))
+            clauses.append(clause)
+            params += held
         elif f.test is Test.SAYS:
-            said = (f.column, *f.also)
-            clauses.append(f"({' OR '.join(f'mentions({quoted(c)}, ?) > 0' for c in said)})")
-            params += [f.values[0]] * len(said)
+            said = [_mentioned(quoted(c), str(f.values[0])) for c in (f.column, *f.also)]
+            clauses.append(f"({' OR '.join(clause for clause, _ in said)})")
+            params += [p for _, held in said for p in held]
         elif f.test in (Test.FILLED, Test.EMPTY):
             clauses.append(f"{column} IS {'NOT ' if f.test is Test.FILLED else ''}NULL")
         elif f.test is Test.PREFIX:
@@ -235,9 +241,28 @@ def _where(plan: Plan, table: CatalogTable, citing: bool = False) -> tuple[str, 
             clauses.append(f"{column} {f.test.value} ?")
             params.append(f.values[0])
     if citing and plan.term and plan.table != TEXT:  # (the rows holding the word)
-        clauses.append(f"mentions({quoted(_body(table))}, ?) > 0")
-        params.append(plan.term)
+        clause, held = _mentioned(quoted(_body(table)), plan.term)
+        clauses.append(clause)
+        params += held
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+
+def _mentioned(column: str, word: str) -> tuple[str, list[Any]]:
+    """A clause keeping the rows whose column says the word (as whole words, any case), and its
+    parameters: SQLite's own test for the letters of its first word first (see `_holding`)."""
+    held, params = _holding(column, word)
+    said = f"mentions({column}, ?) > 0"
+    return (f"({held} AND {said})" if held else said), [*params, word]
+
+
+def _holding(column: str, word: str) -> tuple[str, list[Any]]:
+    """SQLite's own test that the column holds the letters of the word's first word, so that the
+    word test (Python's) reads only the rows holding them (a fifth of the time over a million
+    log lines); none for a word of letters SQLite's lower() does not fold."""
+    first = word.split()[0].lower() if word.split() else ""
+    if not first or not first.isascii():
+        return "", []
+    return f"instr(lower({column}), ?) > 0", [first]
 
 
 def _rows(
