@@ -173,3 +173,43 @@ def test_an_export_reads_every_row_however_long_ago_a_bounded_statement_ran(tmp_
     assert [row[header.index("column_1")] for row in exported] == [a for a, _ in rows]
     catalog.close()
     store.close()
+
+
+def write_tree(path) -> list[dict[str, str]]:
+    """A family tree as genealogy programs write it: leveled lines, a record at each depth 0."""
+    chance = random.Random(21)
+    people, lines = [], ["0 HEAD", "1 SOUR Test", "1 CHAR UTF-8"]
+    for n in range(1, 31):
+        person = {"surname": chance.choice(["Berg", "Holm", "Lind"]), "sex": chance.choice("MF"),
+                  "place": chance.choice(["Oslo", "Bergen", "Tromsø"]),
+                  "year": str(chance.randint(1850, 1990))}  # fmt: skip
+        people.append(person)
+        lines += [f"0 @I{n}@ INDI", f"1 NAME Kari{n} /{person['surname']}/",
+                  f"2 SURN {person['surname']}", f"1 SEX {person['sex']}", "1 BIRT",
+                  f"2 DATE {chance.randint(1, 28)} JAN {person['year']}",
+                  f"2 PLAC {person['place']}"]  # fmt: skip
+        if n % 4 == 0:
+            lines += ["1 DEAT", f"2 DATE 1 MAR {int(person['year']) + 70}", "2 PLAC Oslo"]
+    lines += [f"0 @F{n}@ FAM\n1 HUSB @I{2 * n}@\n1 WIFE @I{2 * n + 1}@" for n in range(1, 9)]
+    path.write_text("\ufeff" + "\n".join([*lines, "0 TRLR"]) + "\n", encoding="utf-8")
+    return people
+
+
+def test_leveled_lines_are_records_and_their_short_names_are_called_in_full(tmp_path):
+    path = tmp_path / "family.ged"
+    people = write_tree(path)
+    said = ask(path, "How many individuals are in the family tree?", tmp_path)
+    assert said.startswith(f"{len(people)} individuals"), said
+    said = ask(path, "How many families are recorded?", tmp_path)
+    assert said.startswith("8 families"), said
+    bergen = sum(p["place"] == "Bergen" for p in people)
+    said = ask(path, "How many individuals were born in Bergen?", tmp_path)
+    assert said.startswith(f"{bergen} individuals"), said  # (the birth's place, not the death's)
+    women = sum(p["sex"] == "F" for p in people)
+    said = ask(path, "How many individuals have SEX F?", tmp_path)
+    assert said.startswith(f"{women} individuals"), said
+    tables = find_tables(path.read_text(encoding="utf-8"), path.name)
+    [indi] = [t for t in tables if t.name == "indi"]
+    born = next(n for n, c in enumerate(indi.columns) if c.name == "birt_date")
+    assert indi.columns[born].type == "date"  # (`12 JAN 1901`: a month in capitals)
+    assert [d[:4] for d in indi.values[born]] == [p["year"] for p in people]

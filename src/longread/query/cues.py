@@ -144,7 +144,7 @@ _COUNTED = re.compile(
     r"shortest|largest|"
     r"highest|greatest|biggest|smallest|lowest|average|mean)\s+"
     rf"(?:(?:different|distinct|unique|separate|common|frequent|of\s+the|the)\s+)*"
-    rf"((?:{_PHRASE_WORD}\s+){{0,3}}"
+    rf"(?!(?:common|frequent|often)\b)((?:{_PHRASE_WORD}\s+){{0,3}}"
     rf"{_PHRASE_WORD})",
     re.I,
 )  # (what is counted ends where its verb starts: `emails` in `how many emails were sent to`)

@@ -28,6 +28,7 @@ STRUCTURAL = ("sections", "documents")
 EXACT, STEM, PART = 1.0, 0.8, 0.5  # how closely a question's words match a value
 JOINED = 0.6  # a part of a value written without spaces (`udp` of `21/udp`, `video` of `video/mp4`)
 UNIT_CHARS = 3  # a column name's last word this short is a unit a question may leave out
+SHORT_NAME = (3, 5)  # letters of a table name written short (`fam`), that a word may start with
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,10 @@ def _nouns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> list[
             ):
                 start, end = stems[at][1], stems[at + len(parts) - 1][2]
                 found.append(Link("noun", table.name, None, noun, start, end, 2.0 + len(parts)))
+    short = named[0] if len(named) == 1 and SHORT_NAME[0] <= len(named[0]) <= SHORT_NAME[1] else ""
+    for _, start, end, word in stems if short.isalpha() else ():  # (`fam`: families, `indi`…)
+        if (w := word.lower()).startswith(short) and len(w) > len(short) + 1 and w[-2:] != "ed":
+            found.append(Link("noun", table.name, None, short, start, end, 3.0))
     return found
 
 
