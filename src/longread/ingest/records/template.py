@@ -224,15 +224,15 @@ def _grown(lines_read: list[list[Atom]], members: list[int]) -> Template | None:
     )
     ended = sum(1 for i in members if len(read[i]) == depth < MAX_ATOMS)  # (a line read whole)
     closed = ended >= CLOSED_SHARE * len(members)
-    template = Template(shapes, constant, spaced, members, closed)
     typed = any(shape in ("d", "@", "9", "m") for shape in shapes) or (
         shapes[0] == "A" and constant[0] is None
     )
     marked = any(c is not None and c[:1].isalpha() for c in constant) and any(
         not shape.isalnum() and shape not in _PROSE for shape in shapes
     )
-    keyed = shapes[0] == "a" and constant[0] is None and _keyed(read, members, len(lines_read))
-    template.keyed = keyed and not (typed or marked)
+    keyed = not (typed or marked) and shapes[0] == "a" and constant[0] is None
+    keyed = keyed and _keyed(read, members, len(lines_read))
+    template = Template(shapes, constant, spaced, members, closed, keyed)
     accepted = typed or marked or keyed or _enclosed(template)
     return template if accepted and template.slots else None
 
