@@ -208,10 +208,8 @@ def _measure(plan: Plan, table: CatalogTable) -> tuple[str, list[Any]]:
         if body is not None:
             held, params = _holding(quoted(body), plan.term)
             said = f"mentions({quoted(body)}, ?)"
-            return (f"CASE WHEN {held} THEN {said} ELSE 0 END" if held else said), [
-                *params,
-                plan.term,
-            ]
+            measure = f"CASE WHEN {held} THEN {said} ELSE 0 END" if held else said
+            return measure, [*params, plan.term]
     return (quoted(plan.column) if plan.column else "1"), []
 
 

@@ -109,9 +109,9 @@ def _nouns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> list[
                 start, end = stems[at][1], stems[at + len(parts) - 1][2]
                 found.append(Link("noun", table.name, None, noun, start, end, 2.0 + len(parts)))
     short = named[0] if len(named) == 1 and SHORT_NAME[0] <= len(named[0]) <= SHORT_NAME[1] else ""
-    for _, start, end, word in stems if short.isalpha() else ():  # (`fam`: families, `indi`…)
-        if (w := word.lower()).startswith(short) and len(w) > len(short) + 1 and w[-2:] != "ed":
-            found.append(Link("noun", table.name, None, short, start, end, 3.0))
+    for w, start, end in ((s[3].lower(), s[1], s[2]) for s in stems if short.isalpha()):
+        if w.startswith(short) and len(w) > len(short) + 1 and not _verb_form(w, short):
+            found.append(Link("noun", table.name, None, short, start, end, 3.0))  # (`fam`)
     return found
 
 

@@ -8,6 +8,7 @@ the records' identifiers a column."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from longread.ingest.records.kind import lines
@@ -63,13 +64,11 @@ def records(text: str, file_name: str) -> list[Table]:
 
 def _table(tag: str, found: list[_Record]) -> Table:
     """The records opening with one tag as a table (marked: however few, they are records)."""
-    keys = {key for r in found for key in r.fields}
-    ends = [key.rsplit(".", 1)[-1] for key in keys]
-    short = {key: key.rsplit(".", 1)[-1] for key in keys}
-    named = {key: short[key] if ends.count(short[key]) == 1 else key for key in keys}
+    short = {key: key.rsplit(".", 1)[-1] for key in {k for r in found for k in r.fields}}
+    ends = Counter(short.values())
+    named = {key: end if ends[end] == 1 else key for key, end in short.items()}
     held = [{named[k]: v for k, v in r.fields.items() if v} for r in found]
-    taken = ["id"]
-    kept, columns = keyed_columns([h.keys() for h in held], taken)
+    kept, columns = keyed_columns([h.keys() for h in held], ["id"])
     cells = [
         (r.start, r.end, [r.ident, *(h.get(k) for k in kept)])
         for r, h in zip(found, held, strict=True)

@@ -38,7 +38,7 @@ MAX_TEMPLATES = 4
 OPENING_SHARE = 0.8  # of a term's lines, those opening an entry (after a blank line)
 KEYED_SHARE = 0.9  # of a template's first words that must differ for the lines to be keyed
 KEYED_LINES = 0.5  # of the lines read, those keyed lines must be
-CLOSED_SHARE = 0.95  # of a template's lines that must hold nothing more for none to
+CLOSED_SHARE = 0.95  # of a template's lines that must end after it for a line going on to be none
 
 
 @dataclass
