@@ -101,3 +101,31 @@ def test_sigterm_stops_the_local_model_mid_reply_and_prints_the_answer_so_far(tm
     assert b"the run was stopped (SIGTERM)" in err and b"Traceback" not in err
     assert b"stopped by signal" in out  # the answer so far, printed with its usage line
     assert not list(tmp_path.glob("longread-repl-*"))
+
+
+_FORKS_BESIDE_THE_WATCHER = """
+import sys, time
+from longread import cli, deadline
+from longread.forking import Forked, can_fork
+cli._watch_signals()
+print(can_fork(), flush=True)
+copy = Forked(lambda: time.sleep(60))
+time.sleep(0.3)
+copy.stop()  # (a SIGTERM to the copy)
+time.sleep(0.5)
+print(deadline.stop_requested(), flush=True)
+"""
+
+
+def test_the_command_line_forks_beside_its_signal_watcher_and_a_copys_signal_stays_its_own():
+    """The watcher thread waits in a read and holds no lock, so builds still fork beside it (it
+    kept the full-text index of a large document from being built in parallel); a copy lets go of
+    the watcher's wakeup descriptor, so the SIGTERM that stops a copy does not stop the run."""
+    done = subprocess.run(
+        [str(Path(LONGREAD).with_name("python")), "-c", _FORKS_BESIDE_THE_WATCHER],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "None"]

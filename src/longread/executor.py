@@ -17,7 +17,7 @@ from multiprocessing import get_all_start_methods, get_context
 from typing import Any, Generic, Protocol, TypeVar
 
 from longread.errors import InputError
-from longread.forking import fork_safe
+from longread.forking import fork_safe, settle_copy
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -95,8 +95,8 @@ def _end_with_parent(parent: int) -> None:
     """In a pool worker: end when the process that started the pool is gone (a killed build's
     workers would otherwise wait on their call queue for good, its databases held open). A
     thread polls for it: the kernel's parent-death signal follows the thread that forked, and a
-    pool forks from whichever thread submits."""
-
+    pool forks from whichever thread submits. Its signals are its own (`settle_copy`)."""
+    settle_copy()
     first = os.getppid()  # (the pool's process, or a fork server it started)
 
     def gone() -> bool:

@@ -1,7 +1,8 @@
 """Work shared with forked copies of this process. A copy starts with this process's memory
 (a 400 MB text is not copied, nor pickled), so it suits work over data already loaded. Forking is
-done only where the system forks and this process runs no other thread: a fork copies none of the
-other threads, and a lock one of them holds would stay held in the copy."""
+done only where the system forks and this process runs no other thread but waiting ones (see
+`start_waiting_thread`): a fork copies none of the other threads, and a lock one of them holds
+would stay held in the copy."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from functools import partial
 from multiprocessing import get_all_start_methods, get_context
 from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar, cast
+from weakref import WeakSet
 
 T = TypeVar("T")
 R = TypeVar("R")
+_WAITING: WeakSet[threading.Thread] = WeakSet()
 
 
 def fork_safe() -> bool:
@@ -27,8 +30,29 @@ def fork_safe() -> bool:
 
 
 def can_fork() -> bool:
-    """Whether this process may fork copies of itself safely now (no other thread running)."""
-    return fork_safe() and threading.active_count() == 1
+    """Whether this process may fork copies of itself safely now: no other thread running but
+    waiting ones."""
+    main = threading.main_thread()
+    return fork_safe() and all(t is main or t in _WAITING for t in threading.enumerate())
+
+
+def start_waiting_thread(target: Callable[[], None], name: str) -> None:
+    """Start a daemon thread that spends its life waiting in a system call and holds no lock
+    between its waits (such as a signal watcher): one the process may fork beside."""
+    thread = threading.Thread(target=target, name=name, daemon=True)
+    _WAITING.add(thread)
+    thread.start()
+
+
+def settle_copy() -> None:
+    """In a forked copy of this process: its signals made its own. Interrupts are for the process
+    that forked it (which stops it); SIGTERM and SIGHUP end it; and the wakeup descriptor it
+    inherited (the signal watcher's of the command line) is let go, else a signal sent to the copy
+    would be read by the forking process as its own."""
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, signal.SIG_DFL)
 
 
 def cores() -> int:
@@ -88,7 +112,7 @@ def forked_map(function: Callable[[T], R], items: Sequence[T]) -> list[R]:
 
 def _answer(function: Callable[[], Any], pipe: Connection) -> None:
     """In a copy: send (True, the result) or (False, what was raised)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    settle_copy()
     try:
         pipe.send((True, function()))
     except Exception as error:

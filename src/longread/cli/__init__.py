@@ -21,6 +21,7 @@ from rich.markup import escape
 from longread import deadline
 from longread.cli.display import err_console
 from longread.errors import BudgetExceededError, LongreadError
+from longread.forking import start_waiting_thread
 from longread.store.damage import damaged_files, set_aside
 
 
@@ -65,9 +66,6 @@ def _run() -> None:
 
     load_commands()
     warnings.showwarning = _warned
-    for stop in STOP_SIGNALS:  # the run ends as a spent budget does (Ctrl-C too)
-        if signal.getsignal(stop) is not signal.SIG_IGN:  # (as a shell leaves a background job)
-            signal.signal(stop, _terminated)
     _watch_signals()
     try:
         code = app(standalone_mode=False)
@@ -157,6 +155,9 @@ def _watch_signals() -> None:
     exit waits for every thread, so a model call that does not return (a server that never
     answers) would keep the process alive. A thread of its own learns of each signal at once,
     through the interpreter's wakeup descriptor."""
+    for stop in STOP_SIGNALS:  # the run ends as a spent budget does (Ctrl-C too)
+        if signal.getsignal(stop) is not signal.SIG_IGN:  # (as a shell leaves a background job)
+            signal.signal(stop, _terminated)
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     try:
@@ -184,7 +185,7 @@ def _watch_signals() -> None:
                 # exit freeze the threads above, the stacks are printed and the process ends
                 faulthandler.dump_traceback_later(GRACE + LAST_RESORT_SECONDS, exit=True)
 
-    threading.Thread(target=watch, name="longread-signals", daemon=True).start()
+    start_waiting_thread(watch, "longread-signals")  # (the build may fork beside it)
 
 
 def _end_later(code: int) -> None:

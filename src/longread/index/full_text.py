@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import os
-import signal
 from collections.abc import Sequence
 from contextlib import suppress
 from multiprocessing import get_context
@@ -17,7 +16,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from longread.forking import can_fork, cores
+from longread.forking import can_fork, cores, settle_copy
 from longread.store.full_text import build_part, copy_part
 from longread.store.rows import SectionRow, own_spans
 from longread.store.section_search import FTS_BATCH_CHARS, part_ranges
@@ -89,7 +88,7 @@ def _build_parts(
     run of section positions) indexed in memory, then copied into the index file as soon as the
     document's id has come down `pipe`. Interrupts are for the process that started it (which
     stops it); a failure ends it quietly, its parts left to that process."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    settle_copy()
     store_id: int | None = None
     try:
         for part in parts:
