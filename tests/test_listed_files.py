@@ -144,6 +144,12 @@ def test_rows_that_have_a_field_some_rows_leave_out_are_counted(tmp_path):
     upgraded = sum(any(f.startswith("Upgrade:") for f in run) for run in runs)
     said = ask(path, "How many runs have an Upgrade line?", tmp_path)
     assert said.startswith(f"{upgraded} runs"), said
+    said = ask(path, "How many runs upgraded packages?", tmp_path)  # (the verb of the field)
+    assert said.startswith(f"{upgraded} runs"), said
+    said = ask(path, "How many runs installed something?", tmp_path)
+    assert said.startswith(f"{installed} runs"), said
+    said = ask(path, "How many runs ended in June?", tmp_path)  # (End-Date: every run has one)
+    assert said.startswith(f"{len(runs)} runs"), said
 
 
 def test_a_value_spelled_like_a_word_about_counting_is_not_what_is_counted(tmp_path):

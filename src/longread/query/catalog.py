@@ -97,6 +97,11 @@ class Catalog:
         """Whether `values` lists every value the column holds."""
         return not self._counts(table, column)[1]
 
+    def filled(self, table: str, column: str) -> int:
+        """How many rows hold a value in the column."""
+        listed, unlisted = self._counts(table, column)
+        return sum(n for v, n in listed if v is not None) + unlisted
+
     def heads(self, table: str, column: str) -> list[str]:
         """Of a text column too varied to list, the heads its values share (`video/` of
         `video/mp4`, `/usr/` of `/usr/bin/env`): each value up to its first `/`, where most

@@ -26,7 +26,7 @@ _BEGINNING = re.compile(
 
 def worded(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     """The plan with the filters the question's wording puts on its rows' words."""
-    for reads in (_having, _in_column, _rows_saying, _beginning, told_true, _of_kind, _share_of):
+    for reads in (_having, _done, _in_column, _rows_saying, _beginning, told_true, _of_kind, _share_of):
         plan = reads(plan, reading, table)
     return plan
 
@@ -135,6 +135,24 @@ def _having(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     return plan
 
 
+def _done(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
+    """The plan keeping the rows that hold a value in a column the question names by the verb
+    made of its name (`runs that upgraded packages`: those with an Upgrade field), where some rows
+    hold none (a column every row fills says nothing of which rows did it)."""
+    if plan.operation is not Operation.COUNT:
+        return plan
+    named = {c.name.lower(): c.name for c in table.columns if c.name != plan.column}
+    for word in _PAST.findall(reading.asked):
+        lowered = word.lower()
+        column = named.get(lowered[:-1]) or named.get(lowered[:-2])
+        if column is None or any(f.column == column for f in plan.filters):
+            continue
+        if 0 < reading.catalog.filled(table.name, column) < table.rows:
+            return plan.with_(filters=(*plan.filters, Filter(column, Test.FILLED, ())))
+    return plan
+
+
+_PAST = re.compile(r"\b[a-z]{3,}ed\b", re.I)
 _ALONG = frozenset("the all a an in on at from during of for with within".split())  # (in a whole)
 MAX_NAMED = 30_000  # documents a filter lists at most
 OWN_SHARE = 0.5  # of a table's rows that must hold values of their own for a word to be said there
