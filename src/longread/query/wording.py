@@ -1,8 +1,8 @@
 """What a question's wording keeps of the rows it counts, beyond the values it names: rows that
-say a word (`How many verses mention Boaz?`), values that begin with letters (`…begin with Z?`),
-a word put in a column (`HOWTO in the subject`), a yes-or-no column (`are enabled`), documents
-that hold the records their name says (`How many plays…`), and what a share is of (`What
-percentage of 404 requests…`)."""
+say a word (`How many verses mention Boaz?`), rows that hold a field (`have an Install line`,
+`upgraded`), values that begin with letters (`…begin with Z?`), a word put in a column (`HOWTO in
+the subject`), a yes-or-no column (`are enabled`), documents that hold the records their name
+says (`How many plays…`), and what a share is of (`What percentage of 404 requests…`)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ _BEGINNING = re.compile(
 
 def worded(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     """The plan with the filters the question's wording puts on its rows' words."""
-    for reads in (_having, _done, _in_column, _rows_saying, _beginning, told_true, _of_kind, _share_of):
+    readers = (_having, _done, _in_column, _rows_saying, _beginning, told_true, _of_kind, _share_of)
+    for reads in readers:
         plan = reads(plan, reading, table)
     return plan
 
