@@ -107,6 +107,11 @@ _SAID = re.compile(
     r"|\b(?:mentions?|mentioning|references?)\s+(?:of\s+)?([\w][\w'’-]*)",
     re.I,
 )
+_MARKED = re.compile(  # (a mark rows carry: `marked fuzzy`, `tagged [Alba]`)
+    r"\b(?:marked|flagged|tagged|labell?ed)\s+(?:as\s+)?(?:an?\s+)?(\[[^\]\n]{1,40}\]|\w[\w'’-]*)",
+    re.I,
+)
+_IDENTIFIER = re.compile(r"(?<![\w.])[a-z]\w*_\w+", re.I)  # (`msgid_plural`: no English word)
 _APPEARS = re.compile(  # (a word that appears, unless the tables name it: `does Banquo appear`)
     r"\b(?:is|are|was|were|does|do|did)\s+([\w][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)\s+"
     r"(?:appears?|occurs?|comes?\s+up|shows?\s+up)\b",
@@ -226,8 +231,9 @@ def exactly(question: str) -> int | None:
 
 def term(question: str) -> tuple[str, int, int] | None:
     """The word whose mentions are counted, and where the question says it: quoted, called a
-    word (`the word blood`), said or mentioned (`does Macbeth say blood`, `is Rome mentioned`)."""
-    for pattern in (_QUOTED, _WORD_NAMED, _SAID):
+    word (`the word blood`), said or mentioned (`does Macbeth say blood`, `is Rome mentioned`), a
+    mark (`marked fuzzy`, `tagged [Alba]`)."""
+    for pattern in (_QUOTED, _WORD_NAMED, _SAID, _MARKED):
         unwanted = (
             _NOT_TERMS if pattern is _QUOTED else _NOT_TERMS | _SKIPPED
         )  # (`wrote the fewest`)
@@ -236,6 +242,13 @@ def term(question: str) -> tuple[str, int, int] | None:
             if group and match.group(group).strip().lower() not in unwanted:
                 return match.group(group).strip(), match.start(group), match.end(group)
     return None
+
+
+def identifier(question: str) -> tuple[str, int, int] | None:
+    """A word written as code writes names (`msgid_plural`), and where: a literal the rows say,
+    unless the tables name it."""
+    match = _IDENTIFIER.search(question)
+    return None if match is None else (match.group(), match.start(), match.end())
 
 
 def appears(question: str) -> tuple[str, int, int] | None:

@@ -19,7 +19,7 @@ from longread.query.cues import COUNTING
 from longread.query.named_documents import PLACE_WORD, named_documents
 from longread.query.plan import Part, Test
 from longread.query.section_names import numbered_names, section_places
-from longread.query.spans import key, ngrams, words
+from longread.query.spans import key, ngrams, verb_form, words, written_mark
 from longread.text.rank import stem, terms
 
 MAX_VALUE_CHARS = 80  # longer values (sentences) are not matched as names
@@ -59,9 +59,9 @@ def link(question: str, catalog: Catalog) -> list[Link]:
     """Every place the question names a table's rows, a column, a value or a document."""
     found: list[Link] = []
     stems = [(stem(w.lower()), s, e, w) for w, s, e in words(question)]
-    stems += [  # (each part of a hyphenated word too: `Installed-Size`)
-        (stem(part.lower()), s, e, part) for w, s, e in words(question) if "-" in w
-        for part in w.split("-") if part
+    stems += [  # (each part of a hyphenated or joined word too: `Installed-Size`, `net_pay`)
+        (stem(part.lower()), s, e, part) for w, s, e in words(question) if "-" in w or "_" in w
+        for part in re.split(r"[-_]", w) if part
     ]  # fmt: skip
     for table in catalog.tables.values():
         columns = _columns(table, stems, catalog)
@@ -104,13 +104,13 @@ def _nouns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> list[
         for at in range(len(stems) - len(parts) + 1):
             run = stems[at : at + len(parts)]
             if [s for s, *_ in run] == parts and not any(
-                _verb_form(word.lower(), part) for (*_, word), part in zip(run, said, strict=True)
+                verb_form(word.lower(), part) for (*_, word), part in zip(run, said, strict=True)
             ):
                 start, end = stems[at][1], stems[at + len(parts) - 1][2]
                 found.append(Link("noun", table.name, None, noun, start, end, 2.0 + len(parts)))
     short = named[0] if len(named) == 1 and SHORT_NAME[0] <= len(named[0]) <= SHORT_NAME[1] else ""
     for w, start, end in ((s[3].lower(), s[1], s[2]) for s in stems if short.isalpha()):
-        if w.startswith(short) and len(w) > len(short) + 1 and not _verb_form(w, short):
+        if w.startswith(short) and len(w) > len(short) + 1 and not verb_form(w, short):
             found.append(Link("noun", table.name, None, short, start, end, 3.0))  # (`fam`)
     return found
 
@@ -118,11 +118,6 @@ def _nouns(table: CatalogTable, stems: list[tuple[str, int, int, str]]) -> list[
 def _numbered(text: str) -> bool:
     """Whether a run of words holds a number (`act 3`, `part iv`, `the second act`)."""
     return any(numeral(word) is not None for word in text.split())
-
-
-def _verb_form(word: str, noun: str) -> bool:
-    """Whether a word is a verb made of the noun (`documented`, `logging`), not the noun."""
-    return word.endswith(("ed", "ing")) and not noun.endswith(("ed", "ing"))
 
 
 def _columns(
@@ -220,7 +215,7 @@ def _hits(tokens: list[str], stems: list[tuple[str, int, int, str]]) -> list[tup
         root = stem(token)
         for word_stem, start, end, word in stems:
             lowered = word.lower()
-            if _verb_form(lowered, token):
+            if verb_form(lowered, token):
                 continue  # (`ordered` names no column `order`)
             if word_stem == root or (len(token) >= 3 and lowered.startswith(token)):
                 hits.append((start, end))
@@ -263,6 +258,10 @@ def _values(question: str, table: CatalogTable, catalog: Catalog) -> list[Link]:
             if match is None:
                 continue
             held, strength = match
+            if mark := written_mark(question, start):  # (`.py files`: not `py.typed`)
+                held = tuple(v for v in held if f"{mark}{text}".lower() in str(v).lower())
+                if not held:
+                    continue
             acronym = len(text) > 1 and text.isupper()  # (`IT`, `US`: a name, not a stop word)
             if not (terms(text) or acronym) or key(text) in (
                 column.name,

@@ -11,11 +11,13 @@ from typing import Any
 
 from longread.query import cues, reply_form
 from longread.query.catalog import Catalog, CatalogTable
+from longread.query.counted_word import counted_word
 from longread.query.dated import date_group, dated_table
 from longread.query.execute import any_row
 from longread.query.lengths import ranks_documents_by_length, works_by_length
 from longread.query.links import STRUCTURAL, Link, link
 from longread.query.listing import called, covered, generic, listed_in_file
+from longread.query.lookup import looked_up
 from longread.query.meant import groups_another, meant
 from longread.query.named_documents import PLACE_WORD
 from longread.query.plan import Filter, Inner, Operation, Part, Plan, Shape, Test
@@ -72,22 +74,7 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
     operation = Operation.EXISTS if whether else cues.operation(asked)
     assert operation is not None
     shape = Shape.CHAIN if cues.chain(asked) else Shape.FACT
-    words = tuple(dict.fromkeys(terms(asked)))
-    bound_spans = [(b.start, b.end) for b in cues.bounds(asked)]
-    cue_spans = cues.cue_spans(asked)
-    links = [
-        lk
-        for lk in link(asked, catalog)
-        if not any(lk.start < e and s < lk.end and lk.what == "value" for s, e in bound_spans)
-        and not any(lk.start < e and s < lk.end for s, e in cue_spans)
-    ]
-    links = meant(links, asked, operation, catalog)
-    said = cues.term(asked) or _appearing(asked, links)
-    if said is not None and _held_as_value(said, links, catalog):
-        said = None
-    if said is not None:
-        links = [lk for lk in links if not (lk.start < said[2] and said[1] < lk.end)]
-    reading = Reading(question, asked, operation, catalog, links, said, cues.counted(asked), words)
+    reading = _reading(question, asked, operation, catalog)
     flags = _flags(asked)
     if ranks_documents_by_length(reading) and works(catalog) and len(catalog.documents) == 1:
         return works_by_length(reading).with_(**flags)
@@ -98,30 +85,43 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
         return _plan(reading, table).with_(**flags)
     if whether:
         return _fact(question, asked)
-    if said is not None:
+    if reading.term is not None:
         return text_plan(reading).with_(**flags)
     whole = flags["whole_text"]  # (else a fact; figures stated across the text may answer it)
     return Plan(question, Shape.AGGREGATE if whole else shape, operation, **flags)
 
 
+def looked_up_plan(question: str, catalog: Catalog) -> Plan | None:
+    """The plan of a fact one row of a table states (`Which version of numpy is installed?`: the
+    version column of numpy's row, see `lookup`), None where no table states it."""
+    asked = reply_form.without_format(question)
+    reading = _reading(question, asked, Operation.LIST, catalog)
+    table = looked_up(reading)
+    return None if table is None else _plan(reading, table).with_(**_flags(asked))
+
+
+def _reading(question: str, asked: str, operation: Operation, catalog: Catalog) -> Reading:
+    """The question read against the source's tables: what its words name of them, the word it
+    counts in the text if any, what it counts."""
+    words = tuple(dict.fromkeys(terms(asked)))
+    bound_spans = [(b.start, b.end) for b in cues.bounds(asked)]
+    cue_spans = cues.cue_spans(asked)
+    links = [
+        lk
+        for lk in link(asked, catalog)
+        if not any(lk.start < e and s < lk.end and lk.what == "value" for s, e in bound_spans)
+        and not any(lk.start < e and s < lk.end for s, e in cue_spans)
+    ]
+    links = meant(links, asked, operation, catalog)
+    said = counted_word(asked, links, catalog)
+    if said is not None:
+        links = [lk for lk in links if not (lk.start < said[2] and said[1] < lk.end)]
+    return Reading(question, asked, operation, catalog, links, said, cues.counted(asked), words)
+
+
 def _named_rows(reading: Reading, table: CatalogTable) -> bool:
     """Whether the question names what the table's rows are (`speak` of speeches)."""
     return any(lk.what == "noun" and lk.table == table.name for lk in reading.links)
-
-
-def _appearing(asked: str, links: list[Link]) -> tuple[str, int, int] | None:
-    """The word a question asks where it appears, unless a table holds it as a value."""
-    found = cues.appears(asked)
-    if found is None or any(lk.what == "value" and lk.start <= found[1] < lk.end for lk in links):
-        return None
-    return found
-
-
-def _held_as_value(said: tuple[str, int, int], links: list[Link], catalog: Catalog) -> bool:
-    """Whether the word a question says is used (`services use udp`) is a value of tables with
-    no text to say it in: their rows are what it names."""
-    held = [lk for lk in links if lk.what == "value" and lk.start < said[2] and said[1] < lk.end]
-    return bool(held) and all(role(catalog.tables[lk.table], "body") is None for lk in held)
 
 
 _PLACING = (Operation.NTH, Operation.ARGMAX, Operation.ARGMIN)
@@ -167,6 +167,8 @@ def _table(reading: Reading) -> CatalogTable | None:
         named = at and at[0].what in ("noun", "column")  # (`How many files…`, `…words…`)
         if table.name == "documents" and one and reading.counted and not named:
             continue  # (`How many cars…` of cars.json, `packages… in the lock file`: what it lists)
+        if table.name == "documents" and one and any(lk.what == "document" for lk in reading.links):
+            continue  # (`How many files does this RECORD list?`: not the file named, what it lists)
         if at and at[0].what == "noun":
             score += 1.5
         elif at and at[0].what == "value":

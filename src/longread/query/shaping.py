@@ -80,7 +80,8 @@ def measure(
     ranks = reading.operation in (Operation.ARGMAX, Operation.ARGMIN)
     asks = sums or ranks or any(lk.what == "value" for lk in kept)  # (not `How many… listed`)
     named = reading.at([lk for lk in kept if lk.what != "value"], reading.counted)
-    if counts and asks and not named:
+    rows = reading.at([lk for lk in reading.links if lk.what == "noun"], reading.counted)
+    if counts and asks and not named and not rows:  # (`How many of the files…`: rows, by name)
         return counts[0], ranked  # (`the most commits` of `   339\tAlan Turing`: its count)
     if maximal and (first is None or first.what == "noun" or first.column in used):
         sizes = [c.name for c in table.columns if c.type == "number"]

@@ -1,5 +1,6 @@
-"""The words of a question and the runs of them that may name something, and a name as it is
-matched (lower case, punctuation and spacing folded)."""
+"""The words of a question and the runs of them that may name something, a name as it is matched
+(lower case, punctuation and spacing folded), and how a word is written (after a mark, `.py`; as
+a verb made of a noun, `documented`)."""
 
 from __future__ import annotations
 
@@ -27,3 +28,16 @@ def ngrams(question: str) -> Iterator[tuple[str, int, int]]:
 def key(text: str) -> str:
     """A name as it is matched: lower case, punctuation and spacing folded."""
     return " ".join(re.sub(r"[^\w&'’]+", " ", str(text).lower()).split())
+
+
+def written_mark(question: str, start: int) -> str:
+    """The mark a word at `start` is written after, standing alone before it (the `.` of `.py`,
+    the `#` of `#ops`: a value holds the word with it); none if it has none."""
+    if start and question[start - 1] in ".#@$" and (start < 2 or question[start - 2].isspace()):
+        return question[start - 1]
+    return ""
+
+
+def verb_form(word: str, noun: str) -> bool:
+    """Whether a word is a verb made of the noun (`documented`, `logging`), not the noun."""
+    return word.endswith(("ed", "ing")) and not noun.endswith(("ed", "ing"))

@@ -119,7 +119,7 @@ def _grouped_lead(counted: Counted, what: str, catalog: Catalog) -> str:
     names = [named(g, plan, catalog) for g, _ in groups]
     if plan.operation is Operation.LIST:
         if len(names) == 1:
-            return f"{names[0]}, the only one ({shown(groups[0][1])} {what})."
+            return f"{names[0]}, the only one ({_many(groups[0][1], what)})."
         more = ", …" if len(names) > 3 * SHOWN else ""
         return f"{', '.join(names[: 3 * SHOWN])}{more} ({len(names):,})."
     if plan.operation is Operation.COUNT:

@@ -15,6 +15,7 @@ from longread.query.read import read_plan
 from longread.strategies.common import Run
 from longread.strategies.competence import reads_plans
 from longread.strategies.sources import catalog_of
+from longread.tools.corpus import CorpusTools
 
 
 def plan_for(question: str, source: object, run: Run) -> Plan:
@@ -30,7 +31,10 @@ def plan_for(question: str, source: object, run: Run) -> Plan:
         return complete_json(run.gateway, run.root, prompt, schema, purpose=Purpose.PLAN)
 
     model = reads_plans(run.root)
-    run.plan = read_plan(question, tables, ask if model is not None else None, bool(model))
+    looks_up = not isinstance(source, CorpusTools)  # (a corpus's records cost more than a fact)
+    run.plan = read_plan(
+        question, tables, ask if model is not None else None, bool(model), looks_up
+    )
     if run.plan.operation is not None:  # (a fact's plan is its shape, said with the mode)
         run.emit(EventKind.PHASE, name="PLAN", plan=run.plan.described(), reader=run.plan.reader)
     return run.plan

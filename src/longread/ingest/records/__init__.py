@@ -15,6 +15,7 @@ from longread.ingest.records import (
     log_lines,
     messages,
     parted,
+    sql_inserts,
     stanzas,
     tables,
     tasks,
@@ -29,6 +30,7 @@ KINDS: tuple[Kind, ...] = (
     xml_records,
     messages,
     json_records,
+    sql_inserts,
     log_lines,
     leveled,
     stanzas,
@@ -47,6 +49,7 @@ GENERIC = frozenset(  # of no named kind
         leveled.name,
         parted.name,
         json_records.name,
+        sql_inserts.name,
         stanzas.name,
         xml_records.name,
     )

@@ -33,6 +33,7 @@ _CLOCK = re.compile(r"(?<![:\d])\d{1,2}:[0-5]\d(?::[0-5]\d)?(?!\d|:\d)")  # (a t
 _COMMENT = re.compile(r"[ \t]*#")
 _UNIT = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")  # a column name's unit, in brackets
 _SAMPLE_LINES = 50
+NAME_CHARS = 24  # a header cell longer than this with no space in it is a value (a path, a hash)
 MIN_SPACED = 20  # lines parted by spaces into as many fields, for a table
 SPACED_SHARE = 0.95
 MAX_SPACED = 8
@@ -207,8 +208,9 @@ def _commented(text: str, spans: list[tuple[int, int]], stem: str, named: bool) 
 def is_header(first: list[str], rows: list[list[str]]) -> bool:
     """Whether a file's first row names its columns: not when most of its cells are numbers or
     are written as their column's values are (`root:x:0:0:…`, `AD  +4230+00131  Europe/Andorra`
-    are data; `id,name,2019` over `1,Ann,50` names columns), nor when a cell is a value its
-    column says again below (`ham` over `ham` and `spam`)."""
+    are data; `id,name,2019` over `1,Ann,50` names columns; a long run of characters with no
+    space, a path or a hash, is no name), nor when a cell is a value its column says again below
+    (`ham` over `ham` and `spam`)."""
     below = list(itertools.zip_longest(*rows[:200], fillvalue=""))
     if any(cell and n < len(below) and below[n].count(cell) >= 2 for n, cell in enumerate(first)):
         return False  # (`ham` over rows of `ham` and `spam`: a value said again, not a name)
@@ -216,7 +218,8 @@ def is_header(first: list[str], rows: list[list[str]]) -> bool:
     for n, cell in enumerate(first):
         shapes = Counter(_shape(value) for value in below[n]) if n < len(below) else Counter()
         common = shapes[_shape(cell)] >= 0.1 * sum(shapes.values()) if shapes else False
-        like += number(cell) is not None or (bool(cell) and common)
+        coded = len(cell) > NAME_CHARS and not any(c.isspace() for c in cell)
+        like += number(cell) is not None or coded or (bool(cell) and common)
     return like <= len(first) / 2
 
 
