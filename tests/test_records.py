@@ -461,10 +461,10 @@ SQL_DUMP = "CREATE TABLE staff (id INT, name TEXT, dept TEXT, salary INT);\n" + 
 )
 
 
-def test_statements_whose_commas_part_arguments_are_no_csv_but_a_template():
+def test_statements_whose_commas_part_arguments_are_no_csv_but_the_rows_they_insert():
     kinds = {t.kind for t in find_tables(SQL_DUMP, "dump.sql")}
-    assert "table" not in kinds
-    table = only(find_tables(SQL_DUMP, "dump.sql"), "template")
+    assert "table" not in kinds and "template" not in kinds
+    table = only(find_tables(SQL_DUMP, "dump.sql"), "sql")
     names = re.findall(r"VALUES \(\d+, '([^']+)'", SQL_DUMP)
     assert [v for row in table.rows for v in row[2] if v in names] == names  # (no quote kept)
     assert [c.name for c in table.columns][:4] == ["id", "name", "dept", "salary"]  # (the header)
