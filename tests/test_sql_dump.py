@@ -11,7 +11,10 @@ from collections import Counter
 from pathlib import Path
 
 from counted import ask
+from longread.api import SingleDocRLM
 from longread.ingest.records import find_tables
+from longread.llm.scripted import ScriptedLM
+from longread.strategies import planning
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -61,11 +64,33 @@ def test_rows_many_to_a_statement_with_their_columns_listed_are_read(tmp_path):
     assert said.startswith(f"{who}: {longest} chars"), said
 
 
-def test_a_fact_one_row_states_is_looked_up(tmp_path):
+def _pins(path: Path) -> dict[str, str]:
     names = "anthropic anyio attrs certifi click fastapi h11 idna jinja2 lxml markupsafe numpy"
     names += " openai packaging pluggy pydantic pytest rich sniffio typer urllib3"
     pins = [(name, f"{len(name)}.{n}.{n % 3}") for n, name in enumerate(names.split())]
-    path = tmp_path / "requirements.txt"
     path.write_text("\n".join(f"{name}=={version}" for name, version in pins) + "\n")
+    return dict(pins)
+
+
+def test_a_fact_one_row_states_is_looked_up(tmp_path):
+    path = tmp_path / "requirements.txt"
+    pins = _pins(path)
     said = ask(path, "Which version of numpy is installed?", tmp_path)
-    assert said.startswith(f"{dict(pins)['numpy']}, the only one (1 "), said
+    assert said.startswith(f"{pins['numpy']}, the only one (1 "), said
+
+
+def test_a_long_documents_fact_is_looked_up_once_its_records_are_found(tmp_path, monkeypatch):
+    """Finding a long document's records for a fact would cost more than the fact: a which
+    question is looked up only once a count has found them."""
+    monkeypatch.setattr(planning, "LOOKUP_CHARS", 100)
+    path = tmp_path / "requirements.txt"
+    pins = _pins(path)
+    model = ScriptedLM(["It does not say."] * 4, writes_code=False)
+    question = "Which version of numpy is installed?"
+    with SingleDocRLM(path, model, model, cache=False, store_path=tmp_path / "i.sqlite") as doc:
+        before = doc.ask(question)
+        counted = doc.ask("How many packages are pinned?")
+        after = doc.ask(question)
+    assert before.mode != "aggregate" and before.text == "It does not say."
+    assert counted.mode == "aggregate" and counted.text.startswith(f"{len(pins)} packages")
+    assert after.mode == "aggregate" and after.text.startswith(pins["numpy"]), after.text

@@ -22,9 +22,14 @@ APART_CHARS = 2_000_000  # a longer text's are found apart under a deadline (a p
 WAIT_SECONDS = 0.05  # how often the deadline is looked at while they are
 
 
+def records_found(store: DocStore, store_id: int) -> bool:
+    """Whether this version of the finders stored the document's records."""
+    return store.records_version(store_id) == FINDERS_VERSION
+
+
 def ensure_records(store: DocStore, store_id: int, name: str) -> None:
     """Find and store the document's records unless this version of the finders stored them."""
-    if store.records_version(store_id) == FINDERS_VERSION:
+    if records_found(store, store_id):
         return
     if (
         deadline.current(question=True) is not None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from longread.events import EventKind
+from longread.index.first_need import records_found
 from longread.llm.jsonio import complete_json
 from longread.llm.usage import Purpose
 from longread.query.catalog import Catalog
@@ -16,6 +17,7 @@ from longread.strategies.common import Run
 from longread.strategies.competence import reads_plans
 from longread.strategies.sources import catalog_of
 from longread.tools.corpus import CorpusTools
+from longread.tools.single_doc import SingleDocTools
 
 
 def plan_for(question: str, source: object, run: Run) -> Plan:
@@ -31,10 +33,24 @@ def plan_for(question: str, source: object, run: Run) -> Plan:
         return complete_json(run.gateway, run.root, prompt, schema, purpose=Purpose.PLAN)
 
     model = reads_plans(run.root)
-    looks_up = not isinstance(source, CorpusTools)  # (a corpus's records cost more than a fact)
     run.plan = read_plan(
-        question, tables, ask if model is not None else None, bool(model), looks_up
+        question, tables, ask if model is not None else None, bool(model), _looks_up(source)
     )
     if run.plan.operation is not None:  # (a fact's plan is its shape, said with the mode)
         run.emit(EventKind.PHASE, name="PLAN", plan=run.plan.described(), reader=run.plan.reader)
     return run.plan
+
+
+LOOKUP_CHARS = 20_000_000  # a longer document's records are found for a fact only if found before
+
+
+def _looks_up(source: object) -> bool:
+    """Whether a fact asked which or what is looked up in the source's tables first: a single
+    document's whose records are quick to find (a second or two) or found already; not a
+    corpus's, whose records would cost more than the fact."""
+    if isinstance(source, CorpusTools):
+        return False
+    if isinstance(source, SingleDocTools):
+        index = source.index
+        return index.total_chars <= LOOKUP_CHARS or records_found(index.store, index.store_id)
+    return True  # (texts in memory)
