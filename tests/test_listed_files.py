@@ -219,3 +219,19 @@ def test_leveled_lines_are_records_and_their_short_names_are_called_in_full(tmp_
     born = next(n for n, c in enumerate(indi.columns) if c.name == "birt_date")
     assert indi.columns[born].type == "date"  # (`12 JAN 1901`: a month in capitals)
     assert [d[:4] for d in indi.values[born]] == [p["year"] for p in people]
+
+
+def test_rows_whose_field_holds_a_phrase_written_after_with_are_counted(tmp_path):
+    chance = random.Random(21)
+    verbs = ["install -qqy", "upgrade -y", "remove", "install"]
+    runs = [
+        f"Start-Date: 2025-07-{n + 1:02}  09:00:00\nCommandline: apt-get {chance.choice(verbs)} "
+        f"pkg{n}\nEnd-Date: 2025-07-{n + 1:02}  09:02:00"
+        for n in range(16)
+    ]
+    path = tmp_path / "history.log"
+    path.write_text("\n\n".join(runs) + "\n", encoding="utf-8")
+    installs = sum("Commandline: apt-get install" in run for run in runs)
+    assert 0 < installs < len(runs)
+    said = ask(path, "How many runs had a Commandline with apt-get install?", tmp_path)
+    assert said.startswith(f"{installs} runs"), said

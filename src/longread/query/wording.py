@@ -118,11 +118,17 @@ def _having(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     no filter (`install` of a command line)."""
     if plan.operation is not Operation.COUNT:
         return plan
-    for found in reading.own(table):
+    own = reading.own(table)
+    held = [
+        m.span(1) for lk in own if lk.what == "column" and (m := _held_after(reading.asked, lk.end))
+    ]
+    for found in own:
+        if any(start <= found.start < end for start, end in held):
+            continue  # (`a Commandline with apt-get install`: what a column holds, no field had)
         said = _HAVING.search(reading.asked[: found.start]) if found.what == "column" else None
         if said is None or table.column(found.column or "") is None or found.column == plan.column:
             continue
-        if _HOLDS.match(reading.asked, found.end):
+        if _held_after(reading.asked, found.end):
             return plan  # (`a subject containing HOWTO`: what it holds, `_in_column`'s)
         test = Test.EMPTY if said.group("lacking") or said.group("no") else Test.FILLED
         read_in = {
@@ -187,6 +193,19 @@ _HOLDS = re.compile(
 )
 
 
+_WITH = re.compile(  # (not `with the most`, `with a homepage`: a rank, a field had)
+    r"\s+with\s+(?!(?:an?|the|no|any|some|more|less|most|fewest|fewer|least|over|under|at)\b)"
+    r"[\"“‘']?([^\"”’'?,;]+?)[\"”’']?\s*(?:[?,;]|\.(?!\w)|$)",
+    re.I,
+)
+
+
+def _held_after(asked: str, at: int) -> re.Match[str] | None:
+    """What the question says a column holds, written right after its name (`a subject
+    containing HOWTO`, `a Commandline with apt-get install`: group 1), if it says so."""
+    return _HOLDS.match(asked, at) or _WITH.match(asked, at)
+
+
 def _in_column(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     """The plan keeping the rows whose text column holds a word the question puts in it
     (`HOWTO in the subject`, `a subject containing HOWTO`)."""
@@ -200,7 +219,7 @@ def _in_column(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
             or any(f.column == column.name for f in plan.filters)
         ):
             continue
-        said = _IN_IT.search(reading.asked[: found.start]) or _HOLDS.match(reading.asked, found.end)
+        said = _IN_IT.search(reading.asked[: found.start]) or _held_after(reading.asked, found.end)
         word = said.group(1) if said is not None else None
         if word and terms(word):
             held = Filter(column.name, Test.MENTIONS, (word,))
