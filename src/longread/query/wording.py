@@ -119,16 +119,18 @@ def _having(plan: Plan, reading: Reading, table: CatalogTable) -> Plan:
     if plan.operation is not Operation.COUNT:
         return plan
     own = reading.own(table)
-    held = [
-        m.span(1) for lk in own if lk.what == "column" and (m := _held_after(reading.asked, lk.end))
-    ]
+    held = {  # (where a column's name ends: what the question says it holds)
+        lk.end: m.span(1)
+        for lk in own
+        if lk.what == "column" and (m := _held_after(reading.asked, lk.end))
+    }
     for found in own:
-        if any(start <= found.start < end for start, end in held):
+        if any(start <= found.start < end for start, end in held.values()):
             continue  # (`a Commandline with apt-get install`: what a column holds, no field had)
         said = _HAVING.search(reading.asked[: found.start]) if found.what == "column" else None
         if said is None or table.column(found.column or "") is None or found.column == plan.column:
             continue
-        if _held_after(reading.asked, found.end):
+        if found.end in held:
             return plan  # (`a subject containing HOWTO`: what it holds, `_in_column`'s)
         test = Test.EMPTY if said.group("lacking") or said.group("no") else Test.FILLED
         read_in = {

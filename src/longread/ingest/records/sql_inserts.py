@@ -27,6 +27,7 @@ _LITERAL = re.compile(
     r"|[xX]'([0-9A-Fa-f]*)'|(TRUE|FALSE)\b)\s*",
     re.I,
 )
+MAX_BODY_CHARS = 20_000  # a CREATE TABLE's body read at most (past it: no names declared)
 _SEPARATOR = re.compile(r"\s*,\s*")
 _CONSTRAINTS = frozenset("constraint primary unique foreign check key index".split())
 
@@ -87,7 +88,7 @@ def _declared(text: str, at: int) -> list[str]:
     """The column names a CREATE TABLE's body declares from `at` (after its opening bracket):
     each definition's first word, the table's constraints left out."""
     depth, start, names = 0, at, []
-    for where in range(at, min(len(text), at + 20_000)):
+    for where in range(at, min(len(text), at + MAX_BODY_CHARS)):
         char = text[where]
         if char == "(":
             depth += 1
