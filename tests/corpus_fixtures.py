@@ -55,3 +55,16 @@ def built(root: Path, db: Path, **options) -> CorpusIndex:
     index = open_index(root, db)
     index.update(parallel=False, **options)
     return index
+
+
+def comparable(index: CorpusIndex, words: list[str] | None = None) -> dict:
+    """Everything the index holds, by document id, without where level 2 lives (for comparing
+    two), with the ranking of each of `words` (default: of the first 20 keywords)."""
+    snapshot = index.to_dict()
+    for meta in snapshot["documents"].values():
+        meta.pop("has_detailed_index")
+        meta.pop("detailed_index_path")
+    if words is None:
+        words = sorted({k for m in snapshot["documents"].values() for k in m["keywords"]})[:20]
+    snapshot["ranks"] = {w: index.store.rank([w], 5) for w in words}
+    return snapshot

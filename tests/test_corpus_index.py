@@ -11,7 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corpus_fixtures import ARTICLES, built, open_index, write_bad_files, write_corpus
+from corpus_fixtures import (
+    ARTICLES,
+    built,
+    comparable,
+    open_index,
+    write_bad_files,
+    write_corpus,
+)
 from longread.errors import InputError
 from longread.index import corpus_update
 from longread.index.corpus import CorpusIndex
@@ -198,22 +205,8 @@ def test_a_parallel_build_equals_a_serial_one(tmp_path, monkeypatch):
     serial = built(root, tmp_path / "s.sqlite")
     parallel = open_index(root, tmp_path / "p.sqlite")
     parallel.update(parallel=True)
-    assert _comparable(parallel) == _comparable(serial)
+    assert comparable(parallel) == comparable(serial)
     assert len(serial.all_links()) == 80
-
-
-def _comparable(index: CorpusIndex) -> dict:
-    """Everything the index holds, by document id, without where level 2 lives (for comparing
-    two)."""
-    snapshot = index.to_dict()
-    for meta in snapshot["documents"].values():
-        meta.pop("has_detailed_index")
-        meta.pop("detailed_index_path")
-    snapshot["ranks"] = {
-        w: index.store.rank([w], 5)
-        for w in sorted({k for m in snapshot["documents"].values() for k in m["keywords"]})[:20]
-    }
-    return snapshot
 
 
 POOL = [
@@ -258,7 +251,7 @@ def test_any_sequence_of_updates_equals_a_fresh_build(tmp_path_factory, ops):
         else:
             index.remove_document(name)
     fresh = built(root, base / "fresh.sqlite")
-    assert _comparable(index) == _comparable(fresh)
+    assert comparable(index) == comparable(fresh)
 
 
 def test_an_update_uses_the_listing_prescan_started(tmp_path):

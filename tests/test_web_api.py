@@ -509,6 +509,30 @@ def index_corpus(tmp_path, name="harbour", fact=FACT, shards=None):
     return folder
 
 
+def test_a_watched_folder_is_offered_and_kept_fresh_while_the_server_runs(tmp_path):
+    folder = tmp_path / "harbour"
+    (folder / "records").mkdir(parents=True)
+    (folder / "records" / "wages.txt").write_text(f"Harbour wages.\n\n{FACT}\n")
+    app = scripted_app(tmp_path, ScriptedLM([]), watch=(folder,))
+
+    def listed() -> dict | None:
+        return next(iter(client.get("/api/documents").json()["documents"]), None)
+
+    with TestClient(app) as client:  # (the app's lifespan: the watch runs inside it)
+        assert client.get("/api/config").json()["watching"] == [str(folder)]
+        started = time.monotonic()
+        while not (listed() or {}).get("documents") and time.monotonic() - started < 10:
+            time.sleep(0.05)
+        first = listed()
+        assert (first["name"], first["documents"], first["kind"]) == ("harbour/", 1, "corpus")
+        (folder / "boats.txt").write_text("Harbour boats.\n\nTwelve boats.\n")
+        while listed()["documents"] == 1 and time.monotonic() - started < 10:
+            time.sleep(0.05)
+        now = listed()
+        assert now["documents"] == 2 and now["updated"] > first["updated"]
+        assert now["chars"] > first["chars"]
+
+
 @pytest.mark.parametrize("shards", [None, 3])
 def test_an_indexed_corpus_is_listed_and_analyzed_citing_its_documents(tmp_path, shards):
     index_corpus(tmp_path, shards=shards)
@@ -535,9 +559,11 @@ def test_an_indexed_corpus_is_listed_and_analyzed_citing_its_documents(tmp_path,
             "documents": 2,
             "chars": corpus["chars"],
             "pages": None,
+            "updated": corpus["updated"],
             "source": "index",
         }
         and corpus["chars"] > 400
+        and time.time() - 60 < corpus["updated"] <= time.time()
     )
     events = stream(client, body(corpus["id"], mode="map"))
     assert [d["name"] for k, d in events if k == "phase"] == list(PHASES)

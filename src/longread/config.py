@@ -25,8 +25,9 @@ def data_dir() -> Path:
     return Path(base) / "longread"
 
 
-def index_path(document: Path) -> Path:
-    """Where a document's index lives: one SQLite file per document path, in the cache."""
+def index_path(document: Path, folder: Path | None = None) -> Path:
+    """Where a document's index lives: one SQLite file per document path, in the cache (or in
+    `folder`)."""
     import hashlib
 
     from longread.errors import InputError
@@ -36,7 +37,7 @@ def index_path(document: Path) -> Path:
     except (RuntimeError, OSError) as error:  # a symlink loop: RuntimeError before Python 3.13
         raise InputError(f"cannot read {document}: {error}") from None
     digest = hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:12]
-    return cache_dir() / "indexes" / f"{resolved.stem[:40]}-{digest}.sqlite"
+    return (folder or cache_dir() / "indexes") / f"{resolved.stem[:40]}-{digest}.sqlite"
 
 
 def default_model() -> str:

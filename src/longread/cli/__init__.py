@@ -58,7 +58,19 @@ def _leave(code: int) -> NoReturn:
 
 def load_commands() -> None:
     """Register every command on the app (each module of this package registers its own)."""
-    from longread.cli import ask, chat, corpus, doctor, evaluate, index, mcp, records, repl, serve  # noqa: F401
+    from longread.cli import (  # noqa: F401
+        ask,
+        chat,
+        corpus,
+        doctor,
+        evaluate,
+        index,
+        mcp,
+        records,
+        repl,
+        serve,
+        watch,
+    )
 
 
 def _run() -> None:

@@ -74,6 +74,11 @@ def serve(
         "local Ray starts). Default: local. Also LONGREAD_EXECUTOR.",
     ),
     allow_host: list[str] = ALLOW_HOST,
+    watch: list[Path] = typer.Option(
+        [],
+        "--watch",
+        help="A folder to offer as a corpus, kept indexed as its files change (repeat for more).",
+    ),
 ) -> None:
     """Serve the web app: upload documents, ask with any mode, watch the run live, read the cited
     answer. The API is described at /docs."""
@@ -96,6 +101,7 @@ def serve(
         queue_timeout=queue_timeout,
         allow_unisolated_code=allow_unisolated_code,
         hosts=allowed_hosts(host, allow_host),
+        watch=tuple(_folder(f) for f in watch),
     )
     offered = [spec.strip() for given in model for spec in given.split(",") if spec.strip()]
     if offered:
@@ -116,6 +122,15 @@ def serve(
         print(f"longread: serving on http://{host}:{port}/ (API docs at /docs)", flush=True)
         choices = offered[1:] + present_local_models()
         serve_app(create_app(settings, choices), host, port)
+
+
+def _folder(given: Path) -> Path:
+    """A folder to watch, resolved; InputError if it is none."""
+    from longread.errors import InputError
+
+    if not given.is_dir():
+        raise InputError(f"--watch {given}: not a folder")
+    return given.resolve()
 
 
 trace_app = typer.Typer(no_args_is_help=True, help="Look at the trace of a run.")

@@ -8,6 +8,7 @@ ends where a fresh build does."""
 from __future__ import annotations
 
 import json
+import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -40,6 +41,7 @@ from longread.text.fold import tokens
 MetaReader = Callable[[list[tuple[StoredDoc, str, ContentMeta]]], list[ContentMeta]]
 """Reads documents (each with its opening and its rules' metadata) and returns better metadata."""
 BATCH_SIZE = 256  # documents a sub-model reads per saved step
+UPDATED = "updated"  # the setting that holds when the index was last brought in line
 
 
 @dataclass
@@ -110,10 +112,16 @@ class CorpusIndex:
                 executor=executor,
                 on_event=on_event,
             )
+        self.store.set_setting(UPDATED, repr(time.time()))
         if meta_reader is not None:
             self.improve_meta(meta_reader, batch_size, on_event)
         self._levels.clear()
         return report
+
+    def updated(self) -> float | None:
+        """When the index was last brought in line with its folder (seconds since the epoch)."""
+        at = self.store.setting(UPDATED)
+        return float(at) if at else None
 
     def prescan(self) -> None:
         """Start listing the folder's files, against the index, for the next `update` (see

@@ -5,8 +5,10 @@ committed. A changed file whose text is the same costs one statement."""
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from longread.events import Event, EventKind, EventSink, ignore
@@ -18,10 +20,12 @@ from longread.index.corpus_files import (
     UpdateReport,
     compare,
     file_state,
+    index_terms,
     prepare,
     prepare_all,
 )
-from longread.store.corpus_store import DocRecord
+from longread.index.corpus_json import content_meta
+from longread.store.corpus_store import DocRecord, StoredDoc
 from longread.store.open_corpus import CorpusStores
 
 # documents stored per transaction, at most (fewer, larger transactions rewrite the inverted
@@ -57,7 +61,7 @@ def store_files(
     the deleted ones (see the module's docstring)."""
     report = UpdateReport(removed=listed.removed, unchanged=listed.unchanged)
     todo = list(listed.changed)
-    store.remove_docs(report.removed)
+    moved = _model_read(store, listed.removed)
     sizes = [
         (d, state[0] if (state := listed.changed[d]) else 0) for d in todo
     ]  # (what the read-ahead counts)
@@ -65,6 +69,8 @@ def store_files(
     chars = 0
     for done, item in enumerate(_prepared(str(root), sizes, parallel, executor), 1):
         record = _sort_out(store, item, report, listed.stored)
+        if record is not None and record.digest in moved:
+            record = _with_meta(record, moved[record.digest])
         if record is not None:
             pending.append(record)
             chars += len(record.text)
@@ -76,7 +82,23 @@ def store_files(
             on_event(
                 Event(EventKind.PROGRESS, {"task": "documents", "done": done, "total": len(todo)})
             )
+    store.remove_docs(
+        report.removed
+    )  # (after: a moved file's text, and what was built on it, stay)
     return report
+
+
+def _model_read(store: CorpusStores, doc_ids: Sequence[str]) -> dict[str, StoredDoc]:
+    """Content hash -> the document among `doc_ids` whose metadata a model read."""
+    docs = (store.doc(d) for d in doc_ids)
+    return {d.content_hash: d for d in docs if d is not None and d.meta.get("source") != "rules"}
+
+
+def _with_meta(record: DocRecord, moved: StoredDoc) -> DocRecord:
+    """A moved file's record with the metadata a model read of it at its old path."""
+    meta = content_meta(moved.meta)
+    terms = index_terms(record.doc_id, meta)
+    return replace(record, meta_json=json.dumps(moved.meta, ensure_ascii=False), terms=terms)
 
 
 def _sort_out(

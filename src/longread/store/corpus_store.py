@@ -19,8 +19,7 @@ from longread.store.corpus_search import CorpusSearch
 from longread.store.docstore import DocStore, NewText
 from longread.store.section_search import FTS_BATCH_CHARS
 
-_CORPUS_SCHEMA = (
-    """
+_CORPUS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS corpus_docs (
     id INTEGER PRIMARY KEY,          -- the row of the document in corpus_fts
     doc_id TEXT NOT NULL UNIQUE,     -- its path relative to the corpus root
@@ -44,9 +43,9 @@ CREATE TABLE IF NOT EXISTS doc_terms (
     PRIMARY KEY (kind, term, doc_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS doc_terms_by_doc ON doc_terms(doc);
-CREATE TABLE IF NOT EXISTS fts_pending (row INTEGER PRIMARY KEY);"""
-    "  -- documents not yet in corpus_fts\n"
-)
+-- documents not yet in corpus_fts
+CREATE TABLE IF NOT EXISTS fts_pending (row INTEGER PRIMARY KEY);
+"""
 _CORPUS_FTS = (
     "\nCREATE VIRTUAL TABLE corpus_fts USING fts5(title, body, content='', "
     """tokenize='unicode61 remove_diacritics 2');
@@ -55,9 +54,7 @@ INSERT INTO corpus_fts (corpus_fts, rank) VALUES ('crisismerge', 64);  -- buildi
 """
 )
 SMALL_CORPUS = 1_000  # a search for several words in fewer documents keeps even the common ones
-CACHE_KB = (
-    65_536  # 1,000 pages of 64 KB: a batch's inserts into the postings stay in memory till commit
-)
+CACHE_KB = 65_536  # 1,000 pages of 64 KB: a batch's inserts into the postings stay in memory
 
 
 def file_states(db: sqlite3.Connection) -> dict[str, tuple[int, int]]:
@@ -143,14 +140,12 @@ class CorpusStore(DocStore, CorpusSearch):
         """The store that holds the document `doc_id` (this one)."""
         return self
 
-    # -- the root folder -------------------------------------------------------------------
+    # -- the root folder ------------------------------------------------------------------
     def root(self) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'corpus_root'").fetchone()
-        return row[0] if row else None
+        return self.setting("corpus_root")
 
     def set_root(self, root: str) -> None:
-        with self.db:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('corpus_root', ?)", (root,))
+        self.set_setting("corpus_root", root)
 
     # -- writing ------------------------------------------------------------------------------
     def add_records(self, records: Iterable[DocRecord]) -> list[int]:
@@ -167,9 +162,8 @@ class CorpusStore(DocStore, CorpusSearch):
                 if r.digest not in stored
             }  # (a text twice in the batch is stored once)
             stored.update(zip(new, self._insert_documents(list(new.values())), strict=True))
-            first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM corpus_docs").fetchone()[
-                0
-            ]
+            top = "SELECT coalesce(max(id), 0) + 1 FROM corpus_docs"
+            (first,) = self.db.execute(top).fetchone()
             rows = list(range(first, first + len(records)))
             self.db.executemany(
                 "INSERT INTO corpus_docs (id, doc_id, store_id, path, kind, file_size, mtime_ns, "
@@ -246,12 +240,9 @@ class CorpusStore(DocStore, CorpusSearch):
         """Give documents new metadata and index terms."""
         with self._bulk():
             for doc, meta, terms in changes:
-                if meta["title"] != doc.meta["title"] and self._indexed(
-                    doc.row
-                ):  # (a pending one is
-                    text = self.read_range(
-                        doc.store_id, 0, doc.chars
-                    )  # indexed with its new title)
+                renamed = meta["title"] != doc.meta["title"]
+                if renamed and self._indexed(doc.row):  # (a pending one gets its new title)
+                    text = self.read_range(doc.store_id, 0, doc.chars)
                     self._fts_delete(doc.row, doc.meta["title"], text)
                     self.db.execute(
                         "INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
@@ -347,8 +338,11 @@ class CorpusStore(DocStore, CorpusSearch):
             ]
         return [_stored(row) for row in found if row]
 
-    def doc_ids(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT doc_id FROM corpus_docs ORDER BY doc_id")]
+    def doc_ids(self, folder: str = "") -> list[str]:
+        """The documents' ids in order: all, or those inside `folder` (a path in the corpus)."""
+        low, high = (f"{folder}/", f"{folder}0") if folder else ("", "\U0010ffff")  # ('0': '/'+1)
+        query = "SELECT doc_id FROM corpus_docs WHERE doc_id >= ? AND doc_id < ? ORDER BY doc_id"
+        return [r[0] for r in self.db.execute(query, (low, high))]
 
     def doc_sizes(self) -> list[tuple[str, int]]:
         """(doc id, characters) of every document, in id order."""

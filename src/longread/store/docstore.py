@@ -176,6 +176,14 @@ class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
                 "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),)
             )
 
+    def setting(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
     def _stored_version(self) -> int | None:
         """The schema version the file was written with; None for a new file."""
         if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():

@@ -83,6 +83,12 @@ class ShardedCorpusStore:
         for shard in self.shards:
             shard.set_root(root)
 
+    def setting(self, key: str) -> str | None:
+        return self.shards[0].setting(key)
+
+    def set_setting(self, key: str, value: str) -> None:
+        self.shards[0].set_setting(key, value)
+
     def file_states(self, doc_ids: Sequence[str] | None = None) -> dict[str, tuple[int, int]]:
         return reduce(lambda a, b: a | b, self._everywhere(lambda s: s.file_states(doc_ids)))
 
@@ -163,8 +169,8 @@ class ShardedCorpusStore:
                 by_number[self._number(shard, doc.row)] = self._outward(shard, doc)
         return [by_number[r] for r in rows if r in by_number]
 
-    def doc_ids(self) -> list[str]:
-        return self._merged(CorpusStore.doc_ids)
+    def doc_ids(self, folder: str = "") -> list[str]:
+        return self._merged(lambda shard: shard.doc_ids(folder))
 
     def doc_sizes(self) -> list[tuple[str, int]]:
         return self._merged(CorpusStore.doc_sizes)

@@ -28,6 +28,7 @@ from longread.web.runs import RunLog
 from longread.web.security_headers import SecurityHeaders
 from longread.web.settings import Settings
 from longread.web.slots import Slots
+from longread.web.watched import WatchedFolders
 
 STATIC = Path(__file__).parent / "static"
 SWEEP_SECONDS = 60.0  # how often idle conversations are looked for
@@ -46,7 +47,7 @@ def create_app(
         title="longread",
         version="0.1.0",
         description="Answer questions about long documents (base, retrieval, map, rlm).",
-        lifespan=_closing_conversations,
+        lifespan=_lifespan,
     )
     app.state.settings = settings
     app.state.services = Services(
@@ -74,10 +75,13 @@ def create_app(
 
 
 @asynccontextmanager
-async def _closing_conversations(app: FastAPI) -> AsyncIterator[None]:
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Idle conversations are closed as they expire (checked each SWEEP_SECONDS), and the open
-    ones (their REPLs stopped) when the server stops."""
+    ones (their REPLs stopped) when the server stops; watched folders are watched meanwhile."""
     conversations = app.state.services.conversations
+    settings = app.state.settings
+    watched = WatchedFolders(settings.watch, settings.index_dir)
+    watched.start()
 
     async def sweep() -> None:
         while True:
@@ -88,6 +92,7 @@ async def _closing_conversations(app: FastAPI) -> AsyncIterator[None]:
     yield
     sweeping.cancel()
     conversations.close()
+    await asyncio.to_thread(watched.stop)
 
 
 async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from longread.errors import InputError
-from longread.index.corpus import CorpusIndex
+from longread.index.corpus import UPDATED, CorpusIndex
 from longread.index.single import SingleDocIndex
 from longread.store.docstore import SCHEMA_VERSION, DocStore
 from longread.store.manifest import MANIFEST
@@ -57,6 +57,7 @@ class IndexedCorpus:
     root: Path
     documents: int
     chars: int
+    updated: float | None = None  # when its index was last brought in line (seconds since 1970)
 
     @property
     def name(self) -> str:
@@ -70,6 +71,7 @@ class IndexedCorpus:
             "chars": self.chars,
             "pages": None,
             "documents": self.documents,
+            "updated": self.updated,
             "source": "index",
         }
 
@@ -129,12 +131,19 @@ def _corpus(index_file: Path) -> IndexedCorpus | None:
     except (InputError, sqlite3.Error):
         return None
     try:
-        root, (documents, chars) = store.root(), store.totals()
+        root, (documents, chars), updated = store.root(), store.totals(), store.setting(UPDATED)
     finally:
         store.close()
     if root is None or not Path(root).is_dir() or not documents:
         return None
-    return IndexedCorpus(f"corpus-{index_file.stem}", index_file, Path(root), documents, chars)
+    return IndexedCorpus(
+        f"corpus-{index_file.stem}",
+        index_file,
+        Path(root),
+        documents,
+        chars,
+        float(updated) if updated else None,
+    )
 
 
 def store_kind(path: Path) -> str | None:

@@ -60,6 +60,7 @@ def config(request: Request) -> dict[str, Any]:
         "corpus_modes": list(modes_for("corpus")),
         "defaults": _defaults(),
         "max_upload_mb": settings.max_upload_mb,
+        "watching": [str(folder) for folder in settings.watch],
     }
 
 

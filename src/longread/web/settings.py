@@ -33,6 +33,7 @@ class Settings:
     queue_timeout: float = 30.0
     allow_unisolated_code: bool = False  # run rlm mode even where the OS cannot isolate model code
     index_dir: Path = field(default_factory=lambda: cache_dir() / "indexes")
+    watch: tuple[Path, ...] = ()  # folders kept indexed as they change (their indexes in index_dir)
     resolve: Callable[[str], LM] = resolve_model
     cache: bool = True  # reuse model responses across analyses (the gateway's SQLite cache)
     executor: Executor | None = None  # on Ray: the sub-model's calls run as Ray tasks

@@ -6,6 +6,7 @@ const $ = (selector, root = document) => root.querySelector(selector);
 const state = { config: null, documents: [], selected: new Set(), controllers: [], generation: 0,
   conversation: null, asked: "", notice: "" };
 const PHASES = ["INIT", "CHUNK", "SUBCALL", "AGGREGATE", "RESPOND"];
+const WATCH_REFRESH_MS = 3000; // how often the documents list is read again while folders are watched
 
 /** An element with attributes and children (strings become text nodes). */
 function el(tag, attrs = {}, ...children) {
@@ -106,6 +107,21 @@ async function loadDocuments() {
   renderDocuments();
 }
 
+/** The list read again while the server watches folders; drawn again only if it changed. */
+async function refreshDocuments() {
+  if (document.hidden) return;
+  const { documents } = await api("/api/documents");
+  if (JSON.stringify(documents) === JSON.stringify(state.documents)) return;
+  state.documents = documents;
+  renderDocuments();
+}
+
+function describeKind(doc) {
+  if (doc.source === "upload") return "upload";
+  if (doc.kind !== "corpus") return "indexed";
+  return doc.updated ? `indexed corpus, updated ${new Date(doc.updated * 1000).toLocaleString()}` : "indexed corpus";
+}
+
 function renderDocuments() {
   const body = $("#documents tbody");
   body.replaceChildren();
@@ -122,7 +138,7 @@ function renderDocuments() {
       : "";
     body.append(el("tr", { "data-id": doc.id },
       el("td", {}, box), el("td", {}, doc.name),
-      el("td", {}, doc.source === "upload" ? "upload" : doc.kind === "corpus" ? "indexed corpus" : "indexed"),
+      el("td", {}, describeKind(doc)),
       el("td", { class: "num" }, doc.chars.toLocaleString("en")),
       el("td", { class: "num" }, doc.kind === "corpus" ? `${doc.documents.toLocaleString("en")} documents` : doc.pages ?? "—"),
       el("td", {}, remove)));
@@ -668,6 +684,7 @@ function wire() {
 async function start() {
   try {
     await Promise.all([loadConfig(), loadDocuments()]);
+    if (state.config.watching.length) setInterval(() => refreshDocuments().catch(() => {}), WATCH_REFRESH_MS);
   } catch (error) {
     notify(error.message);
   }
