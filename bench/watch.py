@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from longread.config import index_path
@@ -57,6 +58,11 @@ def peak_mb(pid: int) -> float:
 
 def found(store: CorpusStore, word: str) -> list[str]:
     return [doc_id for doc_id, _ in store.rank([word], 5)]
+
+
+def shows(store: CorpusStore, word: str, documents: list[str]) -> bool:
+    """Whether a search for `word` finds exactly `documents`."""
+    return found(store, word) == documents
 
 
 def wait_until(holds: Callable[[], bool], seconds: float = 120) -> None:
@@ -94,23 +100,19 @@ def measure(base: Path, files: int, changes: int) -> dict[str, float]:
             kind, number = kinds[at % 4], next(picked)
             doc_id = f"d{number // 100:04}/note{number:06}.txt"
             if kind == "change":
-                word = f"changed{at}x"
+                word, shown = f"changed{at}x", [doc_id]
                 write_note(root, doc_id, word)
-                seen = lambda: found(reader, word) == [doc_id]  # noqa: E731
             elif kind == "create":
-                word, doc_id = f"created{at}x", f"new/n{at}.txt"
-                write_note(root, doc_id, word)
-                seen = lambda: found(reader, word) == [doc_id]  # noqa: E731
+                word, shown = f"created{at}x", [f"new/n{at}.txt"]
+                write_note(root, shown[0], word)
             elif kind == "delete":
+                word, shown = f"token{number}i", []
                 (root / doc_id).unlink()
-                word = f"token{number}i"
-                seen = lambda: found(reader, word) == []  # noqa: E731
             else:
+                word, shown = f"token{number}i", [f"moved/{doc_id}"]
                 os.renames(root / doc_id, root / "moved" / doc_id)
-                word, moved = f"token{number}i", f"moved/{doc_id}"
-                seen = lambda: found(reader, word) == [moved]  # noqa: E731
             made = time.monotonic()
-            wait_until(seen)
+            wait_until(partial(shows, reader, word, shown))
             latencies.append(time.monotonic() - made)
             time.sleep(GAP_SECONDS)
         per_change = (cpu_seconds(command.pid) - cpu_before) / changes
