@@ -494,6 +494,26 @@ def test_indexed_documents_are_listed_and_analyzed_through_their_index(tmp_path)
     assert mixed.status_code == 422 and "analyzed alone" in mixed.json()["detail"]
 
 
+def test_a_cited_passage_comes_with_the_sections_it_refers_to(tmp_path):
+    path = tmp_path / "harbour.md"
+    path.write_text(
+        f"# Harbour\n\n## 1 Wages\n\n{FACT} (see 2.1)\n\n## 2 Boats\n\n{FILLER}"
+        f"### 2.1 Hulls\n\nTarred every spring.\n",
+        encoding="utf-8",
+    )
+    SingleDocIndex.build(path, DocStore(tmp_path / "indexes" / "harbour.sqlite")).store.close()
+    client = TestClient(scripted_app(tmp_path, ScriptedLM([])))
+    [listed] = client.get("/api/documents").json()["documents"]
+    at = path.read_text(encoding="utf-8").index(FACT)
+    shown = client.get(
+        f"/api/documents/{listed['id']}/range", params={"start": at, "end": at + len(FACT)}
+    ).json()
+    [reference] = shown["references"]
+    assert (reference["text"], reference["target"]) == ("2.1", "2.1 Hulls")
+    hulls = path.read_text(encoding="utf-8").index("### 2.1 Hulls")
+    assert reference["target_start"] <= hulls + 4 < reference["target_end"]
+
+
 def index_corpus(tmp_path, name="harbour", fact=FACT, shards=None):
     """A folder of two files indexed as a corpus in the server's index folder (in one store, or
     in `shards`); one states `fact`."""

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from longread.index.single import SingleDocIndex
 from longread.llm.scripted import ScriptedLM
+from longread.store.docstore import DocStore
 from longread.web import create_app
 from longread.web.runs import RunLog
 from longread.web.settings import Settings
@@ -375,6 +377,36 @@ def test_an_indexed_corpus_is_analyzed_and_its_citations_open(page, tmp_path):
         cited, where = open_citation(page, '[data-mode="map"] .answer-text button.cite')
         assert cited == FACT and "records/wages.txt" in where
         shot(page, "scripted-corpus-citation")
+
+
+def test_a_cited_passages_reference_opens_the_section_it_names(page, tmp_path):
+    path = tmp_path / "lighthouse.md"
+    path.write_text(
+        f"# Lighthouse\n\n## 1 Pay\n\n{FACT} The rates are set by the board (see 2.1).\n\n"
+        "## 2 Board\n\nThe board meets twice a year.\n\n### 2.1 Rates\n\n"
+        "Rates are reviewed each March by the harbour board.\n",
+        encoding="utf-8",
+    )
+    SingleDocIndex.build(path, DocStore(tmp_path / "indexes" / "lighthouse.sqlite")).store.close()
+    root, sub = scripted_models()
+    with serving(scripted_app(tmp_path, root, sub)) as base:
+        page.goto(base)
+        page.locator("#documents tbody tr input[type=checkbox]").first.check()
+        page.keyboard.press("Alt+2")
+        page.fill("#question", QUESTION)
+        page.select_option("#mode", "map")
+        page.focus("#question")
+        page.keyboard.press("Control+Enter")
+        page.wait_for_selector("#answer .answer-text button.cite", timeout=30_000)
+        cited, _ = open_citation(page, "#answer .answer-text button.cite")
+        assert FACT in cited
+        reference = page.locator("#viewer .viewer-references button")
+        assert reference.inner_text() == "2.1 → 2.1 Rates"
+        reference.click()
+        page.wait_for_function(
+            "() => document.querySelector('#viewer mark').textContent.includes('reviewed')"
+        )
+        assert "2.1 Rates" in page.locator("#viewer .viewer-where").inner_text()
 
 
 def test_analyze_during_a_comparison_ends_the_comparison(page, tmp_path):

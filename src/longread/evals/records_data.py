@@ -28,7 +28,7 @@ def fetch(cache: Path) -> dict[str, Path]:
     if penguins.exists() or _pip_file(PENGUINS, "palmerpenguins/data/penguins.csv", penguins):
         found["penguins"] = penguins
     for deb in DEBS:
-        _deb(deb, cache / deb)
+        unpacked_deb(deb, cache / deb)
     logs = cache / "fail2ban" / "usr/lib/python3/dist-packages/fail2ban/tests/files/logs"
     if logs.is_dir():
         found["logs"] = logs
@@ -64,7 +64,7 @@ def _pip_file(spec: str, member: str, out: Path) -> bool:
     return True
 
 
-def _deb(package: str, out: Path) -> bool:
+def unpacked_deb(package: str, out: Path) -> bool:
     """A Debian package unpacked into `out` (once), by `apt-get download` and `dpkg-deb -x`."""
     if out.is_dir():
         return True

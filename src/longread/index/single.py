@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from longread.index.full_text import PartBuilders
+from longread.index.references import SAMPLE_CHARS, Reference, ReferenceFinder
 from longread.ingest.doctype import detect_doc_type
 from longread.ingest.document import load_document
 from longread.ingest.fingerprint import Fingerprint, fingerprint, stamp
@@ -186,6 +187,16 @@ class SingleDocIndex:
 
     def read_range(self, start: int, end: int) -> str:
         return self.store.read_range(self.store_id, start, end)
+
+    @cached_property
+    def reference_finder(self) -> ReferenceFinder:
+        """What the document's cross-references can name, learned from its headings and text."""
+        return ReferenceFinder(self.rows, self.read_range(0, min(self.total_chars, SAMPLE_CHARS)))
+
+    def references(self, start: int = 0, end: int | None = None) -> list[Reference]:
+        """The cross-references written in [start, end) of the text (see index/references)."""
+        end = self.total_chars if end is None else min(end, self.total_chars)
+        return self.reference_finder.find(self.read_range(start, end), start)
 
     # -- the portable JSON form ----------------------------------------------------------
     def save(self, index_path: str | Path) -> None:

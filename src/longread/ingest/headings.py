@@ -1,7 +1,7 @@
-"""Heading lines found by rules: markdown and setext, LaTeX, numbered `1.2.3`, legal
-`Article`/`Section`/`§`, `Part`/`Chapter`/`Act`/`Scene`, `Step N`. One compiled regular
-expression runs over line starts, so it stays fast on texts of hundreds of megabytes. Offsets
-are character offsets into the text."""
+"""Heading lines found by rules: markdown and setext, LaTeX, numbered `1.2.3` (an annex's
+`A.1.2`), legal `Article`/`Section`/`§`, `Part`/`Chapter`/`Act`/`Scene`, `Step N`. One compiled
+regular expression runs over line starts, so it stays fast on texts of hundreds of megabytes.
+Offsets are character offsets into the text."""
 
 from __future__ import annotations
 
@@ -45,13 +45,14 @@ _LINE = (
     r"|(?P<rule>={3,}|-{3,})[ \t]*$"
     r"|[ \t]*\\(?P<tex>part|chapter|section|subsection|subsubsection)\*?(?:\[[^\]\n]*\])?\{"
     r"(?P<tex_rest>[^\n]*)"
-    r"|(?P<num>\d{1,3}(?:\.\d{1,3}){0,5})\.?[ \t]+(?P<num_title>(?![a-z])[^\W\d_][^\n]*)"
+    r"|(?P<num>(?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3}){0,5})\.?[ \t]+"
+    r"(?P<num_title>[\"“‘]?(?![a-z])[^\W\d_][^\n]*)"  # (a title may be quoted: `5.6.5. "Section"`)
     rf"|[ \t]*(?P<kw>(?:{'|'.join(_KEYWORDS)})(?=[ \t])|§)[ \t]*"
     rf"(?P<kw_num>\d+(?:\.\d+)*|[IVXLCDM]+\b|(?i:{_NUMBER_WORDS})\b)(?P<kw_rest>[^\n]*)"
 )
 # Most lines cannot start a heading; this lookahead rejects them before any alternative is tried
 # (possessive: giving back blanks never helps, and not trying saves time on indented text).
-_MAY_START = rf"(?=[ \t]*+[`~#=\-\\\d{''.join(sorted({k[0] for k in _KEYWORDS}))}§])"
+_MAY_START = rf"(?=[ \t]*+(?:[`~#=\-\\\d{''.join(sorted({k[0] for k in _KEYWORDS}))}§]|[A-Z]\.\d))"
 _AT_START = re.compile(_MAY_START + "(?:" + _LINE + ")", re.MULTILINE)
 _AFTER_NEWLINE = re.compile(r"\n" + _MAY_START + "(?:" + _LINE + ")", re.MULTILINE)
 
@@ -134,6 +135,19 @@ def _previous_line(text: str, line_start: int) -> tuple[int, str] | None:
     return cut + 1, text[cut + 1 : line_start - 1]
 
 
+def _underline(text: str, line_start: int) -> bool:
+    """Whether a line of tildes underlines the line above it (a reStructuredText heading, as
+    long as its title), rather than opening a code block."""
+    end = text.find("\n", line_start)
+    line = text[line_start : end if end >= 0 else len(text)].strip()
+    previous = _previous_line(text, line_start)
+    return (
+        set(line) == {"~"}
+        and previous is not None
+        and abs(len(previous[1].strip()) - len(line)) <= 2
+    )
+
+
 def _blank_before(text: str, line_start: int) -> bool:
     """True at the top of the text or after a whitespace-only line."""
     if line_start == 0:
@@ -182,11 +196,12 @@ def _tex(start: int, m: re.Match[str]) -> _Candidate | None:
 def _numbered(text: str, start: int, m: re.Match[str]) -> _Candidate | None:
     """`1.2.3 Title`, guarded against list items, prose and contents entries."""
     title = m["num_title"].strip()
+    words = title.lstrip('"“‘')
     if (
         not title
         or len(title) > MAX_TITLE_CHARS
-        or not title[0].isalpha()
-        or title[0].islower()
+        or not words[:1].isalpha()
+        or words[0].islower()
         or title[-1] in ".,;:"
         or _TOC_ENTRY.search(title)
         or not _blank_before(text, start)
@@ -241,6 +256,8 @@ def _candidates(text: str) -> list[_Candidate]:
     fence = ""
     for start, m in _line_matches(text):
         if m["fence"]:
+            if _underline(text, start):
+                continue
             marker = m["fence"].strip()[0]
             if fence == marker:
                 fence, fenced = "", []

@@ -7,6 +7,8 @@ answer needs two documents is answered in two hops."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from longread.answer import Answer
 from longread.events import EventKind
@@ -16,6 +18,7 @@ from longread.store.full_text import spelled
 from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.corpus_view import CorpusView, candidates
 from longread.strategies.floor import RankedByFloor, source_floor, with_floor
+from longread.strategies.following import FollowingReader
 from longread.strategies.planning import plan_for
 from longread.strategies.reading import (
     SENTENCE,
@@ -43,7 +46,8 @@ def run_map(question: str, tools: SingleDocTools, run: Run) -> Answer:
     holding the sentences of the whole document that match it best (the lexical floor)."""
     chunk_chars, limit = chunk_plan(run)
     chunks = search_chunks(question, tools, chunk_chars, limit)
-    return _floored(question, chunks, best_chunks(question, chunks, limit), tools, run)
+    chosen = best_chunks(question, chunks, limit)
+    return _floored(question, chunks, chosen, tools, run, FollowingReader)
 
 
 def map_texts(question: str, docs: TextDocs, run: Run) -> Answer:
@@ -54,18 +58,22 @@ def map_texts(question: str, docs: TextDocs, run: Run) -> Answer:
 
 
 def _floored(
-    question: str, candidates: list[Chunk], chosen: list[Chunk], source: Readable, run: Run
+    question: str,
+    candidates: list[Chunk],
+    chosen: list[Chunk],
+    source: Readable,
+    run: Run,
+    reading: Callable[[str, Run, Any], ChunkReader] = ChunkReader,
 ) -> Answer:
     """Read the `chosen` candidates and the chunks holding the floor's sentences, `max_slices`
-    in all, and answer with the findings ranked by the floor."""
+    in all (with a reader `reading` makes), and answer with the findings ranked by the floor."""
     chunk_chars, limit = chunk_plan(run)
     weighed = source_floor(question, source, candidates)
     read = with_floor(chosen, candidates, weighed, source, chunk_chars, limit)
     total = len({c.start for c in candidates} | {c.start for c in read})
     run.emit(EventKind.PHASE, name="MAP", chunks=len(read))
-    return map_answer(
-        question, read, run, source, "map", total, ranking=RankedByFloor(weighed, source)
-    )
+    ranking = RankedByFloor(weighed, source)
+    return map_answer(question, read, run, source, "map", total, ranking=ranking, reading=reading)
 
 
 class CorpusReader(ChunkReader):

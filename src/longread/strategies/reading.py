@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -191,7 +192,7 @@ class ChunkReader:
             return
         span = None  # (a step of a chain is no answer: its passage's sentence may be one)
         if not nothing:
-            span = _exact(quote, chunk.text) or grounded_span(claim, chunk.text, self.question)
+            span = _exact(quote, chunk.text) or self.grounded(claim, chunk)
             if span is None:
                 self._count("ungrounded")  # (the reply is dropped; the passage may still say it)
         if span is None or not self.on_point(chunk.text[span[0] : span[1]]):
@@ -209,6 +210,10 @@ class ChunkReader:
             claim = " ".join(citation.text.split())  # (a tiny model's "not" its text lacks)
         self._count("findings")
         self.findings.append(Finding(chunk, claim, citation, (start, end)))
+
+    def grounded(self, claim: str, chunk: Chunk) -> tuple[int, int] | None:
+        """The sentence of the chunk a reply rests on, near a word of the question."""
+        return grounded_span(claim, chunk.text, self.question)
 
     def on_point(self, cited: str) -> bool:
         """Whether a sentence a reply rests on is about what this reader looks for (any is)."""
@@ -248,7 +253,7 @@ class ChunkReader:
             order = list(range(self.leading)) + rest
         if order and not self.run.root.writes_code:
             order = self.kept(found, order, scores)
-        ranked = [found[i] for i in order]
+        ranked = self.arranged([found[i] for i in order])
         read = self.stats["chunks_read"]
         if ranked and stopped_by is not None:
             text = led(ranked)  # (the budget is spent: joined without a model)
@@ -267,6 +272,10 @@ class ChunkReader:
             stats={**stats, **self.stats, "chunks_total": total_chunks},
             stopped_by=stopped_by,
         )
+
+    def arranged(self, ranked: list[Finding]) -> list[Finding]:
+        """The findings as the answer shows them (a subclass may move some)."""
+        return ranked
 
     def kept(self, found: list[Finding], order: list[int], scores: list[float]) -> list[int]:
         """The findings (indexes into `found`, best first) shown when the root model cannot
@@ -376,10 +385,11 @@ def map_answer(
     total_chunks: int,
     stats: dict[str, Any] | None = None,
     ranking: RankedByFloor | None = None,
+    reading: Callable[[str, Run, Any], ChunkReader] = ChunkReader,
 ) -> Answer:
-    """Read `chunks` in parallel and answer from what they say (a budget stop keeps what was
-    found), the findings ranked by the lexical floor when one is given."""
-    reader = ChunkReader(question, run, source)
+    """Read `chunks` in parallel (with a reader `reading` makes) and answer from what they say
+    (a budget stop keeps what was found), the findings ranked by the lexical floor if given."""
+    reader = reading(question, run, source)
     reader.ranking = ranking
     stats = stats or {}
     with partial_on_budget(

@@ -33,6 +33,7 @@ from longread.tools.bounds import (
     short_name,
     short_text,
 )
+from longread.tools.referencing import CorpusReferenceNavigation
 from longread.tools.toolset import Brief, Toolset
 
 SAMPLE_SUMMARIES = 20
@@ -75,7 +76,7 @@ Document {doc_id}:
 {content}"""
 
 
-class CorpusTools(Toolset):
+class CorpusTools(CorpusReferenceNavigation, Toolset):
     """The corpus functions (plus search_by_date, get_links and the hypothesis tools)."""
 
     TOOL_NAMES = (
@@ -98,6 +99,7 @@ class CorpusTools(Toolset):
         "read_doc_section",
         "ask_about_document",
         "ask_across_documents",
+        *CorpusReferenceNavigation.REFERENCE_TOOLS,
     )
     LOOKING = frozenset(TOOL_NAMES)
     REFS = "a document id"

@@ -32,6 +32,7 @@ from longread.tools.bounds import (
     short_name,
     short_text,
 )
+from longread.tools.referencing import ReferenceNavigation
 from longread.tools.toolset import Brief, Toolset
 from longread.tools.tree_nav import TreeNavigation
 
@@ -79,7 +80,7 @@ SNIPPET_READ = 100_000  # characters of a section a search reads for its best se
 MAX_SEARCH_HITS = 100  # sections one search returns at most (the first 10 with a snippet)
 
 
-class SingleDocTools(TreeNavigation, Toolset):
+class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
     """The document functions over one indexed document (navigation, reading, grep and sub-model
     questions), plus search, the summary tree's tools and the hypothesis tools."""
 
@@ -97,6 +98,7 @@ class SingleDocTools(TreeNavigation, Toolset):
         "search",
         "ask_about_section",
         *TreeNavigation.TREE_TOOLS,
+        *ReferenceNavigation.REFERENCE_TOOLS,
     )
     LOOKING = frozenset(TOOL_NAMES)
     REFS = "a section name or a summary-tree node id"
@@ -127,12 +129,8 @@ class SingleDocTools(TreeNavigation, Toolset):
         row = self._find(section_name)
         if row is None:
             wanted = short_name(section_name).lower()
-            close = [n for n in self.names if wanted in n.lower()][:5]
-            hint = (
-                f"; did you mean {', '.join(map(repr, close))}?"
-                if close
-                else "; see get_section_names()"
-            )
+            close = ", ".join(map(repr, [n for n in self.names if wanted in n.lower()][:5]))
+            hint = f"; did you mean {close}?" if close else "; see get_section_names()"
             raise KeyError(f"no section named {short_name(section_name)!r}{hint}")
         return row
 

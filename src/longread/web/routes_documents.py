@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -10,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from longread.errors import InputError
+from longread.index.single import SingleDocIndex
 from longread.web.documents import UnsupportedTypeError, parse_text, parse_upload
 from longread.web.indexed import IndexedCorpus, find_indexed, list_indexed
 
@@ -117,18 +119,36 @@ def text_range(
             doc = corpus.store.doc(path)
             if doc is None:
                 raise HTTPException(404, f"no document {path!r} in {doc_id}")
-            return {
-                **_around(
-                    doc_id,
-                    start,
-                    end,
-                    doc.chars,
-                    lambda s, e: corpus.store.read_range(doc.store_id, s, e),
-                ),
-                "path": path,
-            }
+            read = partial(corpus.store.read_range, doc.store_id)
+            shown = _around(doc_id, start, end, doc.chars, read)
+            try:
+                level2 = corpus.document_index(path)
+            except InputError:  # (its file changed since it was indexed: no sections to name)
+                return {**shown, "references": [], "path": path}
+            return {**shown, **_references(level2, shown), "path": path}
     with indexed.opened() as index:
-        return _around(doc_id, start, end, index.total_chars, index.read_range)
+        shown = _around(doc_id, start, end, index.total_chars, index.read_range)
+        return {**shown, **_references(index, shown)}
+
+
+def _references(index: SingleDocIndex, shown: dict[str, Any]) -> dict[str, Any]:
+    """The cross-references written in the text shown, each with the span of the section it
+    names (for the viewer to open it): `references`."""
+    low = shown["start"] - len(shown["before"])
+    high = shown["end"] + len(shown["after"])
+    return {
+        "references": [
+            {
+                "text": r.text,
+                "start": r.start,
+                "end": r.end,
+                "target": r.target.name if r.target else None,
+                "target_start": r.target.start if r.target else None,
+                "target_end": r.target.end if r.target else None,
+            }
+            for r in index.references(low, high)
+        ]
+    }
 
 
 def _around(

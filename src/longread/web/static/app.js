@@ -6,6 +6,7 @@ const $ = (selector, root = document) => root.querySelector(selector);
 const state = { config: null, documents: [], selected: new Set(), controllers: [], generation: 0,
   conversation: null, asked: "", notice: "" };
 const PHASES = ["INIT", "CHUNK", "SUBCALL", "AGGREGATE", "RESPOND"];
+const REFERENCE_CHARS = 600; // of a section a reference opens, marked in the viewer
 const WATCH_REFRESH_MS = 3000; // how often the documents list is read again while folders are watched
 
 /** An element with attributes and children (strings become text nodes). */
@@ -458,12 +459,25 @@ async function openCitation(citation) {
     const mark = el("mark", {}, range.text);
     $(".viewer-text", viewer).replaceChildren(
       range.start - range.before.length > 0 ? "…" : "", range.before, mark, range.after, "…");
+    showReferences(viewer, citation, range.references ?? []);
     viewer.hidden = false;
     viewer.focus();
     mark.scrollIntoView({ block: "center" });
   } catch (error) {
     notify(error.message);
   }
+}
+
+/** The sections the shown text refers to ("see 4.2"), each a button that opens it. */
+function showReferences(viewer, citation, references) {
+  const named = references.filter((r) => r.target_start !== null);
+  const line = $(".viewer-references", viewer);
+  line.replaceChildren(...(named.length ? ["Refers to: "] : []), ...named.map((r) => el("button", {
+    type: "button", class: "cite", "aria-label": `Open ${r.target}`,
+    onclick: () => openCitation({ ...citation, id: r.text, start: r.target_start,
+      end: Math.min(r.target_end, r.target_start + REFERENCE_CHARS), section: r.target, page: null }),
+  }, `${r.text} → ${r.target}`)));
+  line.hidden = !named.length;
 }
 
 function stopRuns() {

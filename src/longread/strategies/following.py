@@ -1,0 +1,84 @@
+"""Following a passage's cross-references in `map`: where a passage a finding cites sends the reader
+elsewhere (`see 3.2.1`, `see Related documents`), the section it names is read too, and what it
+says is kept right after the finding that sent the reader there, so the answer cites both."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from longread.store.rows import SectionRow
+from longread.strategies.common import Run
+from longread.strategies.reading import Chunk, ChunkReader, Finding
+from longread.text.grounding import grounded_span
+from longread.tools.single_doc import SingleDocTools
+
+AFTER_CHARS = 600  # of a passage after the cited sentence, where its references are looked for
+MAX_FOLLOWED = 3  # sections read because a finding's passage names them
+
+
+class FollowingReader(ChunkReader):
+    """A chunk reader over one indexed document that, once its chunks are read, reads the
+    opening of each section (MAX_FOLLOWED at most) the cited passages of its findings name and no
+    chunk read holds; what each such section says, read now or before, is kept after the finding
+    that named it."""
+
+    def __init__(self, question: str, run: Run, source: SingleDocTools) -> None:
+        super().__init__(question, run, source)
+        self.index = source.index
+        self.referrers: dict[str, Finding] = {}
+
+    def read_all(self, chunks: list[Chunk]) -> None:
+        super().read_all(chunks)
+        unread: list[Chunk] = []
+        for target, referrer in self._named().items():
+            held = [f for f in self.findings if target.start <= f.span[0] < target.end]
+            for finding in held:  # (read already, kept after what named its section)
+                self.referrers.setdefault(finding.chunk.chunk_id, referrer)
+            if not held and not any(c.start <= target.start < c.end for c in chunks):
+                stop = min(target.end, target.start + max(c.end - c.start for c in chunks))
+                text = self.index.read_range(target.start, stop)
+                unread.append(
+                    Chunk(f"reference-{target.id}", target.name, target.start, stop, text)
+                )
+                self.referrers[unread[-1].chunk_id] = referrer
+        super().read_all(unread[:MAX_FOLLOWED])
+
+    def _named(self) -> dict[SectionRow, Finding]:
+        """Each section the passages of the findings name, with the first finding naming it."""
+        named: dict[SectionRow, Finding] = {}
+        for finding in list(self.findings):
+            start, end = finding.span
+            for reference in self.index.references(
+                start, min(end + AFTER_CHARS, finding.chunk.end)
+            ):
+                target = reference.target
+                if target is not None and not target.start <= start < target.end:
+                    named.setdefault(target, finding)
+        return named
+
+    def grounded(self, claim: str, chunk: Chunk) -> tuple[int, int] | None:
+        """As a chunk reader grounds a reply; in a section read because a passage named it, the
+        reference is what ties it to the question, which its words need not share."""
+        if chunk.chunk_id in self.referrers:
+            return grounded_span(claim, chunk.text, "")
+        return super().grounded(claim, chunk)
+
+    def arranged(self, ranked: list[Finding]) -> list[Finding]:
+        return after_referrers(ranked, self.findings, self.referrers)
+
+
+def after_referrers(ranked: list[Finding], found: list[Finding], referrers: dict) -> list[Finding]:
+    """`ranked` with each finding read because another named its section moved right after that
+    one (and left out where that one is)."""
+    if not referrers:
+        return ranked
+    following: dict[int, list[Finding]] = defaultdict(list)
+    for finding in found:
+        referrer = referrers.get(finding.chunk.chunk_id)
+        if referrer is not None:
+            following[id(referrer)].append(finding)
+    ordered: list[Finding] = []
+    for finding in ranked:
+        if finding.chunk.chunk_id not in referrers:
+            ordered += [finding, *following.get(id(finding), [])]
+    return ordered

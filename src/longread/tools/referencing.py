@@ -1,0 +1,123 @@
+"""What the REPL's `references` and `follow` do over one indexed document: the cross-references
+written in a section, each with the section it names, and the text of the section a reference
+names (given as references() lists it, or as written: `3.2.1`, `Section 4.2`, `Related
+documents`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from longread.errors import LongreadError
+from longread.index.corpus import CorpusIndex
+from longread.index.references import Reference
+from longread.index.single import SingleDocIndex
+from longread.store.rows import SectionRow
+from longread.tools.bounds import READ_LIMIT
+
+MAX_LISTED = 500  # references one call lists at most
+
+
+def listed(
+    index: SingleDocIndex, section: SectionRow | None, document: str | None = None
+) -> list[dict[str, Any]]:
+    """The references in `section` (None: the whole document), at most MAX_LISTED, each a dict:
+    text, start, end, target (the named section's name, None if the document has none such),
+    and `document` when given (a corpus's)."""
+    start, end = (0, None) if section is None else (section.start, section.end)
+    return [_shown(r, document) for r in index.references(start, end)[:MAX_LISTED]]
+
+
+def followed(index: SingleDocIndex, reference: Any) -> str:
+    """The text of the section `reference` names (its first READ_LIMIT characters)."""
+    target = _target(index, reference)
+    if target is None:
+        raise LongreadError(f"{_written(reference)!r} names no section of this document")
+    return index.read_range(target.start, min(target.end, target.start + READ_LIMIT))
+
+
+def _target(index: SingleDocIndex, reference: Any) -> SectionRow | None:
+    written = _written(reference)
+    if isinstance(reference, dict) and reference.get("target") is not None:
+        named = reference["target"]
+        return next((row for row in index.rows if row.name == named), None)
+    named = next((row for row in index.rows if row.name == written), None)
+    if named is not None:
+        return named
+    for text in (written, f"see {written}"):  # (a title is a reference where one is sent to it)
+        references = index.reference_finder.find(text, own=False)
+        target = next((r.target for r in references if r.target is not None), None)
+        if target is not None:
+            return target
+    return None
+
+
+def _written(reference: Any) -> str:
+    if isinstance(reference, dict):
+        return str(reference.get("text", ""))
+    if isinstance(reference, str):
+        return reference.strip()
+    raise LongreadError("follow() takes a reference from references(), or one as written")
+
+
+def _shown(reference: Reference, document: str | None) -> dict[str, Any]:
+    shown: dict[str, Any] = {
+        "text": reference.text,
+        "start": reference.start,
+        "end": reference.end,
+        "target": reference.target.name if reference.target is not None else None,
+    }
+    if document is not None:
+        shown["document"] = document
+    return shown
+
+
+class ReferenceNavigation:
+    """references and follow over one document, mixed into SingleDocTools (which provides
+    `index` and `_row`)."""
+
+    REFERENCE_TOOLS = ("references", "follow")
+    index: SingleDocIndex
+
+    def _row(self, section_name: str) -> SectionRow:
+        raise NotImplementedError
+
+    def references(self, section_name: str | None = None) -> list[dict]:
+        """The cross-references written in a section (the whole document if None), in order:
+        text, start, end and target (the name of the section it names; None if the document has
+        none such)."""
+        return listed(self.index, None if section_name is None else self._row(section_name))
+
+    def follow(self, reference: Any) -> str:
+        """The text of the section a reference names: one of references()'s dicts, or one as
+        written ('see 3.2.1', 'Section 4.2', 'Related documents')."""
+        return followed(self.index, reference)
+
+
+class CorpusReferenceNavigation:
+    """references and follow over a corpus's documents, mixed into CorpusTools (which provides
+    `index`)."""
+
+    REFERENCE_TOOLS = ("references", "follow")
+    index: CorpusIndex
+
+    def references(self, doc_id: str, section_name: str | None = None) -> list[dict]:
+        """The cross-references written in a document (in one of its sections, if named), in
+        order: text, start, end, target (the name of the section of that document it names;
+        None if it has none such) and document."""
+        level2 = self.index.document_index(doc_id)
+        section = None
+        if section_name is not None:
+            section = next((row for row in level2.rows if row.name == section_name), None)
+            if section is None:
+                raise KeyError(f"no section {section_name!r} in {doc_id}")
+        return listed(level2, section, doc_id)
+
+    def follow(self, reference: Any, doc_id: str | None = None) -> str:
+        """The text of the section a reference names: one of references()'s dicts, or one as
+        written ('Section 4.2') in the document `doc_id`."""
+        document = reference.get("document") if isinstance(reference, dict) else doc_id
+        if not document:
+            raise LongreadError(
+                "name the document the reference is written in: follow(ref, doc_id)"
+            )
+        return followed(self.index.document_index(document), reference)
