@@ -46,6 +46,11 @@ def default_model() -> str:
     return os.environ.get("LONGREAD_MODEL", "local")
 
 
+def default_vision_model() -> str | None:
+    """The model that describes figures: `$LONGREAD_VISION_MODEL`, else none."""
+    return os.environ.get("LONGREAD_VISION_MODEL") or None
+
+
 def default_sub_model(root: str) -> str:
     """The sub-model spec: `$LONGREAD_SUB_MODEL`, else the root model."""
     return os.environ.get("LONGREAD_SUB_MODEL", root)

@@ -17,7 +17,7 @@ from longread import deadline
 from longread.answer import Answer
 from longread.api.session import Session
 from longread.api.settings import AskSettings
-from longread.config import cache_dir, default_model, default_sub_model
+from longread.config import cache_dir, default_model, default_sub_model, default_vision_model
 from longread.errors import InputError
 from longread.events import EventKind, JsonlTrace, fan_out
 from longread.llm.base import LM
@@ -64,6 +64,17 @@ class Asker:
     def root(self) -> LM:
         """The root model (resolved on first use, so indexing alone needs no model or key)."""
         return as_lm(self.settings.root_model, default_model(), self.settings.client_options)
+
+    @cached_property
+    def vision(self) -> LM | None:
+        """The model that describes figures (None: they keep their captions alone)."""
+        given = self.settings.vision_model or default_vision_model()
+        if given is None:
+            return None
+        vision = as_lm(given, "", self.settings.client_options)
+        if not vision.reads_images:
+            raise InputError(f"{vision.name} reads no images: give a vision model")
+        return vision
 
     @cached_property
     def sub(self) -> LM:

@@ -14,6 +14,7 @@ from longread.api.settings import AskSettings
 from longread.config import index_path
 from longread.events import Event, EventKind, EventSink, ignore
 from longread.index.enrich.doc_type import UNSURE, ask_doc_type
+from longread.index.figures import FigureReader
 from longread.index.single import SingleDocIndex
 from longread.index.tree import TreeOptions, build_summaries
 from longread.ingest.doctype import detect_doc_type
@@ -81,8 +82,14 @@ class SingleDocRLM(SourceAsker):
     def index(self) -> SingleDocIndex:
         """The document's index: built (without summaries) on first use, reused while unchanged."""
         if self._index is None:
-            self._index = SingleDocIndex.build(self.doc_path, self.store)
+            self._index = SingleDocIndex.build(self.doc_path, self.store, self._figures())
         return self._index
+
+    def _figures(self, gateway: Gateway | None = None) -> FigureReader | None:
+        """What describes the document's figures as it is indexed (None: no vision model)."""
+        if self.vision is None:
+            return None
+        return FigureReader(self.vision, gateway or Gateway(cache=self.cache))
 
     def build_index(
         self,
@@ -98,7 +105,8 @@ class SingleDocRLM(SourceAsker):
         `on_event` receives `progress` events (task `search`, `summaries`, `chunks` or `tree`; done,
         total)."""
         sink = on_event or ignore
-        index = self._index = SingleDocIndex.build(self.doc_path, self.store)
+        figures = self._figures(gateway)
+        index = self._index = SingleDocIndex.build(self.doc_path, self.store, figures)
         if summaries:
             gateway = gateway or Gateway(cache=self.cache)
             index = self._index = _summarized(index, self.sub, gateway, tree, sink)

@@ -25,10 +25,13 @@ class AskSettings:
     `budget` bounds each question; `options` are the strategies' knobs; `cache` reuses model
     responses; `trace_path` writes a JSONL trace; `on_event` receives each run's events and
     `enable_logging` prints them; `client_options` override what the provider SDKs read from the
-    environment; `executor` runs sub-calls and indexing elsewhere (Ray)."""
+    environment; `executor` runs sub-calls and indexing elsewhere (Ray); `vision_model` (a model
+    that reads images: $LONGREAD_VISION_MODEL by default, else none) describes a document's
+    figures as it is indexed."""
 
     root_model: str | LM | None = None
     sub_model: str | LM | None = None
+    vision_model: str | LM | None = None  # describes figures as a document is indexed
     mode: str = "auto"
     budget: Budget = Budget()
     options: RunOptions = field(default_factory=RunOptions)
@@ -46,7 +49,7 @@ class AskSettings:
         if unknown:
             known = ", ".join(f.name for f in fields(self))
             raise TypeError(f"unknown setting {', '.join(unknown)} (AskSettings has: {known})")
-        for model in ("root_model", "sub_model"):
+        for model in ("root_model", "sub_model", "vision_model"):
             if changes.get(model, True) is None:
                 del changes[model]
         if changes.get("options", True) is None:

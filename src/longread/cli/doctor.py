@@ -113,11 +113,18 @@ def _cache() -> None:
 
 
 def _providers() -> None:
-    from longread.config import default_model, default_sub_model
+    from longread.config import default_model, default_sub_model, default_vision_model
 
     say("\n[bold]Models and providers[/]")
     root = default_model()
     say(f"  default root model {escape(root)}, sub-model {escape(default_sub_model(root))}")
+    vision = default_vision_model()
+    say(
+        f"  figures described by {escape(vision)}"
+        if vision
+        else "  [yellow]figures are not described[/]: no vision model (--vision-model SPEC or "
+        "LONGREAD_VISION_MODEL); their captions and alt text are indexed"
+    )
     for name in PROVIDER_VARIABLES:
         value = os.environ.get(name)
         shown = "not set" if value is None else "set" if name in SECRET_VARIABLES else escape(value)

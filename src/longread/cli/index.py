@@ -10,6 +10,7 @@ from rich.markup import escape
 from longread.cli.app import app
 from longread.cli.corpus import EXECUTOR, LLM_META, RATE, SHARDS, update_corpus
 from longread.cli.display import console, err_console, print_estimates, progress_bars
+from longread.cli.run_options import VISION_MODEL
 from longread.errors import InputError
 from longread.text.terminal import escaped_name
 
@@ -20,6 +21,7 @@ def index(
         ..., help="A PDF, DOCX, HTML, markdown or text file, or a folder of them."
     ),
     sub_model: str | None = typer.Option(None, help="Model that writes the section summaries."),
+    vision_model: str | None = VISION_MODEL,
     rebuild: bool = typer.Option(
         False, "--rebuild", help="Drop the stored index and build it again."
     ),
@@ -60,7 +62,7 @@ def index(
     from longread.api import SingleDocRLM, TreeOptions
     from longread.llm.gateway import Gateway
 
-    rlm = SingleDocRLM(file, sub_model=sub_model)
+    rlm = SingleDocRLM(file, sub_model=sub_model, vision_model=vision_model)
     if rebuild:
         rlm.drop_index()
     options = TreeOptions(smart_chunks, chunk_tokens, group_size)

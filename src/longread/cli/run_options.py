@@ -21,6 +21,11 @@ MODE = typer.Option(
 )
 MODEL = typer.Option(None, help="Root model spec (default: $LONGREAD_MODEL or local).")
 SUB_MODEL = typer.Option(None, help="Sub-model spec (default: the root model).")
+VISION_MODEL = typer.Option(
+    None,
+    help="A model that reads images (openai:…, anthropic:…) to describe a document's figures as "
+    "it is indexed (default: $LONGREAD_VISION_MODEL, else none: figures keep their captions).",
+)
 BASE_URL = typer.Option(None, help="Base URL of an OpenAI-compatible server.")
 API_KEY = typer.Option(None, help="API key (default: the provider's env variable).")
 MAX_ITERATIONS = typer.Option(12, min=1, help="Root turns of the rlm loop.")
@@ -66,6 +71,7 @@ def ask_settings(
     mode: str = MODE,
     model: str | None = MODEL,
     sub_model: str | None = SUB_MODEL,
+    vision_model: str | None = VISION_MODEL,
     base_url: str | None = BASE_URL,
     api_key: str | None = API_KEY,
     max_iterations: int = MAX_ITERATIONS,
@@ -89,6 +95,7 @@ def ask_settings(
     return AskSettings(
         root_model=model,
         sub_model=sub_model,
+        vision_model=vision_model,
         mode=mode,
         budget=Budget(max_subcalls, max_cost, max_tokens, max_seconds),
         options=RunOptions(

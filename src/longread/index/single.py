@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from longread.index.figures import FigureReader
 from longread.index.full_text import PartBuilders
 from longread.index.references import SAMPLE_CHARS, Reference, ReferenceFinder
 from longread.ingest.doctype import detect_doc_type
@@ -54,28 +55,38 @@ class SingleDocIndex:
 
     @classmethod
     @_gc_paused()
-    def build(cls, path: str | Path, store: DocStore) -> SingleDocIndex:
+    def build(
+        cls, path: str | Path, store: DocStore, figures: FigureReader | None = None
+    ) -> SingleDocIndex:
         """Index a file: reuse the stored index if the file is the one it was built from (same
         stamp: nothing is read) or has the same bytes (touched: hashed, not indexed), or if its
         text is unchanged; else detect and store it. The full-text index of a large document is
         built beside (see `PartBuilders`); others are left to the first search (or
         DocStore.ensure_fts), and its records to the first question that counts (see
-        `ensure_records`). Builds into one store take turns (threads and processes)."""
+        `ensure_records`). With `figures`, its figures are described into its text (an index
+        without them is not reused). Builds into one store take turns (threads and processes)."""
         with store.building():
-            return cls._build(path, store)
+            return cls._build(path, store, figures)
 
     @classmethod
-    def _build(cls, path: str | Path, store: DocStore) -> SingleDocIndex:
+    def _build(
+        cls, path: str | Path, store: DocStore, figures: FigureReader | None = None
+    ) -> SingleDocIndex:
         source = stamp(path)
-        known = None if source is None else store.find_source(*source)
+        described = f"+figures:{figures.name}" if figures else ""
+        known = None if source is None or figures else store.find_source(*source)
         if known is not None and store.section_count(known):
             return cls.open(store, known)
         seen = None if source is None else fingerprint(source)
-        if seen is not None and (reused := cls._reuse(store, seen, seen.file_hash)):
+        if seen is not None and (
+            reused := cls._reuse(store, seen, seen.file_hash + described, described)
+        ):
             return reused
         document = load_document(path)
-        digest = _digest(document, seen)
-        if reused := cls._reuse(store, seen, digest):
+        if figures is not None:
+            document = figures(path, document)
+        digest = _digest(document, seen) if not figures else _digest(document, None) + described
+        if reused := cls._reuse(store, seen, digest, described):
             return reused
         doc_type, _ = detect_doc_type(document.text)
         headings, extra = detect_headings(document.text), _format_headings(document)
@@ -102,20 +113,20 @@ class SingleDocIndex:
             if builders is not None:
                 store.ensure_fts(store_id)  # (marks it complete, once any part not copied is built)
         if seen is not None:
-            store.note_source(store_id, *seen.stamp, seen.file_hash)
+            store.note_source(store_id, *seen.stamp, seen.file_hash + described)
         return cls.open(store, store_id, rows)
 
     @classmethod
     def _reuse(
-        cls, store: DocStore, seen: Fingerprint | None, digest: str
+        cls, store: DocStore, seen: Fingerprint | None, digest: str, described: str = ""
     ) -> SingleDocIndex | None:
         """The stored index of a file with these bytes (or a text with this content hash), if it
-        has sections, recorded as read from the file `seen`."""
+        has sections, recorded as read from the file `seen` (`described`: with its figures)."""
         store_id = store.find_file_hash(digest) or store.find(digest)
         if store_id is None or not store.section_count(store_id):
             return None
         if seen is not None:
-            store.note_source(store_id, *seen.stamp, seen.file_hash)
+            store.note_source(store_id, *seen.stamp, seen.file_hash + described)
         return cls.open(store, store_id)
 
     @classmethod

@@ -15,7 +15,8 @@ from docx.text.paragraph import Paragraph
 from lxml.etree import LxmlError
 
 from longread.errors import InputError
-from longread.ingest.loaded import LoadedDocument, TextBuilder, short_reason
+from longread.ingest.figures import MAX_IMAGE_BYTES
+from longread.ingest.loaded import Figure, LoadedDocument, TextBuilder, short_reason
 from longread.ingest.text import check_file
 
 _HEADING_STYLE = re.compile(r"heading ([1-9])", re.IGNORECASE)
@@ -51,7 +52,7 @@ def load_docx(path: str | Path) -> LoadedDocument:
     text = builder.text()
     if not text:
         raise InputError(f"{p} has no text")
-    return LoadedDocument(str(p), "docx", text, headings=builder.headings)
+    return LoadedDocument(str(p), "docx", text, headings=builder.headings, figures=builder.figures)
 
 
 def check_package(path: Path) -> None:
@@ -76,15 +77,47 @@ def check_package(path: Path) -> None:
             )
 
 
-def _render(document: Document) -> TextBuilder:
-    """Paragraphs and tables in body order."""
-    builder = TextBuilder()
+def _render(document: Document) -> _Built:
+    """Paragraphs (and their pictures) and tables in body order."""
+    builder = _Built()
     for item in document.iter_inner_content():
         if isinstance(item, Paragraph):
             _add_paragraph(builder, item)
+            builder.figures += [_placed(builder, *picture) for picture in _pictures(item)]
         else:
             builder.block(_table_text(item))
     return builder
+
+
+class _Built(TextBuilder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.figures: list[Figure] = []
+
+
+def _pictures(paragraph: Paragraph) -> list[tuple[str, str, bytes | None]]:
+    """(alt text, media type, bytes or None) of each picture drawn in the paragraph."""
+    found = []
+    for drawing in paragraph._p.xpath(".//w:drawing"):
+        alt = drawing.xpath("string(.//wp:docPr/@descr)") or drawing.xpath(
+            "string(.//wp:docPr/@title)"
+        )
+        embedded = drawing.xpath("string(.//a:blip/@r:embed)")
+        image = paragraph.part.related_parts.get(embedded) if embedded else None
+        blob = getattr(image, "blob", None)
+        kind = getattr(image, "content_type", "image/png")
+        found.append(
+            (" ".join(alt.split()), kind, blob if blob and len(blob) <= MAX_IMAGE_BYTES else None)
+        )
+    return found
+
+
+def _placed(builder: TextBuilder, alt: str, kind: str, data: bytes | None) -> Figure:
+    """A picture's figure, its alt text written as a line of the text (`[Image: a tide chart]`)
+    and its description to follow."""
+    if alt:
+        builder.block(f"[Image: {alt}]")
+    return Figure(builder.length, None, alt, kind, data)
 
 
 def _add_paragraph(builder: TextBuilder, paragraph: Paragraph) -> None:

@@ -17,7 +17,8 @@ from bs4 import (
 )
 
 from longread.errors import InputError
-from longread.ingest.loaded import LoadedDocument, TextBuilder
+from longread.ingest.figures import picture
+from longread.ingest.loaded import Figure, LoadedDocument, TextBuilder
 from longread.ingest.text import check_file, decode
 
 _DROPPED = {"script", "style", "noscript", "template", "head", "title"}
@@ -62,11 +63,12 @@ def load_html(path: str | Path) -> LoadedDocument:
         warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
         soup = BeautifulSoup(_decode(p.read_bytes(), p.name), "html.parser")
-    builder = _Renderer(soup).builder
-    text = builder.text()
+    renderer = _Renderer(soup, p.parent)
+    text = renderer.builder.text()
     if not text or text.isspace():
         raise InputError(f"{p} has no text")
-    return LoadedDocument(str(p), "html", text, headings=builder.headings)
+    headings, figures = renderer.builder.headings, renderer.figures
+    return LoadedDocument(str(p), "html", text, headings=headings, figures=figures)
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -95,8 +97,10 @@ def _declared_charset(data: bytes) -> str | None:
 class _Renderer:
     """Walks the parse tree without recursion (pages can nest deeply) and writes its text."""
 
-    def __init__(self, soup: BeautifulSoup) -> None:
+    def __init__(self, soup: BeautifulSoup, folder: Path) -> None:
         self.builder = TextBuilder()
+        self.folder = folder  # (the page's own: a picture it shows from outside it is not read)
+        self.figures: list[Figure] = []
         self._gap = ""  # what goes between this piece and the next on the same line
         self._pre_depth = 0
         self._title_heading(soup)
@@ -138,7 +142,20 @@ class _Renderer:
             self._gap = " | "
         if name == "pre":
             self._pre_depth += 1
+        if name == "img":
+            self._image(tag)
         return True
+
+    def _image(self, tag: Tag) -> None:
+        """A picture: its alt text written as a line (`[Image: a tide chart]`), and a figure whose
+        description follows it."""
+        alt = " ".join(str(tag.get("alt") or "").split())
+        if alt:
+            self.builder.end_line()
+            self.builder.write(f"[Image: {alt}]")
+            self.builder.end_line()
+        kind, data = picture(str(tag.get("src") or ""), self.folder)
+        self.figures.append(Figure(self.builder.length, None, alt, kind, data))
 
     def _close(self, tag: Tag) -> None:
         self._break(tag.name)

@@ -26,6 +26,18 @@ class Heading(NamedTuple):
     title: str
 
 
+@dataclass(frozen=True)
+class Figure:
+    """A picture of the document: where its description goes in the text (`at`), its page, its
+    caption or alt text ("" if none), and its bytes (None where they cannot be read)."""
+
+    at: int
+    page: int | None
+    caption: str
+    media_type: str = "image/png"
+    data: bytes | None = None
+
+
 @dataclass
 class LoadedDocument:
     """A document's normalized text plus the structure its file format told us about."""
@@ -36,6 +48,7 @@ class LoadedDocument:
     pages: list[PageSpan] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)
     verbatim: bool = False  # the text is the file's bytes as UTF-8, unchanged (a plain text file)
+    figures: list[Figure] = field(default_factory=list)  # a DOCX's or an HTML page's pictures
 
     def page_at(self, offset: int) -> int | None:
         """The page holding `offset` (a separator belongs to the page before it), or None."""
@@ -55,6 +68,11 @@ class TextBuilder:
         self._length = 0
         self._pending_break = 0
         self.headings: list[Heading] = []
+
+    @property
+    def length(self) -> int:
+        """Characters written so far."""
+        return self._length
 
     @property
     def at_line_start(self) -> bool:

@@ -20,6 +20,7 @@ _TRANSIENT = (
 
 
 class AnthropicLM(LM):
+    reads_images = True
     """Claude models. System messages go to the `system` field; JSON replies are asked for in words
     (the JSON helper validates and retries)."""
 
@@ -38,7 +39,9 @@ class AnthropicLM(LM):
             "model": self.model,
             "max_tokens": request.max_tokens,
             "temperature": request.temperature,
-            "messages": [m for m in request.messages if m["role"] != "system"],
+            "messages": _with_images(
+                [m for m in request.messages if m["role"] != "system"], request
+            ),
         }
         if system.strip():
             kwargs["system"] = system.strip()
@@ -59,3 +62,18 @@ class AnthropicLM(LM):
             output_tokens=response.usage.output_tokens,
             model=self.name,
         )
+
+
+def _with_images(messages: list[Any], request: Request) -> list[Any]:
+    """The messages, the last one holding the request's images before its text (Claude's form)."""
+    if not request.images:
+        return messages
+    blocks = [
+        {"type": "image", "source": {"type": "base64", "media_type": i.media_type, "data": i.data}}
+        for i in request.images
+    ]
+    last = messages[-1]
+    return [
+        *messages[:-1],
+        {**last, "content": [*blocks, {"type": "text", "text": last["content"]}]},
+    ]

@@ -29,6 +29,7 @@ class LM(ABC):
     writes_code: bool = True
     on_cpu: bool = False
     reads_plans: bool | None = None  # fills a question's plan under its schema (None: unmeasured)
+    reads_images: bool = False  # may be sent pictures (a request's `images`)
 
     @abstractmethod
     def complete(self, request: Request) -> Completion:

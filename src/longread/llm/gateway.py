@@ -22,7 +22,7 @@ from longread.executor import Shared
 from longread.llm.base import LM, TransientModelError
 from longread.llm.limits import limited
 from longread.llm.pricing import cost_usd
-from longread.llm.types import Completion, Message, Request
+from longread.llm.types import Completion, Image, Message, Request
 from longread.llm.usage import (
     ROOT_PURPOSES,
     Budget,
@@ -126,9 +126,10 @@ class Gateway:
         json_schema: dict[str, Any] | None = None,
         stop: Sequence[str] = (),
         label: str | None = None,
+        images: Sequence[Image] = (),
     ) -> Completion:
         """One model call, accounted under `purpose` (e.g. `root`, `subcall`,
-        `summarize_section`)."""
+        `summarize_section`), with `images` shown to a model that reads them."""
         prose = json_schema is None and purpose not in _NOT_PROSE
         request = Request(
             as_messages(prompt, system),
@@ -137,6 +138,7 @@ class Gateway:
             json_schema,
             tuple(stop),
             prose=prose,
+            images=tuple(images),
         )
         key = request_key(lm.name, request.cache_fields()) if self.cache else ""
         self._check_cancelled()

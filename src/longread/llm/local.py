@@ -185,6 +185,8 @@ class LocalLM(LM):
         return len(llama.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
 
     def complete(self, request: Request) -> Completion:
+        if request.images:
+            raise ModelError(f"{self.name} reads no images: give a vision model")
         kwargs = request.chat_kwargs()
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}

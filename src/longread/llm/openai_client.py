@@ -29,6 +29,7 @@ def _retry_after(error: Exception) -> float | None:
 
 
 class OpenAILM(LM):
+    reads_images = True  # (the server may still refuse them: a model that reads none)
     """Chat completions through the official SDK. The SDK's own retries are off: the gateway
     retries."""
 

@@ -25,6 +25,7 @@ class ScriptedLM(LM):
         context_window: int = 32_000,
         name: str = "scripted:test",
         reads_plans: bool = False,
+        reads_images: bool = False,
     ):
         self._responder = replies if callable(replies) else None
         self._script = [] if callable(replies) else list(replies)
@@ -33,6 +34,7 @@ class ScriptedLM(LM):
         self.context_window = context_window
         self.name = name
         self.reads_plans = reads_plans
+        self.reads_images = reads_images
         self.requests: list[Request] = []
         self._lock = threading.Lock()
 

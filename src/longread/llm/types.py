@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
+
+
+@dataclass(frozen=True)
+class Image:
+    """A picture sent with a request: its media type (`image/png`) and its bytes, base64."""
+
+    media_type: str
+    data: str
+
+    @property
+    def data_url(self) -> str:
+        return f"data:{self.media_type};base64,{self.data}"
 
 
 @dataclass(frozen=True)
@@ -23,11 +36,17 @@ class Request:
     )
     prose: bool = False  # a reply in words (not code, not JSON): a loop in it may end it early
     cancelled: threading.Event | None = None  # set when the run is cancelled; not cached
+    images: tuple[Image, ...] = ()  # shown with the last message (a model that reads images)
 
     def chat_kwargs(self) -> dict[str, Any]:
         """The arguments every chat-completions API shares."""
+        messages: list[Any] = list(self.messages)
+        if self.images:  # (the OpenAI form: the last message's text, then its images)
+            parts = [{"type": "image_url", "image_url": {"url": i.data_url}} for i in self.images]
+            last = messages[-1]
+            messages[-1] = {**last, "content": [{"type": "text", "text": last["content"]}, *parts]}
         kwargs: dict[str, Any] = {
-            "messages": list(self.messages),
+            "messages": messages,
             "max_tokens": self.max_tokens,
             "temperature": self.temperature,
         }
@@ -42,6 +61,7 @@ class Request:
             "temperature": self.temperature,
             "json_schema": self.json_schema,
             "stop": list(self.stop),
+            "images": [hashlib.sha256(i.data.encode()).hexdigest() for i in self.images],
         }
 
 

@@ -37,6 +37,7 @@ class Purpose(StrEnum):
     VERIFY = "verify"  # the sub-model judging whether cited spans entail an answer's claims
     RECALL = "recall"  # a follow-up answered from the passages earlier answers cited
     PLAN = "plan"  # the root model reading a question into a plan under its schema
+    DESCRIBE_FIGURE = "describe_figure"  # a vision model describing a figure of a document
 
 
 ROOT_PURPOSES = frozenset({Purpose.ROOT, Purpose.ROOT_FINAL})
