@@ -389,3 +389,16 @@ def test_map_reads_the_section_a_cited_passage_sends_the_reader_to_and_cites_bot
     assert "50 megabytes" in answer.text
     order = [c.span_id for c in answer.citations]
     assert order.index("4.2 Size limit") == order.index("1 Sending files") + 1
+
+
+def test_tree_reads_the_section_a_cited_passage_names_too(tmp_path):
+    path = tmp_path / "manual.md"
+    path.write_text(MANUAL, encoding="utf-8")
+    sub = ScriptedLM(reads_sentences_on_size, writes_code=False, context_window=2048)
+    root = ScriptedLM(lambda request: "1", writes_code=False, context_window=2048)  # (picks 1)
+    index = SingleDocIndex.build(path, DocStore(tmp_path / "index.sqlite"))
+    tools = SingleDocTools(index, sub, Gateway())
+    question = "What is the largest file a request may carry?"
+    answer = modes.answer(question, tools, run_with(root, sub), mode="tree")
+    assert "4.2 Size limit" not in answer.stats["sections_chosen"]  # (not walked to: named)
+    assert [c.span_id for c in answer.citations] == ["1 Sending files", "4.2 Size limit"]

@@ -13,7 +13,8 @@ from longread.text.grounding import grounded_span
 from longread.tools.single_doc import SingleDocTools
 
 AFTER_CHARS = 600  # of a passage after the cited sentence, where its references are looked for
-MAX_FOLLOWED = 3  # sections read because a finding's passage names them
+MAX_FOLLOWED = 3  # sections read because a finding's passage names them, each time
+FOLLOWED_CHARS = 1_800  # of a named section read, where the reader read no chunk to size it by
 
 
 class FollowingReader(ChunkReader):
@@ -26,22 +27,31 @@ class FollowingReader(ChunkReader):
         super().__init__(question, run, source)
         self.index = source.index
         self.referrers: dict[str, Finding] = {}
+        self._followed: set[int] = set()  # sections read because a passage named them
 
     def read_all(self, chunks: list[Chunk]) -> None:
         super().read_all(chunks)
-        unread: list[Chunk] = []
+        size = max((c.end - c.start for c in chunks), default=FOLLOWED_CHARS)
+        unread: list[tuple[Chunk, Finding, int]] = []
         for target, referrer in self._named().items():
             held = [f for f in self.findings if target.start <= f.span[0] < target.end]
             for finding in held:  # (read already, kept after what named its section)
                 self.referrers.setdefault(finding.chunk.chunk_id, referrer)
-            if not held and not any(c.start <= target.start < c.end for c in chunks):
-                stop = min(target.end, target.start + max(c.end - c.start for c in chunks))
-                text = self.index.read_range(target.start, stop)
-                unread.append(
-                    Chunk(f"reference-{target.id}", target.name, target.start, stop, text)
-                )
-                self.referrers[unread[-1].chunk_id] = referrer
-        super().read_all(unread[:MAX_FOLLOWED])
+            if (
+                held
+                or target.id in self._followed
+                or any(c.start <= target.start < c.end for c in chunks)
+            ):
+                continue
+            stop = min(target.end, target.start + size)
+            text = self.index.read_range(target.start, stop)
+            chunk = Chunk(f"reference-{target.id}", target.name, target.start, stop, text)
+            unread.append((chunk, referrer, target.id))
+        followed = unread[:MAX_FOLLOWED]
+        for chunk, referrer, target_id in followed:
+            self.referrers[chunk.chunk_id] = referrer
+            self._followed.add(target_id)
+        super().read_all([chunk for chunk, _, _ in followed])
 
     def _named(self) -> dict[SectionRow, Finding]:
         """Each section the passages of the findings name, with the first finding naming it."""
@@ -68,17 +78,23 @@ class FollowingReader(ChunkReader):
 
 
 def after_referrers(ranked: list[Finding], found: list[Finding], referrers: dict) -> list[Finding]:
-    """`ranked` with each finding read because another named its section moved right after that
-    one (and left out where that one is)."""
-    if not referrers:
-        return ranked
+    """`ranked` with each finding of a section another finding named put right after that one,
+    unless it ranks before it already (a finding left out, for all its naming, stays out where
+    what named it is left out too)."""
     following: dict[int, list[Finding]] = defaultdict(list)
     for finding in found:
         referrer = referrers.get(finding.chunk.chunk_id)
-        if referrer is not None:
+        if referrer is not None and referrer is not finding:
             following[id(referrer)].append(finding)
     ordered: list[Finding] = []
+    placed: set[int] = set()
     for finding in ranked:
-        if finding.chunk.chunk_id not in referrers:
-            ordered += [finding, *following.get(id(finding), [])]
+        if id(finding) in placed:
+            continue
+        ordered.append(finding)
+        placed.add(id(finding))
+        for follower in following.get(id(finding), []):
+            if id(follower) not in placed:
+                ordered.append(follower)
+                placed.add(id(follower))
     return ordered

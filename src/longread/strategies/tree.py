@@ -19,7 +19,8 @@ from longread.ingest.toc import Section
 from longread.llm.usage import Purpose
 from longread.store.tree_tables import NodeRow
 from longread.strategies.common import Run, partial_on_budget
-from longread.strategies.reading import ChunkReader, best_chunks, chunk_plan, cut_chunks, map_answer
+from longread.strategies.following import FollowingReader
+from longread.strategies.reading import best_chunks, chunk_plan, cut_chunks, map_answer
 from longread.tools.single_doc import SingleDocTools
 
 CHOOSE = (
@@ -82,7 +83,7 @@ def walk_tree(
     chunk_chars, limit = chunk_plan(run)
     per_leaf = max(2, limit // max_leaves)
     ranks = search_ranks(question, tools)
-    reader = ChunkReader(question, run, tools)
+    reader = FollowingReader(question, run, tools)
     walk = Walk()
 
     def label(node: NodeRow) -> str:
@@ -169,6 +170,7 @@ def walk_toc(
         "tree",
         len(chunks),
         {"sections_chosen": [s.title for s in chosen]},
+        reading=FollowingReader,
     )
 
 
