@@ -402,3 +402,27 @@ def test_tree_reads_the_section_a_cited_passage_names_too(tmp_path):
     answer = modes.answer(question, tools, run_with(root, sub), mode="tree")
     assert "4.2 Size limit" not in answer.stats["sections_chosen"]  # (not walked to: named)
     assert [c.span_id for c in answer.citations] == ["1 Sending files", "4.2 Size limit"]
+
+
+def test_listing_a_huge_documents_references_is_bounded_in_count_and_time(tmp_path, monkeypatch):
+    from longread import deadline
+    from longread.deadline import DeadlineExceeded
+    from longread.tools import referencing
+    from longread.tools.referencing import MAX_LISTED, WINDOW_CHARS
+
+    line = "The harbour keeps its ledger of every ship, see 1.1 for the rules.\n"
+    path = tmp_path / "huge.md"
+    path.write_text(
+        "# Book\n\n## 1.1 Rules\n\nKeep the ledger.\n\n## 1.2 Ships\n\n"
+        + line * (2 * WINDOW_CHARS // len(line)),
+        encoding="utf-8",
+    )
+    index = SingleDocIndex.build(path, DocStore(tmp_path / "huge.sqlite"))
+    tools = SingleDocTools(index, ScriptedLM([]), Gateway())
+    monkeypatch.setattr(referencing, "WINDOW_CHARS", 1_000)  # (many windows: one line across each)
+    listed = tools.references()
+    assert len(listed) == MAX_LISTED and {r["target"] for r in listed} == {"1.1 Rules"}
+    starts = [r["start"] for r in listed]
+    assert starts == sorted(set(starts))  # (in order, none twice across the windows)
+    with deadline.until(0.0), pytest.raises(DeadlineExceeded):
+        tools.references("1.2 Ships")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from longread import deadline
 from longread.errors import LongreadError
 from longread.index.corpus import CorpusIndex
 from longread.index.references import Reference
@@ -15,6 +16,8 @@ from longread.store.rows import SectionRow
 from longread.tools.bounds import READ_LIMIT
 
 MAX_LISTED = 500  # references one call lists at most
+WINDOW_CHARS = 1_000_000  # of the text read and searched at a time
+OVERLAP = 400  # characters a window reads past its end, for a reference across it
 
 
 def listed(
@@ -23,8 +26,15 @@ def listed(
     """The references in `section` (None: the whole document), at most MAX_LISTED, each a dict:
     text, start, end, target (the named section's name, None if the document has none such),
     and `document` when given (a corpus's)."""
-    start, end = (0, None) if section is None else (section.start, section.end)
-    return [_shown(r, document) for r in index.references(start, end)[:MAX_LISTED]]
+    start, end = (0, index.total_chars) if section is None else (section.start, section.end)
+    found: list[Reference] = []
+    for at in range(start, end, WINDOW_CHARS):  # (a huge document a window at a time, timed)
+        deadline.check()
+        stop = min(end, at + WINDOW_CHARS)
+        found += [r for r in index.references(at, min(end, stop + OVERLAP)) if r.start < stop]
+        if len(found) >= MAX_LISTED:
+            break
+    return [_shown(r, document) for r in found[:MAX_LISTED]]
 
 
 def followed(index: SingleDocIndex, reference: Any) -> str:
