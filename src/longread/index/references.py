@@ -46,7 +46,7 @@ TITLE_WORDS = 12  # the longest title looked for after `see`
 MAX_PHRASE_WORDS = 6  # of a phrase after `see` that names a section by the words of its title
 MAX_HOLDING = 3  # sections whose titles hold such a phrase's words, for it to name the nearest
 MAX_REFERENCES = 10_000  # found in one stretch of text at most
-SAMPLE_CHARS = 8_000_000  # of a document's text, the words that refer are learned from
+SAMPLE_CHARS = 4_000_000  # of a document's text, the words that refer are learned from
 
 
 @dataclass(frozen=True)
@@ -69,20 +69,28 @@ class ReferenceFinder:
         self.numbered: dict[str, list[SectionRow]] = defaultdict(list)
         self.kinded: dict[tuple[str, str], SectionRow] = {}
         self.titled: dict[str, list[SectionRow]] = defaultdict(list)
-        self.slugs: dict[str, SectionRow] = {}
         self._read_headings()
         self.referring = self._referring_words(sample)
 
     def _read_headings(self) -> None:
-        parsed = [(row, _heading(row.title)) for row in self.rows]
-        kinds = Counter(word for _, (word, _, _) in parsed if word)
-        for row, (word, label, title) in parsed:
+        read = {title: _heading(title) for title in {row.title for row in self.rows}}  # (once)
+        folded = {title: _folded(read[title][2]) for title in read}
+        kinds = Counter(word for row in self.rows if (word := read[row.title][0]))
+        for row in self.rows:
+            word, label, _ = read[row.title]
             if word and label and kinds[word] >= 2:
                 self.kinded.setdefault((word, label.lower()), row)
             elif label and not word:
                 self.numbered[label].append(row)
-            self.titled[_folded(title)].append(row)
-            self.slugs.setdefault(_slug(row.title), row)
+            self.titled[folded[row.title]].append(row)
+
+    @cached_property
+    def slugs(self) -> dict[str, SectionRow]:
+        """The first section of each heading anchor (as Markdown renderers make them)."""
+        anchors: dict[str, SectionRow] = {}
+        for row in self.rows:
+            anchors.setdefault(_slug(row.title), row)
+        return anchors
 
     def _referring_words(self, sample: str) -> frozenset[str]:
         """The words (lower-cased) before numbers that mostly are the document's own section
@@ -221,7 +229,10 @@ class ReferenceFinder:
 
     @cached_property
     def _title_words(self) -> list[tuple[frozenset[str], SectionRow]]:
-        return [(frozenset(terms(_heading(row.title)[2])), row) for row in self.rows]
+        words = {
+            title: frozenset(terms(_heading(title)[2])) for title in {r.title for r in self.rows}
+        }
+        return [(words[row.title], row) for row in self.rows]
 
     def _links(self, text: str, offset: int) -> Iterator[Reference]:
         for found in _LINK.finditer(text):
