@@ -290,7 +290,8 @@ def test_kinds_of_parts_are_learned_from_the_headings(tmp_path):
     body = "The reader keeps a ledger of every page turned.\n\n"
     book.write_text(
         f"# PART ONE\n\n{body}As described below in Part Two, the forms (Appendix B) and "
-        f"Appendix C are kept; read [the tables](#appendix-a-tables) first.\n\n"
+        f"Appendix C are kept; read [the tables](#appendix-a-tables) first. To part I would "
+        f"grieve.\n\n"
         f"# PART TWO\n\n{body}# Appendix A: Tables\n\n{body}# Appendix B: Forms\n\n{body}",
         encoding="utf-8",
     )

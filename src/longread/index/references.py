@@ -186,6 +186,8 @@ class ReferenceFinder:
         if self._kind_pattern is None:
             return
         for found in self._kind_pattern.finditer(text):
+            if found["word"][0].islower():  # (`to act I would`: a verb, no part of the text)
+                continue
             word, label = found["word"].lower(), found["label"]
             target = self.kinded.get((word, label.lower()))
             if target or re.fullmatch(_LABEL, label):
