@@ -234,3 +234,23 @@ def test_a_folder_that_is_none_is_refused_in_one_line(tmp_path):
         done = longread(*args, cache=tmp_path / "cache", timeout=60)
         assert done.returncode != 0 and "not a folder" in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_the_watch_ends_with_a_clear_error_when_its_folder_goes(tmp_path):
+    root = write_corpus(tmp_path / "corpus")
+    index = open_index(root, tmp_path / "watched.sqlite")
+    ended: list[BaseException] = []
+    updates: list[WatchUpdate] = []
+
+    def watch() -> None:
+        try:
+            watch_corpus(index, threading.Event(), updates.append)
+        except BaseException as error:  # (what ends the watch, for the test to see)
+            ended.append(error)
+
+    thread = threading.Thread(target=watch)
+    thread.start()
+    wait_until(lambda: updates, "the first listing")
+    shutil.rmtree(root)
+    thread.join(WAIT_SECONDS)
+    assert not thread.is_alive() and "is gone: the watch ends" in str(ended[0])

@@ -3,7 +3,7 @@ files' stat identities (as `corpus update` does, which also completes an update 
 cut short); from then on each burst of file events (inotify, through watchfiles) updates the
 documents it touched, and no others: the folder is not listed again. A folder created or moved in
 is read whole; one deleted or moved out takes its documents with it. Should an update fail, the
-next one lists the folder again."""
+next one lists the folder again; should the folder itself go, the watch ends (InputError)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Protocol
 
 import watchfiles
 
+from longread.errors import InputError
 from longread.index.corpus import CorpusIndex
 from longread.index.corpus_files import UpdateReport, scan
 from longread.index.corpus_update import PARALLEL_MIN
@@ -59,6 +60,8 @@ def watch_corpus(
         raise_interrupt=False,
         ignore_permission_denied=True,
     ):
+        if not index.root.is_dir():  # (its index is kept, as `corpus update` would find it)
+            raise InputError(f"{index.root} is gone: the watch ends")
         try:
             if not listed:  # (the first wake: what changes from now on is seen)
                 on_update(_update(index, None, 0))
