@@ -182,3 +182,18 @@ def test_the_command_line_describes_figures_through_an_openai_compatible_vision_
     assert "figures are not described" in told.stdout
     told = longread("doctor", cache=cache, LONGREAD_VISION_MODEL="openai:vision")
     assert "figures described by openai:vision" in told.stdout
+
+
+def test_a_pdf_whose_pictures_cannot_be_read_is_indexed_with_its_text(tmp_path, monkeypatch):
+    import pdfplumber
+
+    def unreadable(*args, **kwargs):
+        raise ValueError("a damaged image stream")
+
+    path = report_pdf(tmp_path)
+    monkeypatch.setattr(pdfplumber, "open", unreadable)
+    vision = ScriptedLM(describer, reads_images=True)
+    index = SingleDocIndex.build(
+        path, DocStore(tmp_path / "damaged.sqlite"), FigureReader(vision, Gateway(cache=False))
+    )
+    assert CAPTION in index.read_range(0, index.total_chars) and vision.requests == []

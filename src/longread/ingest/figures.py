@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import logging
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -29,20 +30,22 @@ MAX_PDF_FIGURES = 200  # figures read from one PDF at most
 def pdf_figures(path: str | Path, document: LoadedDocument) -> list[Figure]:
     """The images of a PDF's pages large enough to be figures, each rendered to PNG, with the line
     just below it (else just above) as its caption, placed after that caption's line in the
-    text (else at its page's end)."""
+    text (else at its page's end); none where pdfplumber cannot read the file."""
     import pdfplumber  # (large: loaded only when figures are read)
 
     figures: list[Figure] = []
-    with pdfplumber.open(str(path)) as pdf:
-        for number, page in enumerate(pdf.pages, 1):
-            span = next((p for p in document.pages if p.number == number), None)
-            for image in page.images:
-                box = _inside(page, image)
-                if box is None or len(figures) >= MAX_PDF_FIGURES:
-                    continue
-                caption = _caption(page, box)
-                at = _after_line(document.text, caption, span)
-                figures.append(Figure(at, number, caption, data=_rendered(page, box)))
+    try:
+        with pdfplumber.open(str(path)) as pdf:
+            for number, page in enumerate(pdf.pages, 1):
+                span = next((p for p in document.pages if p.number == number), None)
+                for image in page.images[: MAX_PDF_FIGURES - len(figures)]:
+                    box = _inside(page, image)
+                    if box is not None:
+                        caption = _caption(page, box)
+                        at = _after_line(document.text, caption, span)
+                        figures.append(Figure(at, number, caption, data=_rendered(page, box)))
+    except Exception:  # noqa: BLE001 - pdfminer raises many kinds on a damaged file: the text stays
+        logging.getLogger(__name__).warning("the figures of %s cannot be read", path)
     return figures
 
 
