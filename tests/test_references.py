@@ -427,3 +427,17 @@ def test_listing_a_huge_documents_references_is_bounded_in_count_and_time(tmp_pa
     assert starts == sorted(set(starts))  # (in order, none twice across the windows)
     with deadline.until(0.0), pytest.raises(DeadlineExceeded):
         tools.references("1.2 Ships")
+
+
+def test_names_and_plain_words_are_no_references(tmp_path):
+    plays = tmp_path / "plays.md"
+    speech = "**KING HENRY V**  \nI can see a church by daylight, and the same as ever.\n\n"
+    plays.write_text(
+        "".join(
+            f"# {title}\n\n## SCENE I. A church.\n\n{speech}## SCENE II. The same.\n\n{speech}"
+            for title in ("King Lear", "King John", "Henry V", "Henry VIII")
+        ),
+        encoding="utf-8",
+    )
+    index = SingleDocIndex.build(plays, DocStore(tmp_path / "plays.sqlite"))
+    assert index.references() == []  # (`Henry V`: a name with a number; `see a church`: a verb)

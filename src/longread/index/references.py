@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from longread.ingest.headings import NUMBER_WORDS
 from longread.store.rows import SectionRow
 from longread.text.rank import terms
 
@@ -43,6 +44,7 @@ _CUE_WORDS = ("see", "cf", "note", "to")  # (the words of _SENT_TO, which always
 MOSTLY = 0.6  # of the numbers after a word that are the document's own, for it to refer
 EVIDENCE = 2  # numbers of a word taken as not its document's own, before any is seen
 TITLE_WORDS = 12  # the longest title looked for after `see`
+TITLE_LIKE_WORDS = 3  # a title after `see` not capitalized must be this long (`see the same`: no)
 MAX_PHRASE_WORDS = 6  # of a phrase after `see` that names a section by the words of its title
 MAX_HOLDING = 3  # sections whose titles hold such a phrase's words, for it to name the nearest
 MAX_REFERENCES = 10_000  # found in one stretch of text at most
@@ -69,16 +71,17 @@ class ReferenceFinder:
         self.numbered: dict[str, list[SectionRow]] = defaultdict(list)
         self.kinded: dict[tuple[str, str], SectionRow] = {}
         self.titled: dict[str, list[SectionRow]] = defaultdict(list)
-        self._read_headings()
+        self._read_headings(sample)
         self.referring = self._referring_words(sample)
 
-    def _read_headings(self) -> None:
+    def _read_headings(self, sample: str) -> None:
         read = {title: _heading(title) for title in {row.title for row in self.rows}}  # (once)
         folded = {title: _folded(read[title][2]) for title in read}
-        kinds = Counter(word for row in self.rows if (word := read[row.title][0]))
+        headed = Counter(word for row in self.rows if (word := read[row.title][0]))
+        kinds = {w for w, n in headed.items() if n >= 2 and _as_noun(w, sample)}
         for row in self.rows:
             word, label, _ = read[row.title]
-            if word and label and kinds[word] >= 2:
+            if word and label and word in kinds:
                 self.kinded.setdefault((word, label.lower()), row)
             elif label and not word:
                 self.numbered[label].append(row)
@@ -208,7 +211,7 @@ class ReferenceFinder:
             for count in range(len(words), 0, -1):
                 phrase = text[cue.end() : cue.end() + words[count - 1].end()]
                 rows = self.titled.get(_folded(phrase))
-                if rows:
+                if rows and (phrase[0].isupper() or count >= TITLE_LIKE_WORDS):
                     written = phrase.rstrip(" \n.,;:)")
                     yield Reference(
                         start, start + len(written), written, self._likeliest(rows, start)
@@ -250,16 +253,25 @@ def _reference(
     )
 
 
+def _as_noun(word: str, sample: str) -> bool:
+    """Whether the text writes `word` in lower case somewhere (`this chapter`, `the act`): a kind
+    of part, where a name with a number (`Henry V`, `Richard III`) is never written so."""
+    return word == "§" or re.search(rf"\b{re.escape(word)}\b", sample) is not None
+
+
 def _heading(title: str) -> tuple[str | None, str | None, str]:
     """A heading's kind word (lower case) if it has one, its label, and its title without them:
     `Chapter II: Kings` ('chapter', 'II', 'Kings'), `3.2.1 Types` (None, '3.2.1', 'Types'),
-    `PART TWO` ('part', 'TWO', 'PART TWO'), `Related documents` (None, None, itself)."""
+    `PART TWO` ('part', 'TWO', 'PART TWO'), `Related documents` and `King Lear` (None, None,
+    itself)."""
     found = _HEADING.fullmatch(title)
     if found is None:
         return None, None, title
     if found["label"]:
         word = found["word"]
         return word.lower() if word else None, found["label"], found["title"] or title
+    if found["named"].lower() not in NUMBER_WORDS:  # (`King Lear`: a name, no numbered part)
+        return None, None, title
     return found["kind"].lower(), found["named"], found["rest"] or title
 
 

@@ -21,6 +21,7 @@ _NUMBER_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
     "|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty"
 )
+NUMBER_WORDS = frozenset(_NUMBER_WORDS.split("|"))  # (`Part Two`: a number, written as a word)
 _KEYWORD_KIND = {
     "Article": "article",
     "Section": "section",

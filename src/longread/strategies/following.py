@@ -1,6 +1,7 @@
-"""Following a passage's cross-references in `map`: where a passage a finding cites sends the reader
-elsewhere (`see 3.2.1`, `see Related documents`), the section it names is read too, and what it
-says is kept right after the finding that sent the reader there, so the answer cites both."""
+"""Following a passage's cross-references in `map` and `tree`: where a passage a finding cites
+sends the reader elsewhere (`see 3.2.1`, `see Related documents`), the section it names is read
+too, and what it says is kept right after the finding that sent the reader there, so the answer
+cites both."""
 
 from __future__ import annotations
 
@@ -77,7 +78,9 @@ class FollowingReader(ChunkReader):
         return after_referrers(ranked, self.findings, self.referrers)
 
 
-def after_referrers(ranked: list[Finding], found: list[Finding], referrers: dict) -> list[Finding]:
+def after_referrers(
+    ranked: list[Finding], found: list[Finding], referrers: dict[str, Finding]
+) -> list[Finding]:
     """`ranked` with each finding of a section another finding named put right after that one,
     unless it ranks before it already (a finding left out, for all its naming, stays out where
     what named it is left out too)."""
