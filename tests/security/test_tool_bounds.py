@@ -299,3 +299,21 @@ def test_a_backtracking_pattern_ends_by_wall_time_on_a_busy_machine():
         for burner in burners:
             burner.kill()
             burner.wait()
+
+
+def test_references_and_follow_bound_what_model_code_passes_them(macbeth, corpus):
+    from longread.errors import LongreadError
+
+    huge = "see Related documents " * 400_000  # (9 MB: a reference no document writes)
+    started = time.monotonic()
+    for reference in (huge, {"text": huge}):
+        with pytest.raises(LongreadError, match="at most"):
+            macbeth.follow(reference)
+    assert time.monotonic() - started < 1.0
+    with pytest.raises(LongreadError, match="takes a reference"):
+        macbeth.follow(12345)
+    with pytest.raises(KeyError, match="no section"):
+        macbeth.references("no such section " * 1_000)
+    with pytest.raises(LongreadError, match="name the document"):
+        corpus.follow("Trademarks")
+    assert len(macbeth.references()) <= 500

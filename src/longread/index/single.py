@@ -82,10 +82,11 @@ class SingleDocIndex:
             reused := cls._reuse(store, seen, seen.file_hash + described, described)
         ):
             return reused
-        document = load_document(path)
+        document = read = load_document(path)
         if figures is not None:
-            document = figures(path, document)
-        digest = _digest(document, seen) if not figures else _digest(document, None) + described
+            document = figures(path, read)
+        # (a text its figures changed is stored apart; one with none is the plain text)
+        digest = _digest(document, seen) + (described if document is not read else "")
         if reused := cls._reuse(store, seen, digest, described):
             return reused
         doc_type, _ = detect_doc_type(document.text)

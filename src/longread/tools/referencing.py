@@ -18,6 +18,7 @@ from longread.tools.bounds import READ_LIMIT
 MAX_LISTED = 500  # references one call lists at most
 WINDOW_CHARS = 1_000_000  # of the text read and searched at a time
 OVERLAP = 400  # characters a window reads past its end, for a reference across it
+REFERENCE_CHARS = 300  # of a reference model code passes follow(): none is longer
 
 
 def listed(
@@ -62,11 +63,16 @@ def _target(index: SingleDocIndex, reference: Any) -> SectionRow | None:
 
 
 def _written(reference: Any) -> str:
+    """A reference as written (a dict of references() gives its `text`), of bounded length."""
     if isinstance(reference, dict):
-        return str(reference.get("text", ""))
-    if isinstance(reference, str):
-        return reference.strip()
-    raise LongreadError("follow() takes a reference from references(), or one as written")
+        written = str(reference.get("text", ""))
+    elif isinstance(reference, str):
+        written = reference.strip()
+    else:
+        raise LongreadError("follow() takes a reference from references(), or one as written")
+    if len(written) > REFERENCE_CHARS:
+        raise LongreadError(f"a reference is at most {REFERENCE_CHARS} characters, as written")
+    return written
 
 
 def _shown(reference: Reference, document: str | None) -> dict[str, Any]:
