@@ -441,3 +441,23 @@ def test_names_and_plain_words_are_no_references(tmp_path):
     )
     index = SingleDocIndex.build(plays, DocStore(tmp_path / "plays.sqlite"))
     assert index.references() == []  # (`Henry V`: a name with a number; `see a church`: a verb)
+
+
+def test_a_table_or_figure_is_named_by_its_caption(tmp_path):
+    report = tmp_path / "report.md"
+    report.write_text(
+        "# Harbour report\n\n## 1 Overview\n\nFees rose in winter (see Table 2), and the "
+        "quay was rebuilt (Figure 1).\n\n## 2 Works\n\nFigure 1. The new quay, from the east.\n\n"
+        "Figure 2. The old quay.\n\nThe figure above shows the quay.\n\n## 3 Fees\n\n"
+        "Table 1: Fees by port\n\nOslo 12, Bergen 9.\n\nTable 2: Fees by season\n\n"
+        "Winter 14, summer 8. The table above is in crowns.\n",
+        encoding="utf-8",
+    )
+    index = SingleDocIndex.build(report, DocStore(tmp_path / "report.sqlite"))
+    found = [(r.text, r.target and r.target.title) for r in index.references()]
+    assert found == [("Table 2", "3 Fees"), ("Figure 1", "2 Works")]  # (no caption names itself)
+    tools = SingleDocTools(index, ScriptedLM([]), Gateway())
+    [table, figure] = tools.references("1 Overview")
+    assert tools.follow(table).startswith("Table 2: Fees by season")
+    assert tools.follow(figure).startswith("Figure 1. The new quay")
+    assert tools.follow("Table 1").startswith("Table 1: Fees by port")

@@ -36,6 +36,9 @@ _NUMBER = re.compile(
 _KIND_LABEL = r"[IVXLCDM]+|[A-Z]|[A-Z][a-z]+|[A-Z]+"  # (after a kind word: `II`, `B`, `Two`)
 _SENT_TO = re.compile(r"(?:\bsee(?:[ \t]+also)?|\*note|\bcf\.|\brefer[ \t]+to)[ \t\n]+", re.I)
 _PHRASE = re.compile(r"(?:[^.,;:()\n]|\n(?!\s*\n)){3,80}?(?=::|[.,;:)])")  # (ended by punctuation)
+_CAPTION = re.compile(  # (a line opening `Table 3:`, `Figure 2.`, `Exhibit B:`)
+    r"^[ \t]*(?P<word>[A-Z][a-z]+)[ \t]+(?P<label>\d+(?:\.\d+)*|[A-Z])[.:][ \t]+\S", re.M
+)
 _LINK = re.compile(r"\[(?P<text>[^\]\n]{1,200})\]\(#(?P<anchor>[\w-]{1,200})\)")
 _SECTION_WORDS = frozenset(("§", "section", "sections", "clause", "clauses"))
 _QUOTES = re.compile(r"[\"“”‘’«»]|(?<!\w)'|'(?!\w)")
@@ -60,6 +63,12 @@ class Reference:
     end: int
     text: str
     target: SectionRow | None
+    at: int | None = None  # where in its section the named part starts (a table's caption)
+
+    @property
+    def opens(self) -> int | None:
+        """Where what the reference names starts in the text (None: unresolved)."""
+        return self.at if self.at is not None else self.target.start if self.target else None
 
 
 class ReferenceFinder:
@@ -72,6 +81,7 @@ class ReferenceFinder:
         self.kinded: dict[tuple[str, str], SectionRow] = {}
         self.titled: dict[str, list[SectionRow]] = defaultdict(list)
         self._read_headings(sample)
+        self.captions = _captions(sample)
         self.referring = self._referring_words(sample)
 
     def _read_headings(self, sample: str) -> None:
@@ -143,7 +153,17 @@ class ReferenceFinder:
 
     @cached_property
     def kind_words(self) -> frozenset[str]:
-        return frozenset(word for word, _ in self.kinded)
+        return frozenset(word for word, _ in (*self.kinded, *self.captions))
+
+    def _part(self, word: str, label: str) -> tuple[SectionRow | None, int | None]:
+        """The section a kind word and a label name (`Chapter II`), or the caption they name
+        (`Table 3`: the section holding it, and where it starts)."""
+        target = self.kinded.get((word, label.lower()))
+        at = self.captions.get((word, label.lower())) if target is None else None
+        if at is not None:
+            holder = bisect.bisect_right(self._starts, at) - 1
+            target = self.rows[holder] if holder >= 0 else None
+        return target, at
 
     def find(self, text: str, offset: int = 0, own: bool = True) -> list[Reference]:
         """The references in `text`, in order: in the document's own text starting at `offset`
@@ -173,7 +193,9 @@ class ReferenceFinder:
     def _numbers(self, text: str, offset: int) -> Iterator[Reference]:
         for found in _NUMBER.finditer(text):
             word, label = found["word"].lower(), found["label"]
-            target = self.kinded.get((word, label))
+            target, at = self._part(word, label)
+            if at == offset + found.start():
+                continue  # (a caption's own line)
             if target is None and word not in self.kind_words:
                 dotted = self._may_be(label)  # (`Clause 13` names one; `section 1 man pages` none)
                 named = word in _SECTION_WORDS and (dotted or not found["word"][0].islower())
@@ -183,7 +205,7 @@ class ReferenceFinder:
                 else:
                     continue
             named = word in self.kind_words or word in _SECTION_WORDS  # (else `see 3.1`: 3.1)
-            yield _reference(found, offset, target, 0 if named else found.start("label"))
+            yield _reference(found, offset, target, 0 if named else found.start("label"), at)
 
     def _kinds(self, text: str, offset: int) -> Iterator[Reference]:
         if self._kind_pattern is None:
@@ -192,9 +214,11 @@ class ReferenceFinder:
             if found["word"][0].islower():  # (`to act I would`: a verb, no part of the text)
                 continue
             word, label = found["word"].lower(), found["label"]
-            target = self.kinded.get((word, label.lower()))
+            target, at = self._part(word, label)
+            if at == offset + found.start():
+                continue  # (a caption's own line)
             if target or re.fullmatch(_LABEL, label):
-                yield _reference(found, offset, target)
+                yield _reference(found, offset, target, 0, at)
 
     @cached_property
     def _kind_pattern(self) -> re.Pattern[str] | None:
@@ -245,12 +269,30 @@ class ReferenceFinder:
 
 
 def _reference(
-    found: re.Match[str], offset: int, target: SectionRow | None, skip: int = 0
+    found: re.Match[str],
+    offset: int,
+    target: SectionRow | None,
+    skip: int = 0,
+    at: int | None = None,
 ) -> Reference:
     start = skip or found.start()
-    return Reference(
-        offset + start, offset + found.end(), found.string[start : found.end()], target
-    )
+    written = found.string[start : found.end()]
+    return Reference(offset + start, offset + found.end(), written, target, at)
+
+
+def _captions(sample: str) -> dict[tuple[str, str], int]:
+    """(kind, label) -> where its caption line starts, for the lines that open `Table 3:` or
+    `Figure 2.` with a word two such lines or more open, each with a label of its own, and that the
+    text also writes in lower case (`the table below`)."""
+    found: dict[str, dict[str, int]] = defaultdict(dict)
+    for line in _CAPTION.finditer(sample):
+        found[line["word"].lower()].setdefault(line["label"].lower(), line.start("word"))
+    return {
+        (word, label): at
+        for word, labels in found.items()
+        if len(labels) >= 2 and _as_noun(word, sample)
+        for label, at in labels.items()
+    }
 
 
 def _as_noun(word: str, sample: str) -> bool:

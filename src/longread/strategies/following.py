@@ -34,19 +34,15 @@ class FollowingReader(ChunkReader):
         super().read_all(chunks)
         size = max((c.end - c.start for c in chunks), default=FOLLOWED_CHARS)
         unread: list[tuple[Chunk, Finding, int]] = []
-        for target, referrer in self._named().items():
-            held = [f for f in self.findings if target.start <= f.span[0] < target.end]
+        for target, (referrer, opens) in self._named().items():
+            held = [f for f in self.findings if opens <= f.span[0] < target.end]
             for finding in held:  # (read already, kept after what named its section)
                 self.referrers.setdefault(finding.chunk.chunk_id, referrer)
-            if (
-                held
-                or target.id in self._followed
-                or any(c.start <= target.start < c.end for c in chunks)
-            ):
+            if held or target.id in self._followed or any(c.start <= opens < c.end for c in chunks):
                 continue
-            stop = min(target.end, target.start + size)
-            text = self.index.read_range(target.start, stop)
-            chunk = Chunk(f"reference-{target.id}", target.name, target.start, stop, text)
+            stop = min(target.end, opens + size)
+            text = self.index.read_range(opens, stop)
+            chunk = Chunk(f"reference-{target.id}", target.name, opens, stop, text)
             unread.append((chunk, referrer, target.id))
         followed = unread[:MAX_FOLLOWED]
         for chunk, referrer, target_id in followed:
@@ -54,17 +50,22 @@ class FollowingReader(ChunkReader):
             self._followed.add(target_id)
         super().read_all([chunk for chunk, _, _ in followed])
 
-    def _named(self) -> dict[SectionRow, Finding]:
-        """Each section the passages of the findings name, with the first finding naming it."""
-        named: dict[SectionRow, Finding] = {}
+    def _named(self) -> dict[SectionRow, tuple[Finding, int]]:
+        """Each section the passages of the findings name, with the first finding naming it and
+        where in it the named part starts (its heading, or a table's caption)."""
+        named: dict[SectionRow, tuple[Finding, int]] = {}
         for finding in list(self.findings):
             start, end = finding.span
             for reference in self.index.references(
                 start, min(end + AFTER_CHARS, finding.chunk.end)
             ):
-                target = reference.target
-                if target is not None and not target.start <= start < target.end:
-                    named.setdefault(target, finding)
+                target, opens = reference.target, reference.opens
+                if (
+                    target is not None
+                    and opens is not None
+                    and not target.start <= start < target.end
+                ):
+                    named.setdefault(target, (finding, opens))
         return named
 
     def grounded(self, claim: str, chunk: Chunk) -> tuple[int, int] | None:

@@ -39,26 +39,34 @@ def listed(
 
 
 def followed(index: SingleDocIndex, reference: Any) -> str:
-    """The text of the section `reference` names (its first READ_LIMIT characters)."""
-    target = _target(index, reference)
-    if target is None:
+    """The text of what `reference` names, from where it starts (a section's heading, a table's
+    caption) to its section's end (its first READ_LIMIT characters)."""
+    found = _target(index, reference)
+    if found is None:
         raise LongreadError(f"{_written(reference)!r} names no section of this document")
-    return index.read_range(target.start, min(target.end, target.start + READ_LIMIT))
+    target, opens = found
+    return index.read_range(opens, min(target.end, opens + READ_LIMIT))
 
 
-def _target(index: SingleDocIndex, reference: Any) -> SectionRow | None:
+def _target(index: SingleDocIndex, reference: Any) -> tuple[SectionRow, int] | None:
+    """The section `reference` names and where in it the named part starts."""
     written = _written(reference)
     if isinstance(reference, dict) and reference.get("target") is not None:
-        named = reference["target"]
-        return next((row for row in index.rows if row.name == named), None)
+        named = next((row for row in index.rows if row.name == reference["target"]), None)
+        if named is None:
+            return None
+        opens = reference.get("opens")
+        if isinstance(opens, int) and named.start <= opens < named.end:
+            return named, opens
+        return named, named.start
     named = next((row for row in index.rows if row.name == written), None)
     if named is not None:
-        return named
+        return named, named.start
     for text in (written, f"see {written}"):  # (a title is a reference where one is sent to it)
         references = index.reference_finder.find(text, own=False)
-        target = next((r.target for r in references if r.target is not None), None)
-        if target is not None:
-            return target
+        hit = next((r for r in references if r.target is not None), None)
+        if hit is not None and hit.target is not None and hit.opens is not None:
+            return hit.target, hit.opens
     return None
 
 
@@ -81,6 +89,7 @@ def _shown(reference: Reference, document: str | None) -> dict[str, Any]:
         "start": reference.start,
         "end": reference.end,
         "target": reference.target.name if reference.target is not None else None,
+        "opens": reference.opens,  # (where what it names starts: a heading, a caption)
     }
     if document is not None:
         shown["document"] = document

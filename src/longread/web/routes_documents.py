@@ -143,7 +143,7 @@ def _references(index: SingleDocIndex, shown: dict[str, Any]) -> dict[str, Any]:
                 "start": r.start,
                 "end": r.end,
                 "target": r.target.name if r.target else None,
-                "target_start": r.target.start if r.target else None,
+                "target_start": r.opens,
                 "target_end": r.target.end if r.target else None,
             }
             for r in index.references(low, high)
