@@ -124,8 +124,8 @@ class ReferenceFinder:
         reference (its top-level section), else the first; never the one that holds it, if
         another will do."""
         outside = [r for r in rows if not r.start <= at < r.end] or rows
-        holder = bisect.bisect_right(self._starts, at) - 1
-        top = self._top(self.rows[holder]) if holder >= 0 else None
+        holder = self._section_at(at)
+        top = self._top(holder) if holder is not None else None
         return next((r for r in outside if self._top(r) == top), outside[0])
 
     def _top(self, row: SectionRow) -> int:
@@ -161,9 +161,13 @@ class ReferenceFinder:
         target = self.kinded.get((word, label.lower()))
         at = self.captions.get((word, label.lower())) if target is None else None
         if at is not None:
-            holder = bisect.bisect_right(self._starts, at) - 1
-            target = self.rows[holder] if holder >= 0 else None
+            target = self._section_at(at)
         return target, at
+
+    def _section_at(self, at: int) -> SectionRow | None:
+        """The innermost section holding offset `at` (the last to start at or before it)."""
+        holder = bisect.bisect_right(self._starts, at) - 1
+        return self.rows[holder] if holder >= 0 else None
 
     def find(self, text: str, offset: int = 0, own: bool = True) -> list[Reference]:
         """The references in `text`, in order: in the document's own text starting at `offset`

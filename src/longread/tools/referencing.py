@@ -35,7 +35,7 @@ def listed(
         found += [r for r in index.references(at, min(end, stop + OVERLAP)) if r.start < stop]
         if len(found) >= MAX_LISTED:
             break
-    return [_shown(r, document) for r in found[:MAX_LISTED]]
+    return [shown(r, document) for r in found[:MAX_LISTED]]
 
 
 def followed(index: SingleDocIndex, reference: Any) -> str:
@@ -83,7 +83,9 @@ def _written(reference: Any) -> str:
     return written
 
 
-def _shown(reference: Reference, document: str | None) -> dict[str, Any]:
+def shown(reference: Reference, document: str | None = None) -> dict[str, Any]:
+    """A reference as a dict: text, start, end, target (the name of the section it names),
+    opens (where what it names starts), and `document` when given."""
     shown: dict[str, Any] = {
         "text": reference.text,
         "start": reference.start,

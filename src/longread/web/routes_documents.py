@@ -12,6 +12,7 @@ from starlette.datastructures import UploadFile
 
 from longread.errors import InputError
 from longread.index.single import SingleDocIndex
+from longread.tools.referencing import shown as shown_reference
 from longread.web.documents import UnsupportedTypeError, parse_text, parse_upload
 from longread.web.indexed import IndexedCorpus, find_indexed, list_indexed
 
@@ -139,10 +140,7 @@ def _references(index: SingleDocIndex, shown: dict[str, Any]) -> dict[str, Any]:
     return {
         "references": [
             {
-                "text": r.text,
-                "start": r.start,
-                "end": r.end,
-                "target": r.target.name if r.target else None,
+                **shown_reference(r),
                 "target_start": r.opens,
                 "target_end": r.target.end if r.target else None,
             }
