@@ -99,8 +99,10 @@ def _run() -> None:
                 "reached; what was written is kept, and the next run goes on from it",
                 1,
             )
-        if isinstance(error, OSError) or not _rebuilt_damaged():
+        if isinstance(error, OSError):
             raise
+        if not _rebuilt_damaged():  # (not damage: a store error said in one line)
+            _fail(f"the index failed: {type(error).__name__}: {error}", 1)
     except (typer.Abort, KeyboardInterrupt):
         err_console.print("[red]interrupted[/]")
         sys.exit(130)

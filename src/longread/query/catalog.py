@@ -20,9 +20,10 @@ from longread.index.first_need import ensure_records
 from longread.index.records import MAX_CHARS as RECORDS_CHARS
 from longread.index.records import VALUES_KEPT, Places
 from longread.index.single import SingleDocIndex
+from longread.query.shared_tables import shared_name, shared_names
 from longread.store.docstore import DocStore
 from longread.store.record_query import RecordQuery, View, ViewPart, word_pattern
-from longread.store.record_tables import StoredColumn, quoted
+from longread.store.record_tables import StoredColumn, StoredTable, quoted
 
 MAX_CHARS = 50_000_000  # a word's mentions are looked for in this much of a source at most
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".csv", ".tsv", ".log", ".mbox", ".eml")
@@ -146,16 +147,22 @@ class Catalog:
             )
         return self._values[key]
 
+    @cached_property
+    def _stores(self) -> dict[Path, DocStore]:
+        """Each store holding a document of the source, by its resolved path."""
+        return {doc.store.path.resolve(): doc.store for doc in self.docs}
+
     def _stored(self, view: View, column: str) -> tuple[list[tuple[Any, int]], int]:
         """The counts stored with the view's tables, added up."""
-        stores = {doc.store.path.resolve(): doc.store for doc in self.docs}
+        stores = self._stores
         counted: Counter[Any] = Counter()
         unlisted = 0
+        held: dict[tuple[Path, tuple[int, ...]], list[StoredTable]] = {}
         for part in view.parts:
-            if all(c.name != column for c in part.table.columns):
-                continue
-            store = stores[part.database.resolve()]
-            listed, more = store.record_values(part.table, column, part.store_ids)
+            if any(c.name == column for c in part.table.columns):
+                held.setdefault((part.database.resolve(), part.store_ids), []).append(part.table)
+        for (database, ids), tables in held.items():
+            listed, more = stores[database].record_values(tables, column, ids)
             counted.update(dict(listed))
             unlisted += more
         ranked = counted.most_common()
@@ -336,7 +343,7 @@ def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -
             ensure_records(doc.store, doc.store_id, doc.name)
         if progress is not None and (n % 50 == 0 or n == len(docs)):
             progress(n, len(docs))
-    grouped: dict[str, list[tuple[ViewPart, int, str]]] = {}
+    found: list[tuple[ViewPart, int, str]] = []
     by_store: dict[Path, list[SourceDoc]] = {}
     for doc in docs:
         by_store.setdefault(doc.store.path.resolve(), []).append(doc)
@@ -344,9 +351,11 @@ def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -
         store = held[0].store
         ids = tuple(d.store_id for d in held)
         for table, rows in store.record_tables(ids):
-            grouped.setdefault(table.name, []).append(
-                (ViewPart(path, table, ids), rows, table.kind)
-            )
+            found.append((ViewPart(path, table, ids), rows, table.kind))
+    named = shared_names([part for part, _, _ in found])
+    grouped: dict[str, list[tuple[ViewPart, int, str]]] = {}
+    for entry in found:
+        grouped.setdefault(shared_name(entry[0], named), []).append(entry)
     tables, views = {}, []
     for name, parts in grouped.items():
         columns: dict[str, StoredColumn] = {}

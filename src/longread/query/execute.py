@@ -14,6 +14,7 @@ from longread.store.record_tables import quoted
 
 SHOWN = 10  # groups listed
 CITED = 12  # rows returned for citing
+GROUPS_READ = 100_000  # groups read at most (more are counted, not read)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Counted:
     table_rows: int = 0
     whole: int = 0  # (a share's: how many rows it is a share of)
     label: str | None = None  # the column of `rows`' labels
+    more_groups: int = 0  # groups past the GROUPS_READ read
 
 
 def execute(plan: Plan, catalog: Catalog) -> Counted:
@@ -111,8 +113,9 @@ def _executed(plan: Plan, catalog: Catalog) -> Counted:
         counted.sql = f"SELECT * FROM {source}{where} ORDER BY {order} LIMIT 1 OFFSET {offset}"
         return counted
     else:
-        counted.groups, counted.matched, counted.sql = _grouped(catalog, plan, table, where, params)
-        counted.value = _group_value(plan, counted.groups)
+        grouped = _grouped(catalog, plan, table, where, params)
+        counted.groups, counted.matched, counted.sql, counted.more_groups = grouped
+        counted.value = _group_value(plan, counted)
     chosen = _chosen(plan, counted)
     counted.rows = _rows(catalog, chosen, table, *_where(chosen, table, citing=True))
     return counted
@@ -132,20 +135,21 @@ def _chosen(plan: Plan, counted: Counted) -> Plan:
     return plan.with_(filters=(*plan.filters, Filter(key, Test.IN, (chosen,), plan.part)))
 
 
-def _group_value(plan: Plan, groups: list[tuple[Any, float]]) -> Any:
+def _group_value(plan: Plan, counted: Counted) -> Any:
+    groups = counted.groups
     if plan.operation is Operation.DISTINCT:
-        return len(groups)
+        return len(groups) + counted.more_groups
     if plan.operation in (Operation.ARGMAX, Operation.ARGMIN):
         place = plan.rank - 1
         return groups[place][0] if 0 <= place < len(groups) else None
     if plan.operation is Operation.COUNT:
-        return sum(n for _, n in groups)
+        return counted.matched if counted.more_groups else sum(n for _, n in groups)
     return [g for g, _ in groups]
 
 
 def _grouped(
     catalog: Catalog, plan: Plan, table: CatalogTable, where: str, params: list[Any]
-) -> tuple[list[tuple[Any, float]], int, str]:
+) -> tuple[list[tuple[Any, float]], int, str, int]:
     """(group, figure) for each group: ranked for argmax and argmin, else in the order the
     text first has them; every group `compared` is there, at 0 if it has no rows. With them,
     how many rows passed the filters (counted in the same pass: rows without the grouped
@@ -167,12 +171,22 @@ def _grouped(
         f"SELECT {group}, {figure} AS v, count(*) FROM {quoted(table.name)}{where} "
         f"GROUP BY {group}{having} ORDER BY {ordering}"
     )
-    found = catalog.query.execute(sql, [*figure_params, *params, *having_params]).rows
+    result = catalog.query.execute(
+        sql, [*figure_params, *params, *having_params], max_rows=GROUPS_READ
+    )
+    found = result.rows
     matched = (
         sum(r[-1] for r in found)
-        if not having
+        if not having and not result.cut
         else _counted(catalog, quoted(table.name), where, params)
     )
+    if result.cut:  # (more groups than are read: how many, counted apart)
+        every = f"SELECT count(*) FROM (SELECT 1 FROM {quoted(table.name)}{where} GROUP BY {group}"
+        every += f"{having.replace('HAVING v', f'HAVING {figure}')})"
+        total = _one(catalog, every, [*params, *figure_params, *having_params]) or 0
+        more = max(0, int(total) - len(found))
+    else:
+        more = 0
     groups = [
         ((r[0], r[1]) if apart else r[0], r[-2] if r[-2] is not None else 0)
         for r in found
@@ -184,7 +198,7 @@ def _grouped(
         groups = sorted(groups + missing, key=lambda gv: (gv[1], str(gv[0])))
         if plan.operation is not Operation.ARGMIN:
             groups = sorted(groups, key=lambda gv: -gv[1])
-    return groups, matched, sql
+    return groups, matched, sql, more
 
 
 def _inner(plan: Plan, table: CatalogTable) -> tuple[str, list[Any]]:

@@ -102,7 +102,6 @@ class RecordQuery:
             if alias != "main":
                 self.db.execute(f"ATTACH DATABASE ? AS {alias}", (f"file:{path}?mode=ro",))
         self.db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
-        self.db.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MAX_SQL_CHARS)
         self.db.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, len(databases))
         self.db.create_function("mentions", 2, mentions, deterministic=True)
         self.db.create_function("words", 1, words, deterministic=True)
@@ -117,12 +116,15 @@ class RecordQuery:
                 if path in aliases
             ],
         )
-        for view in views:
-            self.db.execute(_view_sql(view, aliases, names))
         self._readable = {  # (database, table): a view of the source's tables reads only these
             (aliases[p.database], p.table.physical) for v in views for p in v.parts
         }
-        self._readable |= {("temp", "_docs"), *(("temp", name) for name in self.views)}
+        self._readable.add(("temp", "_docs"))
+        for view in views:
+            for sql in _view_statements(view, aliases, names):
+                self.db.execute(sql)
+            self._readable.add(("temp", view.name))
+        self.db.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MAX_SQL_CHARS)  # (the views made)
         self.db.set_progress_handler(self._late, 10_000)
 
     def _late(self) -> int:
@@ -205,16 +207,40 @@ class RecordQuery:
         self.db.close()
 
 
-def _view_sql(view: View, aliases: dict[Path, str], names: dict[tuple[Path, int], str]) -> str:
+PARTS_PER_VIEW = 100  # a view of more stored tables is copied into a table of its own, this
+# many at a time (a compound SELECT has 500 terms at most, and a union of thousands is slow)
+
+
+def _view_statements(
+    view: View, aliases: dict[Path, str], names: dict[tuple[Path, int], str]
+) -> list[str]:
+    """The statements making the view: a view over its stored tables, or, for one of many (a
+    folder's documents each with a table of its own), a temporary table they are copied into
+    PARTS_PER_VIEW at a time, so no statement grows with the folder and each query reads one
+    table."""
+    name = quoted(view.name)
+    if len(view.parts) <= PARTS_PER_VIEW:
+        return [f"CREATE TEMP VIEW {name} AS {_union_sql(view, view.parts, aliases, names)}"]
+    chunks = [view.parts[n : n + PARTS_PER_VIEW] for n in range(0, len(view.parts), PARTS_PER_VIEW)]
+    first, *rest = (_union_sql(view, chunk, aliases, names) for chunk in chunks)
+    return [f"CREATE TEMP TABLE {name} AS {first}", *(f"INSERT INTO temp.{name} {u}" for u in rest)]
+
+
+def _union_sql(
+    view: View,
+    parts: Sequence[ViewPart],
+    aliases: dict[Path, str],
+    names: dict[tuple[Path, int], str],
+) -> str:
+    """One SELECT of the view's columns over these stored tables."""
     selects = []
-    for part in view.parts:
+    for part in parts:
         alias = aliases[part.database]
         held = {c.name for c in part.table.columns}
         cells = ", ".join(
             (f"r.{quoted(c.name)}" if c.name in held else "NULL") + f" AS {quoted(c.name)}"
             for c in view.columns
         )
-        ids = ", ".join(str(int(i)) for i in part.store_ids)
         only = names.get((part.database, part.store_ids[0])) if len(part.store_ids) == 1 else None
         document = (
             f"(SELECT name FROM temp._docs d WHERE d.db = '{alias}' AND d.id = r.doc_id)"
@@ -223,9 +249,10 @@ def _view_sql(view: View, aliases: dict[Path, str], names: dict[tuple[Path, int]
         )
         selects.append(  # (`+`: the rows are scanned, not looked up one by one by the index)
             f'SELECT {document} AS document, r.start AS _start, r."end" AS _end, {cells}, '
-            f"r.rowid AS _row FROM {alias}.{part.table.physical} r WHERE +r.doc_id IN ({ids})"
+            f"r.rowid AS _row FROM {alias}.{part.table.physical} r WHERE +r.doc_id IN "
+            f"(SELECT id FROM temp._docs WHERE db = '{alias}')"
         )
-    return f"CREATE TEMP VIEW {quoted(view.name)} AS " + " UNION ALL ".join(selects)
+    return " UNION ALL ".join(selects)
 
 
 def _literal(text: str) -> str:

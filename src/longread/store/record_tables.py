@@ -217,15 +217,16 @@ class RecordTables:
         ).fetchall()
 
     def record_values(
-        self, table: StoredTable, column: str, store_ids: Sequence[int]
+        self, tables: Sequence[StoredTable], column: str, store_ids: Sequence[int]
     ) -> tuple[list[tuple[Any, int]], int]:
-        """A column's values in these documents with the rows holding each, and how many rows
-        hold a value not listed (the column has too many to list)."""
-        marks = ", ".join("?" * len(store_ids))
+        """A column's values in these tables' rows of these documents, with the rows holding
+        each, and how many rows hold a value not listed (the column has too many to list). The
+        ids are bound as one JSON list each, however many they are."""
         found = self.db.execute(
-            "SELECT value, sum(n) FROM record_values WHERE table_id = ? AND name = ? "
-            f"AND doc_id IN ({marks}) GROUP BY value",
-            (table.id, column, *store_ids),
+            "SELECT value, sum(n) FROM record_values WHERE name = ? "
+            "AND table_id IN (SELECT value FROM json_each(?)) "
+            "AND doc_id IN (SELECT value FROM json_each(?)) GROUP BY value",
+            (column, json.dumps([t.id for t in tables]), json.dumps(list(store_ids))),
         ).fetchall()
         unlisted = sum(n for v, n in found if v is None)
         return [(v, n) for v, n in found if v is not None], unlisted

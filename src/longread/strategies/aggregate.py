@@ -112,16 +112,17 @@ def _grouped_lead(counted: Counted, what: str, catalog: Catalog) -> str:
         if not groups:
             return f"0 {kind}."
         names = [named(g, plan, catalog) for g, _ in groups]
-        more = ", …" if len(names) > SHOWN else ""
-        return f"{len(names):,} {kind}: {', '.join(names[:SHOWN])}{more}."
+        more = ", …" if counted.value > SHOWN else ""
+        return f"{counted.value:,} {kind}: {', '.join(names[:SHOWN])}{more}."
     if not groups:
         return f"None: no {what}."
     names = [named(g, plan, catalog) for g, _ in groups]
     if plan.operation is Operation.LIST:
         if len(names) == 1:
             return f"{names[0]}, the only one ({_many(groups[0][1], what)})."
-        more = ", …" if len(names) > 3 * SHOWN else ""
-        return f"{', '.join(names[: 3 * SHOWN])}{more} ({len(names):,})."
+        listed = len(names) + counted.more_groups
+        more = ", …" if listed > 3 * SHOWN else ""
+        return f"{', '.join(names[: 3 * SHOWN])}{more} ({listed:,})."
     if plan.operation is Operation.COUNT:
         return f"{shown(counted.value)} {what} in all; {names[0]} has {shown(groups[0][1])}."
     place = plan.rank - 1

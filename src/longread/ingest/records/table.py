@@ -126,7 +126,7 @@ def identifier(text: str, taken: Iterable[str] = ()) -> str:
     """A lower-case SQL identifier for a header or a word (`Quantity Ordered` → `quantity_ordered`),
     made unique against `taken` with `_2`, `_3`…"""
     name = re.sub(r"\W+", "_", text.strip().lower()).strip("_") or "column"
-    if name[0].isdigit():
+    if name[0].isdigit() or name.startswith("sqlite_"):  # (SQLite keeps `sqlite_` names)
         name = f"c_{name}"
     used = set(taken)
     unique, n = name, 1

@@ -1,0 +1,104 @@
+"""Sources too large to inline into SQL: a folder of 2,000 documents, each with a table of its own
+shape and some prose, and one document of 200,000 records. Their records are listed, and a count,
+a superlative and a list are answered, with no error; the gold comes from the test's own rows."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from longread.api import MultiDocRLM, SingleDocRLM
+from longread.llm.scripted import ScriptedLM
+
+DOCUMENTS = 2_000
+RECORDS = 200_000
+SHAPES = 40  # tables of as many different column sets across the folder
+
+
+def _folder(root: Path) -> list[tuple[int, str, int]]:
+    """Write the folder; return each document's (shape, town, population) rows."""
+    rows = []
+    for n in range(DOCUMENTS):
+        shape = n % SHAPES
+        extra = f"| measure_{shape} " if shape else ""
+        lines = [
+            f"# Report {n}",
+            "",
+            f"The survey of district {n} was written up in the spring; its notes follow.",
+            "",
+            f"| town | population {extra}|",
+            f"|---|---{'|---' if shape else ''}|",
+        ]
+        for k in range(3):
+            town, population = f"Town{n}x{k}", 1_000 + (n * 7 + k * 13) % 5_000
+            rows.append((shape, town, population))
+            lines.append(f"| {town} | {population} {'| 1 ' if shape else ''}|")
+        (root / f"report-{n:04d}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return rows
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[int, str, int]]]:
+    root = tmp_path_factory.mktemp("reports")
+    return root, _folder(root)
+
+
+def _asked(rlm: MultiDocRLM | SingleDocRLM, question: str, mode: str) -> str:
+    answer = rlm.query(question, mode=mode) if mode != "auto" else rlm.query(question)
+    assert answer.mode == "aggregate", answer.text
+    return answer.text
+
+
+@pytest.mark.parametrize("mode", ["auto", "aggregate"])
+def test_a_folder_of_2000_documents_answers_its_counts(folder, mode):
+    root, rows = folder
+    model = ScriptedLM([], writes_code=False)  # (asked nothing: counted by code)
+    index = root.parent / f"{root.name}.sqlite"  # (built by the first mode, read by the next)
+    rlm = MultiDocRLM(root, model, model, store_path=index, cache=False)
+    said = _asked(rlm, "How many towns have a population over 5000?", mode)
+    assert str(sum(1 for _, _, p in rows if p > 5000)) in said.split("\n")[0], said
+    biggest = max(rows, key=lambda r: r[2])
+    said = _asked(rlm, "Which town has the largest population?", mode)
+    assert f"{biggest[2]:,}" in said.split("\n")[0], said
+    said = _asked(rlm, "List the towns with a population above 5990.", mode)
+    assert {t for _, t, p in rows if p > 5990} <= set(said.replace(",", " ").split()), said
+
+
+def test_a_folder_of_2000_documents_lists_its_records(folder):
+    root, _ = folder
+    listed = subprocess.run(
+        [sys.executable, "-m", "longread.cli", "records", str(root)],
+        capture_output=True,
+        text=True,
+        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "HOME": str(root.parent)},
+    )
+    assert listed.returncode == 0 and "Traceback" not in listed.stderr, listed.stderr[-2000:]
+    assert f"report (table): {3 * DOCUMENTS:,} rows" in listed.stdout, listed.stdout[:2000]
+
+
+def test_one_document_of_200000_records_answers_its_counts(tmp_path):
+    path = tmp_path / "readings.csv"
+    values = [(f"S{n:06d}", (n * 37) % 1_000) for n in range(RECORDS)]
+    path.write_text(
+        "station,reading\n" + "".join(f"{s},{v}\n" for s, v in values), encoding="utf-8"
+    )
+    model = ScriptedLM([], writes_code=False)
+    with SingleDocRLM(path, model, model, cache=False, store_path=tmp_path / "i.sqlite") as doc:
+        for mode in ("auto", "aggregate"):
+            said = _asked(doc, "How many stations have a reading above 900?", mode)
+            assert f"{sum(1 for _, v in values if v > 900):,}" in said.split("\n")[0], said
+            said = _asked(doc, "Which station has the highest reading?", mode)
+            assert said.split("\n")[0].startswith("S000027"), said
+            said = _asked(doc, "List the stations with a reading above 998.", mode)
+            assert all(s in said for s, v in values[:3_000] if v > 998), said
+    listed = subprocess.run(
+        [sys.executable, "-m", "longread.cli", "records", str(path), "--csv", "readings"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
+    assert listed.returncode == 0, listed.stderr[-2000:]
+    assert len(listed.stdout.splitlines()) == RECORDS + 1
