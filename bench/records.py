@@ -36,8 +36,8 @@ from longread.evals.generate import fetch_plays
 from longread.evals.records_data import fetch
 from longread.index.first_need import ensure_records
 from longread.index.single import SingleDocIndex
-from longread.query.catalog import document_catalog
-from longread.query.execute import execute
+from longread.query.core.catalog import document_catalog
+from longread.query.core.execute import execute
 from longread.query.read import read_plan
 from longread.store.docstore import DocStore
 

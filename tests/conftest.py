@@ -51,6 +51,9 @@ def shared_ray(tmp_path_factory):
 def _isolated_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("LONGREAD_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("LONGREAD_DATA_DIR", str(tmp_path / "data"))
+    # the rules read counting questions unless a test names a model that writes queries (a
+    # scripted one, or the local code model in the tests that fetch it)
+    monkeypatch.setenv("LONGREAD_READER", "rules")
 
 
 def make_run(

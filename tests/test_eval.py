@@ -215,8 +215,9 @@ def refuse_the_key(messages: list) -> str:
 
 
 def test_the_command_runs_a_task_file_saves_and_compares(plays, tmp_path):
-    """The model refuses the key at once (a server of the test's own: no network, so no retries
-    of an unreachable host), and aggregate mode answers by its rules."""
+    """The model, asked to write each question's query, refuses the key at once (a server of
+    the test's own: no network, so no retries of an unreachable host), and aggregate mode
+    answers by its rules."""
     tasks = [t for t in generate(plays, tmp_path / "out") if t.family == "aggregation"][:3]
     write_tasks(tasks, tmp_path / "tasks.jsonl")
     args = ["eval", str(tmp_path / "tasks.jsonl"), "--mode", "aggregate", "--model", "openai:x"]
@@ -225,6 +226,7 @@ def test_the_command_runs_a_task_file_saves_and_compares(plays, tmp_path):
             "OPENAI_API_KEY": "sk-test",
             "OPENAI_BASE_URL": server.url,
             "LONGREAD_CACHE_DIR": str(tmp_path / "cache"),
+            "LONGREAD_READER": "auto",  # (the hosted model writes the queries)
         }
         first = longread(*args, "--json", str(tmp_path / "before.json"), env=env)
         assert first.returncode == 0, first.stderr

@@ -11,8 +11,8 @@ import pytest
 
 from longread.api import MultiDocRLM, SingleDocRLM
 from longread.llm.scripted import ScriptedLM
-from longread.query.catalog import Catalog
-from longread.query.rules import read_rules
+from longread.query.core.catalog import Catalog
+from longread.query.readers.rules.rules import read_rules
 from longread.strategies.figures import figure_operation
 from longread.text.figures import figures, in_one_unit, topic
 from longread.text.rank import terms

@@ -18,8 +18,8 @@ from longread.index.records import FINDERS_VERSION
 from longread.index.single import SingleDocIndex
 from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget
-from longread.query.catalog import document_catalog
-from longread.query.execute import execute
+from longread.query.core.catalog import document_catalog
+from longread.query.core.execute import execute
 from longread.query.read import read_plan
 from longread.store.docstore import DocStore
 

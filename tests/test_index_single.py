@@ -199,7 +199,7 @@ def test_records_are_found_on_first_need_once_though_several_threads_need_them(
     tmp_path, monkeypatch
 ):
     from longread.index import records
-    from longread.query.catalog import document_catalog
+    from longread.query.core.catalog import document_catalog
 
     store_path = tmp_path / "index.sqlite"
     index = SingleDocIndex.build(MACBETH, DocStore(store_path))

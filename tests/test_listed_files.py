@@ -15,7 +15,7 @@ from longread.index.first_need import ensure_records
 from longread.index.single import SingleDocIndex
 from longread.ingest.records import find_tables
 from longread.ingest.records.cells import typed
-from longread.query.catalog import document_catalog
+from longread.query.core.catalog import document_catalog
 from longread.store.docstore import DocStore
 
 ISSUERS = ["Acme Trust Ltd", "Globe Sign Inc", "Nordic CA AB", "Acme Trust Ltd"]

@@ -14,7 +14,7 @@ import pytest
 
 from counted import ask
 from longread.index.single import SingleDocIndex
-from longread.query.catalog import document_catalog
+from longread.query.core.catalog import document_catalog
 from longread.store.docstore import DocStore
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"

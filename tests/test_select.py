@@ -8,8 +8,8 @@ from conftest import make_run
 from longread.errors import InputError
 from longread.llm.local_models import LOCAL_MODELS
 from longread.llm.scripted import ScriptedLM
-from longread.query.plan import Plan
-from longread.query.rules import fact_plan
+from longread.query.core.plan import Plan
+from longread.query.readers.rules.rules import fact_plan
 from longread.strategies import competence
 from longread.strategies.catalog import modes_for
 from longread.strategies.competence import Measured

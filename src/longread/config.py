@@ -54,3 +54,8 @@ def default_vision_model() -> str | None:
 def default_sub_model(root: str) -> str:
     """The sub-model spec: `$LONGREAD_SUB_MODEL`, else the root model."""
     return os.environ.get("LONGREAD_SUB_MODEL", root)
+
+
+def default_reader() -> str:
+    """Who reads counting questions when none is named: `$LONGREAD_READER`, else `auto`."""
+    return os.environ.get("LONGREAD_READER", "auto")

@@ -15,7 +15,7 @@ import pytest
 from longread.index.single import SingleDocIndex
 from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
-from longread.query.sql_guard import checked_select
+from longread.query.core.sql_guard import checked_select
 from longread.repl.sandbox import Sandbox
 from longread.store.docstore import DocStore
 from longread.store.record_query import QueryError

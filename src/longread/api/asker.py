@@ -25,16 +25,16 @@ from longread.llm.gateway import Gateway
 from longread.llm.remote import RemoteLM
 from longread.llm.specs import ClientOptions, check_spec, preload, resolve_model
 from longread.llm.usage import Budget
-from longread.query.plan import Plan
+from longread.query.core.plan import Plan
 from longread.repl.workers import prespawn
 from longread.store.cache import ResponseCache
 from longread.strategies.catalog import mode_named, modes_for
 from longread.strategies.common import Run, RunOptions
-from longread.strategies.competence import reads_plans
 from longread.strategies.conversation import Conversation, converse
 from longread.strategies.declared import declared
 from longread.strategies.estimate import Estimate, SourceMaker, estimate
 from longread.strategies.modes import Source, answer
+from longread.strategies.query_writer import query_writer
 
 
 def as_lm(model: str | LM | None, fallback: str, options: ClientOptions = ClientOptions()) -> LM:
@@ -139,7 +139,8 @@ class Asker:
             estimate(question, make_source, run, mode, self.cache)
             for mode in modes or modes_for(kind)
         ]
-        if reads_plans(self.root) is None:  # (the rules read it as the answer's run would)
+        if query_writer(run) is None:  # (the rules read it as the answer's run would; a model
+            # writing its query is not called for an estimate)
             self._planned = run.plan
         return estimates
 

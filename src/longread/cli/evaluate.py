@@ -30,6 +30,11 @@ def evaluate(
     ),
     model: list[str] = typer.Option([], "--model", help="A root model (repeat for more)."),
     sub_model: str | None = typer.Option(None, "--sub-model", help="The sub-model."),
+    reader: list[str] = typer.Option(
+        [],
+        "--reader",
+        help="Who reads counting questions (rules, a model spec, auto; repeat to compare).",
+    ),
     family: list[str] = typer.Option([], "--family", help="Only tasks of this family (repeat)."),
     limit: int | None = typer.Option(None, "--limit", help="At most this many tasks per family."),
     max_seconds: float | None = typer.Option(
@@ -47,7 +52,7 @@ def evaluate(
     ),
 ) -> None:
     """Measure answer quality on TASKS (or on --generate'd tasks) for each --mode and --model."""
-    from longread.config import cache_dir, default_model
+    from longread.config import cache_dir, default_model, default_reader
     from longread.errors import InputError
     from longread.evals.generate import fetch_plays
     from longread.evals.generate import generate as make_tasks
@@ -77,7 +82,13 @@ def evaluate(
         )
 
     results = run_tasks(
-        chosen, mode, model or [default_model()], sub_model, progress, max_seconds=max_seconds
+        chosen,
+        mode,
+        model or [default_model()],
+        sub_model,
+        progress,
+        max_seconds=max_seconds,
+        readers=reader or [default_reader()],
     )
     console.print(table(results), highlight=False, soft_wrap=True)
     if explain:

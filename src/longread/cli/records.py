@@ -27,7 +27,7 @@ def records(
     """List the kinds of records found in PATH (their columns, how many rows, three sample
     rows), or export one table with --csv TABLE. Indexes PATH first if needed (no model call)."""
     from longread.config import index_path
-    from longread.query.catalog import corpus_catalog, document_catalog
+    from longread.query.core.catalog import corpus_catalog, document_catalog
 
     with err_console.status(f"finding the records of {escape(str(path))} (once)…"):
         if path.is_dir():
@@ -60,7 +60,7 @@ def records(
 
 
 def _show(catalog: object, name: str, kinds: tuple[str, ...], rows: int) -> None:
-    from longread.query.catalog import Catalog
+    from longread.query.core.catalog import Catalog
 
     assert isinstance(catalog, Catalog)
     shown = catalog.query.execute(f'SELECT * FROM "{name}" LIMIT {SAMPLES}', max_rows=SAMPLES)

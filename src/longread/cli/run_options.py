@@ -54,6 +54,14 @@ VERIFY = typer.Option(
     help="The sub-model also judges each claim against the text it cites (one more call, "
     "inside the budget); without it claims are checked by their words and numbers.",
 )
+READER = typer.Option(
+    None,
+    "--reader",
+    help="Who reads a counting, ranking, listing or lookup question into the query run over "
+    "the records: a model spec, `rules` (the hand-written reader), or by default (also "
+    "$LONGREAD_READER) a hosted root model itself, else the local code model "
+    "local:qwen2.5-coder-1.5b (fetched once, 1.1 GB).",
+)
 TRACE = typer.Option(None, help="Write a JSONL trace of the run here.")
 NO_CACHE = typer.Option(False, "--no-cache", help="Do not reuse or store model responses.")
 JSON_OUT = typer.Option(False, "--json", help="Print each answer as JSON.")
@@ -85,11 +93,13 @@ def ask_settings(
     max_seconds: float | None = MAX_SECONDS,
     focus: bool | None = FOCUS,
     verify: bool = VERIFY,
+    reader: str | None = READER,
     trace: Path | None = TRACE,
     no_cache: bool = NO_CACHE,
 ) -> "AskSettings":
     """The API's settings from the options every asking command takes."""
     from longread.api import AskSettings, Budget, RunOptions
+    from longread.config import default_reader
     from longread.llm.specs import ClientOptions
 
     return AskSettings(
@@ -106,6 +116,7 @@ def ask_settings(
             focus=focus,
             top_k=top_k,
             verify=verify,
+            reader=reader or default_reader(),
         ),
         cache=not no_cache,
         trace_path=str(trace) if trace else None,

@@ -4,6 +4,7 @@ dollars and seconds per question."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -11,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from longread.answer import Answer
-from longread.api import MultiDocRLM, SingleDocRLM
+from longread.api import MultiDocRLM, RunOptions, SingleDocRLM
 from longread.errors import LongreadError
 from longread.evals.baseline import MODE as BASELINE_MODE
 from longread.evals.baseline import MODEL as BASELINE_MODEL
@@ -48,9 +49,11 @@ def run_tasks(
     sub_model: str | LM | None = None,
     on_result: Callable[[Result], None] = lambda result: None,
     max_seconds: float | None = None,
+    readers: Sequence[str] = ("auto",),
 ) -> list[Result]:
-    """Every task answered by the no-model baseline, then with every model and mode (each
-    question stopped after `max_seconds`, if given); a task that fails scores 0 and says why."""
+    """Every task answered by the no-model baseline, then with every model, reader of counting
+    questions and mode (each question stopped after `max_seconds`, if given); a task that fails
+    scores 0 and says why."""
     tasks = list(tasks)
     results = []
     read: dict[str, list[str]] = {}  # a source's sentences, read once for all its tasks
@@ -58,19 +61,25 @@ def run_tasks(
         result = baseline_result(task, read)
         on_result(result)
         results.append(result)
-    for model in models:
-        for mode in modes:
-            for task in tasks:
-                result = run_task(task, mode, model, sub_model, Budget(max_seconds=max_seconds))
-                on_result(result)
-                results.append(result)
+    for model, reader, mode in itertools.product(models, readers, modes):
+        for task in tasks:
+            budget = Budget(max_seconds=max_seconds)
+            result = run_task(task, mode, model, sub_model, budget, reader)
+            on_result(result)
+            results.append(result)
     return results
 
 
 def run_task(
-    task: Task, mode: str, model: str | LM, sub_model: str | LM | None, budget: Budget = Budget()
+    task: Task,
+    mode: str,
+    model: str | LM,
+    sub_model: str | LM | None,
+    budget: Budget = Budget(),
+    reader: str = "auto",
 ) -> Result:
     name = model if isinstance(model, str) else model.name
+    name += "" if reader == "auto" else f", reader {reader}"  # (`auto`: the default's)
     started = time.perf_counter()
     source = Path(task.path)
     opened = MultiDocRLM if source.is_dir() else SingleDocRLM
@@ -82,7 +91,14 @@ def run_task(
 
     try:
         with opened(
-            source, model, sub_model, mode=mode, cache=False, budget=budget, on_event=seen
+            source,
+            model,
+            sub_model,
+            mode=mode,
+            cache=False,
+            budget=budget,
+            on_event=seen,
+            options=RunOptions(reader=reader),
         ) as rlm:
             if isinstance(rlm, MultiDocRLM):
                 rlm.build_index(llm_meta=False)

@@ -21,14 +21,14 @@ class TransientModelError(ModelError):
 class LM(ABC):
     """A chat model. `name` is its spec (e.g. `openai:gpt-4o-mini`); `writes_code` says whether it
     can drive the code-writing RLM loop; `context_window` is in tokens; `on_cpu` says that each
-    call costs seconds of this machine's CPU, one at a time (a local model); `reads_plans` whether
-    it is asked to read a question into a plan before the rules do."""
+    call costs seconds of this machine's CPU, one at a time (a local model); `writes_queries`
+    whether it writes a counting question's query itself (None: as `query_writer` decides)."""
 
     name: str = "lm"
     context_window: int = 8192
     writes_code: bool = True
     on_cpu: bool = False
-    reads_plans: bool | None = None  # fills a question's plan under its schema (None: unmeasured)
+    writes_queries: bool | None = None  # writes a counting question's SQL (None: see query_writer)
     reads_images: bool = False  # may be sent pictures (a request's `images`)
 
     @abstractmethod

@@ -127,10 +127,13 @@ class Gateway:
         stop: Sequence[str] = (),
         label: str | None = None,
         images: Sequence[Image] = (),
+        keep_prefix: bool = False,
+        grammar: str | None = None,
     ) -> Completion:
         """One model call, accounted under `purpose` (e.g. `root`, `subcall`,
-        `summarize_section`), with `images` shown to a model that reads them."""
-        prose = json_schema is None and purpose not in _NOT_PROSE
+        `summarize_section`), with `images` shown to a model that reads them; `keep_prefix`: the
+        first message starts later calls' prompts too (a local model keeps its evaluation)."""
+        prose = json_schema is None and grammar is None and purpose not in _NOT_PROSE
         request = Request(
             as_messages(prompt, system),
             max_tokens,
@@ -139,6 +142,8 @@ class Gateway:
             tuple(stop),
             prose=prose,
             images=tuple(images),
+            keep_prefix=keep_prefix,
+            grammar=grammar,
         )
         key = request_key(lm.name, request.cache_fields()) if self.cache else ""
         self._check_cancelled()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import threading
 import time
@@ -13,6 +14,7 @@ from typing import Any
 from longread import deadline
 from longread.errors import ModelError
 from longread.llm.base import LM
+from longread.llm.prefix_states import PrefixStates
 from longread.llm.types import Completion, Message, Request
 
 _loaded: dict[tuple[str, int, str | None, int], Any] = {}
@@ -59,6 +61,14 @@ def load_llama(
             if prompt_cache_bytes:
                 _loaded[key].set_cache(prompt_cache(prompt_cache_bytes))
         return _loaded[key]
+
+
+@functools.lru_cache(maxsize=8)
+def _grammar(text: str) -> Any:
+    """llama.cpp's grammar of a GBNF text (made once)."""
+    from llama_cpp import LlamaGrammar
+
+    return LlamaGrammar.from_string(text, verbose=False)
 
 
 def until(end: float, end_token: int) -> Any:
@@ -171,10 +181,16 @@ class LocalLM(LM):
     def count_prompt(self, messages: Sequence[Message]) -> int:
         """Tokens of the prompt the model's own chat template makes of the messages (its default
         system message included), when the model file has a template."""
+        tokens = self._prompt_tokens(messages)
+        return super().count_prompt(messages) if tokens is None else len(tokens)
+
+    def _prompt_tokens(self, messages: Sequence[Message]) -> list[int] | None:
+        """The tokens the model's own chat template makes of the messages (None for a file
+        without a template)."""
         llama = self.llama
         template = llama.metadata.get("tokenizer.chat_template")
         if not template:
-            return super().count_prompt(messages)
+            return None
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         def text(token: int) -> str:
@@ -182,7 +198,17 @@ class LocalLM(LM):
 
         shaped = Jinja2ChatFormatter(template, text(llama.token_eos()), text(llama.token_bos()))
         prompt = shaped(messages=list(messages)).prompt  # type: ignore[arg-type]
-        return len(llama.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
+        return list(llama.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
+
+    def _kept_prefix(self, messages: Sequence[Message]) -> list[int]:
+        """The tokens the prompt shares with its first message alone (what a later prompt
+        starting with the same message shares with it)."""
+        full = self._prompt_tokens(messages)
+        first = self._prompt_tokens(messages[:1])
+        if full is None or first is None:
+            return []
+        shared = next((n for n, (a, b) in enumerate(zip(full, first, strict=False)) if a != b), 0)
+        return full[:shared]
 
     def complete(self, request: Request) -> Completion:
         if request.images:
@@ -190,6 +216,8 @@ class LocalLM(LM):
         kwargs = request.chat_kwargs()
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
+        if request.grammar is not None:  # (code: its names repeat, and are not penalized)
+            kwargs.update(grammar=_grammar(request.grammar), repeat_penalty=1.0)
         llama = self.llama
         processors = [stopper(llama.token_eos(), request.cancelled)]  # (at the next token)
         if request.timeout is not None:  # (the reply is cut where the time runs out)
@@ -204,10 +232,19 @@ class LocalLM(LM):
         with lock:
             deadline.end_if_stopped()  # (asked while this call waited for the model)
             started = time.monotonic()
+            prefix = self._kept_prefix(request.messages) if request.keep_prefix else []
+            states = PrefixStates(self.path, self.context_window) if prefix else None
+            held = llama.n_tokens >= len(prefix) and list(llama.input_ids[: len(prefix)]) == prefix
+            restored = bool(held) or bool(states and states.restore(llama, prefix))
+            cache, llama.cache = llama.cache, (llama.cache if not prefix else None)
             try:
                 response = llama.create_chat_completion(**kwargs)
             except ValueError as error:  # llama.cpp reports an over-long prompt this way
                 raise ModelError(f"{self.name}: {error}") from error
+            finally:
+                llama.cache = cache
+            if states is not None and not restored:
+                states.save(llama, prefix)
             seconds = time.monotonic() - started
         usage = response["usage"]
         return Completion(

@@ -24,7 +24,7 @@ class ScriptedLM(LM):
         writes_code: bool = True,
         context_window: int = 32_000,
         name: str = "scripted:test",
-        reads_plans: bool = False,
+        writes_queries: bool = False,
         reads_images: bool = False,
     ):
         self._responder = replies if callable(replies) else None
@@ -33,7 +33,7 @@ class ScriptedLM(LM):
         self.writes_code = writes_code
         self.context_window = context_window
         self.name = name
-        self.reads_plans = reads_plans
+        self.writes_queries = writes_queries
         self.reads_images = reads_images
         self.requests: list[Request] = []
         self._lock = threading.Lock()

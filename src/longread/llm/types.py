@@ -37,6 +37,8 @@ class Request:
     prose: bool = False  # a reply in words (not code, not JSON): a loop in it may end it early
     cancelled: threading.Event | None = None  # set when the run is cancelled; not cached
     images: tuple[Image, ...] = ()  # shown with the last message (a model that reads images)
+    keep_prefix: bool = False  # the first message starts later prompts too: keep its evaluation
+    grammar: str | None = None  # llama.cpp's GBNF the reply must follow (a local model's)
 
     def chat_kwargs(self) -> dict[str, Any]:
         """The arguments every chat-completions API shares."""
@@ -62,6 +64,7 @@ class Request:
             "json_schema": self.json_schema,
             "stop": list(self.stop),
             "images": [hashlib.sha256(i.data.encode()).hexdigest() for i in self.images],
+            **({"grammar": self.grammar} if self.grammar else {}),
         }
 
 

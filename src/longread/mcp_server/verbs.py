@@ -16,7 +16,7 @@ from longread.api.asker import SourceAsker, answered, asked
 from longread.api.opening import open as open_source
 from longread.api.settings import AskSettings
 from longread.errors import InputError
-from longread.query.catalog import Catalog
+from longread.query.core.catalog import Catalog
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
 

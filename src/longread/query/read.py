@@ -1,45 +1,70 @@
 """A question read into a plan, once: with no word asking to count, a fact or chain plan without
-looking at the source (unless one row of a table may state the fact); otherwise by the readers in
-turn (the model under the plan's schema, the rules), the first plan that holds against the
-source's tables taken."""
+looking at the source (unless it names a few rows of a table); otherwise, where a model writes
+queries, into the SELECT it writes over the source's record tables, else by the rules."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from longread.errors import LongreadError
-from longread.query.catalog import Catalog
-from longread.query.lookup import asks_which
-from longread.query.model_reader import Ask, read_model
-from longread.query.plan import Operation, Plan, PlanError, validate
-from longread.query.rules import fact_plan, looked_up_plan, read_rules
+from longread.errors import ModelError
+from longread.query.core.catalog import Catalog
+from longread.query.core.plan import Operation, Plan, Shape
+from longread.query.core.schema_prompt import STRUCTURAL
+from longread.query.readers.model.named_rows import names_rows
+from longread.query.readers.model.sql_reader import NoQuery, Write, write_query
+from longread.query.readers.rules.lookup import asks_which
+from longread.query.readers.rules.rules import fact_plan, looked_up_plan, read_rules
 
-_WEAK = (Operation.NTH, Operation.LIST, Operation.EXISTS)
 
-
-def read_plan(
-    question: str,
-    catalog: Callable[[], Catalog],
-    ask: Ask | None = None,
-    model_first: bool = False,
-    looks_up: bool = False,
-) -> Plan:
-    """The question's plan. `catalog` gives the source's tables (called only for a question
-    asking to count, or, when `looks_up`, a fact asked with which or what: looked up in them
-    first); `ask` fills a plan with a model: tried first when `model_first`, else only where the
-    rules find no table to count."""
+def read_plan(question: str, catalog: Callable[[], Catalog], looks_up: bool = False) -> Plan:
+    """The question's plan, read by the rules. `catalog` gives the source's tables (called only
+    for a question asking to count, or, when `looks_up`, a fact asked with which or what: looked
+    up in them first)."""
     plan = fact_plan(question)
     if plan is not None and not (looks_up and asks_which(question)):
         return plan
     tables = catalog()
     if plan is not None:
         return looked_up_plan(question, tables) or plan
-    rules = read_rules(question, tables)
-    if ask is None or not model_first and rules.table is not None:
-        return rules
-    if not rules.counts and rules.operation in _WEAK:
-        return rules  # (`first`, `which…`: most such questions ask for a fact)
+    return read_rules(question, tables)
+
+
+def read_written(
+    question: str,
+    catalog: Callable[[], Catalog],
+    write: Write,
+    reader: str,
+    looks_up: bool = False,
+) -> Plan:
+    """The question's plan where a model writes its query: a question asking to count, rank or
+    list, or (when `looks_up`) one naming a few rows by a value they hold, is read by the model
+    into one SELECT over the source's record tables (`reader` names the model); a fact, or a
+    source with no record tables, is read by the rules as before, as is a question the model
+    writes no query for."""
+    plan = fact_plan(question)
+    if plan is not None and not looks_up:
+        return plan
+    tables = catalog()
+    if not any(name not in STRUCTURAL for name in tables.tables):
+        return plan or read_rules(question, tables)
+    if plan is not None and not names_rows(question, tables):
+        return plan
     try:
-        return validate(read_model(question, tables, ask, rules), tables)
-    except (PlanError, LongreadError, ValueError, KeyError, TypeError):
-        return rules
+        written = write_query(question, tables, write)
+    except (NoQuery, ModelError) as error:  # (the rules read it, and the answer says why)
+        read = plan or read_rules(question, tables)
+        return read.with_(notes=(*read.notes, f"the model wrote no query: {error}"))
+    if plan is not None and (not written.result.rows or written.warnings):
+        return plan  # (a lookup the tables do not answer: the text may)
+    return Plan(
+        question,
+        Shape.AGGREGATE,
+        Operation.LIST,
+        table=written.checked.tables[0] if written.checked.tables else "",
+        sql=written.sql,
+        reader=reader,
+        warnings=tuple(written.warnings),
+        resolved=tuple(written.checked.resolved),
+        unused=tuple(written.unused),
+        tries=tuple(written.tries),
+    )

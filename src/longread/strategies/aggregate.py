@@ -9,14 +9,15 @@ from typing import Any
 
 from longread.answer import Answer, Counts
 from longread.events import EventKind
-from longread.query import reply_form
-from longread.query.catalog import Catalog
-from longread.query.execute import SHOWN, Counted, Row, execute
-from longread.query.listing import tallied
-from longread.query.plan import TEXT, Inner, Operation, Plan
+from longread.query.core.catalog import Catalog
+from longread.query.core.execute import SHOWN, Counted, Row, execute
+from longread.query.core.plan import TEXT, Inner, Operation, Plan
+from longread.query.readers.rules import reply_form
+from longread.query.readers.rules.listing import tallied
 from longread.store.record_query import word_pattern
 from longread.strategies.common import Run
 from longread.strategies.sources import catalog_of, cite
+from longread.strategies.sql_answer import run_written
 
 CITED = 3  # rows cited
 CITE_CHARS = 200
@@ -27,6 +28,8 @@ REASON = "the question counts over the whole text: the source's records counted 
 def run_counted(plan: Plan, source: object, run: Run) -> Answer:
     """The plan's answer from the source's record tables (PlanError or QueryError when they
     cannot give it)."""
+    if plan.sql:
+        return run_written(plan, source, run)
     catalog = catalog_of(source)
     counted = execute(plan, catalog)
     run.emit(EventKind.PHASE, name="AGGREGATE", records=counted.matched, sql=counted.sql)

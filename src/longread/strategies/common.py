@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from longread.answer import Answer
+from longread.config import default_reader
 from longread.errors import BudgetExceededError
 from longread.events import Event, EventKind, EventSink, ignore
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 
 if TYPE_CHECKING:
-    from longread.query.plan import Plan
+    from longread.query.core.plan import Plan
     from longread.strategies.conversation import Conversation
 
 
@@ -42,6 +43,9 @@ class RunOptions:
     rewrite: bool = False  # map/tree: a last pass in which the root model restates the answer
     allow_code: bool = True  # may `auto` pick rlm (a server without OS isolation says no)
     verify: bool = False  # the sub-model judges each claim against the spans it cites
+    reader: str = field(default_factory=default_reader)  # who reads a counting question into
+    # a query: `rules`, a model spec, or `auto` (a hosted root model; beside a local one, the
+    # local code model `query_writer` names); $LONGREAD_READER, else `auto`
 
 
 @dataclass

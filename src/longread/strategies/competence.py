@@ -1,14 +1,12 @@
 """What `longread eval` measured each local model doing well: for each shape of question (one
 fact, a count over the whole text, a chain of facts), the mode that answered it best, and the
-scores that say so; and which models read a question into a plan well enough to be asked first.
-The `auto` gate follows this table for a model it lists, and says why."""
+scores that say so. The `auto` gate follows this table for a model it lists, and says why."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from longread.llm.base import LM
-from longread.query.plan import Plan
+from longread.query.core.plan import Plan
 
 
 @dataclass(frozen=True)
@@ -38,7 +36,6 @@ MEASURED: dict[str, Measured] = {  # `longread eval` on the generated tasks, thi
         MAPPED, "measured in map only: 1/3 at 12-57 s (a base model: it continues the prompt)"
     ),
 }
-PLAN_READERS: dict[str, str] = {}  # local models measured to read plans better than the rules
 
 
 def measured_mode(plan: Plan, model: str) -> tuple[str, str] | None:
@@ -51,13 +48,3 @@ def measured_mode(plan: Plan, model: str) -> tuple[str, str] | None:
     if mode is None:
         return None
     return mode, f"{model} answers {kind} questions best in {mode} ({measured.evidence})"
-
-
-def reads_plans(model: LM) -> str | None:
-    """Why the model is asked to fill a question's plan before the rules read it (a hosted
-    model; a local one measured to read plans well), None if it is not."""
-    if model.reads_plans is not None:
-        return f"{model.name} is declared to read plans" if model.reads_plans else None
-    if not model.on_cpu:
-        return f"{model.name} is not a small local model"
-    return PLAN_READERS.get(model.name)

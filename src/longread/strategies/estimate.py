@@ -194,6 +194,8 @@ def _seconds(usage: Usage, run: Run, cache: ResponseCache | None) -> float | Non
     for (model, purpose, depth), line in usage.lines.items():
         if line.calls == line.cached:
             continue
+        if model not in histories:  # (another model's: the one writing the queries)
+            histories[model] = cache.history(model) if cache else None
         known = histories[model]
         calls = line.calls - line.cached
         seconds = (
@@ -201,7 +203,8 @@ def _seconds(usage: Usage, run: Run, cache: ResponseCache | None) -> float | Non
         )
         if seconds is None:
             return None
-        parallel = counts_as_subcall(purpose, depth) and not models[model].on_cpu
+        local = models[model].on_cpu if model in models else model.startswith("local:")
+        parallel = counts_as_subcall(purpose, depth) and not local
         total += seconds / min(run.options.concurrency, line.calls) if parallel else seconds
     return total
 

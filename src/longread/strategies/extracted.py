@@ -13,7 +13,7 @@ from longread.answer import Answer, Citation
 from longread.errors import InputError
 from longread.events import EventKind
 from longread.llm.usage import Purpose
-from longread.query.plan import Operation, Plan, PlanError
+from longread.query.core.plan import Operation, Plan, PlanError
 from longread.store.record_query import QueryError
 from longread.strategies.aggregate import run_counted
 from longread.strategies.common import Run

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from longread.answer import Answer, Citation
 from longread.errors import InputError
 from longread.events import EventKind
-from longread.query.plan import Operation, Plan
+from longread.query.core.plan import Operation, Plan
 from longread.strategies.common import Run
 from longread.strategies.sources import catalog_of, cite
 from longread.text.figures import SCALES, Figure, figures, in_one_unit, named, topic

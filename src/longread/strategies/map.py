@@ -13,7 +13,7 @@ from typing import Any
 from longread.answer import Answer
 from longread.events import EventKind
 from longread.ingest.metadata import rule_entities
-from longread.query.plan import Shape
+from longread.query.core.plan import Shape
 from longread.store.full_text import spelled
 from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.corpus_view import CorpusView, candidates

@@ -11,7 +11,7 @@ from longread.answer import Answer
 from longread.errors import BudgetExceededError, InputError
 from longread.events import EventKind
 from longread.llm.base import LM
-from longread.query.plan import Plan
+from longread.query.core.plan import Plan
 from longread.strategies.catalog import check_mode, mode_named
 from longread.strategies.common import Run
 from longread.strategies.competence import measured_mode

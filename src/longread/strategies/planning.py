@@ -1,20 +1,16 @@
 """The one place a question is read into a plan, for a run: the source's record tables found when
-the question asks to count, and read by the rules, or by the root model first where it reads plans
-well (a hosted model, or a local one measured to)."""
+the question asks to count (or names a few of their rows), and its query written by the model
+`query_writer` names, or, with none, the question read by the rules."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from longread.events import EventKind
 from longread.index.first_need import records_found
-from longread.llm.jsonio import complete_json
-from longread.llm.usage import Purpose
-from longread.query.catalog import Catalog
-from longread.query.plan import Plan
-from longread.query.read import read_plan
+from longread.query.core.catalog import Catalog
+from longread.query.core.plan import Plan
+from longread.query.read import read_plan, read_written
 from longread.strategies.common import Run
-from longread.strategies.competence import reads_plans
+from longread.strategies.query_writer import query_writer, writing
 from longread.strategies.sources import catalog_of
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
@@ -29,15 +25,16 @@ def plan_for(question: str, source: object, run: Run) -> Plan:
         run.emit(EventKind.PHASE, name="RECORDS", task="finding the source's records")
         return catalog_of(source)
 
-    def ask(prompt: str, schema: dict[str, Any]) -> Any:
-        return complete_json(run.gateway, run.root, prompt, schema, purpose=Purpose.PLAN)
-
-    model = reads_plans(run.root)
-    run.plan = read_plan(
-        question, tables, ask if model is not None else None, bool(model), _looks_up(source)
-    )
+    writer = query_writer(run)
+    if writer is not None:
+        reader = f"{writer.name}, checked by code"
+        write = writing(run, writer)
+        run.plan = read_written(question, tables, write, reader, _looks_up(source))
+    else:
+        run.plan = read_plan(question, tables, _looks_up(source))
     if run.plan.operation is not None:  # (a fact's plan is its shape, said with the mode)
-        run.emit(EventKind.PHASE, name="PLAN", plan=run.plan.described(), reader=run.plan.reader)
+        described = run.plan.sql or run.plan.described()
+        run.emit(EventKind.PHASE, name="PLAN", plan=described, reader=run.plan.reader)
     return run.plan
 
 

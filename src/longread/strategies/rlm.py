@@ -15,7 +15,7 @@ from longread.errors import BudgetExceededError
 from longread.events import EventKind
 from longread.llm.base import LM
 from longread.llm.usage import Purpose, at_depth
-from longread.query.plan import Shape
+from longread.query.core.plan import Shape
 from longread.repl import isolation
 from longread.repl.sandbox import CellResult, Sandbox, describe
 from longread.strategies.common import Run

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from longread.answer import Answer
 from longread.errors import InputError
-from longread.query.plan import Plan
+from longread.query.core.plan import Plan
 from longread.strategies.aggregate import run_counted
 from longread.strategies.common import Run
 from longread.text.claims import numbers

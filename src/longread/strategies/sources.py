@@ -4,7 +4,7 @@ or a scratch index of texts held in memory), and a citation of a row found in th
 from __future__ import annotations
 
 from longread.answer import Citation
-from longread.query.catalog import Catalog, kept_with, texts_catalog
+from longread.query.core.catalog import Catalog, kept_with, texts_catalog
 from longread.strategies.texts import InMemory, TextDocs
 from longread.tools.corpus import CorpusTools
 from longread.tools.toolset import Toolset

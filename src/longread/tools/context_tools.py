@@ -12,7 +12,7 @@ from longread.answer import Citation, slice_citation
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
-from longread.query.catalog import Catalog, kept_with, texts_catalog
+from longread.query.core.catalog import Catalog, kept_with, texts_catalog
 from longread.text.cut import truncate_middle
 from longread.text.grep import hit_limit
 from longread.text.grounding import grounded_span

@@ -15,7 +15,7 @@ from longread.ingest.metadata import entity_key, find_dates, keyword_key
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
-from longread.query.catalog import Catalog, corpus_catalog, kept_with
+from longread.query.core.catalog import Catalog, corpus_catalog, kept_with
 from longread.store.full_text import spelled
 from longread.store.rows import own_spans
 from longread.text.cut import truncate_middle

@@ -16,7 +16,7 @@ from longread.ingest.toc import Section, deepest_shown, outline_lines
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
-from longread.query.catalog import Catalog, document_catalog, kept_with
+from longread.query.core.catalog import Catalog, document_catalog, kept_with
 from longread.repl.protocol import JsonText
 from longread.store.rows import SectionRow
 from longread.text.cut import truncate_middle

@@ -16,8 +16,8 @@ from longread.errors import BudgetExceededError, CancelledError
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
-from longread.query.catalog import Catalog
-from longread.query.sql_guard import checked_select
+from longread.query.core.catalog import Catalog
+from longread.query.core.sql_guard import checked_select
 from longread.text.cut import truncate_middle
 from longread.tools.bounds import READ_LIMIT, bounded_batch, fit_chars, short_name, short_text
 from longread.tools.extract import asking, chunk_room, extract, tally_values

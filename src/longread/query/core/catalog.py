@@ -20,7 +20,7 @@ from longread.index.first_need import ensure_records
 from longread.index.records import MAX_CHARS as RECORDS_CHARS
 from longread.index.records import VALUES_KEPT, Places
 from longread.index.single import SingleDocIndex
-from longread.query.shared_tables import shared_name, shared_names
+from longread.query.core.shared_tables import shared_name, shared_names
 from longread.store.docstore import DocStore
 from longread.store.record_query import RecordQuery, View, ViewPart, word_pattern
 from longread.store.record_tables import StoredColumn, StoredTable, quoted

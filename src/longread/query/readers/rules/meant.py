@@ -5,10 +5,10 @@ holds; a table's noun the question groups another table's rows by."""
 from __future__ import annotations
 
 from longread.ingest.records.kind import MIN_ROWS
-from longread.query.catalog import Catalog
-from longread.query.links import Link
-from longread.query.plan import Operation
-from longread.query.reading import within
+from longread.query.core.catalog import Catalog
+from longread.query.core.plan import Operation
+from longread.query.readers.rules.links import Link
+from longread.query.readers.rules.reading import within
 
 KEY_SHARE = 0.9  # of a column's rows holding a value no other row holds, for it to be a key
 

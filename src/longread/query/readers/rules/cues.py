@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from longread.index.records import numeral
-from longread.query.plan import Operation, Test
+from longread.query.core.plan import Operation, Test
 from longread.text.rank import keywords, stem, terms
 
 _OPERATIONS = (  # tried in order; the first found decides

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from longread.query.catalog import CatalogTable
-from longread.query.plan import Filter, Plan, Test
-from longread.query.reading import Reading
+from longread.query.core.catalog import CatalogTable
+from longread.query.core.plan import Filter, Plan, Test
+from longread.query.readers.rules.reading import Reading
 
 _TRUE = frozenset("true yes y on 1 enabled active t".split())
 _FALSE = frozenset("false no n off 0 disabled inactive f".split())

@@ -4,10 +4,10 @@ the tables hold it as a value of rows with no text to say it in (`services use u
 
 from __future__ import annotations
 
-from longread.query import cues
-from longread.query.catalog import Catalog
-from longread.query.links import Link
-from longread.query.reading import role
+from longread.query.core.catalog import Catalog
+from longread.query.readers.rules import cues
+from longread.query.readers.rules.links import Link
+from longread.query.readers.rules.reading import role
 
 
 def counted_word(asked: str, links: list[Link], catalog: Catalog) -> tuple[str, int, int] | None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 
 from longread.ingest.records import WHOLE
-from longread.query import cues
-from longread.query.catalog import CatalogTable
-from longread.query.plan import Filter, Operation, Plan, Test
-from longread.query.reading import Reading, label, role
-from longread.query.truth import told_true
+from longread.query.core.catalog import CatalogTable
+from longread.query.core.plan import Filter, Operation, Plan, Test
+from longread.query.readers.rules import cues
+from longread.query.readers.rules.reading import Reading, label, role
+from longread.query.readers.rules.truth import told_true
 from longread.store.record_tables import quoted
 from longread.text.rank import terms
 

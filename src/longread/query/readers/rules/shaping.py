@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 
-from longread.query import cues
-from longread.query.catalog import Catalog, CatalogTable
-from longread.query.links import Link
-from longread.query.listing import tally
-from longread.query.plan import MEASURED, TEXT, Filter, Inner, Operation, Plan, Shape, Test
-from longread.query.reading import (
+from longread.query.core.catalog import Catalog, CatalogTable
+from longread.query.core.plan import MEASURED, TEXT, Filter, Inner, Operation, Plan, Shape, Test
+from longread.query.readers.rules import cues
+from longread.query.readers.rules.links import Link
+from longread.query.readers.rules.listing import tally
+from longread.query.readers.rules.reading import (
     DOCUMENT,
     LENGTH_WORDS,
     LENGTHS,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from longread.query.catalog import Catalog, CatalogTable
-from longread.query.links import Link
-from longread.query.plan import Operation
+from longread.query.core.catalog import Catalog, CatalogTable
+from longread.query.core.plan import Operation
+from longread.query.readers.rules.links import Link
 
 MAXIMAL = frozenset(
     "longest shortest largest highest greatest biggest maximum smallest lowest minimum top "

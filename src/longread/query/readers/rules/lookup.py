@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from longread.query.catalog import CatalogTable
-from longread.query.links import STRUCTURAL
-from longread.query.reading import Reading
+from longread.query.core.catalog import CatalogTable
+from longread.query.readers.rules.links import STRUCTURAL
+from longread.query.readers.rules.reading import Reading
 
 MAX_ROWS = 20  # rows a value looked up may be held by (more: the question asks of many)
 _ASKS = re.compile(r"^\s*(?:(?:in|on|at|for|of|from|to|by|with)\s+)?(?:which|what)\b", re.I)

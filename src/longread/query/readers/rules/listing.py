@@ -7,9 +7,9 @@ import itertools
 import re
 
 from longread.ingest.records import GENERIC
-from longread.query.catalog import Catalog, CatalogTable
-from longread.query.links import STRUCTURAL
-from longread.query.reading import Reading, role
+from longread.query.core.catalog import Catalog, CatalogTable
+from longread.query.readers.rules.links import STRUCTURAL
+from longread.query.readers.rules.reading import Reading, role
 from longread.store.record_tables import quoted
 from longread.text.rank import terms
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from longread.query.catalog import Catalog, CatalogTable
-from longread.query.dated import part_sql
-from longread.query.plan import TEXT, Filter, Inner, Operation, Plan, Test, validate
+from longread.query.core.catalog import Catalog, CatalogTable
+from longread.query.core.dates import part_sql
+from longread.query.core.plan import TEXT, Filter, Inner, Operation, Plan, Test, validate
 from longread.store.record_tables import quoted
 
 SHOWN = 10  # groups listed

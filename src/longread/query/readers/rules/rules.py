@@ -9,19 +9,19 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from longread.query import cues, reply_form
-from longread.query.catalog import Catalog, CatalogTable
-from longread.query.counted_word import counted_word
-from longread.query.dated import date_group, dated_table
-from longread.query.execute import any_row
-from longread.query.lengths import ranks_documents_by_length, works_by_length
-from longread.query.links import STRUCTURAL, Link, link
-from longread.query.listing import called, covered, generic, listed_in_file
-from longread.query.lookup import looked_up
-from longread.query.meant import groups_another, meant
-from longread.query.named_documents import PLACE_WORD
-from longread.query.plan import Filter, Inner, Operation, Part, Plan, Shape, Test
-from longread.query.reading import (
+from longread.query.core.catalog import Catalog, CatalogTable
+from longread.query.core.execute import any_row
+from longread.query.core.plan import Filter, Inner, Operation, Part, Plan, Shape, Test
+from longread.query.readers.rules import cues, reply_form
+from longread.query.readers.rules.counted_word import counted_word
+from longread.query.readers.rules.dated import date_group, dated_table
+from longread.query.readers.rules.lengths import ranks_documents_by_length, works_by_length
+from longread.query.readers.rules.links import STRUCTURAL, Link, link
+from longread.query.readers.rules.listing import called, covered, generic, listed_in_file
+from longread.query.readers.rules.lookup import looked_up
+from longread.query.readers.rules.meant import groups_another, meant
+from longread.query.readers.rules.named_documents import PLACE_WORD
+from longread.query.readers.rules.reading import (
     DOCUMENT,
     Reading,
     document_column,
@@ -32,8 +32,8 @@ from longread.query.reading import (
     within,
     works,
 )
-from longread.query.shaping import bounds, measure, ranked_measure, shaped, text_plan
-from longread.query.wording import worded
+from longread.query.readers.rules.shaping import bounds, measure, ranked_measure, shaped, text_plan
+from longread.query.readers.rules.wording import worded
 from longread.text.rank import terms
 
 MAX_READINGS = 16  # combinations of a name's columns tried for one that holds rows

@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from longread.errors import InputError
-from longread.query.catalog import TEXT_TABLE, Catalog
+from longread.query.core.catalog import TEXT_TABLE, Catalog
 
 
 class Shape(StrEnum):
@@ -125,6 +125,11 @@ class Plan:
     starts: tuple[str, ...] = ()  # how its words naming what is counted start (`countr`)
     reader: str = "rules"
     notes: tuple[str, ...] = field(default=(), compare=False)
+    sql: str = ""  # the statement a model wrote for it (run as written, checked by code)
+    warnings: tuple[str, ...] = ()  # why the statement's figure is not the answer (see sql_checks)
+    resolved: tuple[tuple[str, str, Any], ...] = ()  # values (column, as written, as held)
+    unused: tuple[str, ...] = ()  # the question's words the statement does not use
+    tries: tuple[tuple[str, str], ...] = ()  # the statements before it, and what was wrong
 
     @property
     def counts(self) -> bool:
@@ -163,7 +168,7 @@ class PlanError(InputError):
 def validate(plan: Plan, catalog: Catalog) -> Plan:
     """The plan, if every table and column it names is the source's (TEXT: the whole text); else
     PlanError saying what is not there."""
-    if not plan.counts or plan.table is None or plan.table == TEXT:
+    if not plan.counts or plan.table is None or plan.table == TEXT or plan.sql:
         return plan
     table = catalog.tables.get(plan.table)
     if table is None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from longread.query import cues
-from longread.query.plan import Filter, Inner, Operation, Plan, Shape, Test
-from longread.query.reading import LENGTH_WORDS, LENGTHS, Reading, names_documents
+from longread.query.core.plan import Filter, Inner, Operation, Plan, Shape, Test
+from longread.query.readers.rules import cues
+from longread.query.readers.rules.reading import LENGTH_WORDS, LENGTHS, Reading, names_documents
 
 
 def works_by_length(reading: Reading) -> Plan:

@@ -14,12 +14,12 @@ from typing import Any
 
 from longread.index.records import numeral
 from longread.ingest.records.cells import MONTHS, WEEKDAYS
-from longread.query.catalog import Catalog, CatalogTable
-from longread.query.cues import COUNTING
-from longread.query.named_documents import PLACE_WORD, named_documents
-from longread.query.plan import Part, Test
-from longread.query.section_names import numbered_names, section_places
-from longread.query.spans import key, ngrams, verb_form, words, written_mark
+from longread.query.core.catalog import Catalog, CatalogTable
+from longread.query.core.plan import Part, Test
+from longread.query.readers.rules.cues import COUNTING
+from longread.query.readers.rules.named_documents import PLACE_WORD, named_documents
+from longread.query.readers.rules.section_names import numbered_names, section_places
+from longread.query.readers.rules.spans import key, ngrams, verb_form, words, written_mark
 from longread.text.rank import stem, terms
 
 MAX_VALUE_CHARS = 80  # longer values (sentences) are not matched as names

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from longread.query.core.keys import key  # noqa: F401  (the readers' name for it)
+
 MAX_NGRAM = 6
 _WORD = re.compile(r"[^\W_][\w'’.&-]*[\w]|[^\W_]")
 
@@ -23,11 +25,6 @@ def ngrams(question: str) -> Iterator[tuple[str, int, int]]:
         for at in range(len(found) - size + 1):
             run = found[at : at + size]
             yield question[run[0][1] : run[-1][2]], run[0][1], run[-1][2]
-
-
-def key(text: str) -> str:
-    """A name as it is matched: lower case, punctuation and spacing folded."""
-    return " ".join(re.sub(r"[^\w&'’]+", " ", str(text).lower()).split())
 
 
 def written_mark(question: str, start: int) -> str:

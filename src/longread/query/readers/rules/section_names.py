@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from longread.index.records import numeral
-from longread.query.catalog import Catalog, CatalogTable
+from longread.query.core.catalog import Catalog, CatalogTable
 from longread.store.record_tables import quoted
 
 

@@ -1,0 +1,130 @@
+"""A source's record tables as a person writing SQL would want them shown: `CREATE TABLE` with each
+column's type, and in comments the table's rows, each column's values with how many rows hold
+them (where they are few), its range (a number or a date), or a few of its values, then sample
+rows. Written the same way for every question on the source, so a model's evaluation of it can be
+kept and reused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from longread.query.core.catalog import Catalog, CatalogTable
+from longread.store.record_tables import quoted
+
+SCHEMA_CHARS = 7_000  # the description's length at most (tables past it are named only)
+VALUES_SHOWN = 12  # of a column's listed values
+LISTED_AT_MOST = 40  # a column of more distinct values is shown by examples
+VALUE_CHARS = 60
+SAMPLE_ROWS = 2
+SAMPLE_CHARS = 160
+STRUCTURAL = ("sections", "documents")  # tables every document has, shown after its records
+_SQL_TYPES = {"number": "NUMERIC", "date": "TEXT", "text": "TEXT"}
+
+
+def schema_text(catalog: Catalog) -> str:
+    """The source's tables described for a model, SCHEMA_CHARS at most."""
+    records = [t for t in catalog.tables.values() if t.name not in STRUCTURAL]
+    structural = len(catalog.documents) > 1 or not records  # (else the records' columns say it)
+    ordered = sorted(
+        [t for t in catalog.tables.values() if structural or t.name not in STRUCTURAL],
+        key=lambda t: (t.name in STRUCTURAL, -t.rows, t.name),
+    )
+    parts: list[str] = []
+    unshown: list[str] = []
+    left = SCHEMA_CHARS
+    for table in ordered:
+        if not table.rows:
+            continue
+        text = table_text(catalog, table)
+        if len(text) > left and parts:
+            unshown.append(table.name)
+            continue
+        parts.append(text)
+        left -= len(text)
+    if unshown:
+        parts.append(f"-- also tables, not described here: {', '.join(unshown)}")
+    head = _documents(catalog)
+    return "\n\n".join([head, *parts] if head else parts)
+
+
+def _documents(catalog: Catalog) -> str:
+    names = catalog.documents
+    if len(names) < 2:
+        return ""
+    shown = ", ".join(names[:8]) + (f" and {len(names) - 8:,} more" if len(names) > 8 else "")
+    return f"-- {len(names):,} documents (the column `document` names each row's): {shown}"
+
+
+def table_text(catalog: Catalog, table: CatalogTable) -> str:
+    """One table: its CREATE TABLE, its columns described, a few sample rows."""
+    several = len(catalog.documents) > 1
+    lines = [f"CREATE TABLE {quoted(table.name)} (  -- {table.rows:,} rows"]
+    columns = [c for c in table.columns if several or c.name != "document"]
+    if several:
+        lines.append("  document TEXT,  -- the file the row is in")
+    said: dict[str, str] = {}
+    for column in columns:
+        if not catalog.filled(table.name, column.name):
+            continue  # (a column no row fills)
+        about = _about(catalog, table, column.name, column.type)
+        same = said.get(about) if len(about) > 20 else None
+        said.setdefault(about, column.name)
+        sql_type = _SQL_TYPES.get(column.type, "TEXT")
+        about = f"the same values as {same}" if same else about
+        lines.append(f"  {quoted(column.name)} {sql_type},  -- {about}")
+    lines[-1] = lines[-1].replace(",  --", "  --", 1)
+    lines.append(");")
+    lines += [f"-- row: {row}" for row in _samples(catalog, table)]
+    return "\n".join(lines)
+
+
+def _about(catalog: Catalog, table: CatalogTable, column: str, kind: str) -> str:
+    values = catalog.values(table.name, column)
+    filled = catalog.filled(table.name, column)
+    held = f" (a value in {filled:,} of {table.rows:,} rows)" if filled < table.rows else ""
+    few = len(values) <= (VALUES_SHOWN if kind in ("number", "date") else LISTED_AT_MOST)
+    if values and catalog.listed(table.name, column) and few:
+        shown = ", ".join(f"{literal(v)} ({n:,})" for v, n in values[:VALUES_SHOWN])
+        more = f", … {len(values) - VALUES_SHOWN} more" if len(values) > VALUES_SHOWN else ""
+        count = f"{len(values)} value{'s' if len(values) != 1 else ''}"
+        return f"{count}{held}: {shown}{more}"
+    if kind in ("number", "date"):
+        low, high = _range(catalog, table.name, column)
+        if low is not None:
+            return f"from {literal(low)} to {literal(high)}{held}"
+    examples = [literal(v) for v, _ in values[:3]]
+    return f"e.g. {', '.join(examples)}{held}" if examples else held.strip(" ()") or "text"
+
+
+def _range(catalog: Catalog, table: str, column: str) -> tuple[Any, Any]:
+    name = quoted(column)
+    sql = f"SELECT min({name}), max({name}) FROM {quoted(table)}"
+    rows = catalog.computed(sql, lambda: catalog.query.execute(sql, max_rows=1).rows)
+    return rows[0] if rows else (None, None)
+
+
+def _samples(catalog: Catalog, table: CatalogTable) -> list[str]:
+    names = [c.name for c in table.columns if c.name != "document"]
+    if not names:
+        return []
+    picked = ", ".join(quoted(n) for n in names)
+    sql = f"SELECT {picked} FROM {quoted(table.name)} LIMIT {SAMPLE_ROWS}"
+    rows = catalog.computed(sql, lambda: catalog.query.execute(sql, max_rows=SAMPLE_ROWS).rows)
+    shown = []
+    for row in rows:
+        cells = [f"{n}={literal(v)}" for n, v in zip(names, row, strict=True) if v is not None]
+        text = "; ".join(cells)
+        shown.append(text if len(text) <= SAMPLE_CHARS else text[: SAMPLE_CHARS - 1] + "…")
+    return shown
+
+
+def literal(value: Any) -> str:
+    """A value as SQL writes it: a number as is, text quoted (cut at VALUE_CHARS, on one line)."""
+    if isinstance(value, bool) or value is None:
+        return "NULL" if value is None else str(int(value))
+    if isinstance(value, int | float):
+        return f"{value:g}" if isinstance(value, float) else str(value)
+    text = " ".join(str(value).split())
+    if len(text) > VALUE_CHARS:
+        text = text[: VALUE_CHARS - 1] + "…"
+    return "'" + text.replace("'", "''") + "'"

@@ -1,0 +1,142 @@
+"""What a statement a model wrote did, said by code from its parse: one plain sentence of it, the
+statement that finds the rows its answer rests on (to cite them), whether it counts every row, the
+conditions its filter joins."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_AGGREGATES = {"Count": "the number", "Sum": "the total", "Avg": "the average", "Min": "the lowest"}
+_AGGREGATES |= {"Max": "the highest"}
+ROWS = 10  # rows a citing statement returns
+
+
+def sentence(sql: str) -> str:
+    """The statement in a sentence (`the number of rows of records where urgency = 'high'`)."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    if not isinstance(tree, exp.Select):
+        return "a combined query (read the statement)"
+    table = tree.find(exp.From)
+    source = table.this.sql(dialect="sqlite") if table is not None else "no table"
+    what = ", ".join(_said(e) for e in tree.expressions)
+    said = f"{what}, over the rows of {source}"
+    where = tree.args.get("where")
+    if where is not None:
+        said += f" where {where.this.sql(dialect='sqlite')}"
+    group = tree.args.get("group")
+    if group is not None:
+        said += f", for each {', '.join(g.sql(dialect='sqlite') for g in group.expressions)}"
+    order = tree.args.get("order")
+    if order is not None:
+        said += f", ordered by {', '.join(o.sql(dialect='sqlite') for o in order.expressions)}"
+    limit = tree.args.get("limit")
+    if limit is not None:
+        said += f", the first {limit.expression.sql(dialect='sqlite')}"
+    return said
+
+
+def _said(expression: Any) -> str:
+    from sqlglot import exp
+
+    inner = expression.this if isinstance(expression, exp.Alias) else expression
+    if isinstance(inner, exp.Count):
+        counted = inner.this
+        if isinstance(counted, exp.Distinct):
+            columns = ", ".join(e.sql(dialect="sqlite") for e in counted.expressions)
+            return f"the number of distinct {columns}"
+        if counted is None or isinstance(counted, exp.Star):
+            return "the number of rows"
+        return f"the number of rows with a {counted.sql(dialect='sqlite')}"
+    name = _AGGREGATES.get(type(inner).__name__)
+    if name is not None:
+        return f"{name} of {inner.this.sql(dialect='sqlite')}"
+    return inner.sql(dialect="sqlite")
+
+
+def citing_sql(sql: str, first_row: tuple[Any, ...] | None, columns: list[str]) -> str | None:
+    """A statement giving `document, _start, _end` of the rows the answer rests on: the rows a
+    plain selection returns; the rows an aggregate counted (of its first group, where it groups);
+    None for a statement of several tables or nested ones."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    if not isinstance(tree, exp.Select) or tree.args.get("joins") or tree.args.get("with"):
+        return None
+    source = tree.find(exp.From)
+    if source is None or not isinstance(source.this, exp.Table):
+        return None
+    cited = tree.copy()
+    spans = [exp.column("document"), exp.column("_start"), exp.column("_end")]
+    aggregated = any(e.find(exp.AggFunc) is not None for e in tree.expressions) or tree.args.get(
+        "group"
+    )
+    if not aggregated:
+        cited = cited.select(*spans, append=False)
+        return (cited if cited.args.get("limit") else cited.limit(ROWS)).sql(dialect="sqlite")
+    group = tree.args.get("group")
+    where = [tree.args["where"].this] if tree.args.get("where") else []
+    if group is not None:
+        if first_row is None:
+            return None
+        held = dict(zip([c.lower() for c in columns], first_row, strict=False))
+        for key in group.expressions:
+            value = held.get(key.sql(dialect="sqlite").lower(), held.get(key.alias_or_name.lower()))
+            if value is None:
+                return None
+            where.append(exp.EQ(this=key.copy(), expression=_value(value)))
+    plain = exp.select(*spans).from_(source.this.copy())
+    if where:
+        plain = plain.where(exp.and_(*where))
+    return plain.limit(ROWS).sql(dialect="sqlite")
+
+
+def _value(value: Any) -> Any:
+    from sqlglot import exp
+
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return exp.Literal.number(value)
+    return exp.Literal.string(str(value))
+
+
+def lead_value(value: Any) -> str:
+    """A value as the answer's first line gives it: a number plainly (`34924`, `12.5`), text as
+    written."""
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".") if not value.is_integer() else str(int(value))
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def keeps_every_row(sql: str) -> str | None:
+    """The table an aggregate counts every row of (no filter, no grouping), else None."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    if not isinstance(tree, exp.Select) or tree.args.get("where") or tree.args.get("group"):
+        return None
+    source = tree.find(exp.From)
+    aggregated = any(e.find(exp.AggFunc) is not None for e in tree.expressions)
+    distinct = any(e.find(exp.Distinct) is not None for e in tree.expressions)
+    if not aggregated or distinct or source is None or not isinstance(source.this, exp.Table):
+        return None
+    return str(source.this.name)
+
+
+def conditions(sql: str) -> tuple[str, list[str]] | None:
+    """(the table, each condition its WHERE joins with AND) of a statement over one table."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    source = tree.find(exp.From) if isinstance(tree, exp.Select) else None
+    where = tree.args.get("where")
+    if source is None or not isinstance(source.this, exp.Table) or where is None:
+        return None
+    parts = list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
+    return str(source.this.name), [p.sql(dialect="sqlite") for p in parts]

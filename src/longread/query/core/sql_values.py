@@ -1,0 +1,107 @@
+"""A model's SELECT checked against what the source holds, by code: each text value it compares a
+column with is taken as the column holds it (any case, spacing or punctuation: `viola` is
+`VIOLA`), and the values no row holds are named, with what the column holds instead."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from longread.query.core.catalog import Catalog
+from longread.query.core.keys import key
+from longread.query.core.schema_prompt import VALUES_SHOWN, literal
+
+MAX_MISSES = 4  # values named as held by no row, at most
+
+
+@dataclass
+class Checked:
+    """The statement as it will run, and what checking it found."""
+
+    sql: str
+    tables: list[str] = field(default_factory=list)  # the source's tables it reads
+    resolved: list[tuple[str, str, Any]] = field(default_factory=list)  # (column, written, held)
+    missing: list[tuple[str, str]] = field(default_factory=list)  # (column, value) no row holds
+    literals: list[str] = field(default_factory=list)  # every text value it compares with
+
+    def hints(self, catalog: Catalog) -> list[str]:
+        """What the model is told of the values no row holds (for its next try)."""
+        lines = []
+        for column, value in self.missing[:MAX_MISSES]:
+            held = _held(catalog, self.tables, column)
+            shown = ", ".join(literal(v) for v, _ in held[:VALUES_SHOWN])
+            also = f"; it holds {shown}" if shown else ""
+            lines.append(f"no row's {column} is {literal(value)}{also}")
+        return lines
+
+
+def checked_values(sql: str, catalog: Catalog) -> Checked:
+    """The statement with its compared values taken as the columns hold them, and the values
+    held by no row named (a parsed statement; `checked_select` has parsed it once already)."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    tables = [t.name for t in tree.find_all(exp.Table) if t.name in catalog.tables]
+    checked = Checked(sql, list(dict.fromkeys(tables)))
+    for node in tree.find_all(exp.EQ, exp.NEQ, exp.In):
+        column = node.this if isinstance(node.this, exp.Column) else None
+        if column is None and isinstance(node, exp.EQ | exp.NEQ):
+            column = node.expression if isinstance(node.expression, exp.Column) else None
+            compared = [node.this]
+        else:
+            compared = node.expressions if isinstance(node, exp.In) else [node.expression]
+        if column is None:
+            continue
+        for value in compared:
+            if isinstance(value, exp.Literal) and value.is_string:
+                _resolve(checked, catalog, column.name, value)
+    for like in tree.find_all(exp.Like):
+        if isinstance(like.expression, exp.Literal) and like.expression.is_string:
+            checked.literals.append(like.expression.this)
+    checked.sql = tree.sql(dialect="sqlite")
+    return checked
+
+
+def _resolve(checked: Checked, catalog: Catalog, column: str, value: Any) -> None:
+    """Put the held value in place of the written one (`value`: a string literal node), or note
+    that no row holds it."""
+    from sqlglot import exp
+
+    written = value.this
+    checked.literals.append(written)
+    held = _held(catalog, checked.tables, column)
+    if not _listed(catalog, checked.tables, column):  # (too many to list: looked up)
+        held = _looked_up(catalog, checked.tables, column, written)
+    if not held:
+        return  # (not a column of the tables read, or none of its many values)
+    values = {str(v) for v, _ in held}
+    if written in values:
+        return
+    same = [v for v, _ in held if key(str(v)) == key(written)]
+    if same:
+        value.replace(exp.Literal.string(str(same[0])))
+        checked.resolved.append((column, written, same[0]))
+    elif _listed(catalog, checked.tables, column):
+        checked.missing.append((column, written))
+
+
+def _held(catalog: Catalog, tables: list[str], column: str) -> list[tuple[Any, int]]:
+    for table in tables:
+        if catalog.tables[table].column(column) is not None or column == "document":
+            return catalog.values(table, column)
+    return []
+
+
+def _looked_up(catalog: Catalog, tables: list[str], column: str, written: str) -> list[Any]:
+    """A many-valued column's values that are the written one in another case."""
+    for table in tables:
+        if catalog.tables[table].column(column) is not None:
+            return catalog.holding(table, column, [written.lower()])
+    return []
+
+
+def _listed(catalog: Catalog, tables: list[str], column: str) -> bool:
+    return any(
+        catalog.tables[t].column(column) is not None and catalog.listed(t, column) for t in tables
+    )

@@ -1,0 +1,2 @@
+"""The readers of a question: a model writing its query (`model`), and the hand-written rules
+(`rules`)."""

@@ -1,0 +1,67 @@
+"""Which model writes a counting question's query: `rules` for none (the rules read it); a model
+spec given; else the root model where it is hosted (or declared to read plans), and beside a local
+root the local code model measured best at it (bench/reader.py, docs/quality.md)."""
+
+from __future__ import annotations
+
+from longread.llm.base import LM
+from longread.llm.dry_run import DryRunLM
+from longread.llm.jsonio import extract_json
+from longread.llm.specs import resolve_model
+from longread.llm.usage import Purpose
+from longread.query.readers.model.sql_reader import SQL_GRAMMAR, SQL_SCHEMA, Write
+from longread.strategies.common import Run
+
+LOCAL_WRITER = "local:qwen2.5-coder-1.5b"  # beside a local root model (measured: bench/reader.py)
+WRITE_TOKENS = 400  # a statement's length at most
+_RESOLVED: dict[str, LM] = {}
+
+
+def query_writer(run: Run) -> LM | None:
+    """The model that writes the run's queries, None where the rules read questions."""
+    choice = run.options.reader
+    if choice == "rules":
+        return None
+    root = run.root.model if isinstance(run.root, DryRunLM) else run.root
+    writer: LM | None
+    if choice not in ("auto", "model"):
+        writer = _resolved(choice)
+    elif root.writes_queries is not None:
+        writer = root if root.writes_queries else None
+    else:
+        writer = root if not root.on_cpu else _resolved(LOCAL_WRITER)
+    if writer is None or not isinstance(run.root, DryRunLM):
+        return writer
+    return DryRunLM(writer, "", None, run.root.finds)
+
+
+def _resolved(spec: str) -> LM:
+    if spec not in _RESOLVED:
+        _RESOLVED[spec] = resolve_model(spec)
+    return _RESOLVED[spec]
+
+
+def writing(run: Run, writer: LM) -> Write:
+    """The call that has `writer` write a statement through the run's gateway: a local model under
+    a grammar that lets it write one statement only (its prompt's first message, the source's
+    tables, kept evaluated for the next question); a hosted one under a JSON schema."""
+
+    def write(messages: list[dict[str, str]]) -> str:
+        local = writer.on_cpu
+        reply = run.gateway.complete(
+            writer,
+            messages,
+            purpose=Purpose.PLAN,
+            json_schema=None if local else SQL_SCHEMA,
+            grammar=SQL_GRAMMAR if local else None,
+            max_tokens=WRITE_TOKENS,
+            keep_prefix=True,
+        ).text
+        if local:
+            return reply
+        try:
+            return str(extract_json(reply)["sql"])
+        except (ValueError, KeyError, TypeError):
+            return reply
+
+    return write

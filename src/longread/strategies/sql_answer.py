@@ -1,0 +1,126 @@
+"""The answer to a question a model wrote a query for: the result's value alone on the first line
+(a number, a name, a list: the form a question asks its reply in), then what was run (the
+statement and a sentence of it), the rows it rests on, cited, and what it could not match (see
+`sql_checks`): where that says the query answers another question, the figure is not stated as
+the answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from longread.answer import Answer
+from longread.events import EventKind
+from longread.query.core.catalog import Catalog
+from longread.query.core.plan import Plan
+from longread.query.core.schema_prompt import literal
+from longread.query.core.sql_explained import (
+    citing_sql,
+    conditions,
+    keeps_every_row,
+    lead_value,
+    sentence,
+)
+from longread.query.readers.model.sql_reader import MAX_RESULT_ROWS
+from longread.store.record_query import QueryError, Result
+from longread.store.record_tables import quoted
+from longread.strategies.common import Run
+from longread.strategies.sources import catalog_of, cite
+
+CITED = 3  # rows cited
+CITE_CHARS = 200
+LISTED = 30  # values the first line lists at most
+SHOWN_ROWS = 10  # result rows shown under it
+REASON = "the question counts over the source's records: a query a model wrote, run by code"
+
+
+def run_written(plan: Plan, source: object, run: Run) -> Answer:
+    """The answer of the statement a model wrote for the plan's question (QueryError if it
+    fails now)."""
+    catalog = catalog_of(source)
+    result = catalog.computed(
+        ("sql", plan.sql), lambda: catalog.query.execute(plan.sql, max_rows=MAX_RESULT_ROWS)
+    )
+    run.emit(EventKind.PHASE, name="AGGREGATE", records=len(result.rows), sql=plan.sql)
+    value = _first_line(result)
+    lead = value
+    if plan.warnings:
+        lead = f"Not stated: {'; '.join(plan.warnings)}. (The query gives {value}.)"
+    text = f"{lead}\n\n{explained(plan, result, _kept_by_filter(catalog, plan.sql))}"
+    rows = _cited(catalog, source, plan.sql, result)
+    run.emit(EventKind.FINAL, answer=text)
+    return Answer(
+        text=text,
+        mode="aggregate",
+        citations=rows[:CITED],
+        computed=text,
+        usage=run.gateway.usage.to_dict(),
+        stats={"rows": len(result.rows), "cut": result.cut},
+        reason=REASON,
+    )
+
+
+def explained(plan: Plan, result: Result, kept: tuple[int, int] | None = None) -> str:
+    """How the answer was computed: a sentence of the statement, the statement, the values taken
+    as held, the words left unused, what its filter keeps (`kept`: of how many rows), the
+    result's rows."""
+    lines = [
+        f"Computed by code: {sentence(plan.sql)}.",
+        f"The query, written by {plan.reader}: {plan.sql}",
+    ]
+    for column, written, held in plan.resolved:
+        lines.append(f"{literal(written)} is read as {column} holds it: {literal(held)}.")
+    if plan.unused:
+        lines.append(f"Words of the question the query does not use: {', '.join(plan.unused)}.")
+    every = keeps_every_row(plan.sql)
+    if every is not None:
+        lines.append(f"It counts every row of {every}: the query has no filter.")
+    elif kept is not None and kept[0] in (0, kept[1]):
+        which = "No row passes" if not kept[0] else f"Every row of the {kept[1]:,} passes"
+        lines.append(f"{which} the query's filter.")
+    if len(result.rows) > 1 or result.rows and len(result.columns) > 1:
+        lines.append(f"Rows of the result ({', '.join(result.columns)}):")
+        lines += ["- " + " | ".join(lead_value(v) for v in r) for r in result.rows[:SHOWN_ROWS]]
+        if len(result.rows) > SHOWN_ROWS:
+            lines.append(f"- … {len(result.rows) - SHOWN_ROWS:,} more")
+    return "\n".join(lines)
+
+
+def _kept_by_filter(catalog: Catalog, sql: str) -> tuple[int, int] | None:
+    """(the rows its filter keeps, the rows of its table) of a statement over one table."""
+    split = conditions(sql)
+    if split is None or split[0] not in catalog.tables:
+        return None
+    table, parts = split
+    where = " AND ".join(f"({p})" for p in parts)
+    try:
+        rows = catalog.query.execute(f"SELECT count(*) FROM {quoted(table)} WHERE {where}").rows
+    except QueryError:
+        return None
+    return int(rows[0][0]), catalog.tables[table].rows
+
+
+def _first_line(result: Result) -> str:
+    """The result's value: one cell alone; the first column of several rows, listed."""
+    if not result.rows:
+        return "none (the query returns no row)"
+    values = [lead_value(row[0]) for row in result.rows]
+    if len(values) == 1:
+        return values[0]
+    total = f"{len(values):,}{'+' if result.cut else ''}"
+    more = f", … ({total} in all)" if len(values) > LISTED else ""
+    return ", ".join(values[:LISTED]) + more
+
+
+def _cited(catalog: Catalog, source: object, sql: str, result: Result) -> list[Any]:
+    """The rows the result rests on (SHOWN_ROWS at most), as citations."""
+    first = result.rows[0] if result.rows else None
+    try:
+        citing = citing_sql(sql, first, result.columns)
+        found = catalog.query.execute(citing, max_rows=SHOWN_ROWS).rows if citing else []
+    except (QueryError, ValueError):  # (a statement sqlglot reads but cannot rewrite)
+        return []
+    return [
+        cite(source, str(document), int(start), min(int(end), int(start) + CITE_CHARS))
+        for document, start, end in found
+        if document is not None and start is not None and end is not None
+    ]

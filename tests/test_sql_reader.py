@@ -1,0 +1,174 @@
+"""A model writes the query: a scripted model stands in for the code model (its statements are
+the test's), and what code does with them is checked: the statement checked and run, its values
+taken as the columns hold them, a failed or doubtful statement sent back with what was wrong, the
+answer's first line the value alone, the rows it rests on cited, and no figure stated as the
+answer where the statement could not match the question (a value no row holds, a word of the
+question taken for a stray name, a category the question names left out). Gold comes from the
+test's own rows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from longread.api import SingleDocRLM
+from longread.errors import ModelError
+from longread.llm.scripted import ScriptedLM
+from longread.llm.types import Request
+
+UPLOADS = [  # (name, urgency, year)
+    *[("Ada Brant", "low", 2019 + n % 4) for n in range(9)],
+    *[("Will", "high", 2020)],
+    *[("Cole Ryder", "medium", 2021 + n % 2) for n in range(4)],
+    *[("Ada Brant", "high", 2022) for _ in range(2)],
+    *[(f"Uploader {n:02}", "low", 2019) for n in range(45)],  # (a column of many names)
+]
+TABLE = "| name | urgency | year |\n|---|---|---|\n" + "".join(
+    f"| {name} | {urgency} | {year} |\n" for name, urgency, year in UPLOADS
+)
+
+
+@pytest.fixture(autouse=True)
+def _model_reads(monkeypatch):
+    monkeypatch.setenv("LONGREAD_READER", "auto")  # (the scripted model writes the queries)
+
+
+def writer(*statements: str | Exception) -> ScriptedLM:
+    """A model that writes these statements in turn (as a hosted model does, in JSON)."""
+    replies = [s if isinstance(s, Exception) else json.dumps({"sql": s}) for s in statements]
+    return ScriptedLM(replies, writes_queries=True, writes_code=False)
+
+
+def ask(tmp_path: Path, question: str, model: ScriptedLM) -> str:
+    path = tmp_path / "uploads.md"
+    path.write_text(f"# Uploads\n\n{TABLE}", encoding="utf-8")
+    with SingleDocRLM(path, model, model, store_path=tmp_path / "u.sqlite", cache=False) as doc:
+        answer = doc.query(question)
+    assert answer.mode == "aggregate"
+    return answer.text
+
+
+def test_the_statement_runs_and_its_value_alone_leads(tmp_path):
+    model = writer("SELECT count(*) FROM uploads WHERE urgency = 'high'")
+    said = ask(tmp_path, "How many uploads were urgent? Answer with a number.", model)
+    first, rest = said.split("\n\n", 1)
+    assert first == str(sum(1 for _, u, _ in UPLOADS if u == "high"))
+    assert "SELECT COUNT(*) FROM uploads WHERE urgency = 'high'" in rest
+    assert "written by scripted:test, checked by code" in rest
+    request = model.requests[0]
+    assert request.json_schema is not None and "sql" in request.json_schema["properties"]
+    shown = request.messages[0]["content"]  # (the tables as a person would want them)
+    assert 'CREATE TABLE "uploads"' in shown and "'high' (3)" in shown, shown
+    assert '"year" NUMERIC,  -- 4 values' in shown or '"year" NUMERIC  -- 4 values' in shown
+
+
+def test_a_value_is_taken_as_the_column_holds_it(tmp_path):
+    model = writer("SELECT count(*) FROM uploads WHERE name = 'ada brant'")
+    said = ask(tmp_path, "How many did Ada Brant upload?", model)
+    assert said.startswith(f"{sum(1 for n, _, _ in UPLOADS if n == 'Ada Brant')}\n")
+    assert "'ada brant' is read as name holds it: 'Ada Brant'" in said
+
+
+def test_the_top_group_leads_and_its_rows_are_cited(tmp_path):
+    model = writer("SELECT name, count(*) AS n FROM uploads GROUP BY name ORDER BY n DESC LIMIT 1")
+    path = tmp_path / "uploads.md"
+    path.write_text(f"# Uploads\n\n{TABLE}", encoding="utf-8")
+    with SingleDocRLM(path, model, model, store_path=tmp_path / "u.sqlite", cache=False) as doc:
+        answer = doc.query("Who uploaded the most? Name only.")
+    assert answer.text.split("\n\n")[0] == "Ada Brant"
+    assert answer.citations and all("Ada Brant" in c.text for c in answer.citations)
+
+
+def test_an_error_goes_back_to_the_model_with_its_message(tmp_path):
+    model = writer(
+        "SELECT count(*) FROM uploads WHERE priority = 'high'",
+        "SELECT count(*) FROM uploads WHERE urgency = 'medium'",
+    )
+    said = ask(tmp_path, "How many uploads were of medium urgency?", model)
+    assert said.startswith("4\n")
+    again = model.requests[1].messages
+    assert again[-2]["role"] == "assistant" and "priority" in again[-2]["content"]
+    assert "no such column: priority" in again[-1]["content"]
+
+
+def test_a_value_no_row_holds_is_told_and_no_figure_stated(tmp_path):
+    """A filter that matches nothing the table holds: the model is told what the column holds;
+    where it writes it again, the answer says what it could not match, not a count of 0."""
+    statement = "SELECT count(*) FROM uploads WHERE urgency = 'critical'"
+    model = writer(statement, statement, statement)
+    said = ask(tmp_path, "How many critical uploads were there?", model)
+    assert said.startswith("Not stated: no row's urgency is 'critical'")
+    assert "'low', 'medium', 'high'" in said or "'low', 'high', 'medium'" in said
+    assert "it holds" in model.requests[1].messages[-1]["content"]
+
+
+def test_a_word_taken_for_a_stray_name_states_no_figure(tmp_path):
+    """`will` of the question matched to the one row whose name is Will."""
+    statement = "SELECT count(*) FROM uploads WHERE name = 'will' AND year = 2020"
+    model = writer(statement, statement, statement)
+    said = ask(tmp_path, "How many uploads will show the year 2020?", model)
+    assert said.startswith("Not stated: “will” is a word of the question"), said
+
+
+def test_a_category_the_question_names_left_out_states_no_figure(tmp_path):
+    statement = "SELECT count(*) FROM uploads WHERE name = 'Ada Brant'"
+    model = writer(statement, statement, statement)
+    said = ask(tmp_path, "How many low uploads did Ada Brant make?", model)
+    assert said.startswith("Not stated: the question says “low”, and urgency holds 'low'"), said
+    good = writer(
+        statement, "SELECT count(*) FROM uploads WHERE name = 'Ada Brant' AND urgency = 'low'"
+    )
+    said = ask(tmp_path, "How many low uploads did Ada Brant make?", good)
+    assert said.startswith("9\n")
+
+
+def test_none_kept_and_all_kept_are_said(tmp_path):
+    none = writer("SELECT count(*) FROM uploads WHERE year = 2030")
+    said = ask(tmp_path, "How many uploads were in 2030?", none)
+    assert said.startswith("0\n") and "No row passes the query's filter." in said
+    every = writer("SELECT count(*) FROM uploads WHERE year >= 2019")
+    said = ask(tmp_path, "How many uploads since 2019?", every)
+    assert said.startswith(f"{len(UPLOADS)}\n")
+    assert f"Every row of the {len(UPLOADS)} passes the query's filter." in said
+
+
+@pytest.mark.parametrize(
+    "replies",
+    [
+        ["DROP TABLE uploads"] * 3,
+        ["not a query at all"] * 3,
+        [ModelError("the server closed the connection")],
+    ],
+)
+def test_no_query_that_runs_leaves_the_question_to_the_rules(tmp_path, replies):
+    model = ScriptedLM(
+        [r if isinstance(r, Exception) else json.dumps({"sql": r}) for r in replies],
+        writes_queries=True,
+        writes_code=False,
+    )
+    said = ask(tmp_path, "How many uploads did Cole Ryder make?", model)
+    assert said.startswith("4 ") and "the question read by the rules" in said
+
+
+def test_the_local_writer_is_held_to_one_statement_by_a_grammar(tmp_path):
+    from longread.strategies.query_writer import writing
+
+    seen: list[Request] = []
+
+    class Local(ScriptedLM):
+        on_cpu = True
+
+    def reply(request: Request) -> str:
+        seen.append(request)
+        return "SELECT count(*) FROM uploads"
+
+    from longread.llm.gateway import Gateway
+    from longread.strategies.common import Run
+
+    model = Local(reply, writes_code=False)
+    write = writing(Run(model, model, Gateway()), model)
+    assert write([{"role": "user", "content": "how many?"}]) == "SELECT count(*) FROM uploads"
+    assert seen[0].grammar is not None and seen[0].grammar.startswith("root ::=")
+    assert seen[0].json_schema is None and seen[0].keep_prefix
