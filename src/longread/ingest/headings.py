@@ -15,6 +15,7 @@ from longread.ingest.loaded import Heading
 from longread.ingest.shaped_headings import shaped_headings
 
 MAX_TITLE_CHARS = 120
+COMMENT_RUN = 3  # `#` lines in a row that are comments, not headings
 PARALLEL_CHARS = 16_000_000  # a text this long is searched for heading lines on every core
 
 _NUMBER_WORDS = (
@@ -157,6 +158,20 @@ def _blank_before(text: str, line_start: int) -> bool:
     return previous is not None and not previous[1].strip()
 
 
+def _commented(text: str, start: int) -> bool:
+    """Whether a `#` line stands in a run of COMMENT_RUN such lines (or more): a block of
+    comments, as a data file opens with (a heading stands on its line alone, or beside one)."""
+    run, at = 1, start
+    while run < COMMENT_RUN and (previous := _previous_line(text, at)) is not None:
+        if not previous[1].startswith("#"):
+            break
+        run, at = run + 1, previous[0]
+    end = start
+    while run < COMMENT_RUN and (end := text.find("\n", end) + 1) and text.startswith("#", end):
+        run += 1
+    return run >= COMMENT_RUN
+
+
 def _atx(start: int, m: re.Match[str]) -> _Candidate | None:
     """A markdown `#` heading; closing hashes dropped, empty titles refused."""
     title = m["atx_title"].strip()
@@ -274,7 +289,7 @@ def _candidates(text: str) -> list[_Candidate]:
 def _candidate(text: str, start: int, m: re.Match[str]) -> _Candidate | None:
     """The heading a non-fence line match stands for, if its guards pass."""
     if m["atx"]:
-        return _atx(start, m)
+        return None if _commented(text, start) else _atx(start, m)
     if m["rule"]:
         return _setext(text, start, m)
     if m["tex"]:

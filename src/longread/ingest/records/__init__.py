@@ -14,6 +14,7 @@ from longread.ingest.records import (
     leveled,
     log_lines,
     messages,
+    outline,
     parted,
     sql_inserts,
     stanzas,
@@ -40,6 +41,7 @@ KINDS: tuple[Kind, ...] = (
     tasks,
     dialogue,
     parted,
+    outline,
 )
 GENERIC = frozenset(  # of no named kind
     (
@@ -47,6 +49,7 @@ GENERIC = frozenset(  # of no named kind
         tables.name,
         keyed_lines.name,
         leveled.name,
+        outline.name,
         parted.name,
         json_records.name,
         sql_inserts.name,
