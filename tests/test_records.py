@@ -494,12 +494,11 @@ ZONES = "# time zones\n#\n#code\tcoordinates\tTZ\tcomments\n" + "".join(
 )
 
 
-def test_a_file_whose_first_row_is_data_has_columns_named_by_place_or_a_comment():
+def test_a_file_whose_first_row_is_data_has_columns_named_by_contents_or_a_comment():
     accounts = only(find_tables(ACCOUNTS_FILE, "passwd"), "table")  # (`:` parts the fields)
-    assert [c.name for c in accounts.columns][:2] == ["column_1", "column_2"]
-    assert column(accounts, "column_7") == [
-        line.rsplit(":", 1)[1] for line in ACCOUNTS_FILE.split()
-    ]
+    names = [c.name for c in accounts.columns]  # (no header: named by what they hold)
+    assert names == ["column_1", "category", "number", "number_2", "column_5", "path", "path_2"]
+    assert column(accounts, "path_2") == [line.rsplit(":", 1)[1] for line in ACCOUNTS_FILE.split()]
     zones = only(find_tables(ZONES, "zone.tab"), "table")  # (comments out; a last field left out)
     assert [c.name for c in zones.columns] == ["code", "coordinates", "tz", "comments"]
     assert column(zones, "tz") == re.findall(r"\t(\w+/\w+)", ZONES)
@@ -520,3 +519,15 @@ def test_fields_here_and_there_in_a_long_prose_are_no_records():
     assert "stanzas" not in {t.kind for t in find_tables(notes, "report.txt")}
     alone = "".join(f"Note: item {n}\nSee: page {n}\n\n" for n in range(8))
     assert len(only(find_tables(alone, "notes.txt"), "stanzas")) == 8
+
+
+def test_columns_no_header_names_are_named_by_what_they_hold():
+    people = ["Ada Brant", "Cole Ryder", "Mina Olsen", "Tor Vik", "Eli Hart", "Noor Aziz"]
+    text = "".join(
+        f"{2020 + n % 4}-0{1 + n % 9}-1{n % 10},{people[n % 6]},{people[n % 6].split()[0].lower()}"
+        f"@example.org,https://example.org/{n},{'open' if n % 2 else 'closed'},Q{n:03d}\n"
+        for n in range(30)
+    )
+    table = only(find_tables(text, "people.txt"), "table")
+    assert [c.name for c in table.columns] == ["date", "name", "email", "link", "category", "code"]
+    assert table.columns[1].aliases == ("column_2",)  # (still called by its place)

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from longread.ingest.records.cells import ColumnType, typed
+from longread.ingest.records.content_names import UNNAMED, content_name
 
 RESERVED = ("doc_id", "start", "end", "document", "_start", "_end")  # (what every stored row has)
 
@@ -154,6 +155,11 @@ def build(
     for header, raw in zip(headers, columns, strict=True):
         kind_found, values = typed(list(raw))
         column_name, aliases = header.name, header.aliases
+        held = content_name(kind_found, values) if UNNAMED.fullmatch(column_name) else None
+        if held is not None:  # (no header named it: named by what it holds)
+            column_name = identifier(held, names)
+            names.append(column_name)
+            aliases = (*aliases, header.name)
         if column_name in RESERVED:  # (`END:VEVENT` read as a column `end`: `end_2`, called `end`)
             column_name = identifier(column_name, [*RESERVED, *names])
             names.append(column_name)
