@@ -34,7 +34,7 @@ from longread.strategies.conversation import Conversation, converse
 from longread.strategies.declared import declared
 from longread.strategies.estimate import Estimate, SourceMaker, estimate
 from longread.strategies.modes import Source, answer
-from longread.strategies.query_writer import query_writer
+from longread.strategies.query_writer import writer_spec
 
 
 def as_lm(model: str | LM | None, fallback: str, options: ClientOptions = ClientOptions()) -> LM:
@@ -139,7 +139,7 @@ class Asker:
             estimate(question, make_source, run, mode, self.cache)
             for mode in modes or modes_for(kind)
         ]
-        if query_writer(run) is None:  # (the rules read it as the answer's run would; a model
+        if writer_spec(run) is None:  # (the rules read it as the answer's run would; a model
             # writing its query is not called for an estimate)
             self._planned = run.plan
         return estimates

@@ -1,38 +1,61 @@
 """Which model writes a counting question's query: `rules` for none (the rules read it); a model
-spec given; else the root model where it is hosted (or declared to read plans), and beside a local
+spec given; else the root model where it is hosted (or declared to write them), and beside a local
 root the local code model measured best at it (bench/reader.py, docs/quality.md)."""
 
 from __future__ import annotations
 
+from longread.errors import ModelError
 from longread.llm.base import LM
 from longread.llm.dry_run import DryRunLM
 from longread.llm.jsonio import extract_json
 from longread.llm.specs import resolve_model
+from longread.llm.types import Completion, Request
 from longread.llm.usage import Purpose
 from longread.query.readers.model.sql_reader import SQL_GRAMMAR, SQL_SCHEMA, Write
 from longread.strategies.common import Run
 
 LOCAL_WRITER = "local:qwen2.5-coder-1.5b"  # beside a local root model (measured: bench/reader.py)
 WRITE_TOKENS = 400  # a statement's length at most
+ROOT = "root"  # (the run's root model writes the queries)
 _RESOLVED: dict[str, LM] = {}
 
 
-def query_writer(run: Run) -> LM | None:
-    """The model that writes the run's queries, None where the rules read questions."""
+def writer_spec(run: Run) -> str | None:
+    """Who writes the run's queries (`root`, or a model spec), None where the rules read
+    questions; nothing is loaded or fetched to say so."""
     choice = run.options.reader
     if choice == "rules":
         return None
-    root = run.root.model if isinstance(run.root, DryRunLM) else run.root
-    writer: LM | None
     if choice not in ("auto", "model"):
-        writer = _resolved(choice)
-    elif root.writes_queries is not None:
-        writer = root if root.writes_queries else None
-    else:
-        writer = root if not root.on_cpu else _resolved(LOCAL_WRITER)
-    if writer is None or not isinstance(run.root, DryRunLM):
-        return writer
-    return DryRunLM(writer, "", None, run.root.finds)
+        return choice
+    root = run.root.model if isinstance(run.root, DryRunLM) else run.root
+    if root.writes_queries is not None:
+        return ROOT if root.writes_queries else None
+    return ROOT if not root.on_cpu else LOCAL_WRITER
+
+
+def query_writer(run: Run) -> LM | None:
+    """The model that writes the run's queries (None where the rules read questions); for a dry
+    run, a stand-in that counts its tokens without loading (or fetching) it."""
+    spec = writer_spec(run)
+    if spec is None:
+        return None
+    if isinstance(run.root, DryRunLM):
+        model = run.root.model if spec == ROOT else _Unloaded(spec)
+        return DryRunLM(model, "", None, run.root.finds)
+    return run.root if spec == ROOT else _resolved(spec)
+
+
+class _Unloaded(LM):
+    """A model named by its spec, never loaded: what a dry run's estimate counts with."""
+
+    def __init__(self, spec: str):
+        self.name = spec
+        self.on_cpu = spec.startswith("local")
+        self.writes_code = True
+
+    def complete(self, request: Request) -> Completion:
+        raise ModelError(f"{self.name} is not loaded in a dry run")
 
 
 def _resolved(spec: str) -> LM:

@@ -1,7 +1,7 @@
 """A source's record tables as a person writing SQL would want them shown: `CREATE TABLE` with each
 column's type, and in comments the table's rows, each column's values with how many rows hold
-them (where they are few), its range (a number or a date), or a few of its values, then sample
-rows. Written the same way for every question on the source, so a model's evaluation of it can be
+them (where they are few), its range (a number or a date), or a few of its values, then a sample
+row. Written the same way for every question on the source, so a model's evaluation of it can be
 kept and reused."""
 
 from __future__ import annotations
@@ -12,11 +12,13 @@ from longread.query.core.catalog import Catalog, CatalogTable
 from longread.store.record_tables import quoted
 
 SCHEMA_CHARS = 7_000  # the description's length at most (tables past it are named only)
-VALUES_SHOWN = 12  # of a column's listed values
+VALUES_SHOWN = 10  # of a column's listed values
 LISTED_AT_MOST = 40  # a column of more distinct values is shown by examples
 VALUE_CHARS = 60
-SAMPLE_ROWS = 2
-SAMPLE_CHARS = 160
+SAMPLE_ROWS = 1
+SAMPLE_CHARS = 200
+EXAMPLES = 2  # values shown of a column of many
+EXAMPLE_CHARS = 40
 STRUCTURAL = ("sections", "documents")  # tables every document has, shown after its records
 _SQL_TYPES = {"number": "NUMERIC", "date": "TEXT", "text": "TEXT"}
 
@@ -72,7 +74,9 @@ def table_text(catalog: Catalog, table: CatalogTable) -> str:
         sql_type = _SQL_TYPES.get(column.type, "TEXT")
         about = f"the same values as {same}" if same else about
         lines.append(f"  {quoted(column.name)} {sql_type},  -- {about}")
-    lines[-1] = lines[-1].replace(",  --", "  --", 1)
+    lines.append(
+        "  _start NUMERIC  -- where the row starts in the text (ORDER BY _start: in order)"
+    )
     lines.append(");")
     lines += [f"-- row: {row}" for row in _samples(catalog, table)]
     return "\n".join(lines)
@@ -92,7 +96,7 @@ def _about(catalog: Catalog, table: CatalogTable, column: str, kind: str) -> str
         low, high = _range(catalog, table.name, column)
         if low is not None:
             return f"from {literal(low)} to {literal(high)}{held}"
-    examples = [literal(v) for v, _ in values[:3]]
+    examples = [literal(v, EXAMPLE_CHARS) for v, _ in values[:EXAMPLES]]
     return f"e.g. {', '.join(examples)}{held}" if examples else held.strip(" ()") or "text"
 
 
@@ -118,13 +122,13 @@ def _samples(catalog: Catalog, table: CatalogTable) -> list[str]:
     return shown
 
 
-def literal(value: Any) -> str:
-    """A value as SQL writes it: a number as is, text quoted (cut at VALUE_CHARS, on one line)."""
+def literal(value: Any, chars: int = VALUE_CHARS) -> str:
+    """A value as SQL writes it: a number as is, text quoted (cut at `chars`, on one line)."""
     if isinstance(value, bool) or value is None:
         return "NULL" if value is None else str(int(value))
     if isinstance(value, int | float):
         return f"{value:g}" if isinstance(value, float) else str(value)
     text = " ".join(str(value).split())
-    if len(text) > VALUE_CHARS:
-        text = text[: VALUE_CHARS - 1] + "…"
+    if len(text) > chars:
+        text = text[: chars - 1] + "…"
     return "'" + text.replace("'", "''") + "'"
