@@ -38,10 +38,13 @@ class PrefixStates:
             data = path.read_bytes()
         except OSError:
             return False
-        (count,) = _HEADER.unpack_from(data)
+        try:
+            (count,) = _HEADER.unpack_from(data)
+            saved = list(struct.unpack_from(f"<{count}i", data, _HEADER.size))
+        except struct.error:  # (a file cut short)
+            return False
         start = _HEADER.size + 4 * count
-        saved = list(struct.unpack_from(f"<{count}i", data, _HEADER.size))
-        if saved != tokens:
+        if saved != tokens or start >= len(data):
             return False
         import llama_cpp
 
