@@ -25,6 +25,7 @@ from rich.text import Text
 
 from longread.answer import Answer, Counts, usage_line
 from longread.events import Event
+from longread.text.claims import CHECKED_CHARS
 from longread.text.terminal import escaped_name, for_terminal, json_for_terminal
 
 
@@ -39,6 +40,7 @@ class SafeConsole(Console):
 console = SafeConsole()
 INDENT = 2  # an answer's lines start this far in; the tool's own lines start at the margin
 MAX_ANSWER_LINES = 2_000  # of an answer printed (as the terminal wraps it); --json holds it all
+MAX_WARNINGS = 20  # unsupported claims named under the answer (the rest are counted)
 err_console = SafeConsole(stderr=True)
 
 
@@ -135,7 +137,9 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
             json_for_terminal(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2)) + "\n"
         )
         return
-    lines = marked_text(answer).wrap(console, max(20, console.width - INDENT))
+    lines = marked_text(answer, MAX_ANSWER_LINES * console.width).wrap(
+        console, max(20, console.width - INDENT)
+    )
     for line in lines[:MAX_ANSWER_LINES]:
         line.rstrip()
         console.print(Text(" " * INDENT) + line if line.plain else "", soft_wrap=True)
@@ -153,10 +157,12 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
         shown = counts_table(answer.counts)
         if shown is not None:
             console.print(shown)
-    for number, claim in enumerate(answer.claims, 1):
-        if not claim.supported:  # (the reason, not the claim: model text stays indented)
-            reason = " ".join(claim.reason.split())[:200]
-            console.print(f"[yellow]⚠{number} unsupported:[/] {escape(reason)}", highlight=False)
+    unsupported = [(n, c) for n, c in enumerate(answer.claims, 1) if not c.supported]
+    for number, claim in unsupported[:MAX_WARNINGS]:  # (the reason: model text stays indented)
+        reason = " ".join(claim.reason.split())[:200]
+        console.print(f"[yellow]⚠{number} unsupported:[/] {escape(reason)}", highlight=False)
+    if len(unsupported) > MAX_WARNINGS:
+        console.print(f"[yellow]… {len(unsupported) - MAX_WARNINGS:,} more unsupported[/]")
     summary = f"{answer.mode} · {usage_line(answer.usage)}"
     expected = answer.usage.get("estimate")
     if expected:
@@ -168,6 +174,8 @@ def print_answer(answer: Answer, as_json: bool = False) -> None:
     if answer.claims:
         held = sum(claim.supported for claim in answer.claims)
         summary += f" · {held} of {len(answer.claims)} claims supported"
+        if len(answer.text) > CHECKED_CHARS:
+            summary += f" (in the first {CHECKED_CHARS:,} of {len(answer.text):,} characters)"
     if answer.stopped_by:
         summary += f" · stopped by {answer.stopped_by}"
     console.print(f"[dim]{summary}[/]", highlight=False, soft_wrap=True)
@@ -197,18 +205,19 @@ def counts_table(counts: Counts, limit: int = 10) -> Table | None:
     return view
 
 
-def marked_text(answer: Answer) -> Text:
-    """The answer's text, safe for a terminal, each unsupported claim in yellow and marked ⚠ with
-    its number (claims are in the order of the text)."""
+def marked_text(answer: Answer, chars: int | None = None) -> Text:
+    """The answer's text (its first `chars`), safe for a terminal, each unsupported claim in
+    yellow and marked ⚠ with its number (claims are in the order of the text)."""
     text, at = Text(), 0
+    shown = answer.text if chars is None else answer.text[:chars]
     for number, claim in enumerate(answer.claims, 1):
-        if claim.supported or claim.start < at:
+        if claim.supported or claim.start < at or claim.end > len(shown):
             continue
         text.append(for_terminal(answer.text[at : claim.start]))
         said = for_terminal(answer.text[claim.start : claim.end])
         text.append(f"{said} ⚠{number}", style="yellow")
         at = claim.end
-    text.append(for_terminal(answer.text[at:]))
+    text.append(for_terminal(shown[at:]))
     return text
 
 

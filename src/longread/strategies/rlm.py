@@ -34,6 +34,7 @@ from longread.strategies.rlm_prompts import (
     SYSTEM,
     UNSEEN,
 )
+from longread.text.claims import CHECKED_CHARS
 from longread.text.cut import truncate_middle
 from longread.text.slices import ContextSlicer
 from longread.tools.context_tools import ContextTools
@@ -333,7 +334,7 @@ class RLMLoop:
             citations=(
                 counted.answer.citations  # (it says the count the first step made: its records)
                 if counted is not None and counted.said_in(text)
-                else self.tools.cite(text, question)
+                else self.tools.cite(text[:CHECKED_CHARS], question)  # (as its claims are)
             ),
             computed=counted.answer.text if counted is not None else "",
             usage=self.run.gateway.usage.to_dict(),

@@ -35,6 +35,8 @@ WINDOW = 250  # characters each side of a claim's new word where what it is abou
 ANSWER_WORDS = frozenset({"yes", "no"})  # what a yes/no answer adds to its question
 _ASKING = frozenset({"who", "whom", "whose", "what", "which", "when", "where", "why", "how"})
 
+CHECKED_CHARS = 50_000  # of an answer whose claims are checked
+
 
 def split_claims(answer: str) -> list[Claim]:
     """The answer's statements: each list item whole, other lines cut into sentences (a `[n]` mark
@@ -187,10 +189,12 @@ def quote_holds(line: str, source: str) -> bool | None:
 
 
 def check_claims(answer: str, cited: Sequence[str], question: str) -> list[Claim]:
-    """Every claim of `answer` checked against `cited` (the citations' texts, in order). A claim
-    marked `[n]` rests on those citations; an unmarked one on whichever of the answer's citations
-    holds it. A claim that cites nothing, or whose citations do not hold it, is unsupported."""
-    claims = _once(split_claims(answer))
+    """Every claim of `answer`'s first CHECKED_CHARS checked against `cited` (the citations'
+    texts, in order). A claim marked `[n]` rests on those citations; an unmarked one on whichever
+    of the answer's citations holds it. A claim that cites nothing, or whose citations do not hold
+    it, is unsupported. (A longer answer's later claims are not checked: what checks them grows
+    with the answer, and no reader reads that far.)"""
+    claims = _once(split_claims(answer[:CHECKED_CHARS]))
     for claim in claims:
         said = statement(claim)
         marked = [n for n in claim.citations if 0 < n <= len(cited)]
