@@ -102,3 +102,30 @@ def test_one_document_of_200000_records_answers_its_counts(tmp_path):
     )
     assert listed.returncode == 0, listed.stderr[-2000:]
     assert len(listed.stdout.splitlines()) == RECORDS + 1
+
+
+def test_tables_of_one_shape_are_not_merged_into_another_table_of_their_stem():
+    """Two item tables of one shape (`records_2`, `records_3`) beside `records` of another: each
+    keeps its name (named `records`, they would have been joined to a table not theirs); a
+    folder's `report_1`, `report_2` of one shape are one `report`."""
+    from longread.query.core.shared_tables import shared_name, shared_names
+    from longread.store.record_query import ViewPart
+    from longread.store.record_tables import StoredColumn, StoredTable
+
+    def part(n: int, name: str, *columns: str) -> ViewPart:
+        stored = StoredTable(
+            n, name, "template", tuple(StoredColumn(c, "text") for c in columns), ()
+        )
+        return ViewPart(Path("x.sqlite"), stored, (1,))
+
+    parts = [
+        part(1, "records", "date", "name", "text"),
+        part(2, "records_2", "code", "text"),
+        part(3, "records_3", "code", "text"),
+        part(4, "report_1", "town", "population"),
+        part(5, "report_2", "town", "population"),
+    ]
+    named = shared_names(parts)
+    assert [shared_name(p, named) for p in parts] == [
+        "records", "records_2", "records_3", "report", "report"
+    ]  # fmt: skip

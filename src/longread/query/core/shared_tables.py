@@ -24,9 +24,10 @@ def shared_names(parts: Sequence[ViewPart]) -> dict[tuple[str, ...], str]:
     names: dict[tuple[str, ...], set[str]] = {}
     for part in parts:
         names.setdefault(columns_of(part), set()).add(part.table.name)
+    every = {name for held in names.values() for name in held}
     shared = {}
     for columns, held in names.items():
         stem = os.path.commonprefix(sorted(held)).rstrip("_0123456789")
-        if len(held) > 1 and len(stem) > 1:
+        if len(held) > 1 and len(stem) > 1 and stem not in every:  # (a table's own name: kept)
             shared[columns] = stem
     return shared
