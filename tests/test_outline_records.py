@@ -84,3 +84,19 @@ def test_code_prose_and_lists_of_comments_are_no_outline():
     prose = ("A paragraph of prose that goes on.\n    An indented quotation of it.\n\n") * 20
     for text in (code, prose, SYNTAX * 10):
         assert not outline.detect(text) or not outline.records(text, "x.txt")
+
+
+def test_a_text_declaring_itself_an_outline_has_its_starred_lines_as_headings():
+    from longread.ingest.headings import detect_headings
+
+    releases = [("3.8", "2022-09-02"), ("3.7", "2021-08-14"), ("3.6", "2020-11-08")]
+    text = "Tool NEWS                                    -*- outline -*-\n\n" + "".join(
+        f"* Noteworthy changes in release {v} ({d}) [stable]\n\n** Bug fixes\n\n"
+        f"  A fix of {v}.\n\n** New features\n\n  A feature of {v}.\n\n"
+        for v, d in releases
+    )
+    found = detect_headings(text)
+    assert [h.level for h in found] == [1, 2, 2] * len(releases)
+    assert found[0].title == "Noteworthy changes in release 3.8 (2022-09-02) [stable]"
+    plain = text.replace("-*- outline -*-", "")  # (not declared: a star opens a list item)
+    assert all(not h.title.startswith("Noteworthy") for h in detect_headings(plain))

@@ -13,6 +13,7 @@ from functools import partial
 from longread.forking import cores, forked_map
 from longread.ingest.loaded import Heading
 from longread.ingest.shaped_headings import shaped_headings
+from longread.ingest.star_headings import star_headings
 
 MAX_TITLE_CHARS = 120
 COMMENT_RUN = 3  # `#` lines in a row that are comments, not headings
@@ -361,6 +362,9 @@ def detect_headings(text: str, doc_type: str | None = None) -> list[Heading]:
     Steps; a legal text ignores Steps). Markdown, LaTeX and plain-text families are not mixed.
     A text with no markup and no book divisions may mark more headings by their shape alone.
     """
+    starred = star_headings(text)  # (a text that declares itself an outline says so)
+    if starred:
+        return starred
     trusted = _TRUSTED_GROUPS.get(doc_type or "", _PLAIN_GROUPS)
     chosen = _choose(_candidates(text), trusted)
     if all(_GROUP.get(c.family, "book") != "book" for c in chosen):

@@ -26,7 +26,7 @@ _SQL_TYPES = {"number": "NUMERIC", "date": "TEXT", "text": "TEXT"}
 def schema_text(catalog: Catalog) -> str:
     """The source's tables described for a model, SCHEMA_CHARS at most."""
     records = [t for t in catalog.tables.values() if t.name not in STRUCTURAL]
-    structural = len(catalog.documents) > 1 or not records  # (else the records' columns say it)
+    structural = len(catalog.documents) > 1 or not any(_placed(t) for t in records)
     ordered = sorted(
         [t for t in catalog.tables.values() if structural or t.name not in STRUCTURAL],
         key=lambda t: (t.name in STRUCTURAL, -t.rows, t.name),
@@ -47,6 +47,12 @@ def schema_text(catalog: Catalog) -> str:
         parts.append(f"-- also tables, not described here: {', '.join(unshown)}")
     head = _documents(catalog)
     return "\n\n".join([head, *parts] if head else parts)
+
+
+def _placed(table: CatalogTable) -> bool:
+    """Whether a record table's columns say which of the document's parts each row is in (its
+    act and scene, not only its innermost section): its sections table would add nothing."""
+    return any(c.role == "section" and c.name != "section" for c in table.columns)
 
 
 def _documents(catalog: Catalog) -> str:
