@@ -8,6 +8,7 @@ test's own rows."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -172,3 +173,33 @@ def test_the_local_writer_is_held_to_one_statement_by_a_grammar(tmp_path):
     assert write([{"role": "user", "content": "how many?"}]) == "SELECT count(*) FROM uploads"
     assert seen[0].grammar is not None and seen[0].grammar.startswith("root ::=")
     assert seen[0].json_schema is None and seen[0].keep_prefix
+
+
+COMMITS = [
+    (hashlib.sha1(str(n).encode()).hexdigest(), ["Ada Brant", "Cole Ryder", "Mina Olsen"][n % 3])
+    for n in range(40)
+]
+LOG = "".join(
+    f"commit {h}\nAuthor: {who} <{who.split()[0].lower()}@example.org>\n"
+    f"Date:   Mon Mar {1 + n % 28} 10:00:00 2024 +0000\n\n    Change number {n}.\n\n"
+    for n, (h, who) in enumerate(COMMITS)
+)
+
+
+def test_a_record_named_by_a_hash_prefix_is_looked_up_in_the_tables(tmp_path):
+    """No word asks to count, but a word starts one row's value (a hash prefix): the model
+    writes the lookup, its first message kept for the next question on the log."""
+    wanted, who = COMMITS[17]
+    path = tmp_path / "log.txt"
+    path.write_text(LOG, encoding="utf-8")
+    model = ScriptedLM(
+        lambda request: json.dumps(
+            {"sql": f"SELECT author FROM \"commit\" WHERE \"commit\" LIKE '{wanted[:8]}%'"}
+        ),
+        writes_queries=True,
+        writes_code=False,
+    )
+    with SingleDocRLM(path, model, model, store_path=tmp_path / "l.sqlite", cache=False) as doc:
+        answer = doc.query(f"Who wrote {wanted[:8]}?", mode="aggregate")
+    assert answer.text.split("\n\n")[0].startswith(who), answer.text
+    assert any(r.keep_prefix for r in model.requests)

@@ -46,15 +46,17 @@ def names_rows(question: str, catalog: Catalog) -> bool:
 
 
 def _starts_few(words: list[str], values: list[tuple[object, int]]) -> bool:
-    keys = [key(w) for w in words]
-    for value, rows in values:
-        if rows > MAX_ROWS:
+    """Whether a word is a value, or starts values (a name's first word, a hash's first six
+    characters), held by 1 to MAX_ROWS rows in all."""
+    held = [(key(str(value)), rows) for value, rows in values]
+    for word in words:
+        k = key(word)
+        if not k:
             continue
-        held = key(str(value))
-        if any(
-            k and (held == k or held.startswith(k + " ") or len(k) >= 6 and held.startswith(k))
-            for k in keys
-        ):
+        rows = sum(
+            n for v, n in held if v == k or v.startswith(k + " ") or len(k) >= 6 and v.startswith(k)
+        )
+        if 0 < rows <= MAX_ROWS:
             return True
     return False
 
