@@ -194,7 +194,7 @@ def test_a_record_named_by_a_hash_prefix_is_looked_up_in_the_tables(tmp_path):
     path.write_text(LOG, encoding="utf-8")
     model = ScriptedLM(
         lambda request: json.dumps(
-            {"sql": f"SELECT author FROM \"commit\" WHERE \"commit\" LIKE '{wanted[:8]}%'"}
+            {"sql": f'SELECT author FROM "commit" WHERE "commit" LIKE \'{wanted[:8]}%\''}
         ),
         writes_queries=True,
         writes_code=False,
