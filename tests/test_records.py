@@ -531,3 +531,21 @@ def test_columns_no_header_names_are_named_by_what_they_hold():
     table = only(find_tables(text, "people.txt"), "table")
     assert [c.name for c in table.columns] == ["date", "name", "email", "link", "category", "code"]
     assert table.columns[1].aliases == ("column_2",)  # (still called by its place)
+
+
+def test_a_csv_whose_rows_leave_out_their_last_fields_is_one_table():
+    header = "version,codename,created,release,eol,eol_server,eol_esm\n"
+    rows = [
+        f"{n}.04,Name {n},20{n:02d}-01-01,20{n:02d}-04-20,20{n + 1:02d}-01-31"
+        + (f",20{n + 3:02d}-04-30" if n % 2 else "")
+        + (f",20{n + 5:02d}-04-30" if n % 4 == 1 else "")
+        for n in range(4, 24)
+    ]
+    table = only(find_tables(header + "\n".join(rows) + "\n", "releases.csv"), "table")
+    assert len(table) == len(rows) and [c.name for c in table.columns][:2] == [
+        "version",
+        "codename",
+    ]
+    assert column(table, "eol_esm") == [
+        f"20{n + 5:02d}-04-30" if n % 4 == 1 else None for n in range(4, 24)
+    ]

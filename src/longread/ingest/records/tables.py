@@ -110,11 +110,12 @@ def _delimiter(sample: str, fields: int, named: bool) -> str | None:
             ((common - 1, common), (common, common + 1)),
             key=lambda pair: (counts[0] in pair, sum(1 for c in counts if c in pair)),
         )
+        ragged = named and sum(1 for c in counts if least <= c <= counts[0]) >= 0.9 * len(counts)
         if (
             common >= least
-            and counts[0] in widths
+            and (counts[0] in widths or ragged)  # (a .csv's rows may leave out last fields)
             and counts[0] >= least  # (a header the delimiter does not part is not its table's)
-            and sum(1 for c in counts if c in widths) >= 0.9 * len(counts)
+            and (ragged or sum(1 for c in counts if c in widths) >= 0.9 * len(counts))
             and enclosed < 0.5 * len(rows)
         ):
             return delimiter  # (a last field some rows leave out: `AD  +4230+00131  Europe/…`)
