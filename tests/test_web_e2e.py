@@ -509,14 +509,14 @@ def test_each_mode_on_the_local_model(page, tmp_path):
             print(f"{mode}: {time.monotonic() - started:.1f} s")
 
 
-QWEN = Path.home() / ".cache" / "longread" / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+QWEN = Path.home() / ".cache" / "longread" / "models" / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 
 
 @pytest.mark.local_model
 @pytest.mark.skipif(
     not QWEN.is_file(),
-    reason="the optional local:qwen2.5-coder-1.5b (1.1 GB) is not fetched; "
-    "`longread ask FILE Q --model local:qwen2.5-coder-1.5b` fetches it once",
+    reason="the optional local:qwen2.5-coder-0.5b (491 MB) is not fetched; "
+    "`longread ask FILE Q --model local:qwen2.5-coder-0.5b` fetches it once",
 )
 def test_rlm_mode_on_the_local_code_writing_model(page, tmp_path):
     from longread.web import create_app

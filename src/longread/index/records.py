@@ -24,7 +24,7 @@ from longread.store.docstore import DocStore
 from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 63  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 64  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
@@ -216,8 +216,8 @@ class Places:
         )
 
     def sections_table(self) -> Table | None:
-        """Each heading as a row: its title, kind, number, level, words and characters, the
-        heading it stands under, and the sections it falls in."""
+        """Each heading as a row: its title, kind, number, level, words and characters, and the
+        sections it falls in (where the text names no kinds of part: the heading it is under)."""
         if not self.rows:
             return None
         work_ends = {w.start: min(w.end, len(self.text)) for w in self.works}
@@ -229,10 +229,10 @@ class Places:
             Column("level", ColumnType.NUMBER, aliases=("depth",)),
             Column("words", ColumnType.NUMBER),
             Column("chars", ColumnType.NUMBER),
-            Column("parent", role=Role.SECTION, aliases=("within",)),
         )
         titles = {row.id: row.title for row in self.rows}
         wanted = [(c, k) for c, k in self.columns([c.name for c in base]) if k != "section"]
+        parent = () if wanted else (Column("parent", role=Role.SECTION, aliases=("within",)),)
         cells = []
         for row, (words, chars) in zip(self.rows, sizes, strict=True):
             kind = kind_of(row.title)
@@ -250,12 +250,16 @@ class Places:
                         str(row.level),
                         None if words is None else str(words),
                         str(chars),
-                        titles.get(row.parent_id) if row.parent_id is not None else None,
                         *places,
+                        *(
+                            [titles.get(row.parent_id) if row.parent_id is not None else None]
+                            if parent
+                            else []
+                        ),
                     ),
                 )
             )
-        columns = [*base, *(_section_column(c, k) for c, k in wanted)]
+        columns = [*base, *(_section_column(c, k) for c, k in wanted), *parent]
         nouns = ("section", "heading", *self.kinds)
         return build("sections", "sections", columns, cells, nouns)
 
