@@ -203,3 +203,91 @@ def test_a_record_named_by_a_hash_prefix_is_looked_up_in_the_tables(tmp_path):
         answer = doc.query(f"Who wrote {wanted[:8]}?", mode="aggregate")
     assert answer.text.split("\n\n")[0].startswith(who), answer.text
     assert any(r.keep_prefix for r in model.requests)
+
+
+RELEASES = [  # (version, codename, released, notes)
+    (
+        f"{year}.{month:02}{' LTS' if month == 4 and year % 2 == 0 else ''}",
+        f"{name} {kind}",
+        f"20{year}-{month:02}-1{n % 9}",
+        f"Note {n}: "
+        + "the release went out as planned, with its images built and its mirrors synced. " * 2,
+    )
+    for n, (year, month, name, kind) in enumerate(
+        (
+            10 + y,
+            m,
+            ["Amber", "Birch", "Cedar", "Dune", "Elm", "Fern"][y],
+            ["Adder", "Badger"][m // 10],
+        )
+        for y in range(6)
+        for m in (4, 10)
+    )
+]
+
+
+def releases(tmp_path: Path) -> Path:
+    path = tmp_path / "releases.csv"
+    rows = "".join(f'{v},{c},{r},"{n}"\n' for v, c, r, n in RELEASES)
+    path.write_text("version,codename,released,notes\n" + rows, encoding="utf-8")
+    return path
+
+
+def ask_file(path: Path, question: str, model: ScriptedLM):
+    with SingleDocRLM(
+        path, model, model, store_path=path.with_suffix(".sqlite"), cache=False
+    ) as doc:
+        return doc.query(question)
+
+
+def test_a_value_that_starts_held_values_and_a_like_without_wildcards_are_read_as_held(tmp_path):
+    """`version = '14.04'` where the column holds '14.04 LTS'; `LIKE 'LTS'` where 'LTS' is a word
+    inside values: each taken as the column holds it, and said."""
+    path = releases(tmp_path)
+    model = writer("SELECT released FROM releases WHERE version = '14.04'")
+    answer = ask_file(path, "When did 14.04 come out?", model)
+    wanted = next(r for v, _, r, _ in RELEASES if v == "14.04 LTS")
+    assert answer.mode == "aggregate" and answer.text.startswith(f"{wanted}\n"), answer.text
+    assert "'14.04' is read as version holds it: '14.04 LTS'" in answer.text
+    shown = model.requests[0].messages[0]["content"]
+    lts = sum(v.endswith("LTS") for v, *_ in RELEASES)
+    assert f"within values: 'LTS' ({lts} rows)" in shown, shown
+    assert 'CREATE TABLE "documents"' not in shown  # (one document: nothing to join)
+    model = writer("SELECT count(*) FROM releases WHERE version LIKE 'LTS'")
+    said = ask_file(path, "How many long-term releases are there?", model).text
+    assert said.startswith(f"{lts}\n") and "'LTS' is read as version holds it: '%LTS%'" in said
+
+
+def test_conditions_that_keep_rows_alone_but_none_together_go_back_with_what_fits(tmp_path):
+    path = releases(tmp_path)
+    model = writer(
+        "SELECT count(*) FROM releases WHERE codename = 'Birch Adder' AND version = '12.10'",
+        "SELECT count(*) FROM releases WHERE codename = 'Cedar Badger' AND version = '12.10'",
+    )
+    said = ask_file(path, "How many releases were Cedar Badger and 12.10?", model).text
+    told = model.requests[1].messages[-1]["content"]
+    assert told.startswith("No row passes") and "together" in told, told
+    assert "where codename = 'Birch Adder', version holds '11.04'" in told, told
+    assert said.startswith("1\n"), said
+
+
+def test_a_fact_asked_of_a_data_file_is_looked_up_in_its_tables_unless_they_answer_with_passages(
+    tmp_path,
+):
+    path = releases(tmp_path)
+    newest = max(RELEASES, key=lambda r: r[2])
+    model = writer("SELECT codename FROM releases ORDER BY released DESC LIMIT 1")
+    answer = ask_file(path, "What is the codename of the newest release?", model)
+    assert answer.mode == "aggregate" and answer.text.startswith(f"{newest[1]}\n"), answer.text
+
+    def reply(request: Request) -> str:
+        if request.json_schema is not None and "sql" in request.json_schema.get("properties", {}):
+            return json.dumps({"sql": "SELECT notes FROM releases WHERE codename = 'Cedar Adder'"})
+        return "FINAL(The images were built.)"
+
+    model = ScriptedLM(reply, writes_queries=True, writes_code=False)
+    answer = ask_file(path, "What happened with the Cedar Adder release?", model)
+    assert answer.mode != "aggregate", answer.text  # (a passage: the text path reads it)
+    assert any(
+        r.json_schema and "sql" in r.json_schema.get("properties", {}) for r in model.requests
+    )

@@ -5,6 +5,7 @@ queries, into the SELECT it writes over the source's record tables, else by the 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from longread.errors import ModelError
 from longread.query.core.catalog import Catalog
@@ -14,6 +15,9 @@ from longread.query.readers.model.named_rows import names_rows
 from longread.query.readers.model.sql_reader import NoQuery, Write, write_query
 from longread.query.readers.rules.lookup import asks_which
 from longread.query.readers.rules.rules import fact_plan, looked_up_plan, read_rules
+
+DATA_SHARE = 0.5  # of a source's text its records span, past which a fact is looked up in them
+VALUE_CHARS = 100  # a longer cell answering a fact is a passage: the text path reads it better
 
 
 def read_plan(question: str, catalog: Callable[[], Catalog], looks_up: bool = False) -> Plan:
@@ -37,25 +41,28 @@ def read_written(
     looks_up: bool = False,
 ) -> Plan:
     """The question's plan where a model writes its query: a question asking to count, rank or
-    list, or (when `looks_up`) one naming a few rows by a value they hold, is read by the model
-    into one SELECT over the source's record tables (`reader` names the model); a fact, or a
-    source with no record tables, is read by the rules as before, as is a question the model
-    writes no query for."""
+    list, or (when `looks_up`) one naming a few rows by a value they hold or asked of a source
+    that is mostly records (a data file, a log, a play's speeches), is read by the model into
+    one SELECT over the source's record tables (`reader` names the model); a fact the tables do
+    not answer, or a source with no record tables, is read by the rules as before, as is a
+    question the model writes no query for."""
     plan = fact_plan(question)
     if plan is not None and not looks_up:
         return plan
     tables = catalog()
     if not any(name not in STRUCTURAL for name in tables.tables):
         return plan or read_rules(question, tables)
-    if plan is not None and not names_rows(question, tables):
+    if plan is not None and not (
+        tables.covered(STRUCTURAL) >= DATA_SHARE or names_rows(question, tables)
+    ):
         return plan
     try:
         written = write_query(question, tables, write)
     except (NoQuery, ModelError) as error:  # (the rules read it, and the answer says why)
         read = plan or read_rules(question, tables)
         return read.with_(notes=(*read.notes, f"the model wrote no query: {error}"))
-    if plan is not None and (not written.result.rows or written.warnings):
-        return plan  # (a lookup the tables do not answer: the text may)
+    if plan is not None and (written.warnings or not _values(written.result.rows)):
+        return plan  # (a lookup the tables do not answer with a value: the text may)
     return Plan(
         question,
         Shape.AGGREGATE,
@@ -68,3 +75,8 @@ def read_written(
         unused=tuple(written.unused),
         tries=tuple(written.tries),
     )
+
+
+def _values(rows: list[tuple[Any, ...]]) -> bool:
+    """Whether a lookup's rows answer with values (numbers, names, dates), not passages."""
+    return bool(rows) and all(len(str(row[0])) <= VALUE_CHARS for row in rows if row)

@@ -68,7 +68,8 @@ def explained(plan: Plan, result: Result, kept: tuple[int, int] | None = None) -
         f"The query, written by {plan.reader}: {plan.sql}",
     ]
     for column, written, held in plan.resolved:
-        lines.append(f"{literal(written)} is read as {column} holds it: {literal(held)}.")
+        held = " or ".join(literal(v) for v in held) if isinstance(held, tuple) else literal(held)
+        lines.append(f"{literal(written)} is read as {column} holds it: {held}.")
     if plan.unused:
         lines.append(f"Words of the question the query does not use: {', '.join(plan.unused)}.")
     every = keeps_every_row(plan.sql)

@@ -22,7 +22,7 @@ from longread.index.records import VALUES_KEPT, Places
 from longread.index.single import SingleDocIndex
 from longread.query.core.shared_tables import shared_name, shared_names
 from longread.store.docstore import DocStore
-from longread.store.record_query import RecordQuery, View, ViewPart, word_pattern
+from longread.store.record_query import QueryError, RecordQuery, View, ViewPart, word_pattern
 from longread.store.record_tables import StoredColumn, StoredTable, quoted
 
 MAX_CHARS = 50_000_000  # a word's mentions are looked for in this much of a source at most
@@ -196,6 +196,26 @@ class Catalog:
     @property
     def documents(self) -> list[str]:
         return [doc.name for doc in self.docs]
+
+    def covered(self, skipped: tuple[str, ...] = ()) -> float:
+        """The share of the source's characters that the rows of its tables span (tables named in
+        `skipped` aside; at most 1): near 1 for a data file, a log or a play's speeches."""
+        total = sum(doc.chars for doc in self.docs)
+        if not total:
+            return 0.0
+        spans = [
+            self.computed(("covered", t), lambda t=t: self._spanned(t))
+            for t in self.tables
+            if t not in skipped
+        ]
+        return min(1.0, sum(spans) / total)
+
+    def _spanned(self, table: str) -> int:
+        sql = f"SELECT sum(_end - _start) FROM {quoted(table)}"
+        try:
+            return int(self.query.execute(sql, max_rows=1).rows[0][0] or 0)
+        except QueryError:
+            return 0
 
     @cached_property
     def titles(self) -> dict[str, str]:

@@ -6,6 +6,7 @@ kept and reused."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from longread.query.core.catalog import Catalog, CatalogTable
@@ -19,6 +20,8 @@ SAMPLE_ROWS = 1
 SAMPLE_CHARS = 200
 EXAMPLES = 2  # values shown of a column of many
 EXAMPLE_CHARS = 40
+WORDS_SHOWN = 5  # of the words that recur within a column's short values
+SHORT_VALUE = 4  # words at most, on average, in a column's values for its recurring words
 STRUCTURAL = ("sections", "documents")  # tables every document has, shown after its records
 _SQL_TYPES = {"number": "NUMERIC", "date": "TEXT", "text": "TEXT"}
 
@@ -27,8 +30,9 @@ def schema_text(catalog: Catalog) -> str:
     """The source's tables described for a model, SCHEMA_CHARS at most."""
     records = [t for t in catalog.tables.values() if t.name not in STRUCTURAL]
     structural = len(catalog.documents) > 1 or not any(_placed(t) for t in records)
+    shown = [t for t in catalog.tables.values() if structural or t.name not in STRUCTURAL]
     ordered = sorted(
-        [t for t in catalog.tables.values() if structural or t.name not in STRUCTURAL],
+        [t for t in shown if t.name != "documents" or len(catalog.documents) > 1],
         key=lambda t: (t.name in STRUCTURAL, -t.rows, t.name),
     )
     parts: list[str] = []
@@ -93,9 +97,14 @@ def _about(catalog: Catalog, table: CatalogTable, column: str, kind: str) -> str
     filled = catalog.filled(table.name, column)
     held = f" (a value in {filled:,} of {table.rows:,} rows)" if filled < table.rows else ""
     few = len(values) <= (VALUES_SHOWN if kind in ("number", "date") else LISTED_AT_MOST)
-    if values and catalog.listed(table.name, column) and few:
+    repeated = len(values) <= VALUES_SHOWN or any(n > 1 for _, n in values)
+    within = _words_within(values)
+    within = f"; within values: {within}" if within else ""
+    if values and catalog.listed(table.name, column) and few and repeated:
         shown = ", ".join(f"{literal(v)} ({n:,})" for v, n in values[:VALUES_SHOWN])
-        more = f", … {len(values) - VALUES_SHOWN} more" if len(values) > VALUES_SHOWN else ""
+        more = (
+            f", … {len(values) - VALUES_SHOWN} more{within}" if len(values) > VALUES_SHOWN else ""
+        )
         count = f"{len(values)} value{'s' if len(values) != 1 else ''}"
         return f"{count}{held}: {shown}{more}"
     if kind in ("number", "date"):
@@ -103,7 +112,26 @@ def _about(catalog: Catalog, table: CatalogTable, column: str, kind: str) -> str
         if low is not None:
             return f"from {literal(low)} to {literal(high)}{held}"
     examples = [literal(v, EXAMPLE_CHARS) for v, _ in values[:EXAMPLES]]
-    return f"e.g. {', '.join(examples)}{held}" if examples else held.strip(" ()") or "text"
+    if not examples:
+        return held.strip(" ()") or "text"
+    return f"e.g. {', '.join(examples)}{held}{within}"
+
+
+def _words_within(values: list[tuple[Any, int]]) -> str:
+    """The words that recur inside a column's short values (`LTS` of '14.04 LTS'), with how many
+    rows hold them: a filter on part of a value the examples may not show."""
+    texts = [(str(v).split(), n) for v, n in values if isinstance(v, str)]
+    if not texts or sum(len(w) for w, _ in texts) > SHORT_VALUE * len(texts):
+        return ""
+    rows: Counter[str] = Counter()
+    held: Counter[str] = Counter()
+    for words, count in texts:
+        if len(words) > 1:
+            for word in set(words):
+                rows[word] += count
+                held[word] += 1
+    recurring = [(w, n) for w, n in rows.most_common() if 1 < held[w] < len(texts)]
+    return ", ".join(f"{literal(w)} ({n:,} rows)" for w, n in recurring[:WORDS_SHOWN])
 
 
 def _range(catalog: Catalog, table: str, column: str) -> tuple[Any, Any]:

@@ -1,7 +1,8 @@
 """What a statement's result is checked for against the question and the source, by code: a value
 the statement names that no row holds; a word of the question that is one of the values of a
 column of few values, left out of the statement; and, of a statement that keeps no row, the
-condition that keeps none alone. Each finding is told to the model (it may write the statement
+condition that keeps none alone (where each keeps rows, what the last one's column holds where the
+others hold). Each finding is told to the model (it may write the statement
 again); those that still hold after its last try keep the figure from being stated as the answer."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from longread.query.core.sql_values import Checked
 from longread.store.record_query import QueryError, Result
 from longread.store.record_tables import quoted
 
+TOGETHER_SHOWN = 10  # values a column holds where the other conditions hold, shown
 STRAY_ROWS = 2  # rows a name matched from a word in lower case may hold it in (more: meant)
 
 
@@ -55,10 +57,39 @@ def _emptied(sql: str, catalog: Catalog) -> list[str]:
         except QueryError:
             return []
     empty = [p for p, n in kept.items() if not n]
-    if not empty or len(empty) == len(parts):
+    if not empty:
+        return _together(table, parts, catalog)
+    if len(empty) == len(parts):
         return []
     others = ", ".join(f"{p} keeps {n:,}" for p, n in kept.items() if n)
     return [f"no row passes {' and '.join(empty)} (alone); {others}"]
+
+
+def _together(table: str, parts: list[str], catalog: Catalog) -> list[str]:
+    """Of conditions that each keep rows but no row together, what the last one's column holds
+    in the rows the others keep (`act = 'ACT II'` with a scene of another act)."""
+    import sqlglot
+    from sqlglot import exp
+
+    compared = sqlglot.parse_one(parts[-1], read="sqlite")
+    column = compared.this if isinstance(compared, exp.EQ | exp.In) else None
+    if not isinstance(column, exp.Column):
+        return []
+    others = " AND ".join(f"({p})" for p in parts[:-1])
+    name = quoted(column.name)
+    held = (
+        f"SELECT {name} FROM {quoted(table)} WHERE {others} AND {name} IS NOT NULL "
+        f"GROUP BY {name} ORDER BY count(*) DESC LIMIT {TOGETHER_SHOWN}"
+    )
+    try:
+        values = [row[0] for row in catalog.query.execute(held, seconds=2.0).rows]
+    except QueryError:
+        return []
+    shown = ", ".join(literal(v) for v in values) or "no value"
+    where = " and ".join(parts[:-1])
+    return [
+        f"no row passes {' and '.join(parts)} together; where {where}, {column.name} holds {shown}"
+    ]
 
 
 def _stray(question: str, checked: Checked, catalog: Catalog) -> list[str]:

@@ -12,6 +12,7 @@ from longread.query.core.keys import key
 from longread.query.core.schema_prompt import VALUES_SHOWN, literal
 
 MAX_MISSES = 4  # values named as held by no row, at most
+MAX_STARTING = 20  # held values a written one may stand for by starting them
 
 
 @dataclass
@@ -59,6 +60,8 @@ def checked_values(sql: str, catalog: Catalog) -> Checked:
     for like in tree.find_all(exp.Like):
         if isinstance(like.expression, exp.Literal) and like.expression.is_string:
             checked.literals.append(like.expression.this)
+            if isinstance(like.this, exp.Column):
+                _widen(checked, catalog, like.this.name, like.expression)
     checked.sql = tree.sql(dialect="sqlite")
     return checked
 
@@ -79,11 +82,53 @@ def _resolve(checked: Checked, catalog: Catalog, column: str, value: Any) -> Non
     if written in values:
         return
     same = [v for v, _ in held if key(str(v)) == key(written)]
+    starting = [v for v, _ in held if _starts(str(v), written)] if written.strip() else []
     if same:
         value.replace(exp.Literal.string(str(same[0])))
         checked.resolved.append((column, written, same[0]))
+    elif 0 < len(starting) <= MAX_STARTING and isinstance(value.parent, exp.EQ | exp.NEQ | exp.In):
+        _stand_for(value, [str(v) for v in starting])
+        checked.resolved.append((column, written, tuple(starting)))
     elif _listed(catalog, checked.tables, column):
         checked.missing.append((column, written))
+
+
+def _starts(held: str, written: str) -> bool:
+    """Whether a held value starts with the written one, word for word (`SCENE II` of
+    `SCENE II. The Forum.`, not of `SCENE III`)."""
+    whole, part = key(held), key(written)
+    return whole.startswith(part + " ")
+
+
+def _stand_for(value: Any, held: list[str]) -> None:
+    """Compare with every held value the written one starts: `= v` becomes `IN (…)`, `<> v`
+    `NOT IN (…)`, and a value in a list becomes them all."""
+    from sqlglot import exp
+
+    literals = [exp.Literal.string(v) for v in held]
+    compared = value.parent
+    if isinstance(compared, exp.In):
+        compared.set("expressions", [e for e in compared.expressions if e is not value] + literals)
+        return
+    column = compared.this if isinstance(compared.this, exp.Column) else compared.expression
+    listed = exp.In(this=column.copy(), expressions=literals)
+    compared.replace(listed if isinstance(compared, exp.EQ) else exp.Not(this=listed))
+
+
+def _widen(checked: Checked, catalog: Catalog, column: str, pattern: Any) -> None:
+    """A LIKE pattern with no wildcard that no value is, where values hold it as a word, is
+    taken as a word within them (`LIKE 'LTS'` as `LIKE '%LTS%'`)."""
+    from sqlglot import exp
+
+    written = pattern.this
+    if "%" in written or "_" in written or not _listed(catalog, checked.tables, column):
+        return
+    held = [str(v) for v, _ in _held(catalog, checked.tables, column)]
+    if any(key(v) == key(written) for v in held):
+        return
+    if any(f" {key(written)} " in f" {key(v)} " for v in held):
+        pattern.replace(exp.Literal.string(f"%{written}%"))
+        checked.resolved.append((column, written, f"%{written}%"))
 
 
 def _held(catalog: Catalog, tables: list[str], column: str) -> list[tuple[Any, int]]:
