@@ -24,7 +24,7 @@ from longread.store.docstore import DocStore
 from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 64  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 65  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
@@ -230,7 +230,7 @@ class Places:
             Column("words", ColumnType.NUMBER),
             Column("chars", ColumnType.NUMBER),
         )
-        titles = {row.id: row.title for row in self.rows}
+        titles: dict[int, str | None] = {row.id: row.title for row in self.rows}
         wanted = [(c, k) for c, k in self.columns([c.name for c in base]) if k != "section"]
         parent = () if wanted else (Column("parent", role=Role.SECTION, aliases=("within",)),)
         cells = []
@@ -251,11 +251,7 @@ class Places:
                         None if words is None else str(words),
                         str(chars),
                         *places,
-                        *(
-                            [titles.get(row.parent_id) if row.parent_id is not None else None]
-                            if parent
-                            else []
-                        ),
+                        *([titles.get(row.parent_id or 0)] if parent else []),
                     ),
                 )
             )

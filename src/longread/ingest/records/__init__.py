@@ -21,6 +21,7 @@ from longread.ingest.records import (
     tables,
     tasks,
     template,
+    worded_lines,
     xml_records,
 )
 from longread.ingest.records.inner_fields import with_inner_fields
@@ -42,6 +43,7 @@ KINDS: tuple[Kind, ...] = (
     dialogue,
     parted,
     outline,
+    worded_lines,
 )
 GENERIC = frozenset(  # of no named kind
     (
@@ -55,6 +57,7 @@ GENERIC = frozenset(  # of no named kind
         sql_inserts.name,
         stanzas.name,
         xml_records.name,
+        worded_lines.name,
     )
 )
 WHOLE = {kind.name: kind.WHOLE for kind in KINDS}  # what a document of each kind is called

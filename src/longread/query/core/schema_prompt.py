@@ -127,7 +127,7 @@ def _words_within(values: list[tuple[Any, int]]) -> str:
     held: Counter[str] = Counter()
     for words, count in texts:
         if len(words) > 1:
-            for word in set(words):
+            for word in {w for w in words if any(c.isalpha() for c in w)}:
                 rows[word] += count
                 held[word] += 1
     recurring = [(w, n) for w, n in rows.most_common() if 1 < held[w] < len(texts)]
