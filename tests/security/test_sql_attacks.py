@@ -130,3 +130,53 @@ def test_a_file_name_holding_sql_is_only_a_name(tmp_path):
         (name, "p0", 0 + 3 + 6 + 9), (name, "p1", 1 + 4 + 7 + 10), (name, "p2", 2 + 5 + 8 + 11)
     }  # fmt: skip
     assert digest(tmp_path / "i.sqlite") == before
+
+
+PLAY = "(SELECT group_concat(text) AS g FROM dialogue)"  # (the play's speeches: 89 KB)
+GROWN = "replace(substr(g, 1, {}), 'e', g)"  # (a copy of them for each e of its first letters)
+WIDE = "SELECT " + ", ".join(["s"] * 100) + " FROM (SELECT {} AS s FROM " + PLAY + ")"
+ROWS = "SELECT " + GROWN.format(60) + " || text FROM dialogue, " + PLAY
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [WIDE.format(GROWN.format(800)), WIDE.format(GROWN.format(90)), ROWS],
+    ids=["100 copies of an 8 MB string", "100 copies of an 800 KB string", "rows of 600 KB"],
+)
+def test_a_result_too_large_for_memory_is_refused_in_one_line(tmp_path, statement):
+    """A short statement whose result would take gigabytes (an 8 MB string selected 100 times;
+    an 800 KB string on each of hundreds of rows): refused as too large, the process that ran
+    it staying under 600 MB (measured in a process of its own)."""
+    script = f"""
+import resource, sys
+from pathlib import Path
+from longread.index.single import SingleDocIndex
+from longread.llm.gateway import Gateway
+from longread.llm.scripted import ScriptedLM
+from longread.store.docstore import DocStore
+from longread.store.record_query import QueryError
+from longread.tools.single_doc import SingleDocTools
+index = SingleDocIndex.build(Path({str(MACBETH)!r}), DocStore(Path({str(tmp_path)!r}) / "i.sqlite"))
+tools = SingleDocTools(index, ScriptedLM(lambda r: "-"), Gateway())
+try:
+    tools.sql({statement!r})
+    print("ran")
+except QueryError as error:
+    print("refused:", error)
+print("peak", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    said, peak = done.stdout.splitlines()[-2:]
+    assert said.startswith("refused:") and "\n" not in said and "too large" in said, said
+    assert int(peak.split()[1]) < 600, peak
+
+
+def test_a_long_term_for_mentions_is_refused_at_once(tools):
+    started = time.monotonic()
+    with pytest.raises(QueryError, match="mentions"):
+        tools.sql(f"SELECT sum(mentions(text, '{'a ' * 5_000}')) FROM dialogue")
+    assert time.monotonic() - started < 5

@@ -11,7 +11,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +22,11 @@ from longread.store.record_tables import StoredColumn, StoredTable, quoted
 
 MAX_ROWS = 1_000  # rows a statement returns at most (more are counted as cut)
 MAX_SECONDS = 5.0
-MAX_VALUE_BYTES = 10_000_000  # the longest string or blob a statement may make
+MAX_VALUE_BYTES = 1_000_000  # the longest string or blob a statement may make
+MAX_RESULT_BYTES = 32_000_000  # of strings and blobs a result holds, counted as rows are read
+MAX_COLUMNS = 64  # a result's columns at most (or the widest table's, and a few more)
+MAX_TERM_CHARS = 500  # a term mentions() looks for
+FETCHED = 64  # rows read at a time
 MAX_SQL_CHARS = 100_000
 _FUNCTIONS = frozenset(
     "abs avg count max min sum total group_concat lower upper length substr substring trim "
@@ -75,10 +79,32 @@ def word_pattern(term: str) -> re.Pattern[str]:
 
 
 def mentions(text: object, term: object) -> int:
-    """How many times `term` stands in `text` as whole words, in any case."""
+    """How many times `term` stands in `text` as whole words, in any case (a term of over
+    MAX_TERM_CHARS is refused: the statement fails)."""
     if not isinstance(text, str) or not isinstance(term, str) or not term.split():
         return 0
+    if len(term) > MAX_TERM_CHARS:
+        raise ValueError(f"mentions() looks for a term of {MAX_TERM_CHARS} characters at most")
     return sum(1 for _ in word_pattern(term).finditer(text))
+
+
+def _fetched(cursor: sqlite3.Cursor, most: int) -> list[tuple[Any, ...]]:
+    """Up to `most` rows of the cursor, read a few at a time; past MAX_RESULT_BYTES of strings
+    and blobs, refused (before the rest is read)."""
+    rows: list[tuple[Any, ...]] = []
+    size = 0
+    while len(rows) < most:
+        batch = cursor.fetchmany(min(FETCHED, most - len(rows)))
+        if not batch:
+            break
+        size += sum(len(v) for row in batch for v in row if isinstance(v, str | bytes))
+        if size > MAX_RESULT_BYTES:
+            raise ValueError(
+                f"its result is too large (over {MAX_RESULT_BYTES // 1_000_000} MB of text): "
+                "select fewer rows or shorter values"
+            )
+        rows += batch
+    return rows
 
 
 def words(text: object) -> int:
@@ -102,8 +128,11 @@ class RecordQuery:
             if alias != "main":
                 self.db.execute(f"ATTACH DATABASE ? AS {alias}", (f"file:{path}?mode=ro",))
         self.db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+        widest = max((len(view.columns) for view in views), default=0)
+        self.db.setlimit(sqlite3.SQLITE_LIMIT_COLUMN, max(MAX_COLUMNS, widest + 8))
         self.db.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, len(databases))
-        self.db.create_function("mentions", 2, mentions, deterministic=True)
+        self._failed = ""  # (what a function of ours said when it refused its arguments)
+        self.db.create_function("mentions", 2, self._said(mentions), deterministic=True)
         self.db.create_function("words", 1, words, deterministic=True)
         self.db.execute(
             "CREATE TEMP TABLE _docs (db TEXT, id INTEGER, name TEXT, PRIMARY KEY (db, id))"
@@ -126,6 +155,18 @@ class RecordQuery:
             self._readable.add(("temp", view.name))
         self.db.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MAX_SQL_CHARS)  # (the views made)
         self.db.set_progress_handler(self._late, 10_000)
+
+    def _said(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """`function`, with what it says when it refuses its arguments kept for the error."""
+
+        def called(*args: Any) -> Any:
+            try:
+                return function(*args)
+            except ValueError as error:
+                self._failed = str(error)
+                raise
+
+        return called
 
     def _late(self) -> int:
         return int(time.monotonic() > self._deadline)
@@ -153,15 +194,20 @@ class RecordQuery:
         started = time.monotonic()
         with self._lock:
             self._deadline = started + seconds
+            self._failed = ""
             self.db.set_authorizer(self._authorize)
             try:
                 cursor = self.db.execute(sql, tuple(params))
-                rows = cursor.fetchmany(max_rows + 1)
+                rows = _fetched(cursor, max_rows + 1)
                 columns = [d[0] for d in cursor.description or ()]
             except sqlite3.DatabaseError as error:
                 message = str(error)
                 if "interrupted" in message:
                     message = f"the statement ran past {seconds:g} s and was stopped"
+                elif "too big" in message or "too many columns" in message:
+                    message = f"a value or row it makes is too large ({message})"
+                elif "user-defined function raised exception" in message:
+                    message = self._failed or message
                 elif "not authorized" in message or "prohibited" in message:
                     message = "only reading the record tables is allowed (" + message + ")"
                 raise QueryError(f"SQL refused or failed: {message}") from None
