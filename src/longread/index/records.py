@@ -9,6 +9,7 @@ a speech is in), as is the innermost section and, in a file of several titled wo
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 import re
 from collections import Counter
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from longread.ingest.heading_dates import heading_date
 from longread.ingest.records import WHOLE, find_tables
 from longread.ingest.records.cells import ColumnType
 from longread.ingest.records.table import Column, Role, Table, build, identifier
@@ -24,8 +26,9 @@ from longread.store.docstore import DocStore
 from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 65  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 69  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
+UNDER = "parent_section"  # the heading a row's section is under (where headings name no kinds)
 VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
 _NUMERAL = re.compile(
@@ -145,6 +148,8 @@ class Places:
         works = _works(self.rows, self.kinds)
         self.works = [_Scope(w.start, e, w.title) for w, e in _work_ends(self.rows, works)]
         self.leaf_starts = [r.start for r in self.rows]
+        self.by_id = {r.id: r for r in self.rows}
+        self._work = ["work"] if self.works else []
         self.starts = {kind: [s.start for s in scopes] for kind, scopes in self.scopes.items()}
         self.starts["work"] = [w.start for w in self.works]
         self._told_apart()
@@ -173,7 +178,8 @@ class Places:
         """(column name, what it holds: a kind, `section` or `work`) for this document."""
         names: list[str] = list(taken)
         found = []
-        for key in [*self.kinds, "section", *(["work"] if self.works else [])]:
+        nested = not self.kinds and any(r.parent_id is not None for r in self.rows)
+        for key in [*self.kinds, "section", *([UNDER] if nested else []), *self._work]:
             if key == "section" and not self.rows:
                 continue
             column = identifier(key, names)
@@ -184,9 +190,12 @@ class Places:
     def values(self, offset: int, keys: Sequence[str]) -> list[str | None]:
         out: list[str | None] = []
         for key in keys:
-            if key == "section":
+            if key in ("section", UNDER):
                 at = bisect.bisect_right(self.leaf_starts, offset) - 1
-                out.append(self.rows[at].title if at >= 0 else None)
+                row = self.rows[at] if at >= 0 else None
+                if key == UNDER and row is not None:  # (the heading the innermost is under)
+                    row = self.by_id.get(row.parent_id or 0)
+                out.append(row.title if row is not None else None)
             else:
                 scopes = self.works if key == "work" else self.scopes[key]
                 out.append(_held(scopes, self.starts[key], offset))
@@ -204,20 +213,12 @@ class Places:
         ]
         placed = [self.values(s, keys) for s in table.starts]
         values = [*table.values, *(list(column) for column in zip(*placed, strict=True))]
-        return Table(
-            table.name,
-            table.kind,
-            columns,
-            table.starts,
-            table.ends,
-            values,
-            table.nouns,
-            table.marked,
-        )
+        return dataclasses.replace(table, columns=columns, values=values)
 
     def sections_table(self) -> Table | None:
-        """Each heading as a row: its title, kind, number, level, words and characters, and the
-        sections it falls in (where the text names no kinds of part: the heading it is under)."""
+        """Each heading as a row: its title, kind, number, level, words and characters, the
+        sections it falls in (where the text names no kinds of part: the heading it is under),
+        and the date it stands for (where headings have dates)."""
         if not self.rows:
             return None
         work_ends = {w.start: min(w.end, len(self.text)) for w in self.works}
@@ -230,32 +231,27 @@ class Places:
             Column("words", ColumnType.NUMBER),
             Column("chars", ColumnType.NUMBER),
         )
-        titles: dict[int, str | None] = {row.id: row.title for row in self.rows}
         wanted = [(c, k) for c, k in self.columns([c.name for c in base]) if k != "section"]
-        parent = () if wanted else (Column("parent", role=Role.SECTION, aliases=("within",)),)
+        dates = [heading_date(self.text, row.title, row.start) for row in self.rows]
+        dated = (Column("date", ColumnType.DATE),) if sum(map(bool, dates)) >= 2 else ()
         cells = []
-        for row, (words, chars) in zip(self.rows, sizes, strict=True):
+        for row, (words, chars), day in zip(self.rows, sizes, dates, strict=True):
             kind = kind_of(row.title)
             number = numeral(row.title.split()[1]) if len(row.title.split()) > 1 else None
             places = self.values(row.start, [k for _, k in wanted])
             places = [None if v == row.title else v for v in places]  # (not its own section)
-            cells.append(
-                (
-                    row.start,
-                    row.end,
-                    (
-                        row.title,
-                        kind if kind in self.kinds else None,
-                        None if number is None else str(number),
-                        str(row.level),
-                        None if words is None else str(words),
-                        str(chars),
-                        *places,
-                        *([titles.get(row.parent_id or 0)] if parent else []),
-                    ),
-                )
+            held = (
+                row.title,
+                kind if kind in self.kinds else None,
+                None if number is None else str(number),
+                str(row.level),
+                None if words is None else str(words),
+                str(chars),
+                *places,
+                *([day] if dated else []),
             )
-        columns = [*base, *(_section_column(c, k) for c, k in wanted), *parent]
+            cells.append((row.start, row.end, held))
+        columns = [*base, *(_section_column(c, k) for c, k in wanted), *dated]
         nouns = ("section", "heading", *self.kinds)
         return build("sections", "sections", columns, cells, nouns)
 

@@ -1,6 +1,7 @@
 """Records found in a document's text, as tables: the registered kinds (one module each, tried in
 order, a later kind kept off the spans an earlier one read), then the general finder of
-templates over the lines no kind took; fields written inside a record's text are columns too."""
+templates over the lines no kind took, then the items of lists none took; fields written inside
+a record's text are columns too."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from longread.ingest.records import (
     json_records,
     keyed_lines,
     leveled,
+    list_items,
     log_lines,
     messages,
     outline,
@@ -58,6 +60,7 @@ GENERIC = frozenset(  # of no named kind
         stanzas.name,
         xml_records.name,
         worded_lines.name,
+        list_items.name,
     )
 )
 WHOLE = {kind.name: kind.WHOLE for kind in KINDS}  # what a document of each kind is called
@@ -81,12 +84,12 @@ def find_tables(
     taken, headed = Taken(), Taken()
     headed.extend(numbered)
     found: list[Table] = []
-    for kind in KINDS:
-        if not kind.detect(sample):
-            continue
+
+    def take(kind: object, tables: list[Table]) -> None:
+        """Keep the kind's tables, off the spans taken before, and take theirs."""
         before = len(found)
         unheaded = getattr(kind, "UNHEADED", False)
-        for table in kind.records(text, file_name):
+        for table in tables:
             if taken.spans or unheaded and headed.spans:
                 table = table.kept(
                     [
@@ -99,8 +102,14 @@ def find_tables(
                 taken.extend(zip(table.starts, table.ends, strict=True))
         if len(found) > before and getattr(kind, "TAKES_ALL", False):
             taken.extend([(0, len(text))])  # (the rest of the text is its records' markup)
+
+    for kind in KINDS:
+        if kind.detect(sample):
+            take(kind, kind.records(text, file_name))
     taken.extend(headings)
-    found += template.find(text, taken)
+    take(template, template.find(text, taken))
+    if list_items.detect(sample):  # (last: items an entry of a template holds are its text)
+        take(list_items, list_items.records(text, file_name))
     return [with_inner_fields(table) for table in found]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from longread.index.records import UNDER
 from longread.query.core.catalog import Catalog, CatalogTable
 from longread.store.record_tables import quoted
 
@@ -56,7 +57,7 @@ def schema_text(catalog: Catalog) -> str:
 def _placed(table: CatalogTable) -> bool:
     """Whether a record table's columns say which of the document's parts each row is in (its
     act and scene, not only its innermost section): its sections table would add nothing."""
-    return any(c.role == "section" and c.name != "section" for c in table.columns)
+    return any(c.role == "section" and c.name not in ("section", UNDER) for c in table.columns)
 
 
 def _documents(catalog: Catalog) -> str:

@@ -1,0 +1,94 @@
+"""A changelog laid out as headings and lists (reStructuredText or Markdown): each heading's date
+(in its title, or on the line under it) is a column of the sections table, and each list item is
+a record with the section it stands in; answered by SQL over them. A Debian entry's own items stay
+its text. Gold from the test's own releases."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from longread.api import SingleDocRLM
+from longread.ingest.heading_dates import heading_date
+from longread.ingest.records import find_tables
+from longread.llm.scripted import ScriptedLM
+
+RNG = random.Random(11)
+RELEASES = [
+    (f"{2 + n // 4}.{n % 4}.0", f"20{18 + n // 3}-{1 + n % 12:02}-{10 + n:02}", RNG.randrange(1, 6))
+    for n in range(12)
+]
+
+
+CHANGES = [
+    "Fixed a leak of sockets",
+    "Pools keep their size when asked twice",
+    "New option ``timeout``",
+    "Dropped support for Python 2",
+    "Headers are no longer copied",
+]
+
+
+def rst() -> str:
+    parts = ["Changes\n=======\n"]
+    for version, day, changes in RELEASES:
+        parts.append(f"\n{version} ({day})\n{'-' * (len(version) + 13)}\n\n")
+        parts += [f"- {CHANGES[k]} in {version}\n  and its docs.\n" for k in range(changes)]
+    return "".join(parts)
+
+
+def markdown() -> str:  # (as Keep a Changelog lays it out)
+    parts = ["# Changelog\n"]
+    for version, day, changes in RELEASES:
+        parts.append(f"\n## [{version}] - {day}\n\n### Fixed\n\n")
+        parts += [f"* {CHANGES[k]} ({version}).\n" for k in range(changes)]
+    return "".join(parts)
+
+
+def test_a_heading_s_date_is_in_its_title_or_on_the_line_under_it():
+    text = "Version 2.3.0\n-------------\n\nReleased 2023-04-25\n\n- A change.\n"
+    assert heading_date(text, "Version 2.3.0", 0) == "2023-04-25"
+    assert heading_date("x", "2.2.2 (June 17, 2024)", 0) == "2024-06-17"
+    assert heading_date("Notes\n\nWe met on the 4th and talked.\n", "Notes", 0) is None
+
+
+@pytest.fixture(autouse=True)
+def _model_reads(monkeypatch):
+    monkeypatch.setenv("LONGREAD_READER", "auto")
+
+
+@pytest.mark.parametrize("write", [rst, markdown])
+def test_a_heading_s_date_and_its_items_are_counted(tmp_path, write):
+    path = tmp_path / ("CHANGES.rst" if write is rst else "CHANGELOG.md")
+    path.write_text(write(), encoding="utf-8")
+    statements = {
+        "2019": "SELECT count(*) FROM sections WHERE strftime('%Y', date) = '2019'",
+        "3.1.0": "SELECT count(*) FROM items WHERE parent_section LIKE '%3.1.0%' OR section LIKE '%3.1.0%'",
+    }
+
+    def write_query(request) -> str:
+        asked = request.messages[1]["content"]
+        return json.dumps({"sql": next(v for k, v in statements.items() if k in asked)})
+
+    model = ScriptedLM(write_query, writes_queries=True, writes_code=False)
+    with SingleDocRLM(path, model, model, store_path=tmp_path / "c.sqlite", cache=False) as doc:
+        year = doc.query("How many releases came out in 2019?")
+        items = doc.query("How many changes does 3.1.0 list?")
+    assert year.text.startswith(f"{sum(d.startswith('2019') for _, d, _ in RELEASES)}\n"), year.text
+    wanted = next(c for v, _, c in RELEASES if v == "3.1.0")
+    assert items.text.startswith(f"{wanted}\n"), items.text
+    shown = model.requests[0].messages[0]["content"]
+    assert 'CREATE TABLE "items"' in shown and '"date" TEXT' in shown, shown
+
+
+def test_the_items_of_an_entry_a_template_reads_stay_its_text():
+    entries = "".join(
+        f"tool ({v}-1) unstable; urgency=low\n\n  * Fix {v} one.\n  * Fix {v} two.\n\n"
+        f" -- Ada Brant <ada@example.org>  Mon, 0{1 + n % 9} Jan 2024 10:00:00 +0000\n\n"
+        for n, (v, _, _) in enumerate(RELEASES)
+    )
+    kinds = {t.kind for t in find_tables(entries, "changelog")}
+    assert "list" not in kinds and "template" in kinds, kinds
