@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -66,7 +65,8 @@ def test_a_heading_s_date_and_its_items_are_counted(tmp_path, write):
     path.write_text(write(), encoding="utf-8")
     statements = {
         "2019": "SELECT count(*) FROM sections WHERE strftime('%Y', date) = '2019'",
-        "3.1.0": "SELECT count(*) FROM items WHERE parent_section LIKE '%3.1.0%' OR section LIKE '%3.1.0%'",
+        "3.1.0": "SELECT count(*) FROM items WHERE (parent_section LIKE '%3.1.0%') "
+        "OR (section LIKE '%3.1.0%')",
     }
 
     def write_query(request) -> str:
