@@ -291,3 +291,19 @@ def test_a_fact_asked_of_a_data_file_is_looked_up_in_its_tables_unless_they_answ
     assert any(
         r.json_schema and "sql" in r.json_schema.get("properties", {}) for r in model.requests
     )
+
+
+def test_a_fact_asked_of_a_play_is_not_looked_up_in_its_speeches(tmp_path):
+    """A play is mostly records too, but of passages: its facts are read from the text, and no
+    query writer is asked (nor, on the local set-up, fetched)."""
+
+    def reply(request: Request) -> str:
+        return "Birnam wood is coming to Dunsinane."
+
+    model = ScriptedLM(reply, writes_queries=True, writes_code=False)
+    play = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
+    with SingleDocRLM(play, model, model, store_path=tmp_path / "m.sqlite", cache=False) as doc:
+        answer = doc.query("What is Birnam wood doing?")
+    assert answer.mode != "aggregate"
+    asked = [r for r in model.requests if r.json_schema and "sql" in r.json_schema["properties"]]
+    assert not asked, asked[0].messages[-1]

@@ -42,7 +42,7 @@ def read_written(
 ) -> Plan:
     """The question's plan where a model writes its query: a question asking to count, rank or
     list, or (when `looks_up`) one naming a few rows by a value they hold or asked of a source
-    that is mostly records (a data file, a log, a play's speeches), is read by the model into
+    that is mostly a table of values (a data file; not a play's speeches), is read by the model into
     one SELECT over the source's record tables (`reader` names the model); a fact the tables do
     not answer, or a source with no record tables, is read by the rules as before, as is a
     question the model writes no query for."""

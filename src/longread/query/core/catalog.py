@@ -198,12 +198,17 @@ class Catalog:
         return [doc.name for doc in self.docs]
 
     def covered(self, skipped: tuple[str, ...] = ()) -> float:
-        """The share of the source's characters that the rows of its tables span (tables named in
-        `skipped` aside; at most 1): near 1 for a data file, a log or a play's speeches."""
+        """The share of the source's characters spanned by the rows of its tables of values, those
+        with no column of free text (tables named in `skipped` aside; at most 1): near 1 for a
+        data file, near 0 for a play, whose speeches are passages."""
         total = sum(doc.chars for doc in self.docs)
         if not total:
             return 0.0
-        spans = [self._spanned(t) for t in self.tables if t not in skipped]
+        spans = [
+            self._spanned(name)
+            for name, table in self.tables.items()
+            if name not in skipped and all(c.role != "body" for c in table.columns)
+        ]
         return min(1.0, sum(spans) / total)
 
     def _spanned(self, table: str) -> int:
