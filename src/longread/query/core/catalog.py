@@ -201,15 +201,9 @@ class Catalog:
         """The share of the source's characters spanned by the rows of its tables of values, those
         with no column of free text (tables named in `skipped` aside; at most 1): near 1 for a
         data file, near 0 for a play, whose speeches are passages."""
-        total = sum(doc.chars for doc in self.docs)
-        if not total:
-            return 0.0
-        spans = [
-            self._spanned(name)
-            for name, table in self.tables.items()
-            if name not in skipped and all(c.role != "body" for c in table.columns)
-        ]
-        return min(1.0, sum(spans) / total)
+        values = [n for n, t in self.tables.items() if all(c.role != "body" for c in t.columns)]
+        spans = sum(self._spanned(name) for name in values if name not in skipped)
+        return min(1.0, spans / max(1, sum(doc.chars for doc in self.docs)))
 
     def _spanned(self, table: str) -> int:
         """The characters a table's rows span (computed once)."""
