@@ -194,3 +194,25 @@ def test_a_pdf_stream_that_inflates_without_end_is_refused_in_one_line(tmp_path)
     writer.write(path)
     with pytest.raises(InputError):
         load_document(path)
+
+
+def test_a_file_linked_from_outside_the_folder_is_not_indexed(tmp_path):
+    """A symlink inside the folder to a file outside it (a secret, a key) is left out, as a
+    folder linked to is; a link to a file inside the folder is read."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("The vault code is 7391-ALPHA-SECRET.")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("The harbour master keeps the tide tables.")
+    (folder / "inner.txt").symlink_to(folder / "notes.txt")
+    (folder / "leak.txt").symlink_to(secret)
+    result = longread("index", str(folder), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    report = " ".join(result.stdout.split())
+    assert "2 added" in report, report
+    from longread.index.corpus_update import files_named  # (what watch reads of named files)
+
+    assert set(files_named(folder, ["leak.txt", "inner.txt", "notes.txt"])) == {
+        "inner.txt",
+        "notes.txt",
+    }

@@ -123,8 +123,8 @@ Files = dict[str, tuple[int, int] | None]  # document id: (size, mtime in ns), N
 def scan(root: Path, leave_out: Path | None = None) -> Files:
     """Files under `root` by document id (path relative to the root, with `/`), each with its
     (size, mtime in ns) or None if it cannot be read (it is then read to report why), leaving out
-    hidden files and folders, folders linked to, and the database `leave_out` (the index itself,
-    if it is kept there)."""
+    hidden files and folders, folders linked to, files linked to outside the root, and the
+    database `leave_out` (the index itself, if it is kept there)."""
     own = {f"{leave_out}{suffix}" for suffix in FILES} if leave_out else set()
     found: dict[str, tuple[int, int] | None] = {}
     folders = [(str(root), "")]
@@ -138,6 +138,8 @@ def scan(root: Path, leave_out: Path | None = None) -> Files:
                     if not entry.is_symlink():
                         folders.append((entry.path, f"{prefix}{entry.name}/"))
                     continue
+                if entry.is_symlink() and not inside(root, entry.path):
+                    continue  # (a link to a file outside the folder: not the folder's)
                 try:
                     stat = entry.stat()
                     found[prefix + entry.name] = stat.st_size, stat.st_mtime_ns
@@ -208,6 +210,12 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return entry.is_dir()
     except OSError:
         return False
+
+
+def inside(root: Path, path: str | Path) -> bool:
+    """Whether the path, its links resolved, is under the root: a link out of it is not the
+    folder's (a key, a secret), whoever lists it."""
+    return os.path.realpath(path).startswith(os.path.realpath(root) + os.sep)
 
 
 def file_state(path: Path) -> tuple[int, int] | None:

@@ -21,6 +21,7 @@ from longread.index.corpus_files import (
     compare,
     file_state,
     index_terms,
+    inside,
     prepare,
     prepare_all,
 )
@@ -44,8 +45,10 @@ def listed_only(store: CorpusStores, files: Files, gone: Sequence[str] = ()) -> 
 
 
 def files_named(root: Path, doc_ids: Sequence[str]) -> Files:
-    """The states of the files `doc_ids` that are there."""
-    return {d: file_state(root / d) for d in doc_ids if (root / d).is_file()}
+    """The states of the files `doc_ids` that are there (and the folder's: see `inside`)."""
+    return {
+        d: file_state(root / d) for d in doc_ids if (root / d).is_file() and inside(root, root / d)
+    }
 
 
 def store_files(
