@@ -11,7 +11,7 @@ from longread.llm.jsonio import extract_json
 from longread.llm.specs import resolve_model
 from longread.llm.types import Completion, Request
 from longread.llm.usage import Purpose
-from longread.query.readers.model.sql_reader import SQL_GRAMMAR, SQL_SCHEMA, Write
+from longread.query.readers.model.sql_reader import SQL_GRAMMAR, SQL_SCHEMA, SQL_STOP, Write
 from longread.strategies.common import Run
 
 LOCAL_WRITER = "local:qwen2.5-coder-1.5b"  # beside a local root model (measured: bench/reader.py)
@@ -77,6 +77,7 @@ def writing(run: Run, writer: LM) -> Write:
             purpose=Purpose.PLAN,
             json_schema=None if local else SQL_SCHEMA,
             grammar=SQL_GRAMMAR if local else None,
+            stop=SQL_STOP if local else (),
             max_tokens=WRITE_TOKENS,
             keep_prefix=True,
         ).text

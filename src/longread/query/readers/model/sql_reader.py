@@ -33,7 +33,11 @@ mentions(column, 'word') counts a word's whole-word mentions in a text. Select w
 asks for, the answer in the first column. Reply with the query alone.
 
 """
-SQL_GRAMMAR = 'root ::= ("SELECT" | "WITH") [^;`]+ ";"?'  # (llama.cpp's GBNF: one statement)
+# A local model's statement: llama.cpp's GBNF opens it, a stop at `;` ends it. The grammar never
+# reaches a state only the end token may follow: llama.cpp aborts the process where the sampler
+# then picks a token the grammar refuses (a forced end, an end token cut by top-k).
+SQL_GRAMMAR = 'root ::= ("SELECT" | "WITH") [^`]*'
+SQL_STOP = (";",)
 SQL_SCHEMA: dict[str, Any] = {  # (a hosted model's structured output)
     "type": "object",
     "properties": {"sql": {"type": "string", "maxLength": 1500}},
