@@ -52,6 +52,7 @@ def test_a_heading_s_date_is_in_its_title_or_on_the_line_under_it():
     assert heading_date(text, "Version 2.3.0", 0) == "2023-04-25"
     assert heading_date("x", "2.2.2 (June 17, 2024)", 0) == "2024-06-17"
     assert heading_date("Notes\n\nWe met on the 4th and talked.\n", "Notes", 0) is None
+    assert heading_date("Fixed\n\n- A crash of 2019-01-02 builds.\n", "Fixed", 0) is None
 
 
 @pytest.fixture(autouse=True)

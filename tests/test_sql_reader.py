@@ -253,6 +253,11 @@ def test_a_value_that_starts_held_values_and_a_like_without_wildcards_are_read_a
     lts = sum(v.endswith("LTS") for v, *_ in RELEASES)
     assert f"within values: 'LTS' ({lts} rows)" in shown, shown
     assert 'CREATE TABLE "documents"' not in shown  # (one document: nothing to join)
+    statement = "SELECT count(*) FROM releases WHERE version = '14'"  # (not 14.04 nor 14.10)
+    said = ask_file(
+        path, "How many releases were 14?", writer(statement, statement, statement)
+    ).text
+    assert said.startswith("Not stated: no row's version is '14'"), said
     model = writer("SELECT count(*) FROM releases WHERE version LIKE 'LTS'")
     said = ask_file(path, "How many long-term releases are there?", model).text
     assert said.startswith(f"{lts}\n") and "'LTS' is read as version holds it: '%LTS%'" in said

@@ -206,6 +206,8 @@ def test_a_file_linked_from_outside_the_folder_is_not_indexed(tmp_path):
     (folder / "notes.txt").write_text("The harbour master keeps the tide tables.")
     (folder / "inner.txt").symlink_to(folder / "notes.txt")
     (folder / "leak.txt").symlink_to(secret)
+    (folder / ".env").write_text("TOKEN=7391-ALPHA-SECRET")
+    (folder / "env.txt").symlink_to(folder / ".env")  # (a hidden file, shown by a link)
     result = longread("index", str(folder), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     report = " ".join(result.stdout.split())

@@ -140,8 +140,18 @@ ROWS = "SELECT " + GROWN.format(60) + " || text FROM dialogue, " + PLAY
 
 @pytest.mark.parametrize(
     "statement",
-    [WIDE.format(GROWN.format(800)), WIDE.format(GROWN.format(90)), ROWS],
-    ids=["100 copies of an 8 MB string", "100 copies of an 800 KB string", "rows of 600 KB"],
+    [
+        WIDE.format(GROWN.format(800)),
+        WIDE.format(GROWN.format(90)),
+        ROWS,
+        "SELECT " + ", ".join([GROWN.format(60)] * 60) + " FROM dialogue, " + PLAY,
+    ],
+    ids=[
+        "100 copies of an 8 MB string",
+        "100 copies of an 800 KB string",
+        "rows of 600 KB",
+        "rows of 60 values of 600 KB",
+    ],
 )
 def test_a_result_too_large_for_memory_is_refused_in_one_line(tmp_path, statement):
     """A short statement whose result would take gigabytes (an 8 MB string selected 100 times;

@@ -213,9 +213,11 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
 
 
 def inside(root: Path, path: str | Path) -> bool:
-    """Whether the path, its links resolved, is under the root: a link out of it is not the
-    folder's (a key, a secret), whoever lists it."""
-    return os.path.realpath(path).startswith(os.path.realpath(root) + os.sep)
+    """Whether the path, its links resolved, is under the root and not hidden there: a link out
+    of it, or to a hidden file in it, is not the folder's (a key, a secret), whoever lists it."""
+    held = os.path.relpath(os.path.realpath(path), os.path.realpath(root))
+    parts = Path(held).parts
+    return bool(parts) and parts[0] != ".." and not any(p.startswith(".") for p in parts)
 
 
 def file_state(path: Path) -> tuple[int, int] | None:

@@ -79,4 +79,6 @@ def read_written(
 
 def _values(rows: list[tuple[Any, ...]]) -> bool:
     """Whether a lookup's rows answer with values (numbers, names, dates), not passages."""
-    return bool(rows) and all(len(str(row[0])) <= VALUE_CHARS for row in rows if row)
+    return bool(rows) and all(
+        row and row[0] is not None and len(str(row[0])) <= VALUE_CHARS for row in rows
+    )

@@ -26,7 +26,6 @@ MAX_VALUE_BYTES = 1_000_000  # the longest string or blob a statement may make
 MAX_RESULT_BYTES = 32_000_000  # of strings and blobs a result holds, counted as rows are read
 MAX_COLUMNS = 64  # a result's columns at most (or the widest table's, and a few more)
 MAX_TERM_CHARS = 500  # a term mentions() looks for
-FETCHED = 64  # rows read at a time
 MAX_SQL_CHARS = 100_000
 _FUNCTIONS = frozenset(
     "abs avg count max min sum total group_concat lower upper length substr substring trim "
@@ -89,21 +88,18 @@ def mentions(text: object, term: object) -> int:
 
 
 def _fetched(cursor: sqlite3.Cursor, most: int) -> list[tuple[Any, ...]]:
-    """Up to `most` rows of the cursor, read a few at a time; past MAX_RESULT_BYTES of strings
+    """Up to `most` rows of the cursor, read one at a time; past MAX_RESULT_BYTES of strings
     and blobs, refused (before the rest is read)."""
     rows: list[tuple[Any, ...]] = []
     size = 0
-    while len(rows) < most:
-        batch = cursor.fetchmany(min(FETCHED, most - len(rows)))
-        if not batch:
-            break
-        size += sum(len(v) for row in batch for v in row if isinstance(v, str | bytes))
+    while len(rows) < most and (row := cursor.fetchone()) is not None:
+        size += sum(len(v) for v in row if isinstance(v, str | bytes))
         if size > MAX_RESULT_BYTES:
             raise ValueError(
                 f"its result is too large (over {MAX_RESULT_BYTES // 1_000_000} MB of text): "
                 "select fewer rows or shorter values"
             )
-        rows += batch
+        rows.append(row)
     return rows
 
 

@@ -28,12 +28,15 @@ def detect(sample: str) -> bool:
 
 
 def records(text: str, file_name: str) -> list[Table]:
-    found = []
+    found: list[Table] = []
+    taken = ["sections", "items", "documents"]  # (the tables every document may have)
     for word, spans in _by_word(text).items():
         parted = _parted(spans)
         if parted is not None:
             headers, cells = parted
-            found.append(build(identifier(word.lower()), name, headers, cells, NOUNS, True))
+            table_name = identifier(word.lower(), taken)
+            taken.append(table_name)
+            found.append(build(table_name, name, headers, cells, NOUNS, True))
     return found
 
 

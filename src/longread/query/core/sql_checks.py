@@ -76,6 +76,12 @@ def _together(table: str, parts: list[str], catalog: Catalog) -> list[str]:
     if not isinstance(column, exp.Column):
         return []
     others = " AND ".join(f"({p})" for p in parts[:-1])
+    every = f"SELECT count(*) FROM {quoted(table)} WHERE {others} AND ({parts[-1]})"
+    try:
+        if catalog.query.execute(every, max_rows=1, seconds=2.0).rows[0][0]:
+            return []  # (rows pass them together: what is empty is after the filter)
+    except QueryError:
+        return []
     name = quoted(column.name)
     held = (
         f"SELECT {name} FROM {quoted(table)} WHERE {others} AND {name} IS NOT NULL "
@@ -98,6 +104,8 @@ def _stray(question: str, checked: Checked, catalog: Catalog) -> list[str]:
     taken for a stray value of a column of many."""
     said = []
     for column, written, held in checked.resolved:
+        if isinstance(held, tuple) or str(held).startswith("%"):
+            continue  # (a value standing for several, or a word within values: no one name)
         text = str(held)
         if text == text.lower() or f" {written} " not in f" {question} " or not written.islower():
             continue

@@ -94,10 +94,13 @@ def _resolve(checked: Checked, catalog: Catalog, column: str, value: Any) -> Non
 
 
 def _starts(held: str, written: str) -> bool:
-    """Whether a held value starts with the written one, word for word (`SCENE II` of
-    `SCENE II. The Forum.`, not of `SCENE III`)."""
-    whole, part = key(held), key(written)
-    return whole.startswith(part + " ")
+    """Whether a held value starts with the written one, then a space or a mark and a space
+    (`SCENE II` of `SCENE II. The Forum.`, `14.04` of `14.04 LTS`; not `SCENE III`, nor `14` of
+    `14.10`)."""
+    whole, part = held.lower(), written.lower().strip()
+    after = whole[len(part) : len(part) + 2]
+    spaced = after[:1].isspace() or after[:1] in ".,:;" and after[1:2] == " "
+    return whole.startswith(part) and spaced
 
 
 def _stand_for(value: Any, held: list[str]) -> None:
@@ -126,7 +129,9 @@ def _widen(checked: Checked, catalog: Catalog, column: str, pattern: Any) -> Non
     held = [str(v) for v, _ in _held(catalog, checked.tables, column)]
     if any(key(v) == key(written) for v in held):
         return
-    if any(f" {key(written)} " in f" {key(v)} " for v in held):
+    holding = [v for v in held if written.lower() in v.lower()]
+    as_word = [v for v in holding if f" {key(written)} " in f" {key(v)} "]
+    if holding and len(as_word) == len(holding):  # (`'%LTS%'`; not `'%Elm%'` of `Helm`)
         pattern.replace(exp.Literal.string(f"%{written}%"))
         checked.resolved.append((column, written, f"%{written}%"))
 
