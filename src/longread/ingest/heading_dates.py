@@ -4,14 +4,12 @@ changelog's releases, a diary's days, minutes' meetings are then counted by date
 
 from __future__ import annotations
 
-import re
-
 from longread.ingest.records.atoms import atoms
 from longread.ingest.records.cells import date
+from longread.ingest.records.list_items import opens_item
 
 LINE_CHARS = 120  # a longer line under a heading is prose, not its date line
 LINES_READ = 3  # lines after the heading's own, past blank lines and a setext underline
-_ITEM = re.compile(r"(?:[-*+•]|\d{1,3}[.)])\s")
 
 
 def heading_date(text: str, title: str, start: int) -> str | None:
@@ -28,7 +26,7 @@ def heading_date(text: str, title: str, start: int) -> str | None:
         at = end
         if not line or not any(c.isalnum() for c in line):
             continue  # (a blank line, an underline)
-        if _ITEM.match(line):
+        if opens_item(line):
             return None  # (a list's first item: its date is the item's)
         return _first_date(line) if len(line) <= LINE_CHARS else None
     return None

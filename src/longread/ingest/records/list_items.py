@@ -20,6 +20,11 @@ _ITEM = re.compile(r"([ \t]{0,3})(?:[-*+•]|\d{1,3}[.)])[ \t]+(?=\S)")
 _COLUMNS = (Column("text", ColumnType.TEXT, Role.BODY, aliases=("item", "description")),)
 
 
+def opens_item(line: str) -> bool:
+    """Whether the line opens a list's item (`- …`, `3. …`)."""
+    return _ITEM.match(line) is not None
+
+
 def detect(sample: str) -> bool:
     return sum(1 for _ in _items(sample)) >= SAMPLE_ITEMS
 
