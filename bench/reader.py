@@ -81,7 +81,7 @@ def measure(reader: str, name: str, path: Path, work: Path) -> list[tuple[float,
     env = {"LONGREAD_CACHE_DIR": str(home), "LONGREAD_READER": reader}
     copy = work / name
     shutil.copy(path, copy)
-    run([LONGREAD, "index", str(copy), "-q"], env)
+    run([LONGREAD, "index", str(copy)], env)
     timed = []
     for question in QUESTIONS[name]:
         done = run([LONGREAD, "ask", str(copy), question, "--no-cache", "-q"], env, timeout=600)

@@ -1,6 +1,6 @@
 """A changelog laid out as headings and lists (reStructuredText or Markdown): each heading's date
 (in its title, or on the line under it) is a column of the sections table, and each list item is
-a record with the section it stands in; answered by SQL over them. A Debian entry's own items stay
+a record with the section it stands in, and the version and date of the release it is under; answered by SQL over them. A Debian entry's own items stay
 its text. Gold from the test's own releases."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import random
 import pytest
 
 from longread.api import SingleDocRLM
-from longread.ingest.heading_dates import heading_date
+from longread.ingest.heading_marks import heading_date, heading_version
+from longread.ingest.records.cells import date
 from longread.ingest.records import find_tables
 from longread.llm.scripted import ScriptedLM
 
@@ -66,8 +67,7 @@ def test_a_heading_s_date_and_its_items_are_counted(tmp_path, write):
     path.write_text(write(), encoding="utf-8")
     statements = {
         "2019": "SELECT count(*) FROM sections WHERE strftime('%Y', date) = '2019'",
-        "3.1.0": "SELECT count(*) FROM items WHERE (parent_section LIKE '%3.1.0%') "
-        "OR (section LIKE '%3.1.0%')",
+        "3.1.0": "SELECT count(*) FROM items WHERE version = '3.1.0'",
     }
 
     def write_query(request) -> str:
@@ -83,6 +83,17 @@ def test_a_heading_s_date_and_its_items_are_counted(tmp_path, write):
     assert items.text.startswith(f"{wanted}\n"), items.text
     shown = model.requests[0].messages[0]["content"]
     assert 'CREATE TABLE "items"' in shown and '"date" TEXT' in shown, shown
+    assert shown.count('"version" TEXT') == 2, shown  # (the sections' and the items')
+
+
+def test_a_release_heading_s_version_and_date_are_read_as_written():
+    assert heading_version("Noteworthy changes in release 2.11 (2012-03-02) [stable]") == "2.11"
+    assert heading_version("0.27.0 (21st February, 2024)") == "0.27.0"
+    assert heading_version("Release v2.6.30") == "2.6.30"
+    assert heading_version("2.0.0a1 (2022-11-03)") == "2.0.0a1"
+    assert heading_version("17.06.2021") is None and heading_version("Changelog") is None
+    assert date("September 22nd, 2020") == "2020-09-22"
+    assert date("21st February, 2024") == "2024-02-21"
 
 
 def test_the_items_of_an_entry_a_template_reads_stay_its_text():

@@ -44,3 +44,31 @@ def test_prose_whose_lines_open_with_one_word_is_no_table():
         for _ in range(60)
     )
     assert not [t for t in find_tables(text, "story.txt") if t.name == "the"]
+
+
+def test_a_word_whose_lines_stand_apart_opens_records_of_several_lines():
+    rng = random.Random(5)
+    people = [("Ada Brant", "ada@example.org"), ("Eli Moss", "eli@example.org")]
+    uploads = []
+    for n in range(30, 0, -1):
+        who, mail = rng.choice(people)
+        urgency = rng.choice(["low", "medium"])
+        uploads.append((f"2.{n}-1", urgency, who, mail))
+    words = "fix the crash when a file is empty and update docs for new option".split()
+
+    def items() -> str:
+        said = (" ".join(rng.choice(words) for _ in range(rng.randrange(3, 9))) for _ in range(3))
+        return "".join(f"  * {line.capitalize()}.\n" for line in said)
+
+    text = "".join(
+        f"tool ({version}) unstable; urgency={urgency}\n\n{items()}\n"
+        f" -- {who} <{mail}>  Mon, {n % 28 + 1:02} Jan 2018 10:00:00 +0000\n\n"
+        for n, (version, urgency, who, mail) in enumerate(uploads)
+    )
+    tables = find_tables(text, "changelog")
+    assert not [t for t in tables if t.kind == "worded"]
+    entries = next(t for t in tables if len(t) == len(uploads))
+    held = {c.name: list(v) for c, v in zip(entries.columns, entries.values, strict=True)}
+    assert held["version"] == [v for v, _, _, _ in uploads]
+    assert held["urgency"] == [u for _, u, _, _ in uploads]
+    assert held["name"] == [w for _, _, w, _ in uploads]

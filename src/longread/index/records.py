@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from longread.ingest.heading_dates import heading_date
+from longread.ingest.heading_marks import HeadingMarks
 from longread.ingest.records import WHOLE, find_tables
 from longread.ingest.records.cells import ColumnType
 from longread.ingest.records.table import Column, Role, Table, build, identifier
@@ -26,7 +26,7 @@ from longread.store.docstore import DocStore
 from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 69  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 70  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 UNDER = "parent_section"  # the heading a row's section is under (where headings name no kinds)
 VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words
@@ -152,6 +152,7 @@ class Places:
         self._work = ["work"] if self.works else []
         self.starts = {kind: [s.start for s in scopes] for kind, scopes in self.scopes.items()}
         self.starts["work"] = [w.start for w in self.works]
+        self.marks = HeadingMarks(text, self.rows)
         self._told_apart()
 
     def _told_apart(self) -> None:
@@ -189,10 +190,13 @@ class Places:
 
     def values(self, offset: int, keys: Sequence[str]) -> list[str | None]:
         out: list[str | None] = []
+        at = bisect.bisect_right(self.leaf_starts, offset) - 1
+        innermost = self.rows[at] if at >= 0 else None
         for key in keys:
-            if key in ("section", UNDER):
-                at = bisect.bisect_right(self.leaf_starts, offset) - 1
-                row = self.rows[at] if at >= 0 else None
+            if key in self.marks.keys:  # (the release or day the row is under)
+                out.append(self.marks.under(innermost, key))
+            elif key in ("section", UNDER):
+                row = innermost
                 if key == UNDER and row is not None:  # (the heading the innermost is under)
                     row = self.by_id.get(row.parent_id or 0)
                 out.append(row.title if row is not None else None)
@@ -204,13 +208,11 @@ class Places:
     def placed(self, table: Table) -> Table:
         """The table with its rows' section columns added."""
         wanted = self.columns([c.name for c in table.columns])
-        if not wanted:
+        marks = self.marks.added(table.columns)
+        if not wanted and not marks:
             return table
-        keys = [key for _, key in wanted]
-        columns = [
-            *table.columns,
-            *(_section_column(column, key) for column, key in wanted),
-        ]
+        keys = [*(key for _, key in wanted), *(c.name for c in marks)]
+        columns = [*table.columns, *(_section_column(c, k) for c, k in wanted), *marks]
         placed = [self.values(s, keys) for s in table.starts]
         values = [*table.values, *(list(column) for column in zip(*placed, strict=True))]
         return dataclasses.replace(table, columns=columns, values=values)
@@ -232,10 +234,9 @@ class Places:
             Column("chars", ColumnType.NUMBER),
         )
         wanted = [(c, k) for c, k in self.columns([c.name for c in base]) if k != "section"]
-        dates = [heading_date(self.text, row.title, row.start) for row in self.rows]
-        dated = (Column("date", ColumnType.DATE),) if sum(map(bool, dates)) >= 2 else ()
+        marks = self.marks.keys
         cells = []
-        for row, (words, chars), day in zip(self.rows, sizes, dates, strict=True):
+        for row, (words, chars) in zip(self.rows, sizes, strict=True):
             kind = kind_of(row.title)
             number = numeral(row.title.split()[1]) if len(row.title.split()) > 1 else None
             places = self.values(row.start, [k for _, k in wanted])
@@ -248,10 +249,10 @@ class Places:
                 None if words is None else str(words),
                 str(chars),
                 *places,
-                *([day] if dated else []),
+                *(self.marks.own[row.id][k] for k in marks),
             )
             cells.append((row.start, row.end, held))
-        columns = [*base, *(_section_column(c, k) for c, k in wanted), *dated]
+        columns = [*base, *(_section_column(c, k) for c, k in wanted), *self.marks.added(base)]
         nouns = ("section", "heading", *self.kinds)
         return build("sections", "sections", columns, cells, nouns)
 

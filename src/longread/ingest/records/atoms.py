@@ -7,12 +7,14 @@ import re
 from dataclasses import dataclass
 
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+_ORDINAL = r"(?:st|nd|rd|th)?"  # (`June 17th`, `21st February`)
 _DATE = (
     r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)?"
-    rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+)?\d{{1,2}}[ \t]+{_MONTH}[ \t]+\d{{4}}"
+    rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+)?\d{{1,2}}{_ORDINAL}[ \t]+{_MONTH},?"
+    r"[ \t]+\d{4}"
     r"(?:[ \t]+\d\d:\d\d(?::\d\d)?(?:[ \t]+(?:[+-]\d{4}|[A-Z]{2,4}))?)?"
     rf"|\d\d/{_MONTH}/\d{{4}}:\d\d:\d\d:\d\d(?:[ \t]+[+-]\d{{4}})?"
-    rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+)?{_MONTH}[ \t]+\d{{1,2}}"
+    rf"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?[ \t]+)?{_MONTH}[ \t]+\d{{1,2}}{_ORDINAL}"
     r"(?:,?[ \t]+\d{4}|[ \t]+\d\d:\d\d:\d\d(?:[ \t]+\d{4})?)"
     r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}/\d\d/\d\d|\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d+)?(?:[ \t]?[AP]M)?"
 )

@@ -71,8 +71,9 @@ _CLF = re.compile(r"(\d\d)/([A-Z][a-z]{2})/(\d{4}):(\d\d):(\d\d):(\d\d)(?:\s*[+-
 _DOTTED = re.compile(
     r"(\d{1,2})\.(\d{1,2})\.(\d{4})(?:[ T](\d\d):(\d\d)(?::(\d\d))?)?"
 )  # day first
-_WRITTEN = re.compile(  # `May 16, 2022`, `March 3 2021`, `16 May 2022`
-    r"(?:([A-Z][a-zA-Z]{2})[a-zA-Z]*\.?\s+(\d{1,2}),?|(\d{1,2})\s+([A-Z][a-zA-Z]{2})[a-zA-Z]*\.?,?)"
+_WRITTEN = re.compile(  # `May 16, 2022`, `March 3rd 2021`, `16 May 2022`, `21st May, 2022`
+    r"(?:([A-Z][a-zA-Z]{2})[a-zA-Z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?"
+    r"|(\d{1,2})(?:st|nd|rd|th)?\s+([A-Z][a-zA-Z]{2})[a-zA-Z]*\.?,?)"
     r"\s+(\d{4})"
 )
 

@@ -1,7 +1,9 @@
 """Lines named by their first word, in a file of several kinds of line: each kind a table of the
 word's lines, where they part alike, into as many fields by spaces (`KPX A V -80`: a font's kern
 pairs) or into fields parted by `;`, each opened by its key (`C 65 ; WX 722 ; N A ;`: its
-characters). Prose's lines that open with one word part into any number of words."""
+characters). Prose's lines that open with one word part into any number of words; a word whose
+lines stand apart (a changelog entry's first line, with the entry's other lines between) opens
+records of several lines, which the general finder reads whole."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ name = "worded"
 NOUNS = ("line", "entry", "record", "row")
 WHOLE: tuple[str, ...] = ()
 MIN_LINES = 20  # of a word, for a table
+RUNNING = 0.5  # of a word's lines that must follow another of its lines
 ALIKE = 0.9  # of a word's lines that must part alike
 MAX_FIELDS = 8  # after the word
 MAX_CHARS = 160  # a longer line is prose
@@ -41,16 +44,26 @@ def records(text: str, file_name: str) -> list[Table]:
 
 
 def _by_word(text: str, most: int | None = None) -> dict[str, Spans]:
-    """The lines that open with a word and go on, by their word (MIN_LINES or more of it)."""
+    """The lines that open with a word and go on, by their word (MIN_LINES or more of it, RUNNING
+    of them right after another of the word's lines)."""
     grouped: defaultdict[str, Spans] = defaultdict(list)
+    following: Counter[str] = Counter()
+    last = None
     for count, (start, end) in enumerate(lines(text)):
         if most is not None and count >= most:
             break
         line = text[start:end]
         first = line.split(None, 1)
-        if len(first) == 2 and len(line) <= MAX_CHARS and _WORD.fullmatch(first[0]):
-            grouped[first[0]].append((start, end, line))
-    return {word: spans for word, spans in grouped.items() if len(spans) >= MIN_LINES}
+        word = first[0] if len(first) == 2 and len(line) <= MAX_CHARS else None
+        if word is not None and _WORD.fullmatch(word):
+            grouped[word].append((start, end, line))
+            following[word] += word == last
+        last = word
+    return {
+        word: spans
+        for word, spans in grouped.items()
+        if len(spans) >= MIN_LINES and following[word] >= RUNNING * len(spans)
+    }
 
 
 def _parted(spans: Spans) -> tuple[list[Column], list[tuple[int, int, list[str | None]]]] | None:
