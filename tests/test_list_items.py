@@ -1,7 +1,8 @@
 """A changelog laid out as headings and lists (reStructuredText or Markdown): each heading's date
 (in its title, or on the line under it) is a column of the sections table, and each list item is
-a record with the section it stands in, and the version and date of the release it is under; answered by SQL over them. A Debian entry's own items stay
-its text. Gold from the test's own releases."""
+a record with the section it stands in and the version and date of the release it is under;
+answered by SQL over them. A Debian entry's items carry its version. Gold from the test's own
+releases."""
 
 from __future__ import annotations
 
@@ -96,11 +97,18 @@ def test_a_release_heading_s_version_and_date_are_read_as_written():
     assert date("21st February, 2024") == "2024-02-21"
 
 
-def test_the_items_of_an_entry_a_template_reads_stay_its_text():
+def test_the_items_of_an_entry_a_template_reads_are_given_its_key():
     entries = "".join(
-        f"tool ({v}-1) unstable; urgency=low\n\n  * Fix {v} one.\n  * Fix {v} two.\n\n"
-        f" -- Ada Brant <ada@example.org>  Mon, 0{1 + n % 9} Jan 2024 10:00:00 +0000\n\n"
-        for n, (v, _, _) in enumerate(RELEASES)
+        f"tool ({v}-1) unstable; urgency=low\n\n"
+        + "".join(f"  * {CHANGES[k]} (Closes: #{9000 + 10 * n + k})\n" for k in range(changes))
+        + f"\n -- Ada Brant <ada@example.org>  Mon, 0{1 + n % 9} Jan 2024 10:00:00 +0000\n\n"
+        for n, (v, _, changes) in enumerate(RELEASES)
     )
-    kinds = {t.kind for t in find_tables(entries, "changelog")}
-    assert "list" not in kinds and "template" in kinds, kinds
+    tables = {t.kind: t for t in find_tables(entries, "changelog")}
+    assert len(tables["template"]) == len(RELEASES)
+    items = tables["list"]
+    held = {c.name: list(v) for c, v in zip(items.columns, items.values, strict=True)}
+    assert held["version"] == [f"{v}-1" for v, _, c in RELEASES for _ in range(c)]
+    assert held["closes"] == [
+        f"#{9000 + 10 * n + k}" for n, (_, _, c) in enumerate(RELEASES) for k in range(c)
+    ]

@@ -1,6 +1,7 @@
 """Records found in a document's text, as tables: the registered kinds (one module each, tried in
 order, a later kind kept off the spans an earlier one read), then the general finder of
-templates over the lines no kind took, then the items of lists none took; fields written inside
+templates over the lines no kind took, then the items of lists (with the key of the entry
+holding them, if one does); fields written inside
 a record's text are columns too."""
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from longread.ingest.records import (
     worded_lines,
     xml_records,
 )
+from longread.ingest.records.entry_items import keyed
 from longread.ingest.records.inner_fields import with_inner_fields
 from longread.ingest.records.kind import MIN_ROWS, Kind, Taken
 from longread.ingest.records.table import Table
@@ -108,8 +110,12 @@ def find_tables(
             take(kind, kind.records(text, file_name))
     taken.extend(headings)
     take(template, template.find(text, taken))
-    if list_items.detect(sample):  # (last: items an entry of a template holds are its text)
-        take(list_items, list_items.records(text, file_name))
+    if list_items.detect(sample):  # (last: items an entry holds are given its key)
+        for items in list_items.records(text, file_name):
+            table = keyed(items, found, taken)
+            if len(table) >= MIN_ROWS:
+                found.append(table)
+                taken.extend(zip(table.starts, table.ends, strict=True))
     return [with_inner_fields(table) for table in found]
 
 

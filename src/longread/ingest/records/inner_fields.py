@@ -35,7 +35,16 @@ def with_inner_fields(table: Table) -> Table:
     keys, columns = keyed_columns([p.keys() for p in pairs], [c.name for c in table.columns])
     values = []
     for n, key in enumerate(keys):
-        kind, typed_values = typed([p.get(key, "").strip('"') or None for p in pairs])
+        kind, typed_values = typed([_bare(p.get(key, "")) or None for p in pairs])
         columns[n] = replace(columns[n], type=kind)
         values.append(typed_values)
     return replace(table, columns=[*table.columns, *columns], values=[*table.values, *values])
+
+
+def _bare(value: str) -> str:
+    """A value without its quotes, or a bracket closing what the text opened before it
+    (`(Closes: #1017791)`: `#1017791`)."""
+    value = value.strip('"')
+    while value[-1:] in (")", "]") and value.count(value[-1]) > value.count("(["[value[-1] == "]"]):
+        value = value[:-1]
+    return value
