@@ -13,8 +13,8 @@ import pytest
 
 from longread.api import SingleDocRLM
 from longread.ingest.heading_marks import heading_date, heading_version
-from longread.ingest.records.cells import date
 from longread.ingest.records import find_tables
+from longread.ingest.records.cells import date
 from longread.llm.scripted import ScriptedLM
 
 RNG = random.Random(11)

@@ -39,7 +39,8 @@ def keyed(items: Table, found: Sequence[Table], taken: Taken) -> Table:
             values=[*items.values, [None if at is None else values[at] for at in held]],
         )
         return with_key.kept(kept)
-    return items.kept([not taken.overlaps(s, e) for s, e in zip(items.starts, items.ends)])
+    spans = zip(items.starts, items.ends, strict=True)
+    return items.kept([not taken.overlaps(s, e) for s, e in spans])
 
 
 def _key(entries: Table) -> int | None:
