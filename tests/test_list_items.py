@@ -85,6 +85,8 @@ def test_a_heading_s_date_and_its_items_are_counted(tmp_path, write):
     shown = model.requests[0].messages[0]["content"]
     assert 'CREATE TABLE "items"' in shown and '"date" TEXT' in shown, shown
     assert shown.count('"version" TEXT') == 2, shown  # (the sections' and the items')
+    assert "-- row: title='Changes'" not in shown  # (a sample row is a full one: a release's)
+    assert "-- the row read from the line: '" in shown, shown
 
 
 def test_a_release_heading_s_version_and_date_are_read_as_written():

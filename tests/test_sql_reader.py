@@ -312,3 +312,24 @@ def test_a_fact_asked_of_a_play_is_not_looked_up_in_its_speeches(tmp_path):
     assert answer.mode != "aggregate"
     asked = [r for r in model.requests if r.json_schema and "sql" in r.json_schema["properties"]]
     assert not asked, asked[0].messages[-1]
+
+
+def test_a_condition_on_a_value_the_question_does_not_name_is_left_out_and_said(tmp_path):
+    """A small model copies listed values and a sample row's numbers into its filter: code
+    leaves those conditions out, keeps the ones the question names, and says what it left."""
+    statement = (
+        "SELECT count(*) FROM uploads WHERE (urgency = 'medium' OR urgency = 'high') "
+        "AND year = 2019 AND name IN ('Ada Brant', 'Cole Ryder')"
+    )
+    said = ask(tmp_path, "How many uploads did Ada Brant make in 2019?", writer(statement))
+    wanted = sum(1 for n, _, y in UPLOADS if n == "Ada Brant" and y == 2019)
+    assert said.startswith(f"{wanted}\n"), said
+    assert "Left out of the query, as the question names none of it:" in said
+    assert "urgency = 'medium'" in said and "'Cole Ryder'" in said
+    copied = "SELECT count(*) FROM uploads WHERE name LIKE '%Ada Brant%' AND year >= 2021"
+    said = ask(tmp_path, "How many uploads did Ada Brant make?", writer(copied))
+    assert said.startswith(f"{sum(1 for n, _, _ in UPLOADS if n == 'Ada Brant')}\n"), said
+    kept = "SELECT count(*) FROM uploads WHERE urgency = 'low' AND year > 2020"
+    said = ask(tmp_path, "How many low uploads were made after 2020?", writer(kept))
+    assert said.startswith(f"{sum(1 for _, u, y in UPLOADS if u == 'low' and y > 2020)}\n")
+    assert "Left out" not in said

@@ -65,9 +65,10 @@ def test_a_word_whose_lines_stand_apart_opens_records_of_several_lines():
         f" -- {who} <{mail}>  Mon, {n % 28 + 1:02} Jan 2018 10:00:00 +0000\n\n"
         for n, (version, urgency, who, mail) in enumerate(uploads)
     )
-    tables = find_tables(text, "changelog")
+    tables = find_tables(text, "tool.changelog")
     assert not [t for t in tables if t.kind == "worded"]
     entries = next(t for t in tables if len(t) == len(uploads))
+    assert entries.name != "tool"  # (not named by the document's own name)
     held = {c.name: list(v) for c, v in zip(entries.columns, entries.values, strict=True)}
     assert held["version"] == [v for v, _, _, _ in uploads]
     assert held["urgency"] == [u for _, u, _, _ in uploads]

@@ -26,7 +26,7 @@ from longread.store.docstore import DocStore
 from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 71  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 72  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 UNDER = "parent_section"  # the heading a row's section is under (where headings name no kinds)
 VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words

@@ -73,6 +73,7 @@ def read_written(
         warnings=tuple(written.warnings),
         resolved=tuple(written.checked.resolved),
         unused=tuple(written.unused),
+        left_out=tuple(written.left_out),
         tries=tuple(written.tries),
     )
 

@@ -61,8 +61,8 @@ def run_written(plan: Plan, source: object, run: Run) -> Answer:
 
 def explained(plan: Plan, result: Result, kept: tuple[int, int] | None = None) -> str:
     """How the answer was computed: a sentence of the statement, the statement, the values taken
-    as held, the words left unused, what its filter keeps (`kept`: of how many rows), the
-    result's rows."""
+    as held, the conditions left out, the words left unused, what its filter keeps (`kept`: of how
+    many rows), the result's rows."""
     lines = [
         f"Computed by code: {sentence(plan.sql)}.",
         f"The query, written by {plan.reader}: {plan.sql}",
@@ -70,6 +70,9 @@ def explained(plan: Plan, result: Result, kept: tuple[int, int] | None = None) -
     for column, written, held in plan.resolved:
         held = " or ".join(literal(v) for v in held) if isinstance(held, tuple) else literal(held)
         lines.append(f"{literal(written)} is read as {column} holds it: {held}.")
+    if plan.left_out:
+        left = ", ".join(plan.left_out)
+        lines.append(f"Left out of the query, as the question names none of it: {left}.")
     if plan.unused:
         lines.append(f"Words of the question the query does not use: {', '.join(plan.unused)}.")
     every = keeps_every_row(plan.sql)

@@ -109,7 +109,7 @@ def find_tables(
         if kind.detect(sample):
             take(kind, kind.records(text, file_name))
     taken.extend(headings)
-    take(template, template.find(text, taken))
+    take(template, template.find(text, taken, file_name))
     if list_items.detect(sample):  # (last: items an entry holds are given its key)
         for items in list_items.records(text, file_name):
             table = keyed(items, found, taken)

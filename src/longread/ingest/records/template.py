@@ -83,8 +83,9 @@ class Template:
         return re.compile("".join(parts), re.MULTILINE)
 
 
-def find(text: str, taken: Taken) -> list[Table]:
-    """Tables of the templates repeated by the text's lines (those not taken by another kind)."""
+def find(text: str, taken: Taken, file_name: str = "") -> list[Table]:
+    """Tables of the templates repeated by the text's lines (those not taken by another kind),
+    none named by a word of the file's name (the document itself: `grep` of `grep.NEWS`)."""
     spans = _sample(text, taken)
     if len(spans) < MIN_ROWS:
         return []
@@ -105,6 +106,7 @@ def find(text: str, taken: Taken) -> list[Table]:
     matched = {m.start() for _, matches in templates for m in matches}
     tables: list[Table] = []
     used: set[int] = set()
+    own = frozenset(re.split(r"[\W_]+", file_name.lower()))
     for n, (template, matches) in enumerate(templates):
         if n in used:
             continue
@@ -115,7 +117,7 @@ def find(text: str, taken: Taken) -> list[Table]:
             if blocks is not None and k not in used and _recurs(found, blocks):
                 inner.append(other)
                 used.add(k)
-        tables.append(_table(text, template, matches, blocks, inner, len(tables)))
+        tables.append(_table(text, template, matches, blocks, inner, len(tables), own))
     return tables
 
 
@@ -282,6 +284,7 @@ def _table(
     blocks: list[tuple[int, int]] | None,
     inner: list[Template],
     number: int,
+    own: frozenset[str] = frozenset(),
 ) -> Table:
     """The template's records: a row a line, or a row a block its line opens (with the slots of
     the `inner` templates' lines in it)."""
@@ -307,7 +310,14 @@ def _table(
             (match.start(), end, [*(match.group(f"s{i}") for i in template.slots), rest, *extra])
         )
     headers = template_columns.versions(headers, cells)
-    title = next((c for c in template.constant if c and c[0].isalpha() and terms(c)), "records")
+    title = next(
+        (
+            c
+            for c in template.constant
+            if c and c[0].isalpha() and terms(c) and c.lower() not in own
+        ),
+        "records",
+    )
     title = title if number == 0 else f"{title} {number + 1}"
     table = build(identifier(title), name, template_columns.unique(headers), cells, NOUNS)
     if any(c.role is Role.WHO for c in table.columns):

@@ -129,6 +129,7 @@ class Plan:
     warnings: tuple[str, ...] = ()  # why the statement's figure is not the answer (see sql_checks)
     resolved: tuple[tuple[str, str, Any], ...] = ()  # values (column, as written, as held)
     unused: tuple[str, ...] = ()  # the question's words the statement does not use
+    left_out: tuple[str, ...] = ()  # its conditions on values the question does not name
     tries: tuple[tuple[str, str], ...] = ()  # the statements before it, and what was wrong
 
     @property

@@ -1,8 +1,9 @@
 """A source's record tables as a person writing SQL would want them shown: `CREATE TABLE` with each
 column's type, and in comments the table's rows, each column's values with how many rows hold
 them (where they are few), its range (a number or a date), or a few of its values, then a sample
-row. Written the same way for every question on the source, so a model's evaluation of it can be
-kept and reused."""
+row (the fullest of the first few) and the line of text it is read from. Written the same way for
+every question on the source, so a model's evaluation of it can be kept and reused; a source's
+sections come after its records, unless its headings are dated (a changelog's releases)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ from typing import Any
 from longread.index.records import UNDER
 from longread.query.core.catalog import Catalog, CatalogTable
 from longread.store.record_tables import quoted
+from longread.store.rows import rows_text
 
 SCHEMA_CHARS = 7_000  # the description's length at most (tables past it are named only)
 VALUES_SHOWN = 10  # of a column's listed values
 LISTED_AT_MOST = 40  # a column of more distinct values is shown by examples
 VALUE_CHARS = 60
 SAMPLE_ROWS = 1
+SAMPLED = 200  # first rows of a table its sample row is the fullest of
+LINE_CHARS = 200  # of the line a sample row is read from
 SAMPLE_CHARS = 200
 EXAMPLES = 2  # values shown of a column of many
 EXAMPLE_CHARS = 40
@@ -34,7 +38,7 @@ def schema_text(catalog: Catalog) -> str:
     shown = [t for t in catalog.tables.values() if structural or t.name not in STRUCTURAL]
     ordered = sorted(
         [t for t in shown if t.name != "documents" or len(catalog.documents) > 1],
-        key=lambda t: (t.name in STRUCTURAL, -t.rows, t.name),
+        key=lambda t: (t.name in STRUCTURAL and not _dated(t), -t.rows, t.name),
     )
     parts: list[str] = []
     unshown: list[str] = []
@@ -52,6 +56,11 @@ def schema_text(catalog: Catalog) -> str:
         parts.append(f"-- also tables, not described here: {', '.join(unshown)}")
     head = _documents(catalog)
     return "\n\n".join([head, *parts] if head else parts)
+
+
+def _dated(table: CatalogTable) -> bool:
+    """Whether a table's rows say when (a changelog's release headings): records, ranked so."""
+    return any(c.type == "date" for c in table.columns)
 
 
 def _placed(table: CatalogTable) -> bool:
@@ -89,7 +98,7 @@ def table_text(catalog: Catalog, table: CatalogTable) -> str:
         "  _start NUMERIC  -- where the row starts in the text (ORDER BY _start: in order)"
     )
     lines.append(");")
-    lines += [f"-- row: {row}" for row in _samples(catalog, table)]
+    lines += [f"-- {said}" for said in _samples(catalog, table)]
     return "\n".join(lines)
 
 
@@ -143,18 +152,35 @@ def _range(catalog: Catalog, table: str, column: str) -> tuple[Any, Any]:
 
 
 def _samples(catalog: Catalog, table: CatalogTable) -> list[str]:
+    """The fullest of a table's first rows, as its values and the line of text it opens."""
     names = [c.name for c in table.columns if c.name != "document"]
     if not names:
         return []
-    picked = ", ".join(quoted(n) for n in names)
-    sql = f"SELECT {picked} FROM {quoted(table.name)} LIMIT {SAMPLE_ROWS}"
+    picked = ", ".join(quoted(n) for n in [*names, "document", "_start"])
+    filled = " + ".join(f"({quoted(n)} IS NOT NULL)" for n in names)
+    first = f"SELECT * FROM {quoted(table.name)} LIMIT {SAMPLED}"  # (the fullest of the first)
+    sql = f"SELECT {picked} FROM ({first}) ORDER BY {filled} DESC, _start LIMIT {SAMPLE_ROWS}"
     rows = catalog.computed(sql, lambda: catalog.query.execute(sql, max_rows=SAMPLE_ROWS).rows)
     shown = []
-    for row in rows:
+    for *row, document, start in rows:
         cells = [f"{n}={literal(v)}" for n, v in zip(names, row, strict=True) if v is not None]
         text = "; ".join(cells)
-        shown.append(text if len(text) <= SAMPLE_CHARS else text[: SAMPLE_CHARS - 1] + "…")
+        shown.append(
+            "row: " + (text if len(text) <= SAMPLE_CHARS else text[: SAMPLE_CHARS - 1] + "…")
+        )
+        line = _line(catalog, document, int(start))
+        if line and table.name not in STRUCTURAL:
+            shown.append(f"the row read from the line: {literal(line, SAMPLE_CHARS)}")
     return shown
+
+
+def _line(catalog: Catalog, document: str, start: int) -> str:
+    """The line of a document's text that starts at `start` (LINE_CHARS at most)."""
+    doc = next((d for d in catalog.docs if d.name == document), None)
+    if doc is None:
+        return ""
+    blocks = doc.store.iter_blocks(doc.store_id, start, start + LINE_CHARS)
+    return "".join(rows_text(blocks, start, start + LINE_CHARS)).split("\n", 1)[0].strip()
 
 
 def literal(value: Any, chars: int = VALUE_CHARS) -> str:

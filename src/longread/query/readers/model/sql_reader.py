@@ -1,8 +1,9 @@
 """The model reads the question: a code model writes one read-only SELECT against the source's
 record tables (shown as `schema_text` writes them), under a JSON schema that lets it write nothing
-else; code checks it (one reading statement, values as the columns hold them) and runs it with the
-one guarded executor. An error, a value no row holds, or no row at all goes back to the model with
-what was wrong, up to REPAIRS times: the RLM loop in small."""
+else; code checks it (one reading statement, values as the columns hold them, no condition on a
+value the question does not name) and runs it with the one guarded executor. An error, a value no
+row holds, or no row at all goes back to the model with what was wrong, up to REPAIRS times: the
+RLM loop in small."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from longread.query.core.catalog import Catalog
 from longread.query.core.schema_prompt import schema_text
 from longread.query.core.sql_checks import Finding, findings
 from longread.query.core.sql_guard import checked_select
+from longread.query.core.sql_unasked import without_unasked
 from longread.query.core.sql_values import Checked, checked_values
 from longread.query.readers.model.words import FUNCTION_WORDS, unused_words
 from longread.query.readers.rules.reply_form import without_format
@@ -60,6 +62,7 @@ class Written:
     checked: Checked
     found: list[Finding] = field(default_factory=list)
     unused: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)  # conditions on values nobody asked for
     tries: list[tuple[str, str]] = field(default_factory=list)
 
     @property
@@ -86,7 +89,7 @@ def write_query(question: str, catalog: Catalog, write: Write) -> Written:
     last: Written | None = None
     for attempt in range(1 + REPAIRS):
         reply = write(messages)
-        sql, failed, written = _tried(reply, catalog)
+        sql, failed, written = _tried(reply, question, catalog)
         if written is not None:
             written.unused = unused_words(asked, written.sql, FUNCTION_WORDS)
             written.found = findings(
@@ -110,11 +113,13 @@ def write_query(question: str, catalog: Catalog, write: Write) -> Written:
     raise NoQuery(f"no query that runs was written ({tries[-1][1]})")
 
 
-def _tried(reply: str, catalog: Catalog) -> tuple[str, str, Written | None]:
-    """(the statement, what failed, the run) of one reply."""
+def _tried(reply: str, question: str, catalog: Catalog) -> tuple[str, str, Written | None]:
+    """(the statement, what failed, the run) of one reply, less its conditions on values the
+    question does not name."""
     sql = reply.strip().removeprefix("```sql").strip("`\n ")
     try:
-        checked = checked_values(checked_select(sql), catalog)
+        kept, left_out = without_unasked(checked_select(sql), question)
+        checked = checked_values(kept, catalog)
         result = catalog.computed(
             ("sql", checked.sql),
             lambda: catalog.query.execute(checked.sql, max_rows=MAX_RESULT_ROWS),
@@ -123,4 +128,4 @@ def _tried(reply: str, catalog: Catalog) -> tuple[str, str, Written | None]:
         return sql, f"the query failed: {error}", None
     except Exception as error:  # (sqlglot's own errors on what it cannot read)
         return sql, f"the query cannot be read: {type(error).__name__}: {error}", None
-    return sql, "", Written(checked.sql, result, checked)
+    return sql, "", Written(checked.sql, result, checked, left_out=left_out)
