@@ -28,6 +28,7 @@ from longread.store.rows import SectionRow
 
 FINDERS_VERSION = 72  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
+MARK = "@"  # (a key of `Places.values` naming a heading mark: `@version`)
 UNDER = "parent_section"  # the heading a row's section is under (where headings name no kinds)
 VALUES_KEPT = 2_000  # a column's distinct values listed for matching a question's words
 WORDS_CHARS = 20_000_000  # a longer document's sections are measured in characters only
@@ -193,8 +194,8 @@ class Places:
         at = bisect.bisect_right(self.leaf_starts, offset) - 1
         innermost = self.rows[at] if at >= 0 else None
         for key in keys:
-            if key in self.marks.keys:  # (the release or day the row is under)
-                out.append(self.marks.under(innermost, key))
+            if key.startswith(MARK):  # (the release or day the row is under)
+                out.append(self.marks.under(innermost, key.removeprefix(MARK)))
             elif key in ("section", UNDER):
                 row = innermost
                 if key == UNDER and row is not None:  # (the heading the innermost is under)
@@ -208,10 +209,10 @@ class Places:
     def placed(self, table: Table) -> Table:
         """The table with its rows' section columns added."""
         wanted = self.columns([c.name for c in table.columns])
-        marks = self.marks.added(table.columns)
+        marks = self.marks.added([*table.columns, *(Column(c) for c, _ in wanted)])
         if not wanted and not marks:
             return table
-        keys = [*(key for _, key in wanted), *(c.name for c in marks)]
+        keys = [*(key for _, key in wanted), *(MARK + c.name for c in marks)]
         columns = [*table.columns, *(_section_column(c, k) for c, k in wanted), *marks]
         placed = [self.values(s, keys) for s in table.starts]
         values = [*table.values, *(list(column) for column in zip(*placed, strict=True))]
@@ -234,7 +235,7 @@ class Places:
             Column("chars", ColumnType.NUMBER),
         )
         wanted = [(c, k) for c, k in self.columns([c.name for c in base]) if k != "section"]
-        marks = self.marks.keys
+        marks = self.marks.added([*base, *(Column(c) for c, _ in wanted)])
         cells = []
         for row, (words, chars) in zip(self.rows, sizes, strict=True):
             kind = kind_of(row.title)
@@ -249,10 +250,10 @@ class Places:
                 None if words is None else str(words),
                 str(chars),
                 *places,
-                *(self.marks.own[row.id][k] for k in marks),
+                *(self.marks.own[row.id][c.name] for c in marks),
             )
             cells.append((row.start, row.end, held))
-        columns = [*base, *(_section_column(c, k) for c, k in wanted), *self.marks.added(base)]
+        columns = [*base, *(_section_column(c, k) for c, k in wanted), *marks]
         nouns = ("section", "heading", *self.kinds)
         return build("sections", "sections", columns, cells, nouns)
 

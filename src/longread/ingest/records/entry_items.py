@@ -44,10 +44,11 @@ def keyed(items: Table, found: Sequence[Table], taken: Taken) -> Table:
 
 
 def _key(entries: Table) -> int | None:
-    """The first text column whose values tell nearly every row apart."""
+    """The first column of values (not the entry's text) that tells nearly every row apart."""
     for at, column in enumerate(entries.columns):
         held = [v for v in entries.values[at] if v is not None]
-        if column.type is ColumnType.TEXT and len(set(held)) >= KEYED * len(entries) > 0:
+        of_values = column.type is not ColumnType.DATE and column.role is not Role.BODY
+        if of_values and len(set(held)) >= KEYED * len(entries) > 0:
             return at
     return None
 

@@ -58,7 +58,8 @@ def _by_word(text: str, most: int | None = None) -> dict[str, Spans]:
         if word is not None and _WORD.fullmatch(word):
             grouped[word].append((start, end, line))
             following[word] += word == last
-        last = word
+        if line.strip():  # (a blank line parts no run)
+            last = word
     return {
         word: spans
         for word, spans in grouped.items()

@@ -13,7 +13,6 @@ from typing import Any
 from longread.index.records import UNDER
 from longread.query.core.catalog import Catalog, CatalogTable
 from longread.store.record_tables import quoted
-from longread.store.rows import rows_text
 
 SCHEMA_CHARS = 7_000  # the description's length at most (tables past it are named only)
 VALUES_SHOWN = 10  # of a column's listed values
@@ -168,19 +167,11 @@ def _samples(catalog: Catalog, table: CatalogTable) -> list[str]:
         shown.append(
             "row: " + (text if len(text) <= SAMPLE_CHARS else text[: SAMPLE_CHARS - 1] + "…")
         )
-        line = _line(catalog, document, int(start))
-        if line and table.name not in STRUCTURAL:
+        read = "" if table.name in STRUCTURAL else catalog.read(document, start, start + LINE_CHARS)
+        line = read.split("\n", 1)[0].strip()
+        if line:
             shown.append(f"the row read from the line: {literal(line, SAMPLE_CHARS)}")
     return shown
-
-
-def _line(catalog: Catalog, document: str, start: int) -> str:
-    """The line of a document's text that starts at `start` (LINE_CHARS at most)."""
-    doc = next((d for d in catalog.docs if d.name == document), None)
-    if doc is None:
-        return ""
-    blocks = doc.store.iter_blocks(doc.store_id, start, start + LINE_CHARS)
-    return "".join(rows_text(blocks, start, start + LINE_CHARS)).split("\n", 1)[0].strip()
 
 
 def literal(value: Any, chars: int = VALUE_CHARS) -> str:

@@ -1,9 +1,9 @@
 """The model reads the question: a code model writes one read-only SELECT against the source's
 record tables (shown as `schema_text` writes them), under a JSON schema that lets it write nothing
-else; code checks it (one reading statement, values as the columns hold them, no condition on a
-value the question does not name) and runs it with the one guarded executor. An error, a value no
-row holds, or no row at all goes back to the model with what was wrong, up to REPAIRS times: the
-RLM loop in small."""
+else; code checks it (one reading statement, values as the columns hold them, no condition on
+values copied from the tables shown that the question does not name) and runs it with the one
+guarded executor. An error, a value no row holds, or no row at all goes back to the model with
+what was wrong, up to REPAIRS times: the RLM loop in small."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def write_query(question: str, catalog: Catalog, write: Write) -> Written:
     last: Written | None = None
     for attempt in range(1 + REPAIRS):
         reply = write(messages)
-        sql, failed, written = _tried(reply, question, catalog)
+        sql, failed, written = _tried(reply, question, messages[0]["content"], catalog)
         if written is not None:
             written.unused = unused_words(asked, written.sql, FUNCTION_WORDS)
             written.found = findings(
@@ -113,12 +113,14 @@ def write_query(question: str, catalog: Catalog, write: Write) -> Written:
     raise NoQuery(f"no query that runs was written ({tries[-1][1]})")
 
 
-def _tried(reply: str, question: str, catalog: Catalog) -> tuple[str, str, Written | None]:
-    """(the statement, what failed, the run) of one reply, less its conditions on values the
-    question does not name."""
+def _tried(
+    reply: str, question: str, shown: str, catalog: Catalog
+) -> tuple[str, str, Written | None]:
+    """(the statement, what failed, the run) of one reply, less its conditions on values copied
+    from what the model was `shown` that the question does not name."""
     sql = reply.strip().removeprefix("```sql").strip("`\n ")
     try:
-        kept, left_out = without_unasked(checked_select(sql), question)
+        kept, left_out = without_unasked(checked_select(sql), question, shown)
         checked = checked_values(kept, catalog)
         result = catalog.computed(
             ("sql", checked.sql),
