@@ -12,10 +12,12 @@ import random
 import pytest
 
 from longread.api import SingleDocRLM
+from longread.index.records import document_tables
 from longread.ingest.heading_marks import heading_date, heading_version
 from longread.ingest.records import find_tables
 from longread.ingest.records.cells import date
 from longread.llm.scripted import ScriptedLM
+from longread.store.rows import SectionRow
 
 RNG = random.Random(11)
 RELEASES = [
@@ -114,3 +116,18 @@ def test_the_items_of_an_entry_a_template_reads_are_given_its_key():
     assert held["closes"] == [
         f"#{9000 + 10 * n + k}" for n, (_, _, c) in enumerate(RELEASES) for k in range(c)
     ]
+
+
+def test_headings_of_a_version_kind_and_their_version_mark_make_one_column():
+    rows, text = [], ""
+    for n in range(4):
+        title = f"Version 2.{n}.0 (2023-04-2{n})"
+        start = len(text)
+        text += f"{title}\n\n" + "".join(f"- change {k} of 2.{n}\n" for k in range(4)) + "\n"
+        rows.append(SectionRow(n + 1, None, n, title, 1, start, len(text), title))
+    for table in document_tables(text, "CHANGES.txt", rows):
+        names = [c.name for c in table.columns]
+        assert len(names) == len(set(names)), (table.name, names)
+    items = next(t for t in document_tables(text, "CHANGES.txt", rows) if len(t) == 16)
+    held = {c.name: list(v) for c, v in zip(items.columns, items.values, strict=True)}
+    assert held["date"] == [f"2023-04-2{n}" for n in range(4) for _ in range(4)]
