@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -333,3 +335,41 @@ def test_a_condition_on_a_value_the_question_does_not_name_is_left_out_and_said(
     said = ask(tmp_path, "How many low uploads were made after 2020?", writer(kept))
     assert said.startswith(f"{sum(1 for _, u, y in UPLOADS if u == 'low' and y > 2020)}\n")
     assert "Left out" not in said
+
+
+SHOWN = """
+import sys
+from pathlib import Path
+from longread.index.single import SingleDocIndex
+from longread.query.core.catalog import document_catalog
+from longread.query.readers.model.sql_reader import system_prompt
+from longread.store.docstore import DocStore
+path = Path(sys.argv[1])
+index = SingleDocIndex.build(path, DocStore(Path(sys.argv[2])))
+print(system_prompt(document_catalog(index, path.name)))
+"""
+
+
+def test_the_tables_are_shown_alike_in_every_process_so_a_kept_prefix_is_found(tmp_path):
+    """Values of tied counts (words recurring within values) are shown in one order whatever
+    the process's hash seed: the prompt's first message, the key of its kept evaluation, is the
+    same for every question on the source."""
+    path = tmp_path / "packages.csv"
+    pairs = ["alpha beta", "gamma delta", "kappa omega"]  # (words of one value: tied counts)
+    rows = "".join(f"pkg{n},{pairs[n % 3]} v{n}\n" for n in range(60))
+    path.write_text("name,tags\n" + rows, encoding="utf-8")
+    shown = []
+    for seed in ("1", "2", "3"):
+        store = tmp_path / f"s{seed}.sqlite"
+        env = {"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"}
+        done = subprocess.run(
+            [sys.executable, "-c", SHOWN, str(path), str(store)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        shown.append(done.stdout)
+    assert "within values:" in shown[0], shown[0]
+    assert shown[0] == shown[1] == shown[2]

@@ -136,10 +136,11 @@ def _words_within(values: list[tuple[Any, int]]) -> str:
     held: Counter[str] = Counter()
     for words, count in texts:
         if len(words) > 1:
-            for word in {w for w in words if any(c.isalpha() for c in w)}:
+            for word in dict.fromkeys(w for w in words if any(c.isalpha() for c in w)):
                 rows[word] += count
                 held[word] += 1
-    recurring = [(w, n) for w, n in rows.most_common() if 1 < held[w] < len(texts)]
+    ranked = sorted(rows.items(), key=lambda found: (-found[1], found[0]))  # (the same each run)
+    recurring = [(w, n) for w, n in ranked if 1 < held[w] < len(texts)]
     return ", ".join(f"{literal(w)} ({n:,} rows)" for w, n in recurring[:WORDS_SHOWN])
 
 
