@@ -87,9 +87,9 @@ def _release_versions(rows: Sequence[SectionRow], dates: list[str | None]) -> li
     elsewhere, and everywhere unless MIN_MARKED of them do)."""
     versions = [heading_version(row.title) for row in rows]
     released = Counter(r.level for r, v, d in zip(rows, versions, dates, strict=True) if v and d)
-    if not released or released.most_common(1)[0][1] < MIN_MARKED:
+    level, count = released.most_common(1)[0] if released else (None, 0)
+    if count < MIN_MARKED:
         return [None] * len(rows)
-    level = released.most_common(1)[0][0]
     return [v if r.level == level else None for r, v in zip(rows, versions, strict=True)]
 
 

@@ -120,17 +120,21 @@ class Catalog:
         share = sum(n for _, n in found) >= HEADS_SHARE * held.rows
         return [str(h) for h, _ in found] if share and len(found) <= VALUES_KEPT else []
 
-    def holding(self, table: str, column: str, texts: Sequence[str]) -> list[tuple[Any, int]]:
-        """Of a text column too varied to list, the values that are one of these texts (written
-        in lower case; any case in the column), with how many rows hold each: a key looked up
-        (`tomato` of a dictionary's words). None in a table of over SCAN_ROWS rows."""
+    def holding(
+        self, table: str, column: str, texts: Sequence[str], within: bool = False
+    ) -> list[tuple[Any, int]]:
+        """Of a text column too varied to list, the values (shortest first) that are one of these
+        texts in lower case, or `within` hold the one text, with the rows holding each: a key looked
+        up (`tomato` of a dictionary's words, `1017791` of `#1017791`). None over SCAN_ROWS rows."""
         held = self.tables.get(table)
         if held is None or held.rows > SCAN_ROWS or not texts:
             return []
         name = quoted(column)
+        listed = ", ".join("?" * len(texts))
+        test = f"instr(lower({name}), ?)" if within else f"lower({name}) IN ({listed})"
         sql = (
-            f"SELECT {name} AS v, count(*) FROM {quoted(table)} WHERE lower({name}) IN "
-            f"({', '.join('?' * len(texts))}) GROUP BY v LIMIT {VALUES_KEPT}"
+            f"SELECT {name} AS v, count(*) FROM {quoted(table)} WHERE {test} GROUP BY v "
+            f"ORDER BY length(v) LIMIT {VALUES_KEPT}"
         )
         found = self.computed(
             (sql, tuple(texts)), lambda: self.query.execute(sql, texts, max_rows=VALUES_KEPT)

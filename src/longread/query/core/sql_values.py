@@ -7,11 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from longread.index.records import VALUES_KEPT
-from longread.query.core.catalog import SCAN_ROWS, Catalog
+from longread.query.core.catalog import Catalog
 from longread.query.core.keys import key
 from longread.query.core.schema_prompt import VALUES_SHOWN, literal
-from longread.store.record_tables import quoted
 
 MAX_MISSES = 4  # values named as held by no row, at most
 MAX_STARTING = 20  # held values a written one may stand for by starting them
@@ -149,17 +147,9 @@ def _looked_up(catalog: Catalog, tables: list[str], column: str, written: str) -
     """A many-valued column's values that hold the written one in any case (those it is, once
     case and marks are folded, or starts, stand for it)."""
     table = next((t for t in tables if catalog.tables[t].column(column) is not None), None)
-    if table is None or catalog.tables[table].rows > SCAN_ROWS or not written.strip():
+    if table is None or not written.strip():
         return []
-    sql = (
-        f"SELECT {quoted(column)} AS v, count(*) FROM {quoted(table)} "
-        f"WHERE instr(lower({quoted(column)}), ?) GROUP BY v LIMIT {VALUES_KEPT}"
-    )
-    args = [written.lower()]
-    found = catalog.computed(
-        (sql, *args), lambda: catalog.query.execute(sql, args, max_rows=VALUES_KEPT)
-    )
-    return list(found.rows)
+    return catalog.holding(table, column, [written.lower()], within=True)
 
 
 def _listed(catalog: Catalog, tables: list[str], column: str) -> bool:
