@@ -54,6 +54,8 @@ def _isolated_cache(tmp_path, monkeypatch):
     # the rules read counting questions unless a test names a model that writes queries (a
     # scripted one, or the local code model in the tests that fetch it)
     monkeypatch.setenv("LONGREAD_READER", "rules")
+    # and the findings lead a fact's answer unless a test names a model that states it
+    monkeypatch.setenv("LONGREAD_ANSWER_MODEL", "none")
 
 
 def make_run(

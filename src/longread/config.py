@@ -59,3 +59,9 @@ def default_sub_model(root: str) -> str:
 def default_reader() -> str:
     """Who reads counting questions when none is named: `$LONGREAD_READER`, else `auto`."""
     return os.environ.get("LONGREAD_READER", "auto")
+
+
+def default_answer_model() -> str:
+    """Who states a fact's short answer when none is named: `$LONGREAD_ANSWER_MODEL`, else
+    `auto`."""
+    return os.environ.get("LONGREAD_ANSWER_MODEL", "auto")

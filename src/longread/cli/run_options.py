@@ -62,6 +62,13 @@ READER = typer.Option(
     "$LONGREAD_READER) a hosted root model itself, else the local code model "
     "local:qwen2.5-coder-1.5b (fetched once, 1.1 GB).",
 )
+ANSWER_MODEL = typer.Option(
+    None,
+    "--answer-model",
+    help="Who states a fact's short answer from the passages found, where the root model "
+    "cannot join them (the bundled small one): a model spec, `none` (the best finding leads), "
+    "or by default (also $LONGREAD_ANSWER_MODEL) the local code model local:qwen2.5-coder-1.5b.",
+)
 TRACE = typer.Option(None, help="Write a JSONL trace of the run here.")
 NO_CACHE = typer.Option(False, "--no-cache", help="Do not reuse or store model responses.")
 JSON_OUT = typer.Option(False, "--json", help="Print each answer as JSON.")
@@ -94,12 +101,13 @@ def ask_settings(
     focus: bool | None = FOCUS,
     verify: bool = VERIFY,
     reader: str | None = READER,
+    answer_model: str | None = ANSWER_MODEL,
     trace: Path | None = TRACE,
     no_cache: bool = NO_CACHE,
 ) -> "AskSettings":
     """The API's settings from the options every asking command takes."""
     from longread.api import AskSettings, Budget, RunOptions
-    from longread.config import default_reader
+    from longread.config import default_answer_model, default_reader
     from longread.llm.specs import ClientOptions
 
     return AskSettings(
@@ -117,6 +125,7 @@ def ask_settings(
             top_k=top_k,
             verify=verify,
             reader=reader or default_reader(),
+            answer_model=answer_model or default_answer_model(),
         ),
         cache=not no_cache,
         trace_path=str(trace) if trace else None,

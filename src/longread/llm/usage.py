@@ -23,6 +23,7 @@ class Purpose(StrEnum):
     RETRIEVAL = "retrieval"
     MAP_CHUNK = "map_chunk"  # the sub-model reading one passage
     JOIN = "join"  # the root model joining the findings
+    STATE = "state"  # a stronger model stating a short answer from the findings' passages
     REWRITE = "rewrite"
     ROUTE = "route"  # choosing a branch of the tree or the table of contents
     REFINE_SLICE = "refine_slice"

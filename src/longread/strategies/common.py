@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from longread.answer import Answer
-from longread.config import default_reader
+from longread.config import default_answer_model, default_reader
 from longread.errors import BudgetExceededError
 from longread.events import Event, EventKind, EventSink, ignore
 from longread.llm.base import LM
@@ -46,6 +46,9 @@ class RunOptions:
     reader: str = field(default_factory=default_reader)  # who reads a counting question into
     # a query: `rules`, a model spec, or `auto` (a hosted root model; beside a local one, the
     # local code model `query_writer` names); $LONGREAD_READER, else `auto`
+    answer_model: str = field(default_factory=default_answer_model)  # who states a fact's
+    # short answer from the passages found, where the root model cannot join them: `none`, a
+    # model spec, or `auto` (the local code model); $LONGREAD_ANSWER_MODEL, else `auto`
 
 
 @dataclass

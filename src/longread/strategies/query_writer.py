@@ -1,6 +1,7 @@
-"""Which model writes a counting question's query: `rules` for none (the rules read it); a model
-spec given; else the root model where it is hosted (or declared to write them), and beside a local
-root the local code model measured best at it (bench/reader.py, docs/quality.md)."""
+"""Which model writes a counting question's query (`rules` for none: the rules read it) and which
+states a fact's short answer (`none` for none): a model spec given; else the root model where it
+is hosted (or declared to write queries), and beside a local root the local code model measured
+best at it (bench/reader.py, docs/quality.md)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,11 @@ _RESOLVED: dict[str, LM] = {}
 def writer_spec(run: Run) -> str | None:
     """Who writes the run's queries (`root`, or a model spec), None where the rules read
     questions; nothing is loaded or fetched to say so."""
-    choice = run.options.reader
-    if choice == "rules":
+    return _spec(run, run.options.reader, "rules")
+
+
+def _spec(run: Run, choice: str, off: str) -> str | None:
+    if choice == off:
         return None
     if choice not in ("auto", "model"):
         return choice
@@ -37,7 +41,16 @@ def writer_spec(run: Run) -> str | None:
 def query_writer(run: Run) -> LM | None:
     """The model that writes the run's queries (None where the rules read questions); for a dry
     run, a stand-in that counts its tokens without loading (or fetching) it."""
-    spec = writer_spec(run)
+    return _model(run, writer_spec(run))
+
+
+def answer_writer(run: Run) -> LM | None:
+    """The model that states a fact's short answer from the passages found (None: nobody does),
+    chosen as the query writer is; a dry run's stand-in counts its tokens."""
+    return _model(run, _spec(run, run.options.answer_model, "none"))
+
+
+def _model(run: Run, spec: str | None) -> LM | None:
     if spec is None:
         return None
     if isinstance(run.root, DryRunLM):

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from longread.answer import CITATION_MARK, Answer, Citation
+from longread.answer import Answer, Citation
 from longread.events import EventKind
 from longread.llm.jsonio import MalformedJSONError, complete_json
 from longread.llm.usage import Purpose
 from longread.strategies.common import Run, partial_on_budget
+from longread.strategies.joining import joined
 from longread.text.grounding import clean_finding, grounded_span, negates, says_nothing
 from longread.text.loops import cut_echo
 from longread.text.rank import bm25_scores, focus_lines, terms
@@ -51,23 +52,7 @@ SNIPPET_SCHEMA = {
     },
     "required": ["relevant", "summary"],
 }
-REWRITE = """Question: {question}
-
-Draft answer:
-{draft}
-
-Rewrite the draft to be clear and well organized. Keep every fact and every citation mark such
-as [2] exactly as it is; add nothing that the draft does not say."""
-JOIN = """Question: {question}
-
-Findings from the document, each with its citation number:
-{findings}
-
-Answer the question using only these findings. Begin with the answer itself in one short
-sentence; then give its support. Put the citation number, e.g. [2], after each claim it supports.
-If the findings do not fully answer the question, say what is missing."""
 SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
-LEAD_QUOTE = 220  # characters of the first finding's sentence shown under it
 
 
 class Readable(Protocol):
@@ -255,10 +240,11 @@ class ChunkReader:
             order = self.kept(found, order, scores)
         ranked = self.arranged([found[i] for i in order])
         read = self.stats["chunks_read"]
-        if ranked and stopped_by is not None:
-            text = led(ranked)  # (the budget is spent: joined without a model)
-        elif ranked:
-            text = join_findings(self.question, ranked, self.run)
+        citations: list[Citation] = []
+        if ranked:
+            assert self.source is not None
+            spent = stopped_by is not None  # (joined without a model)
+            text, citations = joined(self.question, ranked, self.run, self.source, spent)
         else:
             text = f"Not found: none of the {read} passages read answers the question."
         if read < total_chunks:
@@ -267,7 +253,7 @@ class ChunkReader:
         return Answer(
             text=text,
             mode=mode,
-            citations=[f.citation for f in ranked],
+            citations=citations,
             usage=self.run.gateway.usage.to_dict(),
             stats={**stats, **self.stats, "chunks_total": total_chunks},
             stopped_by=stopped_by,
@@ -321,59 +307,6 @@ def _exact(quote: str, text: str) -> tuple[int, int] | None:
         return None
     match = re.search(r"\s+".join(map(re.escape, words)), text)
     return match.span() if match else None
-
-
-def join_findings(question: str, findings: list[Finding], run: Run) -> str:
-    """The answer: the root model joins the findings keeping their [n] numbers, a direct answer
-    first; a model that cannot (the small local one) gets them listed, best-matching first, the
-    first one leading with the sentence it rests on."""
-    listed = "\n".join(f"[{n}] ({f.chunk.section}) {f.text}" for n, f in enumerate(findings, 1))
-    if not run.root.writes_code:
-        return led(findings)
-    run.emit(EventKind.PHASE, name="AGGREGATE")
-    reply = run.gateway.complete(
-        run.root,
-        JOIN.format(question=question, findings=listed),
-        purpose=Purpose.JOIN,
-        max_tokens=700,
-    ).text.strip()
-    cited = {int(n) for n in CITATION_MARK.findall(reply)}
-    answer = reply if cited & set(range(1, len(findings) + 1)) else f"{reply}\n\n{listed}"
-    return rewrite(question, answer, run) if run.options.rewrite else answer
-
-
-def led(findings: list[Finding]) -> str:
-    """Findings as an answer without a model to join them: the first as the answer, then the
-    sentence it rests on, then the others."""
-    first, others = findings[0], findings[1:]
-    quote = " ".join(first.citation.text.split())
-    if quote == " ".join(first.text.split()):
-        quote = ""  # (the finding is its sentence: said once)
-    if len(quote) > LEAD_QUOTE:
-        quote = quote[: LEAD_QUOTE - 1].rsplit(" ", 1)[0] + "…"
-    text = f"{first.text} [1]" + (f"\n“{quote}” ({first.chunk.section})" if quote else "")
-    if others:
-        text += "\n\nOther findings:\n" + "\n".join(
-            f"[{n}] ({f.chunk.section}) {f.text}" for n, f in enumerate(others, 2)
-        )
-    return text
-
-
-def rewrite(question: str, draft: str, run: Run) -> str:
-    """The optional rewrite pass: the root model restates the answer more clearly; the draft is
-    kept if the rewrite loses its citation marks."""
-    run.emit(EventKind.PHASE, name="REWRITE")
-    reply = run.gateway.complete(
-        run.root,
-        REWRITE.format(question=question, draft=draft),
-        purpose=Purpose.REWRITE,
-        max_tokens=700,
-    ).text.strip()
-    return (
-        reply
-        if set(CITATION_MARK.findall(reply)) >= set(CITATION_MARK.findall(draft)) and reply
-        else draft
-    )
 
 
 def map_answer(

@@ -10,7 +10,7 @@ from longread import deadline
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 MAX_QUERY_TERMS = 64  # distinct terms of one query scored (each costs a pass over the texts)
-_STOP = frozenset(
+STOP_WORDS = frozenset(
     [
         "a",
         "about",
@@ -121,13 +121,13 @@ def terms(text: str) -> list[str]:
     return [
         stem(w)
         for w in _WORD.findall(text.lower())
-        if (len(w) > 1 or w.isdigit()) and w not in _STOP
+        if (len(w) > 1 or w.isdigit()) and w not in STOP_WORDS
     ]
 
 
 def keywords(text: str) -> str:
     """The words of `text` that are not stop words, as typed (for full-text queries)."""
-    return " ".join(w for w in _WORD.findall(text) if w.lower() not in _STOP)
+    return " ".join(w for w in _WORD.findall(text) if w.lower() not in STOP_WORDS)
 
 
 def search_words(question: str) -> str:

@@ -20,6 +20,7 @@ ROOT_CALLS = frozenset(
         Purpose.BASE,
         Purpose.RETRIEVAL,
         Purpose.JOIN,
+        Purpose.STATE,
         Purpose.REWRITE,
         Purpose.ROUTE,
         Purpose.RECALL,
@@ -84,6 +85,8 @@ class Progress:
             )
         elif name in ("AGGREGATE", "RESPOND"):
             self.phase(name)
+        elif name == "STATE":
+            self.phase("AGGREGATE", "a short answer stated from the findings' passages")
         elif name == "REWRITE":
             self.log("rewrite pass")
         elif name == "RECALL":
