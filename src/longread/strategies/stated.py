@@ -7,7 +7,6 @@ that no short answer could be stated."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -18,6 +17,7 @@ from longread.llm.jsonio import MalformedJSONError, complete_json
 from longread.llm.usage import Purpose
 from longread.strategies.common import Run
 from longread.text.fold import tokens
+from longread.text.lexical import sentence_spans
 from longread.text.rank import STOP_WORDS, terms
 
 if TYPE_CHECKING:
@@ -44,7 +44,6 @@ STATE_SCHEMA = {
 }
 YES_NO = {"yes", "no"}
 _EDGE_QUOTES = "\"'“”‘’` "
-SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+(?:[.!?]+|\n|$)")  # (3.14 within; a line is one)
 
 
 @dataclass(frozen=True)
@@ -92,12 +91,15 @@ def state_answer(
     number = reply.get("passage")
     if not answer or not isinstance(number, int) or not 1 <= number <= len(passages):
         return None
-    passage = passages[number - 1]
     said = tokens(answer)
     if said and said[0] in YES_NO:
         answer = said[0].capitalize()  # (the form asked: yes or no, not a reason)
-    span = resting(answer, passage.text, question)
-    if span is None:
+    named = passages[number - 1]  # (first; a small model may misnumber the one it read)
+    for passage in [named, *(p for p in passages if p is not named)]:
+        span = resting(answer, passage.text, question)
+        if span is not None:
+            break
+    else:
         return None
     quote = " ".join(passage.text[span[0] : span[1]].split())
     citation = source.citation(passage.start + span[0], passage.start + span[1])
@@ -129,12 +131,9 @@ def resting(answer: str, text: str, question: str) -> tuple[int, int] | None:
     needed = set() if said <= YES_NO else (said - asked - STOP_WORDS or said)
     weighed = set(terms(f"{question} {answer}"))
     best, most = None, 0
-    for match in SENTENCE.finditer(text):
-        sentence = match.group(0)
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
         shared = len(weighed & set(terms(sentence)))
         if needed <= set(tokens(sentence)) and shared > most:
-            best, most = match.span(), shared
-    if best is None:
-        return None
-    sentence = text[best[0] : best[1]]
-    return best[0] + len(sentence) - len(sentence.lstrip()), best[0] + len(sentence.rstrip())
+            best, most = (start, end), shared
+    return best
