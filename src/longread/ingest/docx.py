@@ -15,8 +15,8 @@ from docx.text.paragraph import Paragraph
 from lxml.etree import LxmlError
 
 from longread.errors import InputError
-from longread.ingest.figures import MAX_IMAGE_BYTES
 from longread.ingest.loaded import Figure, LoadedDocument, TextBuilder, short_reason
+from longread.ingest.pictures import MAX_IMAGE_BYTES
 from longread.ingest.text import check_file
 
 _HEADING_STYLE = re.compile(r"heading ([1-9])", re.IGNORECASE)

@@ -7,7 +7,6 @@ text, so that search finds them and an answer cites them with their page."""
 
 from __future__ import annotations
 
-import base64
 import io
 import logging
 import re
@@ -16,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from longread.ingest.loaded import Figure, Heading, LoadedDocument, PageSpan
+from longread.ingest.pictures import MAX_IMAGE_BYTES
 
 if TYPE_CHECKING:
     from pdfplumber.page import Page
 
-MAX_IMAGE_BYTES = 4_000_000  # a picture larger than this is not sent (its caption still counts)
 MIN_POINTS = 24  # a PDF image smaller than this on either side is a mark, not a figure
 CAPTION_POINTS = 48  # how far below (or above) a PDF image its caption may start
 RENDER_DPI = 110
@@ -126,33 +125,3 @@ def with_descriptions(
     pages = [PageSpan(p.number, moved(p.start, False), moved(p.end, True)) for p in document.pages]
     headings = [Heading(moved(h.start, False), h.level, h.title) for h in document.headings]
     return replace(document, text="".join(parts), pages=pages, headings=headings)
-
-
-_DATA_URL = re.compile(r"data:(image/[\w.+-]+);base64,([A-Za-z0-9+/=\s]+)")
-_PICTURE_TYPES = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".gif": "image/gif",
-    ".webp": "image/webp",
-}
-
-
-def picture(source: str, folder: Path) -> tuple[str, bytes | None]:
-    """(media type, bytes) of a page's picture: written into the page (a `data:` URL), or a file
-    of a picture type inside the page's own folder; (type, None) for any other, or one too
-    large (a picture elsewhere on the disk or the web is not read)."""
-    inline = _DATA_URL.fullmatch(source.strip())
-    if inline:
-        data = base64.b64decode(inline[2], validate=False)
-        return inline[1], data if len(data) <= MAX_IMAGE_BYTES else None
-    kind = _PICTURE_TYPES.get(Path(source.split("?")[0]).suffix.lower())
-    if kind is None or "://" in source or source.startswith("/"):
-        return kind or "image/png", None
-    try:
-        path = (folder / source).resolve()
-        if not path.is_relative_to(folder.resolve()) or path.stat().st_size > MAX_IMAGE_BYTES:
-            return kind, None
-        return kind, path.read_bytes()
-    except (OSError, ValueError):
-        return kind, None
