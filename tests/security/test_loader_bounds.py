@@ -1,19 +1,26 @@
 """Hostile files given to `longread index`, as a user runs it: loaders count the bytes they decode,
 not the sizes a file declares. A page showing one large picture many times, a picture that is a
-FIFO: each ends within its time limit under 600 MB, with one line where something is refused or
-left out, and the rest of the document is indexed."""
+FIFO, a DOCX whose directory under-states a part: each ends within its time limit under 600 MB,
+with one line where something is refused or left out, and the rest of the document is
+indexed."""
 
 from __future__ import annotations
 
 import base64
+import binascii
 import io
 import os
+import struct
+import zipfile
 from pathlib import Path
 
+import pytest
 from PIL import Image as Picture
 
 from cli import LONGREAD
 from fake_openai import fake_openai
+from longread.errors import InputError
+from longread.ingest.document import load_document
 from security.harness import measured
 
 LIMIT_MB = 600
@@ -102,3 +109,66 @@ def test_a_picture_that_is_a_fifo_does_not_hang_indexing(tmp_path):
     assert server.requests == []  # (nothing read, nothing sent)
     [line] = [line for line in done.stderr.splitlines() if "pipe.png" in line]
     assert "not a regular file" in line and "Traceback" not in done.stderr
+
+
+def picture_docx(path: Path) -> tuple[Path, dict[str, bytes]]:
+    """A real DOCX showing a small picture, and its parts by name."""
+    import docx
+
+    made = docx.Document()
+    made.add_paragraph("The harbour master keeps the tide tables.")
+    made.add_picture(io.BytesIO(noise_png(side=8)))
+    made.save(str(path))
+    with zipfile.ZipFile(path) as package:
+        return path, {info.filename: package.read(info) for info in package.infolist()}
+
+
+def understated_docx(path: Path, inflated_mb: int) -> Path:
+    """A real DOCX showing a picture whose part is zeros that inflate to `inflated_mb` MB, though
+    its central directory (and local header) says it holds 1,000 bytes, with the checksum of
+    those 1,000."""
+    path, parts = picture_docx(path)
+    name = next(part for part in parts if part.startswith("word/media/"))
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as package:
+        for part, data in parts.items():
+            if part != name:
+                package.writestr(part, data)
+        with package.open(name, "w") as part:
+            for _ in range(inflated_mb):
+                part.write(bytes(1024 * 1024))
+    data = bytearray(path.read_bytes())
+    crc = binascii.crc32(bytes(1000))
+    for signature, name_at, crc_at, size_at in (
+        (b"PK\x03\x04", 30, 14, 22),
+        (b"PK\x01\x02", 46, 16, 24),
+    ):
+        at = data.find(signature)
+        while data[at + name_at : at + name_at + len(name)] != name.encode():
+            at = data.find(signature, at + 4)
+        struct.pack_into("<I", data, at + crc_at, crc)
+        struct.pack_into("<I", data, at + size_at, 1000)
+    path.write_bytes(bytes(data))
+    with zipfile.ZipFile(path) as package:  # (what it declares: a small part, a true checksum)
+        assert package.getinfo(name).file_size == 1000
+    return path
+
+
+def test_a_docx_that_understates_a_part_is_refused_in_one_line(tmp_path):
+    bomb = understated_docx(tmp_path / "report.docx", 1024)
+    assert bomb.stat().st_size < 3 * 1024 * 1024
+    done, peak = index(bomb, tmp_path)
+    assert peak < LIMIT_MB, (peak, done.stderr)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    [line] = done.stderr.splitlines()
+    assert "word/media/" in line and "refused" in line, line
+
+
+def test_a_docx_part_packed_by_a_method_word_does_not_use_is_refused(tmp_path):
+    """Python's zipfile inflates bzip2 and LZMA parts without any bound on a step's output."""
+    path, parts = picture_docx(tmp_path / "report.docx")
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as package:
+        for part, data in parts.items():
+            packed = zipfile.ZIP_BZIP2 if part == "word/document.xml" else zipfile.ZIP_DEFLATED
+            package.writestr(part, data, compress_type=packed)
+    with pytest.raises(InputError, match=r"method Word does not use \(word/document.xml\)"):
+        load_document(path)

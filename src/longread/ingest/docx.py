@@ -18,11 +18,9 @@ from longread.errors import InputError
 from longread.ingest.loaded import Figure, LoadedDocument, TextBuilder, short_reason
 from longread.ingest.pictures import MAX_IMAGE_BYTES
 from longread.ingest.text import check_file
+from longread.ingest.zip_parts import check_package
 
 _HEADING_STYLE = re.compile(r"heading ([1-9])", re.IGNORECASE)
-MAX_INFLATED_BYTES = 256 * 1024 * 1024  # a package's parts, all told, once inflated
-MAX_RATIO = 100  # inflated to stored, of a part over RATIO_FLOOR_BYTES (XML packs 5-20 to one)
-RATIO_FLOOR_BYTES = 1024 * 1024
 # What python-docx may raise on a damaged package, besides its own errors.
 _READ_ERRORS = (
     zipfile.BadZipFile,
@@ -53,28 +51,6 @@ def load_docx(path: str | Path) -> LoadedDocument:
     if not text:
         raise InputError(f"{p} has no text")
     return LoadedDocument(str(p), "docx", text, headings=builder.headings, figures=builder.figures)
-
-
-def check_package(path: Path) -> None:
-    """Refuse a zip package that would inflate past MAX_INFLATED_BYTES, or holds a part packed
-    more than MAX_RATIO to one (a zip bomb), before anything is inflated: the sizes its central
-    directory declares are the most Python's zipfile will inflate."""
-    with zipfile.ZipFile(path) as package:
-        parts = package.infolist()
-    total = sum(part.file_size for part in parts)
-    if total > MAX_INFLATED_BYTES:
-        raise InputError(
-            f"{path} would inflate to {total / 2**20:,.0f} MB, over the "
-            f"{MAX_INFLATED_BYTES / 2**20:,.0f} MB a document may take: refused"
-        )
-    for part in parts:
-        if part.file_size > RATIO_FLOOR_BYTES and part.file_size > MAX_RATIO * max(
-            1, part.compress_size
-        ):
-            raise InputError(
-                f"{path} holds a part packed {part.file_size // max(1, part.compress_size):,} to "
-                f"one ({part.filename}): a zip bomb, refused"
-            )
 
 
 def _render(document: Document) -> _Built:
