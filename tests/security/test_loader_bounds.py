@@ -1,8 +1,8 @@
 """Hostile files given to `longread index`, as a user runs it: loaders count the bytes they decode,
 not the sizes a file declares. A page showing one large picture many times, a picture that is a
-FIFO, a DOCX whose directory under-states a part: each ends within its time limit under 600 MB,
-with one line where something is refused or left out, and the rest of the document is
-indexed."""
+FIFO, a DOCX whose directory under-states a part, a PDF page of 14,400 points: each ends within its
+time limit under 600 MB, with one line where something is refused or left out, and the rest of
+the document (or folder) is indexed."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import base64
 import binascii
 import io
 import os
+import re
 import struct
 import zipfile
 from pathlib import Path
@@ -172,3 +173,54 @@ def test_a_docx_part_packed_by_a_method_word_does_not_use_is_refused(tmp_path):
             package.writestr(part, data, compress_type=packed)
     with pytest.raises(InputError, match=r"method Word does not use \(word/document.xml\)"):
         load_document(path)
+
+
+def huge_page_pdf(path: Path) -> Path:
+    """A PDF of one page 14,400 points square (200 inches), a line of text at its top and a
+    small picture stretched over the rest."""
+    from fpdf import FPDF
+
+    pdf = FPDF(unit="pt", format=(14_400, 14_400))
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=72)
+    pdf.text(100, 200, "Chart of the harbour approaches.")
+    pdf.image(io.BytesIO(noise_png(side=8)), x=0, y=400, w=14_400, h=14_000)
+    pdf.output(str(path))
+    return path
+
+
+def test_a_pdf_page_of_14400_points_renders_its_figure_small(tmp_path):
+    pdf = huge_page_pdf(tmp_path / "chart.pdf")
+    assert pdf.stat().st_size < 4000
+    sizes: list[tuple[int, int]] = []
+
+    def describe(messages) -> str:
+        sizes.extend(Picture.open(io.BytesIO(p)).size for p in shown_pictures(messages))
+        return SAID
+
+    with fake_openai([describe]) as server:
+        done, peak = index(
+            pdf, tmp_path, "--vision-model", "openai:vision", OPENAI_BASE_URL=server.url
+        )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert peak < LIMIT_MB, (peak, done.stderr)
+    [(width, height)] = sizes  # (described, at a size a vision model can take)
+    assert width * height <= 8_000_000
+
+
+def test_a_folder_of_hostile_files_indexes_the_others(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("The harbour master keeps the tide tables.")
+    understated_docx(folder / "report.docx", 64)
+    os.mkfifo(folder / "pipe.png")
+    page_showing(folder, "pipe.png", 3)
+    os.mkfifo(folder / "queue.txt")
+    done, peak = index(folder, tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    report = " ".join(done.stdout.split())
+    assert "2 added" in report and "3 skipped" in report, report
+    for name, why in [("pipe.png", "not a regular file"), ("queue.txt", "not a regular file")]:
+        assert re.search(rf"skipped {name}: \S+ is {why}", report), report
+    assert re.search(r"skipped report.docx: \S+ holds a part that inflates to more", report)
+    assert peak < LIMIT_MB
