@@ -15,6 +15,7 @@ from PIL import Image as Picture
 
 from longread.index.figures import FigureReader
 from longread.ingest import pictures as bounds
+from longread.ingest.document import load_document
 from longread.ingest.loaded import Figure, LoadedDocument
 from longread.ingest.pictures import Pictures, picture_source
 from longread.ingest.text import open_regular
@@ -120,3 +121,18 @@ def test_one_description_serves_every_figure_of_the_same_picture_and_caption(tmp
     assert len(vision.requests) == 2
     assert described.text.count("Said of the chart.") == 3
     assert described.text.count("Said of the other.") == 1
+
+
+def test_a_docx_keeps_no_more_pictures_than_a_document_shows(tmp_path, monkeypatch):
+    import docx
+
+    from longread.ingest import docx as docx_loader
+
+    monkeypatch.setattr(docx_loader, "MAX_DOCUMENT_BYTES", 2 * len(png()) + 10)
+    made = docx.Document()
+    for seed in (0, 1, 2, 0):  # (the first picture shown again last)
+        made.add_picture(io.BytesIO(png(seed=seed)))
+    made.add_paragraph("The harbour master keeps the tide tables.")
+    made.save(str(tmp_path / "report.docx"))
+    kept = [figure.data for figure in load_document(tmp_path / "report.docx").figures]
+    assert kept[:3] == [png(seed=0), png(seed=1), None] and kept[3] is kept[0]

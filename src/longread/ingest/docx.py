@@ -16,7 +16,7 @@ from lxml.etree import LxmlError
 
 from longread.errors import InputError
 from longread.ingest.loaded import Figure, LoadedDocument, TextBuilder, short_reason
-from longread.ingest.pictures import MAX_IMAGE_BYTES
+from longread.ingest.pictures import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES
 from longread.ingest.text import check_file
 from longread.ingest.zip_parts import check_package
 
@@ -69,6 +69,19 @@ class _Built(TextBuilder):
     def __init__(self) -> None:
         super().__init__()
         self.figures: list[Figure] = []
+        self._kept: set[int] = set()  # the ids of the pictures' bytes kept
+        self._kept_bytes = 0  # and their size
+
+    def kept(self, data: bytes | None) -> bytes | None:
+        """`data`, unless it is a picture that would take the document's pictures past
+        MAX_DOCUMENT_BYTES (more than a vision model is shown of one document: not kept)."""
+        if data is None or id(data) in self._kept:
+            return data
+        if self._kept_bytes + len(data) > MAX_DOCUMENT_BYTES:
+            return None
+        self._kept.add(id(data))
+        self._kept_bytes += len(data)
+        return data
 
 
 def _pictures(paragraph: Paragraph) -> list[tuple[str, str, bytes | None]]:
@@ -88,12 +101,12 @@ def _pictures(paragraph: Paragraph) -> list[tuple[str, str, bytes | None]]:
     return found
 
 
-def _placed(builder: TextBuilder, alt: str, kind: str, data: bytes | None) -> Figure:
+def _placed(builder: _Built, alt: str, kind: str, data: bytes | None) -> Figure:
     """A picture's figure, its alt text written as a line of the text (`[Image: a tide chart]`)
     and its description to follow."""
     if alt:
         builder.block(f"[Image: {alt}]")
-    return Figure(builder.length, None, alt, kind, data)
+    return Figure(builder.length, None, alt, kind, builder.kept(data))
 
 
 def _add_paragraph(builder: TextBuilder, paragraph: Paragraph) -> None:
