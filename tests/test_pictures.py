@@ -20,6 +20,7 @@ from longread.errors import ModelError
 from longread.index.figures import FigureReader
 from longread.index.single import SingleDocIndex
 from longread.ingest.document import load_document
+from longread.ingest.pictures import Pictures
 from longread.llm.gateway import Gateway
 from longread.llm.scripted import ScriptedLM
 from longread.store.docstore import DocStore
@@ -122,9 +123,12 @@ def test_an_html_pages_pictures_give_their_alt_text_and_only_their_own_bytes(tmp
     document = load_document(page)
     assert "[Image: A tide chart]" in document.text and "Figure 2: Tides by month" in document.text
     inline_figure, local, outside, remote = document.figures
-    assert inline_figure.caption == "A tide chart" and inline_figure.data == png
-    assert local.data == png  # (a picture in the page's own folder)
-    assert outside.data is None and remote.data is None  # (never read: outside it, or the web)
+    assert all(figure.data is None for figure in document.figures)  # (read only when described)
+    pictures = Pictures("page.html")
+    assert inline_figure.caption == "A tide chart" and pictures.data(inline_figure) == png
+    assert pictures.data(local) == png  # (a picture in the page's own folder)
+    assert pictures.data(outside) is None and pictures.data(remote) is None  # (never read)
+    assert outside.source == remote.source == ""  # (outside its folder, or on the web)
     assert document.text[: inline_figure.at].endswith("[Image: A tide chart]")
 
 

@@ -12,6 +12,7 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +68,36 @@ def isolation_mode(mode: str) -> Iterator[None]:
             os.environ.pop("LONGREAD_BWRAP", None)
         else:
             os.environ["LONGREAD_BWRAP"] = previous
+
+
+# Runs a command, then says on its last line of stderr the command's peak memory (KB) and its exit
+# code, or "timeout" when it was killed for running past its limit.
+_MEASURED = (
+    "import resource, subprocess, sys\n"
+    "try:\n"
+    "    code = subprocess.run(sys.argv[2:], timeout=float(sys.argv[1])).returncode\n"
+    "except subprocess.TimeoutExpired:\n"
+    "    code = 'timeout'\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code, file=sys.stderr)\n"
+)
+
+
+def measured(
+    args: list[str], cwd: Path, timeout: float = 240, **env: str
+) -> tuple[subprocess.CompletedProcess, float]:
+    """(the run of `args`, its peak resident memory in MB): stderr is the command's own; the
+    return code is None when it ran past `timeout` seconds (it is then killed)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURED, str(timeout), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **env},
+        timeout=timeout + 60,
+    )
+    *said, last = done.stderr.rstrip("\n").split("\n")
+    peak_kb, code = last.split()
+    returncode = None if code == "timeout" else int(code)
+    return subprocess.CompletedProcess(args, returncode, done.stdout, "\n".join(said)), int(
+        peak_kb
+    ) / 1024

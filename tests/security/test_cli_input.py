@@ -7,7 +7,6 @@ import logging
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from cli import LONGREAD
 from longread.errors import InputError
 from longread.ingest.document import load_document
+from security.harness import measured
 from test_ingest_documents import write_pdf
 
 
@@ -158,24 +158,9 @@ def test_a_zip_bomb_is_refused_in_one_line_before_it_inflates(tmp_path):
     assert bomb.stat().st_size < 2 * 1024 * 1024
     with pytest.raises(InputError, match="zip bomb"):
         load_document(bomb)
-    peak = (  # the CLI run by a Python that then says the peak memory of its child, in KB
-        "import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); "
-        "sys.exit(done.returncode)"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", peak, LONGREAD, "ask", str(bomb), "What is in it?"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
-    *said, peak_kb = result.stderr.strip().splitlines()
-    assert_one_line_error(
-        subprocess.CompletedProcess(result.args, result.returncode, result.stdout, "\n".join(said)),
-        "zip bomb",
-    )
-    assert int(peak_kb) < 300 * 1024  # (the whole CLI: well under what the part would inflate to)
+    result, peak_mb = measured([LONGREAD, "ask", str(bomb), "What is in it?"], tmp_path, 300)
+    assert_one_line_error(result, "zip bomb")
+    assert peak_mb < 300  # (the whole CLI: well under what the part would inflate to)
 
 
 def test_a_pdf_stream_that_inflates_without_end_is_refused_in_one_line(tmp_path):

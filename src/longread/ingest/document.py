@@ -14,7 +14,7 @@ from typing import BinaryIO
 
 from longread.errors import InputError
 from longread.ingest.loaded import LoadedDocument, short_reason
-from longread.ingest.text import check_file, text_of
+from longread.ingest.text import check_file, open_regular, text_of
 
 _SUFFIX_KINDS = {
     "": "text",
@@ -47,7 +47,7 @@ def load_document(path: str | Path) -> LoadedDocument:
     try:
         p = check_file(path)
         suffix = p.suffix.lower()
-        with p.open("rb") as handle:
+        with open_regular(p) as handle:
             kind = _sniff(handle.read(5), p) or _SUFFIX_KINDS.get(suffix)
             if kind not in LOADERS:
                 with _mapped(handle) as data:

@@ -15,14 +15,12 @@ from docx.text.paragraph import Paragraph
 from lxml.etree import LxmlError
 
 from longread.errors import InputError
-from longread.ingest.figures import MAX_IMAGE_BYTES
 from longread.ingest.loaded import Figure, LoadedDocument, TextBuilder, short_reason
+from longread.ingest.pictures import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES
 from longread.ingest.text import check_file
+from longread.ingest.zip_parts import check_package
 
 _HEADING_STYLE = re.compile(r"heading ([1-9])", re.IGNORECASE)
-MAX_INFLATED_BYTES = 256 * 1024 * 1024  # a package's parts, all told, once inflated
-MAX_RATIO = 100  # inflated to stored, of a part over RATIO_FLOOR_BYTES (XML packs 5-20 to one)
-RATIO_FLOOR_BYTES = 1024 * 1024
 # What python-docx may raise on a damaged package, besides its own errors.
 _READ_ERRORS = (
     zipfile.BadZipFile,
@@ -55,28 +53,6 @@ def load_docx(path: str | Path) -> LoadedDocument:
     return LoadedDocument(str(p), "docx", text, headings=builder.headings, figures=builder.figures)
 
 
-def check_package(path: Path) -> None:
-    """Refuse a zip package that would inflate past MAX_INFLATED_BYTES, or holds a part packed
-    more than MAX_RATIO to one (a zip bomb), before anything is inflated: the sizes its central
-    directory declares are the most Python's zipfile will inflate."""
-    with zipfile.ZipFile(path) as package:
-        parts = package.infolist()
-    total = sum(part.file_size for part in parts)
-    if total > MAX_INFLATED_BYTES:
-        raise InputError(
-            f"{path} would inflate to {total / 2**20:,.0f} MB, over the "
-            f"{MAX_INFLATED_BYTES / 2**20:,.0f} MB a document may take: refused"
-        )
-    for part in parts:
-        if part.file_size > RATIO_FLOOR_BYTES and part.file_size > MAX_RATIO * max(
-            1, part.compress_size
-        ):
-            raise InputError(
-                f"{path} holds a part packed {part.file_size // max(1, part.compress_size):,} to "
-                f"one ({part.filename}): a zip bomb, refused"
-            )
-
-
 def _render(document: Document) -> _Built:
     """Paragraphs (and their pictures) and tables in body order."""
     builder = _Built()
@@ -93,6 +69,19 @@ class _Built(TextBuilder):
     def __init__(self) -> None:
         super().__init__()
         self.figures: list[Figure] = []
+        self._kept: set[int] = set()  # the ids of the pictures' bytes kept
+        self._kept_bytes = 0  # and their size
+
+    def kept(self, data: bytes | None) -> bytes | None:
+        """`data`, unless it is a picture that would take the document's pictures past
+        MAX_DOCUMENT_BYTES (more than a vision model is shown of one document: not kept)."""
+        if data is None or id(data) in self._kept:
+            return data
+        if self._kept_bytes + len(data) > MAX_DOCUMENT_BYTES:
+            return None
+        self._kept.add(id(data))
+        self._kept_bytes += len(data)
+        return data
 
 
 def _pictures(paragraph: Paragraph) -> list[tuple[str, str, bytes | None]]:
@@ -112,12 +101,12 @@ def _pictures(paragraph: Paragraph) -> list[tuple[str, str, bytes | None]]:
     return found
 
 
-def _placed(builder: TextBuilder, alt: str, kind: str, data: bytes | None) -> Figure:
+def _placed(builder: _Built, alt: str, kind: str, data: bytes | None) -> Figure:
     """A picture's figure, its alt text written as a line of the text (`[Image: a tide chart]`)
     and its description to follow."""
     if alt:
         builder.block(f"[Image: {alt}]")
-    return Figure(builder.length, None, alt, kind, data)
+    return Figure(builder.length, None, alt, kind, builder.kept(data))
 
 
 def _add_paragraph(builder: TextBuilder, paragraph: Paragraph) -> None:

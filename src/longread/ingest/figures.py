@@ -1,52 +1,70 @@
 """A document's figures: each picture with the caption or alt text its file gives it, the page it is
 on and where in the text a description of it belongs (after its caption). A DOCX's and an HTML
 page's are found as their text is built (`LoadedDocument.figures`); a PDF's are read from its
-pages when asked for (`pdf_figures`: rendering them costs time). A picture is data, bounded in
-size, sent to a vision model and nowhere else. `with_descriptions` writes descriptions into the
-text, so that search finds them and an answer cites them with their page."""
+pages when asked for (`pdf_figures`: rendering them costs time), each page drawn once, under
+MAX_RENDER_PIXELS however large it says it is. A picture is data, bounded in size, sent to a
+vision model and nowhere else. `with_descriptions` writes descriptions into the text, so that
+search finds them and an answer cites them with their page."""
 
 from __future__ import annotations
 
-import base64
 import io
 import logging
+import math
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from longread.ingest.loaded import Figure, Heading, LoadedDocument, PageSpan
+from longread.ingest.pictures import MAX_IMAGE_BYTES
 
 if TYPE_CHECKING:
     from pdfplumber.page import Page
+    from PIL.Image import Image
+    from pypdfium2 import PdfPage
 
-MAX_IMAGE_BYTES = 4_000_000  # a picture larger than this is not sent (its caption still counts)
 MIN_POINTS = 24  # a PDF image smaller than this on either side is a mark, not a figure
 CAPTION_POINTS = 48  # how far below (or above) a PDF image its caption may start
 RENDER_DPI = 110
+MAX_RENDER_PIXELS = 8_000_000  # a page is drawn at RENDER_DPI, or smaller to stay under this
 MAX_PDF_FIGURES = 200  # figures read from one PDF at most
 
 
-def pdf_figures(path: str | Path, document: LoadedDocument) -> list[Figure]:
+def pdf_figures(path: str | Path, document: LoadedDocument) -> Iterator[Figure]:
     """The images of a PDF's pages large enough to be figures, each rendered to PNG, with the line
     just below it (else just above) as its caption, placed after that caption's line in the
-    text (else at its page's end); none where pdfplumber cannot read the file."""
+    text (else at its page's end), one at a time; none (more) where the file cannot be read."""
     import pdfplumber  # (large: loaded only when figures are read)
+    import pypdfium2
 
-    figures: list[Figure] = []
+    count = 0
     try:
-        with pdfplumber.open(str(path)) as pdf:
+        with pdfplumber.open(str(path)) as pdf, pypdfium2.PdfDocument(str(path)) as drawable:
             for number, page in enumerate(pdf.pages, 1):
+                images = page.images[: MAX_PDF_FIGURES - count]
+                boxes = [box for image in images if (box := _inside(page, image)) is not None]
+                drawn = _drawn(drawable[number - 1]) if boxes else None
                 span = next((p for p in document.pages if p.number == number), None)
-                for image in page.images[: MAX_PDF_FIGURES - len(figures)]:
-                    box = _inside(page, image)
-                    if box is not None:
-                        caption = _caption(page, box)
-                        at = _after_line(document.text, caption, span)
-                        figures.append(Figure(at, number, caption, data=_rendered(page, box)))
+                for box in boxes:
+                    caption = _caption(page, box)
+                    at = _after_line(document.text, caption, span)
+                    count += 1
+                    yield Figure(at, number, caption, data=_rendered(page, box, drawn))
     except Exception:  # noqa: BLE001 - pdfminer raises many kinds on a damaged file: the text stays
         logging.getLogger(__name__).warning("the figures of %s cannot be read", path)
-    return figures
+
+
+def _drawn(page: PdfPage) -> tuple[Image, float] | None:
+    """The whole page drawn, and at what resolution: RENDER_DPI, or less for a page so large that
+    it would take more than MAX_RENDER_PIXELS (None if it cannot be drawn)."""
+    try:
+        width, height = page.get_size()
+        dpi = min(RENDER_DPI, 72 * math.sqrt(MAX_RENDER_PIXELS / max(1.0, width * height)))
+        return page.render(scale=dpi / 72).to_pil(), dpi
+    except Exception:  # (a damaged page: its figures keep their captions)
+        return None
 
 
 def _inside(page: Page, image: dict) -> tuple[float, float, float, float] | None:
@@ -74,10 +92,17 @@ def _caption(page: Page, box: tuple[float, float, float, float]) -> str:
     return ""
 
 
-def _rendered(page: Page, box: tuple[float, float, float, float]) -> bytes | None:
-    """The box of the page drawn as a PNG (None if it cannot be, or is too large to send)."""
+def _rendered(
+    page: Page, box: tuple[float, float, float, float], drawn: tuple[Image, float] | None
+) -> bytes | None:
+    """The box of the page (`drawn`: the page drawn whole, and at what resolution) as a PNG
+    (None if it cannot be, or is too large to send)."""
+    from pdfplumber.display import PageImage
+
+    if drawn is None:
+        return None
     try:
-        picture = page.crop(box).to_image(resolution=RENDER_DPI)
+        picture = PageImage(page.crop(box), original=drawn[0], resolution=drawn[1])
         out = io.BytesIO()
         picture.original.save(out, format="PNG")
     except Exception:  # (a damaged image stream: the figure keeps its caption)
@@ -126,33 +151,3 @@ def with_descriptions(
     pages = [PageSpan(p.number, moved(p.start, False), moved(p.end, True)) for p in document.pages]
     headings = [Heading(moved(h.start, False), h.level, h.title) for h in document.headings]
     return replace(document, text="".join(parts), pages=pages, headings=headings)
-
-
-_DATA_URL = re.compile(r"data:(image/[\w.+-]+);base64,([A-Za-z0-9+/=\s]+)")
-_PICTURE_TYPES = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".gif": "image/gif",
-    ".webp": "image/webp",
-}
-
-
-def picture(source: str, folder: Path) -> tuple[str, bytes | None]:
-    """(media type, bytes) of a page's picture: written into the page (a `data:` URL), or a file
-    of a picture type inside the page's own folder; (type, None) for any other, or one too
-    large (a picture elsewhere on the disk or the web is not read)."""
-    inline = _DATA_URL.fullmatch(source.strip())
-    if inline:
-        data = base64.b64decode(inline[2], validate=False)
-        return inline[1], data if len(data) <= MAX_IMAGE_BYTES else None
-    kind = _PICTURE_TYPES.get(Path(source.split("?")[0]).suffix.lower())
-    if kind is None or "://" in source or source.startswith("/"):
-        return kind or "image/png", None
-    try:
-        path = (folder / source).resolve()
-        if not path.is_relative_to(folder.resolve()) or path.stat().st_size > MAX_IMAGE_BYTES:
-            return kind, None
-        return kind, path.read_bytes()
-    except (OSError, ValueError):
-        return kind, None

@@ -17,8 +17,8 @@ from bs4 import (
 )
 
 from longread.errors import InputError
-from longread.ingest.figures import picture
 from longread.ingest.loaded import Figure, LoadedDocument, TextBuilder
+from longread.ingest.pictures import picture_source
 from longread.ingest.text import check_file, decode
 
 _DROPPED = {"script", "style", "noscript", "template", "head", "title"}
@@ -99,7 +99,7 @@ class _Renderer:
 
     def __init__(self, soup: BeautifulSoup, folder: Path) -> None:
         self.builder = TextBuilder()
-        self.folder = folder  # (the page's own: a picture it shows from outside it is not read)
+        self.folder = folder.resolve()  # (the page's own: a picture outside it is never read)
         self.figures: list[Figure] = []
         self._gap = ""  # what goes between this piece and the next on the same line
         self._pre_depth = 0
@@ -148,14 +148,14 @@ class _Renderer:
 
     def _image(self, tag: Tag) -> None:
         """A picture: its alt text written as a line (`[Image: a tide chart]`), and a figure whose
-        description follows it."""
+        description follows it (its bytes are read only if a vision model is to describe it)."""
         alt = " ".join(str(tag.get("alt") or "").split())
         if alt:
             self.builder.end_line()
             self.builder.write(f"[Image: {alt}]")
             self.builder.end_line()
-        kind, data = picture(str(tag.get("src") or ""), self.folder)
-        self.figures.append(Figure(self.builder.length, None, alt, kind, data))
+        kind, source = picture_source(str(tag.get("src") or ""), self.folder)
+        self.figures.append(Figure(self.builder.length, None, alt, kind, source=source))
 
     def _close(self, tag: Tag) -> None:
         self._break(tag.name)

@@ -29,13 +29,15 @@ class Heading(NamedTuple):
 @dataclass(frozen=True)
 class Figure:
     """A picture of the document: where its description goes in the text (`at`), its page, its
-    caption or alt text ("" if none), and its bytes (None where they cannot be read)."""
+    caption or alt text ("" if none), and its bytes (None where they cannot be read, or are read
+    only when wanted: from `source`, a picture file's path or a `data:` URL)."""
 
     at: int
     page: int | None
     caption: str
     media_type: str = "image/png"
     data: bytes | None = None
+    source: str = ""
 
 
 @dataclass

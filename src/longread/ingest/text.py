@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import codecs
+import os
 from mmap import mmap
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
+from typing import BinaryIO
 
 from charset_normalizer import from_bytes
 
@@ -42,6 +44,21 @@ def check_file(path: str | Path) -> Path:
     if info.st_size == 0:
         raise InputError(f"{p} is empty")
     return p
+
+
+def open_regular(path: str | Path) -> BinaryIO:
+    """The file opened for reading if it is a regular file once open: a FIFO, device or socket
+    (put in its place after a check, or named as a picture) is opened without blocking, seen and
+    refused with an InputError, never read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"{path} is not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def decode(data: bytes | mmap, name: str = "input") -> str:
