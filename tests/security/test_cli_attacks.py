@@ -4,6 +4,8 @@ CLI's environment, and the model's code goes after the key, the host, the cache 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import signal
@@ -257,3 +259,26 @@ def test_doctor_reports_every_layer(mode):
     namespaces = next(line for line in done.stdout.splitlines() if "namespaces" in line)
     assert ("inactive" in namespaces) == (mode == "kernel")
     assert "model code is isolated by the operating system" in done.stdout
+
+
+def test_records_csv_export_writes_no_formula(tmp_path):
+    """A cell a spreadsheet would run (`=`, `+`, `-`, `@` first) is written behind a single
+    quote; numbers, negative ones too, stay numbers."""
+    (tmp_path / "orders.csv").write_text(
+        "item,note,amount\n"
+        'a,"=HYPERLINK(""http://evil.example"",""x"")",1\n'
+        "b,+cmd|calc!A0,-2\n"
+        "c,-2+3,3.5\n"
+        "d,@SUM(A1:A2),4\n"
+        "e,plain,-5\n",
+        encoding="utf-8",
+    )
+    result = longread(
+        "records", "orders.csv", "--csv", "orders", cache=tmp_path / "cache", cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    cells = [cell for row in csv.reader(io.StringIO(result.stdout)) for cell in row]
+    formulas = ['=HYPERLINK("http://evil.example","x")', "+cmd|calc!A0", "-2+3", "@SUM(A1:A2)"]
+    assert all("'" + formula in cells for formula in formulas), cells
+    assert not any(cell in formulas for cell in cells)
+    assert {"-2", "3.5", "-5", "plain"} <= set(cells)

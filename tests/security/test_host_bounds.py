@@ -274,3 +274,26 @@ def test_the_context_file_is_the_hosts_alone(mode):
         context_file = Path(sandbox.run_dir) / "context.txt"
         assert context_file.stat().st_mode & 0o077 == 0
         assert sandbox.run("print(context)").output.strip() == "private text"
+
+
+@pytest.fixture
+def many_kinds_tools(tmp_path) -> SingleDocTools:
+    """A document whose 1,000 headings name 500 kinds of part (`## Aaab 1`, `## Aaab 2`), none
+    written in lower case: each kind is looked for through the whole text (~20 s in all)."""
+    words = [f"Q{a}{b}{c}" for a in "abcdefgh" for b in "abcdefgh" for c in "abcdefgh"][:500]
+    path = tmp_path / "kinds.md"
+    parts = "".join(f"## {word} {n}\n\nText of {word} {n}.\n\n" for word in words for n in (1, 2))
+    path.write_text(parts + "x " * 500_000, encoding="utf-8")
+    index = SingleDocIndex.build(path, DocStore(tmp_path / "i.sqlite"))
+    return SingleDocTools(index, ScriptedLM(["-"]), Gateway())
+
+
+def test_references_stop_at_the_cells_time_limit(mode, many_kinds_tools):
+    """references() learns what the document's headings name on the host: that too ends with
+    the cell (it ran 141 s past a 60 s limit at 100,000 headings)."""
+    with Sandbox(many_kinds_tools.functions(), cell_timeout=2) as sandbox:
+        started = time.monotonic()
+        result = sandbox.run("refs = references()")
+        assert time.monotonic() - started < 2 + 5, result.render()
+        assert "longer than 2 s" in result.render()
+        assert sandbox.run("print('still here')").output.strip() == "still here"

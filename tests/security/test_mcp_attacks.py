@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import threading
 from pathlib import Path
 
+import anyio
 import pytest
 
 from longread.api.settings import AskSettings
@@ -69,3 +71,92 @@ def test_records_sql_may_only_read_the_record_tables(root, tmp_path, sql):
     assert before == after and before[0]["n"] > 100
     assert hashlib.sha256(index_file.read_bytes()).hexdigest() == digest
     assert not planted.exists()
+
+
+# --- out-of-range arguments and concurrent calls -------------------------------------------------
+
+BIG = 10**30
+
+
+def _server(root: Path, max_calls: int | None = None):
+    from longread.mcp_server.server import make_server
+
+    model = ScriptedLM(_never)
+    settings = AskSettings(root_model=model, sub_model=model, cache=False)
+    if max_calls is None:
+        return make_server(Roots.of([root]), settings)
+    return make_server(Roots.of([root]), settings, max_calls=max_calls)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "needle"),
+    [
+        ("read", {"start": BIG, "end": BIG + 5}, "start"),
+        ("read", {"start": -5, "end": 10}, "start"),
+        ("read", {"start": 5, "end": -BIG}, "end"),
+        ("read", {"start": "x", "end": 5}, "start"),
+        ("read", {"section": 5}, "section"),
+        ("search", {"query": "wood", "k": -1}, "k"),
+        ("search", {"query": "wood", "k": BIG}, "k"),
+        ("search", {"query": ["wood"]}, "query"),
+        ("ask", {"question": "q", "max_seconds": -1}, "max_seconds"),
+        ("ask", {"question": "q", "max_seconds": 0}, "max_seconds"),
+        ("ask", {"question": "q", "max_cost_usd": -1e308}, "max_cost_usd"),
+        ("outline", {"path": "mac\x00beth.md"}, "null"),
+        ("records", {"sql": 5}, "sql"),
+    ],
+)
+def test_an_out_of_range_argument_is_one_line_never_a_traceback(
+    root, tool, arguments, needle, caplog
+):
+    from mcp.client import Client
+
+    async def call():
+        async with Client(_server(root)) as client:
+            return await client.call_tool(tool, {"path": "macbeth.md", **arguments})
+
+    result = anyio.run(call)
+    text = result.content[0].text
+    assert result.is_error and needle in text and "\n" not in text, text
+    assert not [r for r in caplog.records if r.exc_info], "the server logged a traceback"
+
+
+def test_calls_past_the_cap_are_refused_as_busy(root):
+    """Two calls may run at once here: a third, while both run, is refused at once in one line;
+    once they end, a call runs again."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from longread.mcp_server.server import Calls
+
+    model = ScriptedLM(_never)
+    settings = AskSettings(root_model=model, sub_model=model, cache=False)
+    calls = Calls(Roots.of([root]), settings, max_calls=2)
+    release, started = threading.Event(), []
+
+    def held(source) -> str:
+        started.append(source)
+        release.wait(120)
+        return "done"
+
+    async def run() -> tuple[list[str], str, str]:
+        done: list[str] = []
+
+        async def one() -> None:
+            done.append(await calls.run(None, "macbeth.md", held))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(one)
+            group.start_soon(one)
+            while len(started) < 2:
+                await anyio.sleep(0.01)
+            try:
+                await calls.run(None, "macbeth.md", held)
+                refused = ""
+            except ToolError as error:
+                refused = str(error)
+            release.set()
+        return done, refused, await calls.run(None, "macbeth.md", lambda source: "again")
+
+    done, refused, again = anyio.run(run)
+    assert done == ["done", "done"] and again == "again"
+    assert "busy" in refused and "\n" not in refused, refused

@@ -15,10 +15,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+from fastapi.testclient import TestClient
+
 from cli import LONGREAD
 from fake_openai import fake_openai
+from longread.llm.scripted import ScriptedLM
+from longread.web.hosts import allowed_hosts
 from security.harness import GUARD_OFF, attempt
 from security.test_cli_attacks import worker_pids
+from webserver import scripted_app
 
 TOKEN = "web-token-93b1f0e2"
 API_KEY = "sk-web-secret-5c8a21"
@@ -189,3 +195,24 @@ def test_a_client_that_leaves_mid_tool_call_stops_the_call_and_its_worker_within
             assert _seconds_to_stop(stream, tmp_path) < 1
         finally:
             released.set()  # (the model server, closing, waits for its reply)
+
+
+@pytest.mark.parametrize(
+    ("origin", "status"),
+    [
+        ("http://127.0.0.1:9999", 403),  # (another program's page on this machine)
+        ("http://localhost:8001", 403),
+        ("http://127.0.0.1", 403),  # (port 80)
+        ("https://127.0.0.1:8000", 403),  # (another scheme: another origin)
+        ("http://127.0.0.1:8000", 200),  # (the server's own page)
+        ("http://localhost:8000", 200),
+    ],
+)
+def test_a_page_on_another_local_port_cannot_change_anything(tmp_path, origin, status):
+    """An Origin is the server's own only with its host name and its port: a page served by
+    another local program (a dev server on :9999) is another site."""
+    app = scripted_app(tmp_path, ScriptedLM(["x"]), hosts=allowed_hosts("127.0.0.1"))
+    client = TestClient(app, base_url="http://127.0.0.1:8000")
+    upload = {"files": ("n.txt", b"The harbour opens at dawn.", "text/plain")}
+    sent = client.post("/api/parse", files=upload, headers={"origin": origin})
+    assert sent.status_code == status, sent.text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 import sys
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from longread.cli.display import console, err_console
 from longread.errors import InputError
 
 SAMPLES = 3
+FORMULA_FIRST = ("=", "+", "-", "@", "\t", "\r")  # (what makes a spreadsheet read a formula)
+_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
 @app.command()
@@ -49,7 +52,7 @@ def records(
                 raise InputError(f"no table {as_csv!r}; {path} has {', '.join(catalog.tables)}")
             writer = csv.writer(sys.stdout)
             for row in catalog.query.rows(as_csv):
-                writer.writerow(row)
+                writer.writerow([_inert(cell) for cell in row])
             return
         for table in catalog.tables.values():
             _show(catalog, table.name, table.kinds, table.rows)
@@ -77,3 +80,11 @@ def _show(catalog: object, name: str, kinds: tuple[str, ...], rows: int) -> None
 def _cell(value: object) -> str:
     text = "" if value is None else " ".join(str(value).split())
     return text if len(text) <= 80 else text[:79] + "…"
+
+
+def _inert(cell: object) -> object:
+    """A cell as a spreadsheet opening the CSV reads it: text it would take for a formula (`=`,
+    `+`, `-`, `@` first) behind a single quote, the usual guard; a number, negative too, as is."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_FIRST) and not _NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell

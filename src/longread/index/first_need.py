@@ -15,10 +15,12 @@ from contextlib import suppress
 from pathlib import Path
 
 from longread import deadline
+from longread.errors import LongreadError
 from longread.index.records import FINDERS_VERSION, find_records
 from longread.store.docstore import DocStore
 
 APART_CHARS = 2_000_000  # a longer text's are found apart under a deadline (a process: ~0.3 s)
+WHY_CHARS = 200  # of what a finder raised, said of a skipped file
 WAIT_SECONDS = 0.05  # how often the deadline is looked at while they are
 
 
@@ -40,6 +42,19 @@ def ensure_records(store: DocStore, store_id: int, name: str) -> None:
     with store.building():
         if store.records_version(store_id) != FINDERS_VERSION:
             find_records(store, store_id, name)
+
+
+def found_or_why(store: DocStore, store_id: int, name: str) -> str | None:
+    """`ensure_records`, or, where a file breaks a finder, why its records were not read (one
+    line): it is skipped, never the folder. A passed deadline or a stop still ends the work."""
+    try:
+        ensure_records(store, store_id, name)
+    except (deadline.DeadlineExceeded, LongreadError):
+        raise
+    except Exception as error:  # (whatever a hostile file makes a finder raise)
+        said = " ".join(str(error).split())[:WHY_CHARS]
+        return f"the records of {name} were not read ({type(error).__name__}: {said})"
+    return None
 
 
 def _found_apart(path: Path, store_id: int, name: str) -> None:

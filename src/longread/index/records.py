@@ -26,7 +26,7 @@ from longread.store.docstore import DocStore
 from longread.store.record_tables import Counts, StoredColumn
 from longread.store.rows import SectionRow
 
-FINDERS_VERSION = 72  # raise when the finders change: documents read before are read again
+FINDERS_VERSION = 73  # raise when the finders change: documents read before are read again
 MAX_CHARS = 200_000_000  # a longer document's records are not looked for
 MARK = "@"  # (a key of `Places.values` naming a heading mark: `@version`)
 UNDER = "parent_section"  # the heading a row's section is under (where headings name no kinds)
@@ -62,7 +62,7 @@ def find_records(store: DocStore, store_id: int, name: str) -> None:
                 [value_counts(v, c.type) for v, c in zip(t.values, t.columns, strict=True)],
             )
             for t in tables
-            if len(t)
+            if len(t) and t.columns  # (rows of no field: `<a>` elements holding only others)
         ],
         FINDERS_VERSION,
     )

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from longread import deadline
 from longread.ingest.headings import NUMBER_WORDS
 from longread.store.rows import SectionRow
 from longread.text.rank import terms
@@ -51,6 +52,7 @@ TITLE_LIKE_WORDS = 3  # a title after `see` not capitalized must be this long (`
 MAX_PHRASE_WORDS = 6  # of a phrase after `see` that names a section by the words of its title
 MAX_HOLDING = 3  # sections whose titles hold such a phrase's words, for it to name the nearest
 MAX_REFERENCES = 10_000  # found in one stretch of text at most
+GROUPED_KEPT = 8  # sections of one number or title past which their grouping is kept
 SAMPLE_CHARS = 4_000_000  # of a document's text, the words that refer are learned from
 
 
@@ -82,6 +84,7 @@ class ReferenceFinder:
         self.titled: dict[str, list[SectionRow]] = defaultdict(list)
         self._read_headings(sample)
         self.captions = _captions(sample)
+        self._grouped: dict[int, tuple[list[SectionRow], dict[int | None, list[SectionRow]]]] = {}
         self.referring = self._referring_words(sample)
 
     def _read_headings(self, sample: str) -> None:
@@ -123,15 +126,33 @@ class ReferenceFinder:
         appendix that numbers its own), the first in the part of the document that holds the
         reference (its top-level section), else the first; never the one that holds it, if
         another will do."""
-        outside = [r for r in rows if not r.start <= at < r.end] or rows
         holder = self._section_at(at)
-        top = self._top(holder) if holder is not None else None
-        return next((r for r in outside if self._top(r) == top), outside[0])
+        same = self._by_top(rows).get(self._tops_of[holder.id] if holder else None, [])
+        found = next((r for r in same if not r.start <= at < r.end), None)  # (few hold `at`)
+        found = found or next((r for r in rows if not r.start <= at < r.end), None)
+        return found or (same or rows)[0]
 
-    def _top(self, row: SectionRow) -> int:
-        while row.parent_id is not None and row.parent_id in self._by_id:
-            row = self._by_id[row.parent_id]
-        return row.id
+    def _by_top(self, rows: list[SectionRow]) -> dict[int | None, list[SectionRow]]:
+        """The sections of one number or title by their top-level section, in order (grouped
+        once: a number a thousand sections share is weighed for each reference to it)."""
+        kept = self._grouped.get(id(rows))
+        if kept is not None and kept[0] is rows:
+            return kept[1]
+        grouped: dict[int | None, list[SectionRow]] = {}
+        for row in rows:
+            grouped.setdefault(self._tops_of[row.id], []).append(row)
+        if len(rows) > GROUPED_KEPT:  # (a stored list, kept with its grouping: its id holds)
+            self._grouped[id(rows)] = (rows, grouped)
+        return grouped
+
+    @cached_property
+    def _tops_of(self) -> dict[int, int]:
+        """Each section's top-level section (found once: `_likeliest` asks for many)."""
+        tops: dict[int, int] = {}
+        for row in self.rows:  # (a parent comes before the sections under it)
+            parent = self._by_id.get(row.parent_id) if row.parent_id is not None else None
+            tops[row.id] = row.id if parent is None else tops.get(parent.id, parent.id)
+        return tops
 
     @cached_property
     def _by_id(self) -> dict[int, SectionRow]:
@@ -175,6 +196,7 @@ class ReferenceFinder:
         starts = self._starts
         found: dict[int, Reference] = {}
         for reference in self._all(text, offset):
+            deadline.check()  # (each may weigh many sections of one number: a cell's limit holds)
             heading = bisect.bisect_right(starts, reference.start) - 1
             if (
                 own
@@ -302,6 +324,7 @@ def _captions(sample: str) -> dict[tuple[str, str], int]:
 def _as_noun(word: str, sample: str) -> bool:
     """Whether the text writes `word` in lower case somewhere (`this chapter`, `the act`): a kind
     of part, where a name with a number (`Henry V`, `Richard III`) is never written so."""
+    deadline.check()  # (a search of the whole sample, for each kind of heading)
     return word == "§" or re.search(rf"\b{re.escape(word)}\b", sample) is not None
 
 

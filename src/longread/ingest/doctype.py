@@ -50,7 +50,7 @@ _STAGE_LINES = re.compile(r"^[ \t]*(?:Act|ACT|Scene|SCENE)[ \t]+(?:\d+|[IVX]+)\b
 _SPEECH = re.compile(r"\b(said|asked|replied|cried|whispered|answered)\b")
 _ATX_LINES = re.compile(r"^#{1,6}[ \t]+\S", re.MULTILINE)
 _FENCES = re.compile(r"^(?:```|~~~)", re.MULTILINE)
-_MD_LINKS = re.compile(r"\[[^\]\n]+\]\([^)\n]+\)")
+_MD_LINKS = re.compile(r"\[[^\[\]\n]+\]\([^()\n]+\)")  # (no bracket inside: linear on `[[[…`)
 
 
 def doc_noun(doc_type: str) -> str:

@@ -78,7 +78,9 @@ _TRUSTED_GROUPS = {
 }
 _NONSPACE = re.compile(r"\S")
 _LIST_ITEM = re.compile(r"[ \t]*\d{1,3}[.)][ \t]")
-_TOC_ENTRY = re.compile(r"(?:\.[ ]?){3,}[ ]*\d+$|[ \t]{3,}\d+$")
+_TOC_ENTRY = re.compile(  # (tried where a run of leaders starts: linear on a line of dots)
+    r"(?<!\.)(?<!\. )(?:\.[ ]?){3,}+[ ]*+\d++$|(?<![ \t])[ \t]{3,}+\d++$"
+)
 _RUN_IN = re.compile(r"\.[ \t]+(?=\S)")
 _TEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?|[{}]")
 _LOOKBACK = 1000

@@ -20,11 +20,13 @@ from longread.api.settings import AskSettings
 from longread.errors import InputError, LongreadError
 from longread.events import Event, EventKind, fan_out
 from longread.llm.usage import Budget
-from longread.mcp_server import verbs
+from longread.mcp_server import arguments, verbs
+from longread.mcp_server.arguments import OneLineServer
 from longread.mcp_server.verbs import Roots
 
 T = TypeVar("T")
 POLL_SECONDS = 0.02  # between the checks for the call's end and its progress
+MAX_CALLS = 8  # calls running at once; another is refused as busy
 INSTRUCTIONS = (
     "longread answers questions about documents and folders far larger than a context window, "
     "with citations (character spans). Start with `outline` or `records`, `search` and `read` to "
@@ -54,13 +56,34 @@ def described(event: Event) -> str | None:
 
 class Calls:
     """How the server runs a verb: on a thread, with the server's settings (and the call's
-    changes), progress sent to the client and a cancelled call's run stopped."""
+    changes), progress sent to the client and a cancelled call's run stopped; `max_calls` at
+    once (counted on the event loop), another refused in one line."""
 
-    def __init__(self, roots: Roots, settings: AskSettings):
+    def __init__(self, roots: Roots, settings: AskSettings, max_calls: int = MAX_CALLS):
         self.roots = roots
         self.settings = settings
+        self.max_calls = max_calls
+        self.running = 0
 
     async def run(
+        self,
+        ctx: Context | None,
+        path: str,
+        work: Callable[[SourceAsker], T],
+        **changes: Any,
+    ) -> T:
+        if self.running >= self.max_calls:
+            raise ToolError(
+                f"busy: {self.running} calls are running, {self.max_calls} at most; "
+                "call again when one has ended"
+            )
+        self.running += 1
+        try:
+            return await self._run(ctx, path, work, **changes)
+        finally:
+            self.running -= 1
+
+    async def _run(
         self,
         ctx: Context | None,
         path: str,
@@ -134,12 +157,12 @@ class Progress:
                 await self.ctx.report_progress(self.sent, None, line)
 
 
-def make_server(roots: Roots, settings: AskSettings) -> MCPServer:
-    """The MCP server over these roots, asking with these settings."""
-    server: MCPServer = MCPServer(
+def make_server(roots: Roots, settings: AskSettings, max_calls: int = MAX_CALLS) -> MCPServer:
+    """The MCP server over these roots, asking with these settings, `max_calls` at once."""
+    server: MCPServer = OneLineServer(
         "longread", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING"
     )
-    calls = Calls(roots, settings)
+    calls = Calls(roots, settings, max_calls)
 
     @server.tool(description="Answer a question about a file or folder, with citations.")
     async def ask(
@@ -152,6 +175,8 @@ def make_server(roots: Roots, settings: AskSettings) -> MCPServer:
     ) -> dict[str, Any]:
         """`mode`: auto, base, retrieval, map, tree, rlm or aggregate (for a folder: see
         `estimate`); the budget's seconds and dollars are per question."""
+        arguments.budget("max_seconds", max_seconds)
+        arguments.budget("max_cost_usd", max_cost_usd)
         base = settings.budget
         budget = Budget(
             base.max_subcalls,
@@ -169,6 +194,7 @@ def make_server(roots: Roots, settings: AskSettings) -> MCPServer:
 
     @server.tool(description="Full-text search: the passages best matching a query, with spans.")
     async def search(path: str, query: str, k: int = 5) -> list[dict[str, Any]]:
+        arguments.count("k", k, verbs.MAX_HITS)
         return await calls.run(None, path, lambda source: verbs.search(source, query, k))
 
     @server.tool(
@@ -182,6 +208,8 @@ def make_server(roots: Roots, settings: AskSettings) -> MCPServer:
         section: str | None = None,
         document: str | None = None,
     ) -> dict[str, Any]:
+        arguments.offset("start", start)
+        arguments.offset("end", end)
         return await calls.run(
             None, path, lambda source: verbs.read(source, start, end, section, document)
         )

@@ -45,6 +45,8 @@ class Roots:
         """The file or folder `given` names, if it lies inside a root (InputError otherwise)."""
         first = self.paths[0]
         base = first if first.is_dir() else first.parent
+        if "\x00" in given:  # (no file's name holds one: the system refuses it)
+            raise InputError(f"{given!r}: a path holds no null character")
         candidate = Path(given).expanduser()
         resolved = (candidate if candidate.is_absolute() else base / candidate).resolve()
         if not any(resolved == root or resolved.is_relative_to(root) for root in self.paths):

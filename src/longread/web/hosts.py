@@ -1,6 +1,7 @@
 """Requests only for the names the server answers to: a `Host` header naming another is refused
 (a web page whose name was rebound to 127.0.0.1 cannot drive the server), and so is a
-state-changing request whose `Origin` is another site (a cross-site form cannot upload)."""
+state-changing request whose `Origin` is not the server's own: another site, or another port of
+this machine (a cross-site form, another local program's page, cannot upload)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from urllib.parse import urlsplit
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARD = ("0.0.0.0", "::", "")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -36,9 +38,20 @@ def host_of(value: str) -> str | None:
         return None
 
 
+def same_origin(origin: str, host: str, scheme: str, hosts: frozenset[str]) -> bool:
+    """Whether a page of `origin` is the server's own: a name it answers to, and the scheme and
+    port the request came in by (its `Host`)."""
+    try:
+        page, own = urlsplit(origin), urlsplit(f"//{host}")
+        ports = (page.port or DEFAULT_PORTS.get(page.scheme), own.port or DEFAULT_PORTS[scheme])
+    except (ValueError, KeyError):
+        return False
+    return page.scheme == scheme and page.hostname in hosts and ports[0] == ports[1]
+
+
 class HostCheck:
     """ASGI middleware: 421 for a `Host` the server does not answer to; 403 for a request that
-    changes state sent from a page of another origin."""
+    changes state sent from a page of another origin (another host name, scheme or port)."""
 
     def __init__(self, app: Any, hosts: frozenset[str]):
         self.app = app
@@ -51,7 +64,10 @@ class HostCheck:
                 return await refuse(send, 421, "this server does not answer to that host name")
             origin = headers.get("origin")
             changes = scope.get("method", "GET") not in SAFE_METHODS
-            if changes and origin is not None and host_of(origin) not in self.hosts:
+            own = origin is None or same_origin(
+                origin, headers.get("host", ""), scope.get("scheme", "http"), self.hosts
+            )
+            if changes and not own:
                 return await refuse(send, 403, "a request from another site is refused")
         await self.app(scope, receive, send)
 

@@ -24,8 +24,8 @@ class ColumnType(StrEnum):
 
 
 _NUMBER = re.compile(
-    r"\s*(?P<sign>[-+−]?)\s*[$€£¥]?\s*(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<fraction>\.\d+)?"
-    r"(?P<exponent>[eE][-+]?\d+)?\s*%?\s*"
+    r"\s*+(?P<sign>[-+−]?)\s*+[$€£¥]?\s*+(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<fraction>\.\d+)?"
+    r"(?P<exponent>[eE][-+]?\d+)?\s*+%?\s*+"
 )
 
 

@@ -100,5 +100,5 @@ def _form(text: str, least: int) -> LinePattern | None:
     return best[1] if best else None
 
 
-_SPOKEN_LINE = re.compile(r"[^\S\n]*\S[^\n]*")  # (a line holding words)
+_SPOKEN_LINE = re.compile(r"^[^\S\n]*+\S[^\n]*", re.MULTILINE)  # (a line holding words)
 _DIRECTION = re.compile(r"^[ \t]*_[^_]*_[ \t]*$", re.MULTILINE)  # (`_Exit_`, over lines too)

@@ -94,7 +94,7 @@ def _objects(text: str, enough: int | None = None) -> list[_Object]:
         try:
             value, stop = _decoded(text, start)
             named = json.loads(opening["name"]) if opening["name"] else None
-        except ValueError:
+        except (ValueError, RecursionError):  # (no JSON, or nested past the decoder's depth)
             continue
         while maps and maps[-1][0] <= start:
             maps.pop()

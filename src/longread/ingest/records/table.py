@@ -15,6 +15,7 @@ from longread.ingest.records.cells import ColumnType, typed
 from longread.ingest.records.content_names import UNNAMED, content_name
 
 RESERVED = ("doc_id", "start", "end", "document", "_start", "_end")  # (what every stored row has)
+MAX_COLUMNS = 1_000  # of a table, kept (SQLite holds 2,000; section columns are added after)
 
 
 class Role(StrEnum):
@@ -147,11 +148,15 @@ def build(
 ) -> Table:
     """A table from raw cells: each column typed by `typed` (a column declared a number or a date
     keeps that type only if its values read so)."""
+    if len(headers) > MAX_COLUMNS:
+        headers = headers[:MAX_COLUMNS]
+        cells = [(start, end, row[:MAX_COLUMNS]) for start, end, row in cells]
     columns: list[Sequence[Any]] = [[] for _ in headers]
     if cells:
         columns = list(zip(*(row for _, _, row in cells), strict=True))
     typed_columns, converted = [], []
     names = [h.name for h in headers]
+    used: set[str] = set()  # (in lower case: SQLite's names ignore case)
     for header, raw in zip(headers, columns, strict=True):
         kind_found, values = typed(list(raw))
         column_name, aliases = header.name, header.aliases
@@ -160,10 +165,12 @@ def build(
             column_name = identifier(held, names)
             names.append(column_name)
             aliases = (*aliases, header.name)
-        if column_name in RESERVED:  # (`END:VEVENT` read as a column `end`: `end_2`, called `end`)
-            column_name = identifier(column_name, [*RESERVED, *names])
+        if column_name.lower() in (*RESERVED, *used) or not column_name.strip():
+            # (`END:VEVENT` read as a column `end`: `end_2`, called `end`; a name said twice)
+            column_name = identifier(column_name, [*RESERVED, *used, *map(str.lower, names)])
             names.append(column_name)
             aliases = (*aliases, header.name)
+        used.add(column_name.lower())
         typed_columns.append(Column(column_name, kind_found, header.role, aliases))
         converted.append(values)
     starts = [s for s, _, _ in cells]

@@ -25,7 +25,9 @@ from longread.ingest.records.table import Column, Role, Table, build, identifier
 name = "table"
 NOUNS = ("row", "entry", "record", "item")
 WHOLE = ("table", "spreadsheet", "sheet", "dataset")
-_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*(?::?-{2,}:?[ \t]*)?\|?[ \t]*$")
+_RULE = re.compile(  # (each run of white space read once: linear on a line of tabs)
+    r"^[ \t]*+\|?(?:[ \t]*+:?-{2,}:?[ \t]*+\|)+[ \t]*+(?::?-{2,}:?[ \t]*+)?\|?[ \t]*+$"
+)
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _DELIMITERS = ",\t;|:"
 TABS = "\t+"  # (runs of tabs, one delimiter: `tcp\t6\tTCP\t\t# transmission control`)
@@ -141,7 +143,10 @@ def _split(rows: list[str], delimiter: str) -> list[list[str]]:
     each row parted by runs of tabs, as files aligned by tabs are, a last `#` field left out)."""
     if delimiter == TABS:
         return [_tabbed(row)[0] for row in rows]
-    return list(csv.reader(rows, delimiter=delimiter))
+    try:
+        return list(csv.reader(rows, delimiter=delimiter))
+    except csv.Error:  # (a field past the module's limit, 128 KB: a line of no table)
+        return [[row] for row in rows]
 
 
 def _tabbed(row: str) -> tuple[list[str], str | None]:

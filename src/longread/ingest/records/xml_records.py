@@ -27,6 +27,8 @@ _HTML = re.compile(r"<(?:!doctype\s+html|html)\b", re.I)
 _LANG = "xml:lang"
 _BARE_AMPERSAND = re.compile(rb"&(?!#?\w+;)")
 _OWN_NOT = ("xml:", "xmlns")  # (attributes XML itself gives: a language, a namespace)
+MAX_DEPTH = 32  # elements whose attributes the elements inside them are given
+MAX_AROUND = 200  # attributes of outer elements an element is given at most
 
 
 @dataclass
@@ -84,11 +86,13 @@ def _parsed(data: bytes) -> tuple[list[_Element], bool]:
     done: list[_Element] = []
 
     def opened(tag: str, attributes: dict[str, str]) -> None:
-        around = dict(stack[-1].around) if stack else {}
+        around = stack[-1].around if stack else {}
         if stack:
             stack[-1].leaf = False
             outer = stack[-1]
-            around.update({f"{outer.name}.{k}": v for k, v in _own(outer.attributes).items()})
+            if len(stack) <= MAX_DEPTH and len(around) < MAX_AROUND:  # (deeper: theirs, shared)
+                own = itertools.islice(_own(outer.attributes).items(), MAX_AROUND - len(around))
+                around = {**around, **{f"{outer.name}.{k}": v for k, v in own}}
         stack.append(_Element(tag, parser.CurrentByteIndex, attributes, around))
 
     def closed(tag: str) -> None:

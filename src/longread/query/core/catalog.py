@@ -16,7 +16,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from longread.index.corpus import CorpusIndex
-from longread.index.first_need import ensure_records
+from longread.index.first_need import found_or_why
 from longread.index.records import MAX_CHARS as RECORDS_CHARS
 from longread.index.records import VALUES_KEPT, Places
 from longread.index.single import SingleDocIndex
@@ -327,7 +327,8 @@ def corpus_catalog(index: CorpusIndex, progress: Progress | None = None) -> Cata
             progress(n, len(ids))
     catalog = build_catalog(docs)
     if len(docs) < len(ids):
-        catalog.skipped = f"records are looked for in {len(docs):,} of {len(ids):,} documents"
+        said = f"records are looked for in {len(docs):,} of {len(ids):,} documents"
+        catalog.skipped = "; ".join(filter(None, (said, catalog.skipped)))
     return catalog
 
 
@@ -354,19 +355,18 @@ def texts_catalog(texts: Sequence[tuple[str, str]]) -> Catalog:
 def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -> Catalog:
     """The catalog of these documents' records, found first where they were not (RECORDS_CHARS
     of text in all at most)."""
-    total = sum(doc.chars for doc in docs)
     skipped = ""
-    if total > RECORDS_CHARS:
+    if (total := sum(doc.chars for doc in docs)) > RECORDS_CHARS:
         skipped = f"records are looked for in {RECORDS_CHARS:,} characters at most; "
         skipped += f"the source has {total:,}"
+    failed: dict[SourceDoc, str | None] = {}
     for n, doc in enumerate(docs, 1):
-        if not skipped:
-            ensure_records(doc.store, doc.store_id, doc.name)
+        failed[doc] = None if skipped else found_or_why(doc.store, doc.store_id, doc.name)
         if progress is not None and (n % 50 == 0 or n == len(docs)):
             progress(n, len(docs))
     found: list[tuple[ViewPart, int, str]] = []
     by_store: dict[Path, list[SourceDoc]] = {}
-    for doc in docs:
+    for doc in (doc for doc in docs if not failed.get(doc)):
         by_store.setdefault(doc.store.path.resolve(), []).append(doc)
     for path, held in by_store.items():
         store = held[0].store
@@ -396,4 +396,5 @@ def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -
         tables[name] = CatalogTable(name, kinds, merged, tuple(nouns), sum(r for _, r, _ in parts))
         views.append(View(name, merged, tuple(part for part, _, _ in parts)))
     names = {(doc.store.path.resolve(), doc.store_id): doc.name for doc in docs}
+    skipped = "; ".join(filter(None, (skipped, *failed.values())))  # (files a finder broke too)
     return Catalog(tables, views, names, list(docs), skipped)
