@@ -16,8 +16,8 @@ from longread.index.records import document_tables
 from longread.ingest.heading_marks import heading_date, heading_version
 from longread.ingest.records import find_tables
 from longread.ingest.records.cells import date
-from longread.llm.scripted import ScriptedLM
 from longread.store.rows import SectionRow
+from test_sql_reader import reading_rows, written
 
 RNG = random.Random(11)
 RELEASES = [
@@ -77,14 +77,14 @@ def test_a_heading_s_date_and_its_items_are_counted(tmp_path, write):
         asked = request.messages[1]["content"]
         return json.dumps({"sql": next(v for k, v in statements.items() if k in asked)})
 
-    model = ScriptedLM(write_query, writes_queries=True, writes_code=False)
+    model = reading_rows(write_query)
     with SingleDocRLM(path, model, model, store_path=tmp_path / "c.sqlite", cache=False) as doc:
         year = doc.query("How many releases came out in 2019?")
         items = doc.query("How many changes does 3.1.0 list?")
     assert year.text.startswith(f"{sum(d.startswith('2019') for _, d, _ in RELEASES)}\n"), year.text
     wanted = next(c for v, _, c in RELEASES if v == "3.1.0")
     assert items.text.startswith(f"{wanted}\n"), items.text
-    shown = model.requests[0].messages[0]["content"]
+    shown = written(model)[0].messages[0]["content"]
     assert 'CREATE TABLE "items"' in shown and '"date" TEXT' in shown, shown
     assert shown.count('"version" TEXT') == 2, shown  # (the sections' and the items')
     assert "-- row: title='Changes'" not in shown  # (a sample row is a full one: a release's)

@@ -12,14 +12,19 @@ import hashlib
 import json
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from longread.api import SingleDocRLM
 from longread.errors import ModelError
+from longread.llm.jsonio import MalformedJSONError
 from longread.llm.scripted import ScriptedLM
 from longread.llm.types import Request
+from longread.query.core.plan import Shape
+from longread.query.read import read_written
+from longread.query.readers.model.question_kind import KIND_SCHEMA
 
 UPLOADS = [  # (name, urgency, year)
     *[("Ada Brant", "low", 2019 + n % 4) for n in range(9)],
@@ -41,7 +46,28 @@ def _model_reads(monkeypatch):
 def writer(*statements: str | Exception) -> ScriptedLM:
     """A model that writes these statements in turn (as a hosted model does, in JSON)."""
     replies = [s if isinstance(s, Exception) else json.dumps({"sql": s}) for s in statements]
-    return ScriptedLM(replies, writes_queries=True, writes_code=False)
+    return reading_rows(replies)
+
+
+def written(model: ScriptedLM) -> list[Request]:
+    """The requests to write a query (not those asking what the question asks for)."""
+    return [r for r in model.requests if r.json_schema != KIND_SCHEMA]
+
+
+def reading_rows(replies) -> ScriptedLM:
+    """A model that writes queries: `replies` in turn (or a function of the request), having read
+    the question as asking for rows, when asked what it asks for."""
+    script = None if callable(replies) else list(replies)
+
+    def respond(request: Request) -> str:
+        if request.json_schema == KIND_SCHEMA:
+            return json.dumps({"answer": "rows"})
+        reply = replies(request) if script is None else (script.pop(0) if script else "")
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+    return ScriptedLM(respond, writes_queries=True, writes_code=False)
 
 
 def ask(tmp_path: Path, question: str, model: ScriptedLM) -> str:
@@ -60,7 +86,7 @@ def test_the_statement_runs_and_its_value_alone_leads(tmp_path):
     assert first == str(sum(1 for _, u, _ in UPLOADS if u == "high"))
     assert "SELECT COUNT(*) FROM uploads WHERE urgency = 'high'" in rest
     assert "written by scripted:test, checked by code" in rest
-    request = model.requests[0]
+    request = written(model)[0]
     assert request.json_schema is not None and "sql" in request.json_schema["properties"]
     shown = request.messages[0]["content"]  # (the tables as a person would want them)
     assert 'CREATE TABLE "uploads"' in shown and "'high' (3)" in shown, shown
@@ -91,7 +117,7 @@ def test_an_error_goes_back_to_the_model_with_its_message(tmp_path):
     )
     said = ask(tmp_path, "How many uploads were of medium urgency?", model)
     assert said.startswith("4\n")
-    again = model.requests[1].messages
+    again = written(model)[1].messages
     assert again[-2]["role"] == "assistant" and "priority" in again[-2]["content"]
     assert "no such column: priority" in again[-1]["content"]
 
@@ -104,7 +130,7 @@ def test_a_value_no_row_holds_is_told_and_no_figure_stated(tmp_path):
     said = ask(tmp_path, "How many critical uploads were there?", model)
     assert said.startswith("Not stated: no row's urgency is 'critical'")
     assert "'low', 'medium', 'high'" in said or "'low', 'high', 'medium'" in said
-    assert "it holds" in model.requests[1].messages[-1]["content"]
+    assert "it holds" in written(model)[1].messages[-1]["content"]
 
 
 def test_a_word_taken_for_a_stray_name_states_no_figure(tmp_path):
@@ -146,10 +172,8 @@ def test_none_kept_and_all_kept_are_said(tmp_path):
     ],
 )
 def test_no_query_that_runs_leaves_the_question_to_the_rules(tmp_path, replies):
-    model = ScriptedLM(
-        [r if isinstance(r, Exception) else json.dumps({"sql": r}) for r in replies],
-        writes_queries=True,
-        writes_code=False,
+    model = reading_rows(
+        [r if isinstance(r, Exception) else json.dumps({"sql": r}) for r in replies]
     )
     said = ask(tmp_path, "How many uploads did Cole Ryder make?", model)
     assert said.startswith("4 ") and "the question read by the rules" in said
@@ -194,17 +218,15 @@ def test_a_record_named_by_a_hash_prefix_is_looked_up_in_the_tables(tmp_path):
     wanted, who = COMMITS[17]
     path = tmp_path / "log.txt"
     path.write_text(LOG, encoding="utf-8")
-    model = ScriptedLM(
+    model = reading_rows(
         lambda request: json.dumps(
             {"sql": f'SELECT author FROM "commit" WHERE "commit" LIKE \'{wanted[:8]}%\''}
-        ),
-        writes_queries=True,
-        writes_code=False,
+        )
     )
     with SingleDocRLM(path, model, model, store_path=tmp_path / "l.sqlite", cache=False) as doc:
         answer = doc.query(f"Who wrote {wanted[:8]}?", mode="aggregate")
     assert answer.text.split("\n\n")[0].startswith(who), answer.text
-    assert any(r.keep_prefix for r in model.requests)
+    assert any(r.keep_prefix for r in written(model))
 
 
 RELEASES = [  # (version, codename, released, notes)
@@ -251,7 +273,7 @@ def test_a_value_that_starts_held_values_and_a_like_without_wildcards_are_read_a
     wanted = next(r for v, _, r, _ in RELEASES if v == "14.04 LTS")
     assert answer.mode == "aggregate" and answer.text.startswith(f"{wanted}\n"), answer.text
     assert "'14.04' is read as version holds it: '14.04 LTS'" in answer.text
-    shown = model.requests[0].messages[0]["content"]
+    shown = written(model)[0].messages[0]["content"]
     lts = sum(v.endswith("LTS") for v, *_ in RELEASES)
     assert f"within values: 'LTS' ({lts} rows)" in shown, shown
     assert 'CREATE TABLE "documents"' not in shown  # (one document: nothing to join)
@@ -272,7 +294,7 @@ def test_conditions_that_keep_rows_alone_but_none_together_go_back_with_what_fit
         "SELECT count(*) FROM releases WHERE codename = 'Cedar Badger' AND version = '12.10'",
     )
     said = ask_file(path, "How many releases were Cedar Badger and 12.10?", model).text
-    told = model.requests[1].messages[-1]["content"]
+    told = written(model)[1].messages[-1]["content"]
     assert told.startswith("No row passes") and "together" in told, told
     assert "where codename = 'Birch Adder', version holds '11.04'" in told, told
     assert said.startswith("1\n"), said
@@ -292,11 +314,11 @@ def test_a_fact_asked_of_a_data_file_is_looked_up_in_its_tables_unless_they_answ
             return json.dumps({"sql": "SELECT notes FROM releases WHERE codename = 'Cedar Adder'"})
         return "FINAL(The images were built.)"
 
-    model = ScriptedLM(reply, writes_queries=True, writes_code=False)
+    model = reading_rows(reply)
     answer = ask_file(path, "What happened with the Cedar Adder release?", model)
     assert answer.mode != "aggregate", answer.text  # (a passage: the text path reads it)
     assert any(
-        r.json_schema and "sql" in r.json_schema.get("properties", {}) for r in model.requests
+        r.json_schema and "sql" in r.json_schema.get("properties", {}) for r in written(model)
     )
 
 
@@ -307,12 +329,12 @@ def test_a_fact_asked_of_a_play_is_not_looked_up_in_its_speeches(tmp_path):
     def reply(request: Request) -> str:
         return "Birnam wood is coming to Dunsinane."
 
-    model = ScriptedLM(reply, writes_queries=True, writes_code=False)
+    model = reading_rows(reply)
     play = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
     with SingleDocRLM(play, model, model, store_path=tmp_path / "m.sqlite", cache=False) as doc:
         answer = doc.query("What is Birnam wood doing?")
     assert answer.mode != "aggregate"
-    asked = [r for r in model.requests if r.json_schema and "sql" in r.json_schema["properties"]]
+    asked = [r for r in written(model) if r.json_schema and "sql" in r.json_schema["properties"]]
     assert not asked, asked[0].messages[-1]
 
 
@@ -373,3 +395,43 @@ def test_the_tables_are_shown_alike_in_every_process_so_a_kept_prefix_is_found(t
         shown.append(done.stdout)
     assert "within values:" in shown[0], shown[0]
     assert shown[0] == shown[1] == shown[2]
+
+
+class _TablesRead(Exception):
+    """The reading went on to the source's tables."""
+
+
+def _tables():
+    raise _TablesRead
+
+
+@pytest.mark.parametrize(
+    ("reading", "counted"),
+    [
+        ({"answer": "text"}, False),
+        ({"answer": "rows"}, True),
+        ({"kind": "text"}, True),  # (no reading: the rules' count stands)
+        (MalformedJSONError("not JSON, twice"), True),
+    ],
+)
+def test_a_question_the_rules_would_count_is_a_fact_where_the_model_reads_it_so(reading, counted):
+    asked = []
+
+    def ask(prompt, schema):
+        asked.append(prompt)
+        if isinstance(reading, Exception):
+            raise reading
+        return reading
+
+    question = "Did Cole Ryder upload anything in 2019?"
+    read = partial(read_written, question, _tables, lambda messages: "", "scripted", ask=ask)
+    if counted:
+        with pytest.raises(_TablesRead):
+            read()
+    else:
+        assert read().shape is Shape.FACT
+    assert asked and question in asked[0]
+    assert read_written("Who is Cole Ryder?", _tables, lambda m: "", "s", ask=ask).shape is (
+        Shape.FACT
+    )
+    assert len(asked) == 1  # (a fact the rules read is not asked about)

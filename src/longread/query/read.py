@@ -12,9 +12,10 @@ from longread.query.core.catalog import Catalog
 from longread.query.core.plan import Operation, Plan, Shape
 from longread.query.core.schema_prompt import STRUCTURAL
 from longread.query.readers.model.named_rows import names_rows
+from longread.query.readers.model.question_kind import Ask, asks_for_text
 from longread.query.readers.model.sql_reader import NoQuery, Write, write_query
 from longread.query.readers.rules.lookup import asks_which
-from longread.query.readers.rules.rules import fact_plan, looked_up_plan, read_rules
+from longread.query.readers.rules.rules import as_fact, fact_plan, looked_up_plan, read_rules
 
 DATA_SHARE = 0.5  # of a source's text its records span, past which a fact is looked up in them
 VALUE_CHARS = 100  # a longer cell answering a fact is a passage: the text path reads it better
@@ -39,14 +40,18 @@ def read_written(
     write: Write,
     reader: str,
     looks_up: bool = False,
+    ask: Ask | None = None,
 ) -> Plan:
     """The question's plan where a model writes its query: a question asking to count, rank or
     list, or (when `looks_up`) one naming a few rows by a value they hold or asked of a source
     that is mostly a table of values (a data file; not a play's speeches), is read by the model into
     one SELECT over the source's record tables (`reader` names the model); a fact the tables do
     not answer, or a source with no record tables, is read by the rules as before, as is a
-    question the model writes no query for."""
+    question the model writes no query for. A question the rules would count that the model
+    (asked through `ask`) reads as asking for a fact stated in the text is read as a fact."""
     plan = fact_plan(question)
+    if plan is None and ask is not None and asks_for_text(question, ask):
+        plan = as_fact(question)
     if plan is not None and not looks_up:
         return plan
     tables = catalog()

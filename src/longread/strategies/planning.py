@@ -10,7 +10,7 @@ from longread.query.core.catalog import Catalog
 from longread.query.core.plan import Plan
 from longread.query.read import read_plan, read_written
 from longread.strategies.common import Run
-from longread.strategies.query_writer import query_writer, writing
+from longread.strategies.query_writer import asking, query_writer, writing
 from longread.strategies.sources import catalog_of
 from longread.tools.corpus import CorpusTools
 from longread.tools.single_doc import SingleDocTools
@@ -29,7 +29,8 @@ def plan_for(question: str, source: object, run: Run) -> Plan:
     if writer is not None:
         reader = f"{writer.name}, checked by code"
         write = writing(run, writer)
-        run.plan = read_written(question, tables, write, reader, _looks_up(source))
+        ask = asking(run, writer)
+        run.plan = read_written(question, tables, write, reader, _looks_up(source), ask)
     else:
         run.plan = read_plan(question, tables, _looks_up(source))
     if run.plan.operation is not None:  # (a fact's plan is its shape, said with the mode)

@@ -5,18 +5,22 @@ best at it (bench/reader.py, docs/quality.md)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from longread.errors import ModelError
 from longread.llm.base import LM
 from longread.llm.dry_run import DryRunLM
-from longread.llm.jsonio import extract_json
+from longread.llm.jsonio import complete_json, extract_json
 from longread.llm.specs import resolve_model
 from longread.llm.types import Completion, Request
 from longread.llm.usage import Purpose
+from longread.query.readers.model.question_kind import Ask
 from longread.query.readers.model.sql_reader import SQL_GRAMMAR, SQL_SCHEMA, SQL_STOP, Write
 from longread.strategies.common import Run
 
 LOCAL_WRITER = "local:qwen2.5-coder-1.5b"  # beside a local root model (measured: bench/reader.py)
 WRITE_TOKENS = 400  # a statement's length at most
+ASK_TOKENS = 24  # a short reading's (a kind of question)
 ROOT = "root"  # (the run's root model writes the queries)
 _RESOLVED: dict[str, LM] = {}
 
@@ -75,6 +79,18 @@ def _resolved(spec: str) -> LM:
     if spec not in _RESOLVED:
         _RESOLVED[spec] = resolve_model(spec)
     return _RESOLVED[spec]
+
+
+def asking(run: Run, writer: LM) -> Ask:
+    """The call that has `writer` give a short JSON value under a schema (how it reads a
+    question) through the run's gateway."""
+
+    def ask(prompt: str, schema: dict[str, Any]) -> Any:
+        return complete_json(
+            run.gateway, writer, prompt, schema, purpose=Purpose.PLAN, max_tokens=ASK_TOKENS
+        )
+
+    return ask
 
 
 def writing(run: Run, writer: LM) -> Write:

@@ -48,6 +48,11 @@ def fact_plan(question: str) -> Plan | None:
     return _fact(question, asked)
 
 
+def as_fact(question: str) -> Plan:
+    """The question's plan as a fact (or a chain of two) whatever its words ask."""
+    return _fact(question, reply_form.without_format(question))
+
+
 def _fact(question: str, asked: str) -> Plan:
     shape = Shape.CHAIN if cues.chain(asked) else Shape.FACT
     return Plan(question, shape, **_flags(asked))
