@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from longread.api import RunOptions, SingleDocRLM
 from longread.errors import ModelError
 from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget
@@ -114,3 +115,17 @@ def test_the_sentence_an_answer_rests_on():
     assert resting("GNU", text, "Which came first, GNU tar or star?") is not None
     assert resting("star", text, "Which came first, GNU tar or star?") is None  # (never named)
     assert text[slice(*resting("no", text, "Does it read tapes?"))] == "It reads tapes."
+
+
+def test_the_dry_run_counts_the_stating_call(contract, tmp_path):
+    root = stating(json.dumps({"passage": 1, "answer": "thirty days"}))
+    options = RunOptions(max_slices=4, answer_model="auto")
+    with SingleDocRLM(
+        contract, root, root, cache=False, store_path=tmp_path / "s.sqlite", options=options
+    ) as doc:
+        [expected] = doc.estimate(QUESTION, ["map"])
+        assert root.requests == []
+        answer = doc.query(QUESTION, "map")
+    assert answer.text.startswith("thirty days [1]")
+    assert expected.calls[0] == answer.usage["calls"] == len(root.requests)
+    assert len(stated_calls(root)) == 1
