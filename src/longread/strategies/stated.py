@@ -1,9 +1,9 @@
 """The answer, stated: where the root model cannot join the findings (the bundled small one), one
 call to a stronger model (`answer_writer`: the local code model beside a local root) reads the
-passages around the best few findings and fills `{passage, quote, answer}` under a JSON schema.
-Code keeps the answer only where the quote is the passage's own words and every word of the
-answer is the quote's or the question's; else the findings lead as before, and the answer says
-that no short answer could be stated."""
+passages around the best few findings and names, under a JSON schema, the passage that answers
+and the answer (`{passage, answer}`). Code keeps the answer only where a sentence of a passage
+shown holds each word of it the question lacks: that sentence is its quote and its citation; else
+the findings lead as before, and the answer says that no short answer could be stated."""
 
 from __future__ import annotations
 
@@ -72,8 +72,8 @@ class Stated:
 def state_answer(
     question: str, findings: list[Finding], run: Run, source: Readable, writer: LM
 ) -> Stated | None:
-    """The short answer `writer` (an LM) states from the best findings' passages, if code finds
-    its quote in the passage it names and its words in the quote or the question; None if not."""
+    """The short answer `writer` (an LM) states from the best findings' passages, if a sentence
+    of one (the passage it names first) bears it out (`resting`); None if not."""
     passages = [_passage(f, source) for f in findings[:PASSAGES]]
     shown = "\n\n".join(f"[{n}] ({p.section}) {p.text}" for n, p in enumerate(passages, 1))
     try:
