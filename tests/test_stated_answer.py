@@ -56,7 +56,9 @@ def test_the_stated_answer_leads_then_the_sentence_it_rests_on(contract, tmp_pat
     assert quote == f"“{FACT}” (3 Termination)"
     cited = answer.citations[0]
     assert contract.read_text(encoding="utf-8")[cited.start : cited.end] == cited.text == FACT
-    assert "Findings:\n[2] (3 Termination)" in answer.text and len(stated_calls(root)) == 1
+    assert len(stated_calls(root)) == 1
+    assert answer.citations == [cited]  # (the finding resting on the same sentence: said once)
+    assert "Findings" not in answer.text
     shown = stated_calls(root)[0].messages[-1]["content"]
     assert "[1] (3 Termination)" in shown and FACT in shown and QUESTION in shown
 
@@ -129,3 +131,25 @@ def test_the_dry_run_counts_the_stating_call(contract, tmp_path):
     assert answer.text.startswith("thirty days [1]")
     assert expected.calls[0] == answer.usage["calls"] == len(root.requests)
     assert len(stated_calls(root)) == 1
+
+
+def test_the_other_findings_follow_the_stated_answer_numbered_as_their_citations(
+    contract, tmp_path
+):
+    invoices = "Invoices are payable within 45 days of receipt."
+
+    def respond(request) -> str:
+        if request.json_schema == STATE_SCHEMA:
+            return json.dumps({"passage": 1, "answer": "thirty days"})
+        shown = request.messages[-1]["content"]
+        if "cure period" in shown:
+            return "The cure period is thirty days after notice."
+        return invoices if "Invoices" in shown else "NONE"
+
+    root = ScriptedLM(respond, writes_code=False, writes_queries=True, context_window=2048)
+    question = "How long is the cure period after notice, and when are invoices payable?"
+    answer = ask(root, contract, tmp_path, question)
+    lead, rest = answer.text.split("\n\n", 1)
+    assert lead.startswith("thirty days [1]\n“Either party may end")
+    assert rest.startswith(f"Findings:\n[2] (2 Payment) {invoices}")
+    assert [c.text for c in answer.citations] == [FACT, invoices]

@@ -57,7 +57,9 @@ def joined(
     stated = state_answer(question, findings, run, source, writer)
     if stated is None:
         return f"{led(findings)}\n\n{NOT_STATED}", citations
-    return f"{stated.lead()}\n\n{listed(findings, 2, 'Findings')}", [stated.citation, *citations]
+    others = [f for f in findings if f.citation != stated.citation]  # (its quote said once)
+    text = stated.lead() + (f"\n\n{listed(others, 2, 'Findings')}" if others else "")
+    return text, [stated.citation, *(f.citation for f in others)]
 
 
 def join_findings(question: str, findings: list[Finding], run: Run) -> str:
