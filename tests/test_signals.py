@@ -21,9 +21,11 @@ GRACE = 2.5  # seconds the run may take to end once signalled (the CLI's own is 
 
 
 def _as_a_shell() -> None:
-    """In the child: the signals as a terminal's shell starts a command with them (Ctrl-C not
-    ignored), whatever this test process inherited or was left with by another test."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    """In the child: the signals as a terminal's shell starts a command with them (none
+    ignored), whatever this test process inherited (`nohup` ignores SIGHUP) or was left with by
+    another test."""
+    for stop in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_DFL)
 
 
 @pytest.mark.parametrize(
