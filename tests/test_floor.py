@@ -94,3 +94,11 @@ def test_map_reads_the_floor_s_passage_and_ranks_a_reply_by_its_evidence(tmp_pat
     lead = answer.text.split("\n\n")[0]
     assert lead.startswith("Spare keys for the archive room are held by the night porter.")
     assert answer.citations[0].text.strip().endswith("night porter.")
+
+
+def test_pieces_in_a_search_s_order_are_weighed_where_they_stand():
+    later = (500, "Deck paint is stored in the north shed. Ropes hang there.")
+    earlier = (0, "The harbour keeps its ropes dry. Nothing else is said.")
+    weighed = floor("Where is the deck paint stored?", [later, earlier])  # (best match first)
+    [(start, end)] = weighed.best(1)
+    assert (start, end) == (500, 500 + later[1].index(".") + 1)

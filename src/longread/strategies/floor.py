@@ -11,6 +11,7 @@ under it)."""
 
 from __future__ import annotations
 
+import hashlib
 from bisect import bisect_right
 
 from longread.strategies.reading import Chunk, Finding, Readable, cut_chunks
@@ -22,6 +23,7 @@ FLOOR_SENTENCES = 3  # of the whole source, always read and kept among the findi
 FLOOR_SHARE = 0.5  # of the best sentence's weight another must have to be among the floor's
 WHOLE_CHARS = 4_000_000  # a source this long is weighed whole; a longer one, by its candidates
 SEARCHED_SECTIONS = 24  # a long document's best sections by full-text search, weighed instead
+SEARCHED_MORE = 4  # times as many searched, for those repeating another's text to be passed over
 
 
 def source_floor(question: str, source: Readable, candidates: list[Chunk]) -> Floor:
@@ -31,12 +33,28 @@ def source_floor(question: str, source: Readable, candidates: list[Chunk]) -> Fl
         total = source.index.total_chars
         if total <= WHOLE_CHARS:
             return floor(question, [(0, source.index.read_range(0, total))])
-        hits = source.search_ids(question, SEARCHED_SECTIONS)
-        spans = [source.own_span(source.section_name(section_id)) for section_id, _ in hits]
-        return floor(question, [(a, source.index.read_range(a, b)) for a, b in spans])
+        return floor(question, _distinct_sections(question, source))
     if isinstance(source, TextDocs) and source.total_chars <= WHOLE_CHARS:
         return floor(question, [(0, source.text)])
     return floor(question, [(c.start, c.text) for c in candidates])
+
+
+def _distinct_sections(question: str, source: SingleDocTools) -> list[tuple[int, str]]:
+    """(offset, text) of the SEARCHED_SECTIONS sections that best match the question by full-text
+    search, none whose text an earlier one has (a text repeated many times over would fill the
+    list with copies of one section, and the one holding the answer would not be weighed)."""
+    pieces: list[tuple[int, str]] = []
+    seen: set[str] = set()
+    for section_id, _ in source.search_ids(question, SEARCHED_SECTIONS * SEARCHED_MORE):
+        start, end = source.own_span(source.section_name(section_id))
+        text = source.index.read_range(start, end)
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        if digest not in seen:
+            seen.add(digest)
+            pieces.append((start, text))
+        if len(pieces) == SEARCHED_SECTIONS:
+            break
+    return pieces
 
 
 def floor_sentences(weighed: Floor) -> list[tuple[int, int]]:
@@ -94,13 +112,11 @@ class RankedByFloor:
     def findings(self, found: list[Finding]) -> list[Finding]:
         """`found` and, after them, each floor sentence none of them cites, as its own finding."""
         cited = {f.span for f in found}
-        added = []
-        for n, (start, end) in enumerate(floor_sentences(self.weighed), 1):
-            if any(a <= start < b or start <= a < end for a, b in cited):
-                continue
-            text = " ".join(self.source.read_range(start, end).split())
-            chunk = Chunk(f"floor-{n}", self.source.section_at(start), start, end, text)
-            added.append(Finding(chunk, text, self.source.citation(start, end), (start, end)))
+        added = [
+            sentence_finding(self.source, span, n)
+            for n, span in enumerate(floor_sentences(self.weighed), 1)
+            if not any(a <= span[0] < b or span[0] <= a < span[1] for a, b in cited)
+        ]
         return found + added
 
     def scores(self, found: list[Finding]) -> list[float]:
@@ -115,3 +131,16 @@ class RankedByFloor:
             key=lambda i: (-scores[i], found[i].chunk.chunk_id.startswith("floor-"), i),
         )
         return list(range(leading)) + rest
+
+
+def sentence_finding(source: Readable, span: tuple[int, int], n: int) -> Finding:
+    """A sentence of the source as a finding of its own (the `n`th of the floor's)."""
+    start, end = span
+    text = " ".join(source.read_range(start, end).split())
+    chunk = Chunk(f"floor-{n}", source.section_at(start), start, end, text)
+    return Finding(chunk, text, source.citation(start, end), span)
+
+
+def best_sentences(weighed: Floor, source: Readable, k: int) -> list[Finding]:
+    """The `k` sentences of most weight as findings, best first."""
+    return [sentence_finding(source, span, n) for n, span in enumerate(weighed.best(k), 1)]

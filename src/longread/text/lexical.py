@@ -106,8 +106,10 @@ class Floor:
 
 def floor(question: str, pieces: Sequence[tuple[int, str]]) -> Floor:
     """The question weighed over the sentences of `pieces` ((offset, text) each): one pass of a
-    pattern of the question's word stems over the text, no sentence tokenized whole."""
+    pattern of the question's word stems over the text, no sentence tokenized whole. The pieces
+    may come in any order (a search's); they must not overlap."""
     asked = set(terms(question))
+    pieces = sorted(pieces, key=lambda piece: piece[0])  # (a word is placed by bisection)
     spans = [span for at, text in pieces for span in sentence_spans(text, at)]
     held: list[set[str]] = [set() for _ in spans]
     if asked:
