@@ -79,6 +79,7 @@ def test_sigterm_stops_the_local_model_mid_reply_and_prints_the_answer_so_far(tm
     trace = tmp_path / "trace.jsonl"
     env = {k: v for k, v in os.environ.items() if not k.startswith("LONGREAD_")}
     env["LONGREAD_CACHE_DIR"] = str(tmp_path / "cache")
+    env["LONGREAD_ANSWER_MODEL"] = "none"  # (the bundled model's reply is the one stopped)
     command = [LONGREAD, "ask", str(EXAMPLES / "macbeth.md"), "Who is Banquo's son?"]
     command += ["--mode", "map", "--no-cache", "--trace", str(trace)]  # (the local model)
     cli = subprocess.Popen(

@@ -12,6 +12,7 @@ from longread.errors import ModelError
 from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget
 from longread.strategies import modes
+from longread.strategies.fact_shape import SHAPE_SCHEMA
 from longread.strategies.joining import NOT_STATED
 from longread.strategies.stated import STATE_SCHEMA, resting
 from test_document_strategies import FACT, reads_the_fact, run_with, tools_for, write_contract
@@ -29,6 +30,8 @@ def stating(reply):
     prompt (a string, or an exception to raise)."""
 
     def respond(request) -> str:
+        if request.json_schema == SHAPE_SCHEMA:
+            return '{"shape": "single"}'
         if request.json_schema != STATE_SCHEMA:
             return reads_the_fact(request)
         if isinstance(reply, Exception):
@@ -102,7 +105,7 @@ def test_nobody_states_an_answer_when_none_is_named(contract, tmp_path):
 
 def test_a_budget_spent_by_the_reading_leaves_the_best_finding_leading(contract, tmp_path):
     root = stating(json.dumps({"passage": 1, "answer": "thirty days"}))
-    answer = ask(root, contract, tmp_path, budget=Budget(max_subcalls=1))
+    answer = ask(root, contract, tmp_path, budget=Budget(max_subcalls=2))  # (its shape, a chunk)
     assert answer.stats["chunks_read"] == 1 and not stated_calls(root)  # (refused by the budget)
     assert answer.text.startswith("The cure period is thirty days after notice. [1]")
     unbounded = stating(json.dumps({"passage": 1, "answer": "thirty days"}))

@@ -77,12 +77,15 @@ class DryRunLM(LM):
 
 def _value(schema: dict[str, Any], said: str, finds: bool) -> Any:
     """A value of `schema`'s shape: objects with every property, true, the sentence, 1, [] (or
-    false, "", 0 for a reply that finds nothing)."""
+    false, "", 0 for a reply that finds nothing), an enumeration's first value, arrays as short as
+    they may be."""
+    if schema.get("enum"):
+        return schema["enum"][0]
     kind = schema.get("type")
     if kind == "object":
         return {key: _value(sub, said, finds) for key, sub in schema.get("properties", {}).items()}
-    if kind == "array":
-        return []
+    if kind == "array":  # (as few items as it may hold)
+        return [_value(schema.get("items", {}), said, finds)] * schema.get("minItems", 0)
     if not finds:
         return {"boolean": False, "string": "", "integer": 0, "number": 0}.get(str(kind))
     return {"boolean": True, "string": said, "integer": 1, "number": 1}.get(str(kind))

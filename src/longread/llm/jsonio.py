@@ -71,19 +71,28 @@ def complete_json(
     system: str | None = None,
     max_tokens: int = 512,
     label: str | None = None,
+    keep_prefix: bool = False,
 ) -> Any:
     """A value matching `schema`. The request carries the schema (for servers that can constrain
-    decoding); a reply that fails is shown back to the model once with the error."""
+    decoding); a reply that fails is shown back to the model once with the error. `keep_prefix`:
+    the first message (`system`) starts later prompts too (a local model keeps its evaluation)."""
     schema_text = json.dumps(schema)
     messages = list(as_messages(prompt, system))
-    messages[-1] = {
-        **messages[-1],
-        "content": messages[-1]["content"]
+    told = 0 if keep_prefix else -1  # (the schema is said where it is kept evaluated)
+    messages[told] = {
+        **messages[told],
+        "content": messages[told]["content"]
         + "\n\nReply with JSON only, matching this schema:\n"
         + schema_text,
     }
     reply = gateway.complete(
-        lm, messages, purpose=purpose, max_tokens=max_tokens, json_schema=schema, label=label
+        lm,
+        messages,
+        purpose=purpose,
+        max_tokens=max_tokens,
+        json_schema=schema,
+        label=label,
+        keep_prefix=keep_prefix,
     )
     try:
         return _parse(reply.text, schema_text)

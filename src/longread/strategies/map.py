@@ -17,7 +17,7 @@ from longread.query.core.plan import Shape
 from longread.store.full_text import spelled
 from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.corpus_view import CorpusView, candidates
-from longread.strategies.floor import RankedByFloor, source_floor, with_floor
+from longread.strategies.floor import RankedByFloor, best_sentences, source_floor, with_floor
 from longread.strategies.following import FollowingReader
 from longread.strategies.planning import plan_for
 from longread.strategies.reading import (
@@ -32,6 +32,7 @@ from longread.strategies.reading import (
     map_answer,
     search_chunks,
 )
+from longread.strategies.shaped import SENTENCES, stepped_answer
 from longread.strategies.texts import TextDocs
 from longread.text.fold import tokens
 from longread.text.rank import bm25_scores, keywords, stem
@@ -45,6 +46,13 @@ def run_map(question: str, tools: SingleDocTools, run: Run) -> Answer:
     """Read the best passages of the sections whose text matches the question best, and those
     holding the sentences of the whole document that match it best (the lexical floor)."""
     chunk_chars, limit = chunk_plan(run)
+
+    def search(query: str) -> tuple[Readable, list[Finding]]:
+        return _best(query, tools, search_chunks(query, tools, chunk_chars, limit))
+
+    stepped = stepped_answer(question, run, search)
+    if stepped is not None:
+        return stepped
     chunks = search_chunks(question, tools, chunk_chars, limit)
     chosen = best_chunks(question, chunks, limit)
     return _floored(question, chunks, chosen, tools, run, FollowingReader)
@@ -54,7 +62,20 @@ def map_texts(question: str, docs: TextDocs, run: Run) -> Answer:
     """Read up to `max_slices` of the documents' chunks (chosen by BM25 when there are more, the
     lexical floor's among them)."""
     _, limit = chunk_plan(run)
+
+    def search(query: str) -> tuple[Readable, list[Finding]]:
+        return _best(query, docs, docs.chunks)
+
+    stepped = stepped_answer(question, run, search)
+    if stepped is not None:
+        return stepped
     return _floored(question, docs.chunks, best_chunks(question, docs.chunks, limit), docs, run)
+
+
+def _best(query: str, source: Readable, chunks: list[Chunk]) -> tuple[Readable, list[Finding]]:
+    """The source and its best sentences for `query` (weighed as the lexical floor weighs them,
+    over the source or its candidate `chunks`): what a step of a bridge or a comparison reads."""
+    return source, best_sentences(source_floor(query, source, chunks), source, SENTENCES)
 
 
 def _floored(
@@ -138,7 +159,17 @@ def run_corpus_map(question: str, tools: CorpusTools, run: Run) -> Answer:
     round looks for that name, with the first finding as context: a question whose answer needs
     two documents is read in two hops."""
     chunk_chars, limit = chunk_plan(run)
-    chain = plan_for(question, tools, run).shape is Shape.CHAIN  # (`the ship that carried…`)
+    shape = plan_for(question, tools, run).shape
+    if shape is not Shape.AGGREGATE:
+
+        def search(query: str) -> tuple[Readable, list[Finding]]:
+            _, view, chunks = candidates(tools, query, limit, chunk_chars)
+            return _best(query, view, chunks)
+
+        stepped = stepped_answer(question, run, search)
+        if stepped is not None:
+            return stepped
+    chain = shape is Shape.CHAIN  # (`the ship that carried…`)
     reader = CorpusReader(question, run, None, restates=True, steps=chain)  # (a view a round)
     ranked: list[str] = []
     stats: dict[str, object] = {"documents_ranked": ranked}

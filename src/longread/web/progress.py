@@ -85,6 +85,8 @@ class Progress:
             )
         elif name in ("AGGREGATE", "RESPOND"):
             self.phase(name)
+        elif name == "STATE" and data.get("shape"):
+            self.phase("AGGREGATE", f"a {data['shape']}: each step searched for and stated")
         elif name == "STATE":
             self.phase("AGGREGATE", "a short answer stated from the findings' passages")
         elif name == "REWRITE":
