@@ -65,8 +65,12 @@ class Stated:
     answer: str
     quote: str
     citation: Citation
-    section: str
     passage: Passage
+
+    @property
+    def section(self) -> str:
+        """Where the quote stands (its passage's section, a corpus's document)."""
+        return self.passage.section
 
     def lead(self) -> str:
         """The answer's first lines: the short answer, then its quote and where it is."""
@@ -97,7 +101,7 @@ def state_from(question: str, passages: list[Passage], run: Run, writer: LM) -> 
     quote = " ".join(passage.text[span[0] : span[1]].split())
     start = passage.start
     citation = passage.source.citation(start + span[0], start + span[1])
-    return Stated(answer, quote, citation, passage.section, passage)
+    return Stated(answer, quote, citation, passage)
 
 
 def answer_from(
