@@ -11,7 +11,6 @@ under it)."""
 
 from __future__ import annotations
 
-import hashlib
 from bisect import bisect_right
 
 from longread.strategies.reading import Chunk, Finding, Readable, cut_chunks
@@ -48,9 +47,8 @@ def _distinct_sections(question: str, source: SingleDocTools) -> list[tuple[int,
     for section_id, _ in source.search_ids(question, SEARCHED_SECTIONS * SEARCHED_MORE):
         start, end = source.own_span(source.section_name(section_id))
         text = source.index.read_range(start, end)
-        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-        if digest not in seen:
-            seen.add(digest)
+        if text not in seen:
+            seen.add(text)
             pieces.append((start, text))
         if len(pieces) == SEARCHED_SECTIONS:
             break

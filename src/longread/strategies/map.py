@@ -48,7 +48,7 @@ def run_map(question: str, tools: SingleDocTools, run: Run) -> Answer:
     chunk_chars, limit = chunk_plan(run)
 
     def search(query: str) -> tuple[Readable, list[Finding]]:
-        return _best(query, tools, search_chunks(query, tools, chunk_chars, limit))
+        return _best(query, tools, [])  # (a document is weighed whole, or by its own search)
 
     stepped = stepped_answer(question, run, search)
     if stepped is not None:
