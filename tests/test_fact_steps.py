@@ -1,7 +1,8 @@
-"""Bridges and comparisons answered in steps: the model that states answers reads the question's
-shape, each step searches for its own question and states its answer from the sentences found
-(kept only where code finds the sentence it rests on), and code compares a comparison's values.
-Every step that fails leaves the question to the reading of passages."""
+"""Bridges, comparisons and questions whether two things are both so, answered in steps: the
+model that states answers reads the question's shape, each step searches for its own question and
+states its answer from the sentences found (kept only where code finds the sentence it rests on),
+and code compares a comparison's values or says whether both are so. Every step that fails leaves
+the question to the reading of passages."""
 
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ ANSWERS = {"came out first": "Alpha Editor", "is newer": "Beta Viewer", "out bef
            "Alpha Editor": "1994", "Beta Viewer": "2001", "Gamma Shell": "the Delta Engine",
            "the Delta Engine": "Mara Quell"}  # fmt: skip
 # (a step's answer by the first of these its question holds: the question as asked, then a side)
+BOTH = {"shape": "both", "sides": ["Alpha Editor", "Beta Viewer"],
+        "then": "Does #1 run in the console?"}  # fmt: skip
+CONSOLE = {"Alpha Editor": "yes", "Beta Viewer": "no"}
 
 
 @pytest.fixture
@@ -130,6 +134,40 @@ def test_a_bridge_finds_what_the_question_names_by_a_fact_then_answers_about_it(
     quotes_hold(answer, folder, question)
 
 
+def test_whether_both_are_so_is_asked_of_each_side_and_yes_only_where_both_are(folder, tmp_path):
+    question = "Do Alpha Editor and Beta Viewer both run in the console?"
+    lm = model(BOTH, CONSOLE)
+    answer = ask(folder, tmp_path, lm, question)
+    lead, sides = answer.text.split("\n\n")
+    assert lead == "No [1][2]"
+    alpha, beta = sides.splitlines()
+    assert alpha.startswith("Alpha Editor: Yes [1] “Alpha Editor is a text editor for")
+    assert beta.startswith("Beta Viewer: No [2] “Beta Viewer shows pictures in a window.”")
+    assert answer.stats["shape"] == "both"
+    stated = [r.messages[-1]["content"] for r in lm.requests if r.json_schema == STATE_SCHEMA]
+    assert [s.split("Question: ")[1] for s in stated] == [
+        "Does Alpha Editor run in the console?",
+        "Does Beta Viewer run in the console?",
+    ]
+    quotes_hold(answer, folder, question)
+    both_yes = ask(folder, tmp_path, model(BOTH, {**CONSOLE, "Beta Viewer": "yes"}), question)
+    assert both_yes.text.startswith("Yes [1][2]\n\n")
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        {**CONSOLE, "Beta Viewer": "a window"},  # (a side not answered yes or no)
+        {**CONSOLE, "Beta Viewer": ""},  # (nothing stated of a side)
+    ],
+)
+def test_a_both_whose_side_is_not_answered_yes_or_no_leaves_it_to_the_passages(
+    folder, tmp_path, answers
+):
+    answer = ask(folder, tmp_path, model(BOTH, answers), "Do both run in the console?")
+    assert "shape" not in answer.stats and "[1][2]" not in answer.text
+
+
 @pytest.mark.parametrize(
     "shape, answers",
     [
@@ -175,6 +213,14 @@ def test_the_shape_read_is_checked_by_code():
         == SINGLE
     )
     assert checked("Who wrote it?", {"shape": "single", "first": "x"}) == SINGLE
+    asked = "Do Alpha Editor and Beta Viewer both run in the console?"
+    read = checked(asked, BOTH)
+    assert (read.kind, read.second("Beta Viewer")) == (
+        Kind.BOTH,
+        "Does Beta Viewer run in the console?",
+    )
+    assert checked(asked, {**BOTH, "then": "Does it run in the console?"}) == SINGLE
+    assert checked(asked, {**BOTH, "sides": ["Alpha Editor", "Gamma Shell"]}) == SINGLE
 
 
 def test_values_code_compares():

@@ -230,3 +230,33 @@ def test_calls_that_wait_for_the_local_model_are_timed_from_their_turn(tmp_path)
     timed = [s for (s,) in cache._db.execute("SELECT seconds FROM call_samples").fetchall()]
     assert len(timed) == 4 and sum(timed) <= batch * 1.05, (timed, batch)
     cache.close()
+
+
+STRUCTURED_CUT = """
+import json, sys, threading
+from longread.errors import ModelError
+from longread.llm.local import LocalLM
+from longread.llm.local_models import bundled_smollm2_path
+from longread.llm.types import Request
+
+lm = LocalLM(bundled_smollm2_path(), name="local:cut", writes_code=False)
+asked = ({"role": "user", "content": "Give the name and year of a harbour, as JSON."},)
+schema = {"type": "object", "properties": {"name": {"type": "string"}, "year": {"type": "integer"}},
+          "required": ["name", "year"]}
+cancelled = threading.Event()
+cancelled.set()
+for cut in (dict(timeout=0.0), dict(cancelled=cancelled)):
+    reply = lm.complete(Request(asked, max_tokens=60, json_schema=schema, **cut))
+    json.loads(reply.text)  # (ended where its JSON could end, not cut in the middle)
+    print(reply.output_tokens)
+"""
+
+
+def test_a_structured_local_reply_whose_time_runs_out_ends_where_its_grammar_can():
+    """A reply under a JSON schema that must stop (its time out, its run cancelled) was made to
+    choose the end token where the grammar forbids it: llama.cpp aborted the whole process."""
+    done = subprocess.run(
+        [sys.executable, "-c", STRUCTURED_CUT], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert all(0 < int(n) <= 60 for n in done.stdout.split()), done.stdout

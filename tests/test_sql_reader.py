@@ -24,7 +24,7 @@ from longread.llm.scripted import ScriptedLM
 from longread.llm.types import Request
 from longread.query.core.plan import Shape
 from longread.query.read import read_written
-from longread.query.readers.model.question_kind import KIND_SCHEMA
+from longread.query.readers.model.question_kind import KIND_PROMPT, KIND_SCHEMA
 
 UPLOADS = [  # (name, urgency, year)
     *[("Ada Brant", "low", 2019 + n % 4) for n in range(9)],
@@ -417,8 +417,9 @@ def _tables():
 def test_a_question_the_rules_would_count_is_a_fact_where_the_model_reads_it_so(reading, counted):
     asked = []
 
-    def ask(prompt, schema):
+    def ask(instructions, prompt, schema):
         asked.append(prompt)
+        assert instructions == KIND_PROMPT  # (the same for every question: kept evaluated)
         if isinstance(reading, Exception):
             raise reading
         return reading

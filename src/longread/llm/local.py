@@ -73,11 +73,11 @@ def _grammar(text: str) -> Any:
 
 def until(end: float, end_token: int) -> Any:
     """A llama.cpp logits processor that ends the reply at `end` (a `time.monotonic()` value):
-    from then on, `end_token` is the only token it may choose."""
+    from then on, `end_token` is its choice where it may end."""
 
     def processor(tokens: Any, scores: Any) -> Any:
         if time.monotonic() >= end:
-            _only(scores, end_token)
+            _ending(scores, end_token)
         return scores
 
     return processor
@@ -89,12 +89,13 @@ def stopper(end_token: int, cancelled: threading.Event | None = None) -> Any:
 
     def processor(tokens: Any, scores: Any) -> Any:
         if deadline.stop_requested() is not None or (cancelled and cancelled.is_set()):
-            _only(scores, end_token)
+            _ending(scores, end_token)
         return scores
 
     return processor
 
 
+FAR_BELOW = 1e4  # what an ending reply's other tokens lose against the end token
 LOOP_TOKENS = range(8, 65)  # the lengths of a looping stretch looked for, in tokens
 LOOP_COPIES = 3  # a stretch made this many times in a row ends the reply
 
@@ -119,16 +120,19 @@ def loop_stopper(end_token: int) -> Any:
                 np.array_equal(tail, made[n - k * period : n - (k - 1) * period])
                 for k in range(2, LOOP_COPIES + 1)
             ):
-                _only(scores, end_token)
+                _ending(scores, end_token)
                 break
         return scores
 
     return processor
 
 
-def _only(scores: Any, token: int) -> None:
-    """Leave `token` the only choice."""
-    scores[:] = -float("inf")
+def _ending(scores: Any, token: int) -> None:
+    """Make `token` (the end) the choice wherever it may be chosen: the others stay, far below
+    it, in their order. Under a grammar that does not allow the end yet (a JSON object still
+    open), the reply goes on with the best token it allows, to where it may end; with no token
+    left, llama.cpp would abort the process."""
+    scores -= FAR_BELOW
     scores[token] = 0.0
 
 

@@ -83,11 +83,18 @@ def _resolved(spec: str) -> LM:
 
 def asking(run: Run, writer: LM) -> Ask:
     """The call that has `writer` give a short JSON value under a schema (how it reads a
-    question) through the run's gateway."""
+    question) through the run's gateway, its instructions kept evaluated for the next question."""
 
-    def ask(prompt: str, schema: dict[str, Any]) -> Any:
+    def ask(instructions: str, prompt: str, schema: dict[str, Any]) -> Any:
         return complete_json(
-            run.gateway, writer, prompt, schema, purpose=Purpose.PLAN, max_tokens=ASK_TOKENS
+            run.gateway,
+            writer,
+            prompt,
+            schema,
+            purpose=Purpose.PLAN,
+            system=instructions,
+            max_tokens=ASK_TOKENS,
+            keep_prefix=True,
         )
 
     return ask

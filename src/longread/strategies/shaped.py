@@ -6,7 +6,8 @@ code):
 - a bridge states its first question's answer (what the question names only by a fact), then
   its second question, naming that answer, from what a new search finds;
 - a comparison states each side's value of the measure, and code compares the two (dates by
-  their order, amounts by their size).
+  their order, amounts by their size);
+- a question whether two things are both so is asked of each, and is yes where both are.
 A step that states nothing, values code cannot read or compare, or a second answer resting on
 the first one's sentence, leave the question to the reading of passages as before (None)."""
 
@@ -52,7 +53,7 @@ def stepped_answer(question: str, run: Run, search: Search) -> Answer | None:
     if shape.kind is Kind.SINGLE:
         return None
     run.emit(EventKind.PHASE, name="STATE", shape=shape.kind.value)
-    steps = compared if shape.kind is Kind.COMPARISON else bridged
+    steps = {Kind.COMPARISON: compared, Kind.BOTH: both, Kind.BRIDGE: bridged}[shape.kind]
     stated = steps(shape, run, search, writer)
     if stated is None:
         return None
@@ -124,11 +125,33 @@ def compared(shape: FactShape, run: Run, search: Search, writer: LM) -> Stepped 
         lead = f"{picked} ({won.answer}, against {lost.answer})"
     else:
         return None
+    return _sided(lead, [(side, stated) for side, stated, _ in sides]), [
+        one.citation,
+        other.citation,
+    ]
+
+
+def both(shape: FactShape, run: Run, search: Search, writer: LM) -> Stepped | None:
+    """Whether two things are both so: the question asked of each side, answered yes or no from
+    a passage naming it; yes where both are."""
+    said: list[tuple[str, Stated]] = []
+    for side in shape.sides:
+        stated = _stated(shape.second(side), run, search, writer)
+        if stated is None or stated.answer not in ("Yes", "No") or not _names(stated, side):
+            return None
+        said.append((side, stated))
+    lead = "Yes" if all(stated.answer == "Yes" for _, stated in said) else "No"
+    return _sided(lead, said), [stated.citation for _, stated in said]
+
+
+def _sided(lead: str, said: list[tuple[str, Stated]]) -> str:
+    """A lead over two sides, and under it each side's answer, quote and where it stands (the
+    claims check finds the lead's words in the quotes)."""
     lines = [
         f"{side}: {stated.answer} [{n}] “{stated.quote}” ({stated.section})"
-        for n, (side, stated, _) in enumerate(sides, 1)
-    ]  # (the values in the lead: its words are in the quotes, as the claims check wants)
-    return "\n".join([f"{lead} [1][2]\n", *lines]), [one.citation, other.citation]
+        for n, (side, stated) in enumerate(said, 1)
+    ]
+    return "\n".join([f"{lead} [1][2]\n", *lines])
 
 
 def _names(stated: Stated, side: str) -> bool:

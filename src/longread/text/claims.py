@@ -28,6 +28,7 @@ _NAME = re.compile(r"(?<=\S)\s+[\"“(]?([A-Z][\w-]*)")  # a capitalized word, n
 _QUOTE_LINE = re.compile(  # “the quote” (its label)  — the reading's own line under a finding
     r"^\s*[“\"](?P<quote>[^”\"\n]+?)…?[”\"](?:\s*\([^()\n]*\))?(?:\s*\[\d+\])*\s*$"
 )
+_QUOTED = re.compile(r"“[^”]*”")  # the source's words, quoted in a claim
 _COPULA = re.compile(r"\s(?:is|are|was|were)\s", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 SHARE = 0.5  # of a claim's new words its cited text must hold
@@ -84,8 +85,13 @@ def numbers(text: str) -> set[str]:
 
 
 def names(text: str) -> list[str]:
-    """The capitalized words of `text` after its first (names, mostly), stop words left out."""
-    return [word for word in dict.fromkeys(_NAME.findall(text)) if terms(word)]
+    """The capitalized words of `text` after its first (names, mostly), stop words and a yes or
+    no left out."""
+    return [
+        word
+        for word in dict.fromkeys(_NAME.findall(text))
+        if terms(word) and word.casefold() not in ANSWER_WORDS
+    ]
 
 
 def missing_facts(claim: str, source: str, question: str) -> str:
@@ -153,8 +159,9 @@ def _asks_yes_or_no(question: str) -> bool:
 
 
 def _says_x_is_x(claim: str, question: str) -> bool:
-    """Whether a word the question asks about stands on both sides of the claim's "is"."""
-    sides = _COPULA.split(claim, maxsplit=1)
+    """Whether a word the question asks about stands on both sides of the claim's "is" (outside
+    the source's words it quotes)."""
+    sides = _COPULA.split(_QUOTED.sub(" ", claim), maxsplit=1)
     if len(sides) < 2:
         return False
     return bool(set(terms(sides[0])) & set(terms(sides[1])) & set(terms(question)))

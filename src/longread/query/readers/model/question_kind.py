@@ -1,6 +1,8 @@
 """The model reads what a question asks for, where the rules would count: a figure computed over
-many rows of the source's tables, or one fact stated in the text (a name, a value, a date, yes or
-no, two stated facts compared). `text` sends the question to the passages instead of the tables."""
+many rows of the source's tables, or what the text states (one fact: a name, a value, a date, yes
+or no; or two stated facts, compared or both checked). `text` sends the question to the passages
+instead of the tables. The instructions and examples are the same for every question, so a local
+model keeps them evaluated."""
 
 from __future__ import annotations
 
@@ -9,25 +11,36 @@ from typing import Any
 
 from longread.errors import LongreadError
 
-KIND_PROMPT = """Question: {question}
+KIND_PROMPT = """You say how a question about documents is answered. "rows": by computing over \
+many records of a table (how many, which one the most or the least, a total, an average, a list \
+of every one). "text": by what the text states of the things the question names (a name, a \
+value, a date, yes or no), even when it names two things to compare or to check both.
 
-How is this question answered? "rows": by computing over many records of a table (how many, \
-which one the most or the least, a total, an average, a list of every one). "text": by one fact \
-stated in the text (a name, a value, a date, yes or no), or by comparing two facts each stated \
-once."""
+Q: How many releases came out in 2019?
+{"answer": "rows"}
+Q: Which author signed the most entries?
+{"answer": "rows"}
+Q: List every package with high urgency.
+{"answer": "rows"}
+Q: Who maintains the zlib package?
+{"answer": "text"}
+Q: Are Nginx and Lighttpd both written in C?
+{"answer": "text"}
+Q: Was Hamlet written before Othello?
+{"answer": "text"}"""
 KIND_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"answer": {"enum": ["rows", "text"]}},
     "required": ["answer"],
 }
-Ask = Callable[[str, dict[str, Any]], Any]  # (prompt, JSON schema) -> the value the model gives
+Ask = Callable[[str, str, dict[str, Any]], Any]  # (instructions, prompt, JSON schema) -> value
 
 
 def asks_for_text(question: str, ask: Ask) -> bool:
-    """Whether the model reads the question as asking for a fact stated in the text (False where
-    it reads rows, or gives no reading: the question is counted as the rules read it)."""
+    """Whether the model reads the question as asking for what the text states (False where it
+    reads rows, or gives no reading: the question is counted as the rules read it)."""
     try:
-        reply = ask(KIND_PROMPT.format(question=question), KIND_SCHEMA)
+        reply = ask(KIND_PROMPT, f"Q: {question}", KIND_SCHEMA)
     except (LongreadError, ValueError):
         return False
     return isinstance(reply, dict) and reply.get("answer") == "text"
