@@ -2,7 +2,7 @@
 over real text it fetched, gold by its own scripts) asked through `longread eval` as a
 subprocess, the default local set-up unless --model/--mode say otherwise. Writes the eval's
 table and the seconds a question took (median, 90th percentile, in-process as eval times them),
-with the models that answered, into docs/bench-blind-facts.md.
+with the models that answered, into its section of docs/bench-blind-facts.md.
 
     bash bench/blind/facts_c/fetch.sh      # the documents, once
     python bench/blind_facts.py bench/blind/facts_c [--max-seconds S] [--model SPEC] [--mode M]
@@ -21,6 +21,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "bench-blind-facts.md"
+HEADER = """# Fact questions of blind sets: lead and seconds
+
+One section a set, each written by this script when the set was scored (once). A set's README
+says how its questions and gold answers were made; the lead is the reply up to its first blank
+line (300 characters at most).
+"""
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -56,14 +62,20 @@ def main() -> None:
         "`local:qwen2.5-coder-1.5b`) reads each question's shape and states the answer."
     )
     print(table, summary, sep="\n\n")
-    PAGE.write_text(
-        f"# Fact questions of a blind set: lead and seconds\n\n"
-        f"Written by `python bench/blind_facts.py {args.set.as_posix()}` on "
-        f"{date.today().isoformat()}, 2 cores. The set's README says how its questions and gold "
-        f"answers were made; the lead is the reply up to its first blank line (300 characters "
-        f"at most).\n\n"
-        f"{summary}\n\n{table}\n"
+    section = (
+        f"## {args.set.name}\n\nWritten by `python bench/blind_facts.py {args.set.as_posix()}` "
+        f"on {date.today().isoformat()}, {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.1f} at the end.\n\n{summary}\n\n{table}\n"
     )
+    PAGE.write_text(HEADER + "".join(f"\n{s}" for s in sections(args.set.name, section)))
+
+
+def sections(name: str, section: str) -> list[str]:
+    """The page's sections, one a set, with this set's (`## name`) written anew."""
+    old = PAGE.read_text(encoding="utf-8").split("\n## ")[1:] if PAGE.exists() else []
+    kept = {part.split("\n", 1)[0]: "## " + part.rstrip() + "\n" for part in old}
+    kept[name] = section
+    return [kept[key] for key in sorted(kept)]
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ def fetched(name: str) -> Path:
     home = cache_dir() / "blind" / name
     if not (home / "docs").is_dir():
         home.mkdir(parents=True, exist_ok=True)
-        for part in ("fetch.sh", "tasks.jsonl", "gold.py", "docs.sha256"):
+        for part in ("fetch.sh", "tasks.jsonl", "gold.py", "docs.sha256", "SHA256SUMS"):
             if (SETS / name / part).exists():
                 (home / part).write_bytes((SETS / name / part).read_bytes())
         subprocess.run(["bash", "fetch.sh"], cwd=home, check=True)
