@@ -22,8 +22,9 @@ from longread.index.records import VALUES_KEPT, Places
 from longread.index.single import SingleDocIndex
 from longread.query.core.shared_tables import shared_name, shared_names
 from longread.store.docstore import DocStore
-from longread.store.record_query import QueryError, RecordQuery, View, ViewPart, word_pattern
+from longread.store.record_query import QueryError, RecordQuery, word_pattern
 from longread.store.record_tables import StoredColumn, StoredTable, quoted
+from longread.store.record_views import View, ViewPart
 
 MAX_CHARS = 50_000_000  # a word's mentions are looked for in this much of a source at most
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".csv", ".tsv", ".log", ".mbox", ".eml")
