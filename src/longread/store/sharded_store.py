@@ -31,7 +31,7 @@ class ShardedCatalog:
         self._shards = shards
 
     def touch(self, doc_id: str, file_size: int, mtime_ns: int) -> None:
-        self._shards.stores[self._shards.of(doc_id)].catalog.touch(doc_id, file_size, mtime_ns)
+        self._shards.holding(doc_id).catalog.touch(doc_id, file_size, mtime_ns)
 
     def doc(self, doc_id: str) -> StoredDoc | None:
         shard = self._shards.of(doc_id)
@@ -95,12 +95,10 @@ class ShardedCatalog:
 
     def iter_blocks(self, doc_ids: Sequence[str] | None = None) -> Iterator[tuple[str, int, str]]:
         """(doc id, offset, text block) over the documents in id order, streamed from the shards."""
-        stores = self._shards.stores
         if doc_ids is None:
-            return heapq.merge(*(s.catalog.iter_blocks() for s in stores), key=_doc_id)
-        return (
-            block for d in doc_ids for block in stores[self._shards.of(d)].catalog.iter_blocks([d])
-        )
+            everywhere = (store.catalog.iter_blocks() for store in self._shards.stores)
+            return heapq.merge(*everywhere, key=_doc_id)
+        return (b for d in doc_ids for b in self._shards.holding(d).catalog.iter_blocks([d]))
 
 
 class ShardedSearch:
@@ -190,7 +188,7 @@ class ShardedCorpusStore:
 
     def holding(self, doc_id: str) -> CorpusStore:
         """The shard that holds (or would hold) the document `doc_id`."""
-        return self.shards[self._shards.of(doc_id)]
+        return self._shards.holding(doc_id)
 
     # -- settings and the root folder ------------------------------------------------------
     def setting(self, key: str) -> str | None:

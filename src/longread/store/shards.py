@@ -33,6 +33,10 @@ class Shards:
         """The shard that holds (or would hold) the document `doc_id`."""
         return shard_of(doc_id, len(self.stores))
 
+    def holding(self, doc_id: str) -> CorpusStore:
+        """The store of the shard that holds (or would hold) the document `doc_id`."""
+        return self.stores[self.of(doc_id)]
+
     def number(self, shard: int, local: int) -> int:
         """The number handed out for shard `shard`'s row or text `local`."""
         return local * len(self.stores) + shard
