@@ -112,9 +112,7 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
         self.index = index
         self.store, self.store_id = index.store, index.store_id
         self.doc_id = Path(index.path).name
-        self._pages = index.store.documents.get(index.store_id)[
-            "pages"
-        ]  # [number, start, end] in order
+        self._pages = self.store.documents.get(self.store_id)["pages"]  # [[number, start, end]…]
         self._read = cached_reads(index.read_range, cache_sections)
 
     @property
@@ -193,9 +191,8 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
         counts = self.store.sections.depth_counts(self.store_id)
         total = sum(counts.values())
         limit = max_lines if total <= max_lines else max_lines - 1
-        shown = self.store.sections.outline_rows(
-            self.store_id, deepest_shown(counts, max_lines), limit
-        )
+        deepest = deepest_shown(counts, max_lines)
+        shown = self.store.sections.outline_rows(self.store_id, deepest, limit)
         return outline_lines(shown, total)
 
     def brief(self, question: str) -> Brief:

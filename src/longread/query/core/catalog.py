@@ -254,12 +254,10 @@ class Catalog:
             structured = doc.store.documents.get(doc.store_id)["structured"]
             places = Places(text, doc.store.sections.all(doc.store_id) if structured else [])
             wanted = places.columns([])
-            columns.update(dict.fromkeys(c for c, _ in wanted))
-            keys = [k for _, k in wanted]
+            named, keys = [c for c, _ in wanted], [k for _, k in wanted]
+            columns.update(dict.fromkeys(named))
             for match in word_pattern(term).finditer(text):
-                cells = dict(
-                    zip([c for c, _ in wanted], places.values(match.start(), keys), strict=True)
-                )
+                cells = dict(zip(named, places.values(match.start(), keys), strict=True))
                 found.append((doc.name, match.start(), match.end(), cells))
         names = list(columns)
         self._computed.clear()  # (what was computed over the table of another term's mentions)
