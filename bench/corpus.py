@@ -112,14 +112,14 @@ def query_process(folder: Path, db: Path) -> dict[str, Any]:
         lambda: CorpusTools(CorpusIndex(folder, CorpusStore(db)), ScriptedLM([]), Gateway())
     )
     counts: dict[str, int] = {}
-    for term, _ in tools.store.term_postings("keyword"):
+    for term, _ in tools.store.search.term_postings("keyword"):
         counts[term] = counts.get(term, 0) + 1
     chance = random.Random(1)
     keywords = chance.sample(sorted(counts), 50)
     tools.rank_documents("warm up", top_k=10)
     ranks = [timed(tools._rank_words, query, 10)[0] for query in RANK_QUERIES]  # uncached
-    looks = [timed(tools.store.lookup, "keyword", k)[0] for k in keywords]
-    found = [len(tools.store.lookup("keyword", k)) for k in keywords]
+    looks = [timed(tools.store.search.lookup, "keyword", k)[0] for k in keywords]
+    found = [len(tools.store.search.lookup("keyword", k)) for k in keywords]
     grep, hits = timed(tools.grep_corpus, "quokka-zeppelin")
     links = [
         timed(tools.index.links, doc_id)[0] for doc_id in chance.sample(tools.list_documents(), 5)

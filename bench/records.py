@@ -120,7 +120,7 @@ def records_step(path: Path, folder: Path) -> tuple[float, int, int]:
     started = time.perf_counter()
     ensure_records(store, index.store_id, path.name)
     seconds = time.perf_counter() - started
-    tables = store.record_tables([index.store_id])
+    tables = store.records.tables([index.store_id])
     store.close()
     return seconds, len(tables), sum(rows for _, rows in tables)
 
@@ -130,7 +130,7 @@ def asked_in_process(path: Path, folder: Path) -> tuple[float, str]:
     opened, a fresh catalog, the question read into a plan and run."""
     started = time.perf_counter()
     store = DocStore(folder / f"{path.name}.inproc.sqlite")
-    index = SingleDocIndex.open(store, store.document_ids()[0])
+    index = SingleDocIndex.open(store, store.documents.ids()[0])
     catalog = document_catalog(index, path.name)
     plan = read_plan(QUESTION, lambda: catalog, None, False)
     counted = execute(plan, catalog)

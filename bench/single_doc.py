@@ -121,7 +121,7 @@ def main() -> None:
     try:
         build, index = timed(SingleDocIndex.build, doc, DocStore(db))
         build_peak, sections, doc_id = peak_mb(), len(index.rows), index.store_id
-        built_fts = "yes" if index.store.fts_built(doc_id) else "no"
+        built_fts = "yes" if index.store.search.built(doc_id) else "no"
         index.store.close()
         ours.send((db, doc_id))
         q = ours.recv()

@@ -57,7 +57,7 @@ def peak_mb(pid: int) -> float:
 
 
 def found(store: CorpusStore, word: str) -> list[str]:
-    return [doc_id for doc_id, _ in store.rank([word], 5)]
+    return [doc_id for doc_id, _ in store.search.rank([word], 5)]
 
 
 def shows(store: CorpusStore, word: str, documents: list[str]) -> bool:

@@ -66,5 +66,5 @@ def comparable(index: CorpusIndex, words: list[str] | None = None) -> dict:
         meta.pop("detailed_index_path")
     if words is None:
         words = sorted({k for m in snapshot["documents"].values() for k in m["keywords"]})[:20]
-    snapshot["ranks"] = {w: index.store.rank([w], 5) for w in words}
+    snapshot["ranks"] = {w: index.store.search.rank([w], 5) for w in words}
     return snapshot

@@ -111,13 +111,17 @@ def test_a_corpus_in_four_shards_ranks_its_documents_as_one_index_does(tmp_path)
         shard = CorpusIndex(folder, CorpusStore(tmp_path / f"shard-{number}.sqlite"))
         shard.update(parallel=False, only=[d for d in ids if zlib.crc32(d.encode()) % 4 == number])
         shards.append(shard)
-    assert sum(s.store.totals()[0] for s in shards) == whole.store.totals()[0] == len(ids)
+    assert (
+        sum(s.store.catalog.totals()[0] for s in shards)
+        == whole.store.catalog.totals()[0]
+        == len(ids)
+    )
     for words in QUERIES:
-        stats = sum((s.store.rank_stats(words) for s in shards), Stats(0, 0, {}))
+        stats = sum((s.store.search.rank_stats(words) for s in shards), Stats(0, 0, {}))
         merged = sorted(
-            (hit for s in shards for hit in s.store.rank(words, 10, stats)),
+            (hit for s in shards for hit in s.store.search.rank(words, 10, stats)),
             key=lambda hit: (-hit[1], hit[0]),
         )[:10]
-        one = whole.store.rank(words, 10)
+        one = whole.store.search.rank(words, 10)
         assert one and [d for d, _ in merged] == [d for d, _ in one]
         assert [round(s, 6) for _, s in merged] == [round(s, 6) for _, s in one]

@@ -24,7 +24,7 @@ from longread.index import corpus_update
 from longread.index.corpus import CorpusIndex
 from longread.index.corpus_files import compare, list_ahead, scan
 from longread.store.corpus_store import CorpusStore
-from longread.store.section_search import distinctive
+from longread.store.search_terms import distinctive
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def corpus(tmp_path):
 
 def test_level_one_registry_and_metadata(corpus, tmp_path):
     index = built(corpus, tmp_path / "c.sqlite")
-    assert index.store.doc_ids() == sorted(ARTICLES)
+    assert index.store.catalog.doc_ids() == sorted(ARTICLES)
     meta = index.meta("news/heron.md")
     assert (
         meta.title == "The Silver Heron"
@@ -50,14 +50,14 @@ def test_level_one_registry_and_metadata(corpus, tmp_path):
 
 def test_inverted_indexes_and_full_text_rank(corpus, tmp_path):
     store = built(corpus, tmp_path / "c.sqlite").store
-    assert store.lookup("keyword", "layoff") == ["reports/layoffs.md"]
-    assert store.lookup("entity", "acme corp") == ["reports/layoffs.md"]
-    assert store.lookup("date", "2024-03-03") == ["news/heron.md", "news/log.txt"]
-    assert store.lookup_range("date", "2024-10", "2024-12") == [
+    assert store.search.lookup("keyword", "layoff") == ["reports/layoffs.md"]
+    assert store.search.lookup("entity", "acme corp") == ["reports/layoffs.md"]
+    assert store.search.lookup("date", "2024-03-03") == ["news/heron.md", "news/log.txt"]
+    assert store.search.lookup_range("date", "2024-10", "2024-12") == [
         "reports/layoffs.md",
         "reports/merger.md",
     ]
-    ranked = store.rank(["compost", "tomatoes"], 3)
+    ranked = store.search.rank(["compost", "tomatoes"], 3)
     assert [doc_id for doc_id, _ in ranked] == ["notes/garden.txt"] and ranked[0][1] > 0
 
 
@@ -67,12 +67,12 @@ def test_a_search_of_a_large_corpus_leaves_out_words_most_documents_hold(tmp_pat
         for n in range(12)
     }
     store = built(write_corpus(tmp_path / "notes", articles), tmp_path / "c.sqlite").store
-    store.small_corpus = 0  # as if it were large
-    assert [d for d, _ in store.rank(["harbour", "zebra"], 12)] == [
+    store.search.small_corpus = 0  # as if it were large
+    assert [d for d, _ in store.search.rank(["harbour", "zebra"], 12)] == [
         "3.txt"
     ]  # "harbour" is everywhere
     assert (
-        len(store.rank(["harbour", "dawn", "opens"], 12)) == 12
+        len(store.search.rank(["harbour", "dawn", "opens"], 12)) == 12
     )  # all common: the two rarest kept
     held = {"harbour": 12, "zebra": 1, "dawn": 12}
     assert distinctive(["harbour", "zebra", "dawn"], held, 12, common=1.0, postings=13) == [
@@ -82,8 +82,8 @@ def test_a_search_of_a_large_corpus_leaves_out_words_most_documents_hold(tmp_pat
     assert distinctive(["harbour", "zebra", "dawn"], held, 12, common=1.0, postings=5) == [
         "zebra"
     ]  # the rarest
-    store.small_corpus = 1_000
-    assert len(store.rank(["harbour", "zebra"], 12)) == 12
+    store.search.small_corpus = 1_000
+    assert len(store.search.rank(["harbour", "zebra"], 12)) == 12
 
 
 def test_full_text_is_indexed_on_first_search_in_resumable_steps(corpus, tmp_path):
@@ -97,12 +97,12 @@ def test_full_text_is_indexed_on_first_search_in_resumable_steps(corpus, tmp_pat
     )  # not yet indexed
     store.remove_docs(["notes/garden.txt"])  # a document never indexed leaves no trace
     steps = []
-    store._fts_step()  # as if a first search were interrupted after one step
-    store.ensure_fts_corpus(lambda done, todo: steps.append((done, todo)))
+    store.search._step()  # as if a first search were interrupted after one step
+    store.search.build(lambda done, todo: steps.append((done, todo)))
     assert steps == [(1, 3), (2, 3), (3, 3)]
-    assert store.rank(["compost"], 3) == [] and store.rank(["harbour"], 1)
+    assert store.search.rank(["compost"], 3) == [] and store.search.rank(["harbour"], 1)
     index.update(parallel=False)
-    assert [d for d, _ in store.rank(["compost", "tomatoes"], 3)] == ["notes/garden.txt"]
+    assert [d for d, _ in store.search.rank(["compost", "tomatoes"], 3)] == ["notes/garden.txt"]
 
 
 def test_links_follow_file_names_and_titles(corpus, tmp_path):
@@ -136,8 +136,12 @@ def test_unreadable_files_are_skipped_and_reported(corpus, tmp_path):
     assert {s.doc_id for s in report.skipped} == bad
     assert all(s.reason for s in report.skipped)
     assert "latin1.txt" in report.added
-    assert "Café Müller" in index.store.read_range(index.doc("latin1.txt").store_id, 0, 100)
-    assert index.store.rank(["cafe"], 1)[0][0] == "latin1.txt"  # diacritics folded for search
+    assert "Café Müller" in index.store.documents.read_range(
+        index.doc("latin1.txt").store_id, 0, 100
+    )
+    assert (
+        index.store.search.rank(["cafe"], 1)[0][0] == "latin1.txt"
+    )  # diacritics folded for search
 
 
 def test_update_reindexes_only_what_changed(corpus, tmp_path):
@@ -154,8 +158,8 @@ def test_update_reindexes_only_what_changed(corpus, tmp_path):
     )
     assert report.unchanged == 3
     assert index.all_links() == []  # the link came from the removed log
-    assert index.store.lookup("keyword", "bean") == ["new.md", "notes/garden.txt"]
-    assert index.store.rank(["tomatoes"], 5) == []
+    assert index.store.search.lookup("keyword", "bean") == ["new.md", "notes/garden.txt"]
+    assert index.store.search.rank(["tomatoes"], 5) == []
 
 
 def test_level_two_is_built_on_first_use_and_kept(corpus, tmp_path):
@@ -175,7 +179,7 @@ def test_level_two_is_built_on_first_use_and_kept(corpus, tmp_path):
 def test_add_and_remove_single_documents(corpus, tmp_path):
     index = built(corpus, tmp_path / "c.sqlite")
     assert index.remove_document("news/heron.md") and not index.remove_document("news/heron.md")
-    assert index.store.lookup("entity", "silver heron") == ["news/log.txt"]
+    assert index.store.search.lookup("entity", "silver heron") == ["news/log.txt"]
     assert index.add_document(corpus / "news" / "heron.md") == "news/heron.md"
     assert index.all_links() == [("news/log.txt", "news/heron.md")]
     with pytest.raises(InputError, match="not inside the corpus folder"):
@@ -190,7 +194,9 @@ def test_identical_files_share_their_stored_text(corpus, tmp_path):
     index = built(corpus, tmp_path / "c.sqlite")
     assert index.doc("copy.md").store_id == index.doc("news/heron.md").store_id
     index.remove_document("copy.md")
-    assert "Silver Heron" in index.store.read_range(index.doc("news/heron.md").store_id, 0, 200)
+    assert "Silver Heron" in index.store.documents.read_range(
+        index.doc("news/heron.md").store_id, 0, 200
+    )
 
 
 def test_a_parallel_build_equals_a_serial_one(tmp_path, monkeypatch):
@@ -275,7 +281,7 @@ def test_a_folder_is_listed_against_its_index_ahead_in_a_forked_process_or_on_a_
     (root / "a.txt").write_text("One, changed.", encoding="utf-8")
     (root / "c.txt").unlink()
     (root / "d.txt").write_text("Four.", encoding="utf-8")
-    expected = compare(scan(root), CorpusStore(db).file_states())
+    expected = compare(scan(root), CorpusStore(db).catalog.file_states())
     assert (sorted(expected.changed), expected.removed) == (["a.txt", "d.txt"], ["c.txt"])
     assert (expected.stored, expected.unchanged) == ({"a.txt"}, 1)
     forked = list_ahead(root, db, [db])  # (forked: this thread is alone)

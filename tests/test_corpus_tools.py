@@ -216,9 +216,9 @@ def test_short_reads_are_cached_and_long_ones_are_not(tools, monkeypatch):
     from longread.tools import bounds
 
     reads = []
-    store_read = tools.store.read_range
+    store_read = tools.store.documents.read_range
     monkeypatch.setattr(
-        tools.store, "read_range", lambda *args: reads.append(args) or store_read(*args)
+        tools.store.documents, "read_range", lambda *args: reads.append(args) or store_read(*args)
     )
     monkeypatch.setattr(bounds, "CACHED_READ_CHARS", 50)
     first = tools.read_document_chunk("news/heron.md", 0, 40)
@@ -244,21 +244,21 @@ def test_grep_corpus_reads_only_documents_holding_a_rare_word_and_finds_what_a_f
     }
     index = built(write_corpus(tmp_path / "corpus", articles), tmp_path / "c.sqlite")
     tools = CorpusTools(index, ScriptedLM(lambda r: "NONE"), Gateway())
-    tools.store.ensure_fts_corpus()
+    tools.store.search.build()
     passes: list[str | None] = []  # each pass over every document's text
-    every_block = tools.store.iter_corpus_blocks
-    tools.store.iter_corpus_blocks = lambda doc_ids=None: passes.append(doc_ids) or every_block()
+    every_block = tools.store.catalog.iter_blocks
+    tools.store.catalog.iter_blocks = lambda doc_ids=None: passes.append(doc_ids) or every_block()
     read_all = {}
     for pattern in [r"quokka-\w+ treaty", r" treaty\w*", r"-zeppelin ", r"harbour and"]:
         before = len(passes)
         found = tools.grep_corpus(pattern)
         read_all[pattern] = len(passes) > before
-        holding = tools.store.documents_holding
-        tools.store.documents_holding = lambda terms: None  # the reference: a pass over all
+        holding = tools.store.search.documents_holding
+        tools.store.search.documents_holding = lambda terms: None  # the reference: a pass over all
         try:
             assert found == tools.grep_corpus(pattern), pattern
         finally:
-            tools.store.documents_holding = holding
+            tools.store.search.documents_holding = holding
     assert set(tools.grep_corpus(r" treaty\w*")) == {"a.txt", "b.txt", "c.txt"}
     # only the pattern whose one word most documents hold ("and") needed a pass over them all
     assert [pattern for pattern, whole in read_all.items() if whole] == ["harbour and"]

@@ -26,7 +26,7 @@ TEXT = "Größe – naïve café ✓ 日本語のテキスト 🚀 " * 40  # mul
 
 def test_read_range_returns_exactly_the_characters_across_block_boundaries(tmp_path):
     store = DocStore(tmp_path / "i.sqlite", block_chars=97)
-    doc = store.add_document("a.txt", "text", TEXT)
+    doc = store.documents.add("a.txt", "text", TEXT)
     for start, end in [
         (0, 10),
         (90, 200),
@@ -35,26 +35,26 @@ def test_read_range_returns_exactly_the_characters_across_block_boundaries(tmp_p
         (500, 1_000),
         (len(TEXT) - 5, len(TEXT) + 50),
     ]:
-        assert store.read_range(doc, start, end) == TEXT[start:end]
-    assert store.read_range(doc, 50, 40) == ""
-    assert "".join(body for _, body in store.iter_blocks(doc)) == TEXT
+        assert store.documents.read_range(doc, start, end) == TEXT[start:end]
+    assert store.documents.read_range(doc, 50, 40) == ""
+    assert "".join(body for _, body in store.documents.iter_blocks(doc)) == TEXT
 
 
 @settings(max_examples=60, deadline=None)
 @given(text=st.text(min_size=1, max_size=600), a=st.integers(0, 700), b=st.integers(0, 700))
 def test_read_range_property(tmp_path_factory, text, a, b):
     store = DocStore(tmp_path_factory.mktemp("s") / "i.sqlite", block_chars=13)
-    doc = store.add_document("x", "text", text)
-    assert store.read_range(doc, a, b) == text[a:b]
+    doc = store.documents.add("x", "text", text)
+    assert store.documents.read_range(doc, a, b) == text[a:b]
 
 
 def test_unchanged_text_is_reused_and_changed_text_is_new(tmp_path):
     store = DocStore(tmp_path / "i.sqlite")
-    first = store.add_document("a.txt", "text", "version one")
-    assert store.add_document("renamed.txt", "text", "version one") == first
-    assert store.find(content_hash("version one")) == first
-    second = store.add_document("a.txt", "text", "version two")
-    assert second != first and store.document(second)["chars"] == len("version two")
+    first = store.documents.add("a.txt", "text", "version one")
+    assert store.documents.add("renamed.txt", "text", "version one") == first
+    assert store.documents.find(content_hash("version one")) == first
+    second = store.documents.add("a.txt", "text", "version two")
+    assert second != first and store.documents.get(second)["chars"] == len("version two")
 
 
 def test_sections_search_and_resumable_summaries(tmp_path):
@@ -64,9 +64,9 @@ def test_sections_search_and_resumable_summaries(tmp_path):
         + "Fees are due monthly. " * 4
     )
     store = DocStore(tmp_path / "i.sqlite")
-    doc = store.add_document("c.txt", "text", text)
+    doc = store.documents.add("c.txt", "text", text)
     intro, term = 105, 105 + 51 * 3
-    ids = store.save_sections(
+    ids = store.sections.save(
         doc,
         [
             (None, "Contract", 1, 0, len(text)),
@@ -75,26 +75,26 @@ def test_sections_search_and_resumable_summaries(tmp_path):
             (0, "Fees", 2, term, len(text)),
         ],
     )
-    rows = store.sections(doc)
+    rows = store.sections.all(doc)
     assert [r.title for r in rows] == ["Contract", "Intro", "Termination", "Fees"]
     assert rows[2].parent_id == ids[0] and rows[0].parent_id is None
-    best = store.search_sections(doc, "terminate agreement termination", k=2)
+    best = store.search.sections_matching(doc, "terminate agreement termination", k=2)
     assert best[0][0] == ids[2] or best[1][0] == ids[2]
     assert ids[3] not in [sid for sid, _ in best]
 
-    store.put_summary(ids[1], "An introduction.", ["intro"], "local:test")
+    store.summaries.put(ids[1], "An introduction.", ["intro"], "local:test")
     store.close()
     reopened = DocStore(tmp_path / "i.sqlite")  # a killed build, run again
-    assert [s.title for s in reopened.unsummarized(doc)] == ["Contract", "Termination", "Fees"]
-    assert reopened.summaries(doc)[ids[1]] == ("An introduction.", ["intro"])
+    assert [s.title for s in reopened.summaries.missing(doc)] == ["Contract", "Termination", "Fees"]
+    assert reopened.summaries.by_section(doc)[ids[1]] == ("An introduction.", ["intro"])
 
 
 def test_remove_document_leaves_nothing_behind(tmp_path):
     store = DocStore(tmp_path / "i.sqlite")
-    doc = store.add_document("a.txt", "text", "alpha beta gamma")
-    ids = store.save_sections(doc, [(None, "All", 1, 0, 16)])
-    store.put_summary(ids[0], "s", [], "m")
-    assert [sid for sid, _ in store.search_sections(doc, "beta")] == ids
+    doc = store.documents.add("a.txt", "text", "alpha beta gamma")
+    ids = store.sections.save(doc, [(None, "All", 1, 0, 16)])
+    store.summaries.put(ids[0], "s", [], "m")
+    assert [sid for sid, _ in store.search.sections_matching(doc, "beta")] == ids
     store.remove_document(doc)
     counts = [
         store.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
@@ -120,10 +120,10 @@ def _macbeth(store: DocStore, *, eager: bool) -> tuple[int, list[int]]:
     starts = [0] + [m.start() + 1 for m in re.finditer(r"\n### SCENE", text)]
     spans = list(zip(starts, [*starts[1:], len(text)], strict=True))
     entries = [(None, f"part {n}", 1, a, b) for n, (a, b) in enumerate(spans)]
-    doc = store.add_document("macbeth.md", "markdown", text)
-    ids = store.save_sections(doc, entries)
+    doc = store.documents.add("macbeth.md", "markdown", text)
+    ids = store.sections.save(doc, entries)
     if eager:
-        store.ensure_fts(doc)
+        store.search.build(doc)
     return doc, ids
 
 
@@ -150,7 +150,10 @@ def _search_as_before(store: DocStore, doc: int, query: str, k: int) -> list[tup
     old.execute("CREATE VIRTUAL TABLE section_fts USING fts5(title, body, tokenize = 'unicode61')")
     old.executemany(
         "INSERT INTO section_fts (rowid, title, body) VALUES (?, ?, ?)",
-        [(r.id, r.title, store.read_range(doc, r.start, r.end)) for r in store.sections(doc)],
+        [
+            (r.id, r.title, store.documents.read_range(doc, r.start, r.end))
+            for r in store.sections.all(doc)
+        ],
     )
     match = " OR ".join(f'"{t}"' for t in query.split())
     rows = old.execute(
@@ -166,22 +169,22 @@ def test_full_text_index_is_built_on_first_search_with_the_same_results(tmp_path
     lazy = DocStore(tmp_path / "lazy.sqlite", fts_batch_chars=5_000)
     eager_doc, _ = _macbeth(eager, eager=True)
     lazy_doc, _ = _macbeth(lazy, eager=False)
-    assert _fts_tables(lazy) == [] and lazy.search_sections(lazy_doc, "   ") == []
+    assert _fts_tables(lazy) == [] and lazy.search.sections_matching(lazy_doc, "   ") == []
     for query in QUERIES:
-        found = lazy.search_sections(lazy_doc, query, k=5)
-        assert _same_ranking(found, eager.search_sections(eager_doc, query, k=5))
+        found = lazy.search.sections_matching(lazy_doc, query, k=5)
+        assert _same_ranking(found, eager.search.sections_matching(eager_doc, query, k=5))
         before = _search_as_before(lazy, lazy_doc, query, k=5)
         assert [sid for sid, _ in found] == [sid for sid, _ in before]
         assert [score for _, score in found] == pytest.approx([score for _, score in before])
-    assert lazy.search_sections(lazy_doc, "dagger", k=3)[0][1] > 0
+    assert lazy.search.sections_matching(lazy_doc, "dagger", k=3)[0][1] > 0
 
 
 def test_search_folds_case_and_diacritics_beyond_ascii(tmp_path):
     store = DocStore(tmp_path / "i.sqlite")
-    doc = store.add_document("a.txt", "text", TEXT)
-    ids = store.save_sections(doc, [(None, "Tout", 1, 0, len(TEXT))])
+    doc = store.documents.add("a.txt", "text", TEXT)
+    ids = store.sections.save(doc, [(None, "Tout", 1, 0, len(TEXT))])
     for query in ("GRÖßE", "große", "cafe", "NAÏVE", "naive"):
-        assert [sid for sid, _ in store.search_sections(doc, query)] == ids, query
+        assert [sid for sid, _ in store.search.sections_matching(doc, query)] == ids, query
 
 
 SCRIPTS = [  # (a section's text, a query as a reader would type it)
@@ -198,17 +201,19 @@ SCRIPTS = [  # (a section's text, a query as a reader would type it)
 def test_a_search_spells_its_words_as_the_index_does_in_every_script(tmp_path, parts):
     store = DocStore(tmp_path / "i.sqlite", fts_batch_chars=10 if parts > 1 else 10**9)
     text = "\n\n".join(section for section, _ in SCRIPTS)
-    doc = store.add_document("scripts.txt", "text", text)
+    doc = store.documents.add("scripts.txt", "text", text)
     starts = [text.index(section) for section, _ in SCRIPTS]
     entries = [
         (None, f"part {n}", 1, start, start + len(section))
         for n, (start, (section, _)) in enumerate(zip(starts, SCRIPTS, strict=True))
     ]
-    ids = store.save_sections(doc, entries)
-    store.plan_fts(doc, parts)
+    ids = store.sections.save(doc, entries)
+    store.search.plan(doc, parts)
     for section_id, (_, query) in zip(ids, SCRIPTS, strict=True):
-        assert [sid for sid, _ in store.search_sections(doc, query, k=1)] == [section_id], query
-    assert len(store.fts_tables(doc)) == parts
+        assert [sid for sid, _ in store.search.sections_matching(doc, query, k=1)] == [
+            section_id
+        ], query
+    assert len(store.search.tables(doc)) == parts
 
 
 def test_ensure_fts_reports_progress_and_an_interrupted_build_is_completed_once(tmp_path):
@@ -223,7 +228,7 @@ def test_ensure_fts_reports_progress_and_an_interrupted_build_is_completed_once(
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        store.ensure_fts(doc, on_progress=stop_midway)
+        store.search.build(doc, on_progress=stop_midway)
     assert 0 < seen[-1][0] < len(ids) and seen[-1][1] == len(ids)
     store.close()
 
@@ -232,7 +237,8 @@ def test_ensure_fts_reports_progress_and_an_interrupted_build_is_completed_once(
     ref_doc, _ = _macbeth(reference, eager=True)
     for query in QUERIES:  # a section indexed twice would score differently
         assert _same_ranking(
-            resumed.search_sections(doc, query, k=5), reference.search_sections(ref_doc, query, k=5)
+            resumed.search.sections_matching(doc, query, k=5),
+            reference.search.sections_matching(ref_doc, query, k=5),
         )
     parts = _fts_tables(resumed)
     assert len(parts) > 2 and len(_fts_tables(reference)) == 1
@@ -242,50 +248,51 @@ def test_ensure_fts_reports_progress_and_an_interrupted_build_is_completed_once(
     resumed.db.execute("UPDATE documents SET fts_complete = 0")  # the completion marker lost
     resumed.db.commit()
     progress: list[tuple[int, int]] = []
-    resumed.ensure_fts(doc, on_progress=lambda done, total: progress.append((done, total)))
+    resumed.search.build(doc, on_progress=lambda done, total: progress.append((done, total)))
     assert progress == [(len(ids), len(ids))]
     assert _same_ranking(
-        resumed.search_sections(doc, "dagger air"), reference.search_sections(ref_doc, "dagger air")
+        resumed.search.sections_matching(doc, "dagger air"),
+        reference.search.sections_matching(ref_doc, "dagger air"),
     )
 
 
 def test_new_sections_replace_the_old_with_their_summaries_and_index(tmp_path):
     store = DocStore(tmp_path / "i.sqlite")
-    doc = store.add_document("a.txt", "text", "alpha beta gamma delta")
-    old = store.save_sections(doc, [(None, "All", 1, 0, 22)])
-    store.put_summary(old[0], "s", [], "m")
-    assert [sid for sid, _ in store.search_sections(doc, "delta")] == old
-    new = store.save_sections(doc, [(None, "All", 1, 0, 22), (0, "Second", 2, 11, 22)])
-    assert store.summaries(doc) == {} and [r.id for r in store.sections(doc)] == new
-    assert store.sections(doc)[1].parent_id == new[0]
-    assert [sid for sid, _ in store.search_sections(doc, "delta")] == [new[1]]
+    doc = store.documents.add("a.txt", "text", "alpha beta gamma delta")
+    old = store.sections.save(doc, [(None, "All", 1, 0, 22)])
+    store.summaries.put(old[0], "s", [], "m")
+    assert [sid for sid, _ in store.search.sections_matching(doc, "delta")] == old
+    new = store.sections.save(doc, [(None, "All", 1, 0, 22), (0, "Second", 2, 11, 22)])
+    assert store.summaries.by_section(doc) == {} and [r.id for r in store.sections.all(doc)] == new
+    assert store.sections.all(doc)[1].parent_id == new[0]
+    assert [sid for sid, _ in store.search.sections_matching(doc, "delta")] == [new[1]]
 
 
 def test_section_names_and_depth_counts_are_saved_with_the_sections_and_replaced_with_them(
     tmp_path,
 ):
     store = DocStore(tmp_path / "i.sqlite")
-    doc = store.add_document("a.txt", "text", "alpha beta gamma delta")
-    assert store.section_names(doc) == [] and store.depth_counts(doc) == {}
-    store.save_sections(
+    doc = store.documents.add("a.txt", "text", "alpha beta gamma delta")
+    assert store.sections.names(doc) == [] and store.sections.depth_counts(doc) == {}
+    store.sections.save(
         doc, [(None, "Part", 1, 0, 22), (0, "Part", 2, 5, 11), (0, "Ünï", 2, 11, 22)]
     )
-    assert store.section_names(doc) == ["Part", "Part (2)", "Ünï"]
-    assert json.loads(store.section_names_json(doc)) == [r.name for r in store.sections(doc)]
-    assert store.depth_counts(doc) == {1: 1, 2: 2}
-    store.save_sections(doc, [(None, "Only", 1, 0, 22)])
-    assert store.section_names(doc) == ["Only"] and store.depth_counts(doc) == {1: 1}
-    assert store.section_names(doc + 1) == [] and store.depth_counts(doc + 1) == {}
+    assert store.sections.names(doc) == ["Part", "Part (2)", "Ünï"]
+    assert json.loads(store.sections.names_json(doc)) == [r.name for r in store.sections.all(doc)]
+    assert store.sections.depth_counts(doc) == {1: 1, 2: 2}
+    store.sections.save(doc, [(None, "Only", 1, 0, 22)])
+    assert store.sections.names(doc) == ["Only"] and store.sections.depth_counts(doc) == {1: 1}
+    assert store.sections.names(doc + 1) == [] and store.sections.depth_counts(doc + 1) == {}
 
 
 def test_a_file_from_another_schema_version_is_started_afresh(tmp_path):
     store = DocStore(tmp_path / "i.sqlite")
-    store.add_document("a.txt", "text", "old text")
+    store.documents.add("a.txt", "text", "old text")
     store.db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     store.db.commit()
     store.close()
     fresh = DocStore(tmp_path / "i.sqlite")
-    assert fresh.find(content_hash("old text")) is None
+    assert fresh.documents.find(content_hash("old text")) is None
     assert fresh.db.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
 
 
@@ -293,7 +300,7 @@ def test_a_schema_6_file_keeps_its_documents_sections_and_summaries(tmp_path):
     """Schema 6 had one full-text table a document, keyed by section id, and `fts_next`."""
     store = DocStore(tmp_path / "i.sqlite")
     doc, ids = _macbeth(store, eager=False)
-    store.put_summary(ids[3], "The witches meet.", ["witches"], "m")
+    store.summaries.put(ids[3], "The witches meet.", ["witches"], "m")
     with store.db:
         store.db.execute("DROP TABLE fts_parts")
         store.db.execute("ALTER TABLE documents RENAME COLUMN fts_parts TO fts_next")
@@ -305,14 +312,14 @@ def test_a_schema_6_file_keeps_its_documents_sections_and_summaries(tmp_path):
         store.db.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
     store.close()
     upgraded = DocStore(tmp_path / "i.sqlite")
-    assert upgraded.section_count(doc) == len(ids)
-    assert upgraded.summaries(doc) == {ids[3]: ("The witches meet.", ["witches"])}
-    assert _fts_tables(upgraded) == [] and not upgraded.fts_built(doc)  # (built on first search)
+    assert upgraded.sections.count(doc) == len(ids)
+    assert upgraded.summaries.by_section(doc) == {ids[3]: ("The witches meet.", ["witches"])}
+    assert _fts_tables(upgraded) == [] and not upgraded.search.built(doc)  # (built on first search)
     reference = DocStore(tmp_path / "reference.sqlite")
     ref_doc, _ = _macbeth(reference, eager=True)
     assert _same_ranking(
-        upgraded.search_sections(doc, "dagger air"),
-        reference.search_sections(ref_doc, "dagger air"),
+        upgraded.search.sections_matching(doc, "dagger air"),
+        reference.search.sections_matching(ref_doc, "dagger air"),
     )
     assert upgraded.db.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
 
@@ -330,17 +337,19 @@ def test_a_search_of_many_sections_leaves_out_words_most_of_them_hold(tmp_path, 
         f"# Part {n}\n\nThe harbour opens at dawn.{' A zebra came.' if n == 7 else ''}\n\n"
         for n in range(40)
     )
-    store_id = store.add_document("notes.md", "markdown", text)
+    store_id = store.documents.add("notes.md", "markdown", text)
     starts = [i for i in range(len(text)) if text.startswith("# Part", i)] + [len(text)]
-    store.save_sections(
+    store.sections.save(
         store_id, [(None, f"Part {n}", 1, starts[n], starts[n + 1]) for n in range(40)]
     )
-    every = store.search_sections(store_id, "harbour zebra", k=40)
+    every = store.search.sections_matching(store_id, "harbour zebra", k=40)
     assert len(every) == 40  # a small document: every word is searched for
     monkeypatch.setattr(section_search, "SMALL_INDEX", 0)  # as if it were large
-    only_rare = store.search_sections(store_id, "harbour zebra", k=40)
-    assert [store.section_rows([sid])[sid].name for sid, _ in only_rare] == ["Part 7"]
-    assert len(store.search_sections(store_id, "harbour dawn", k=40)) == 40  # the two rarest
+    only_rare = store.search.sections_matching(store_id, "harbour zebra", k=40)
+    assert [store.sections.by_id([sid])[sid].name for sid, _ in only_rare] == ["Part 7"]
+    assert (
+        len(store.search.sections_matching(store_id, "harbour dawn", k=40)) == 40
+    )  # the two rarest
 
 
 def _open_at_once(kind: str, path: str, barrier, errors) -> None:

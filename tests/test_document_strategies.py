@@ -342,10 +342,13 @@ def test_the_sub_model_settles_the_document_type_when_the_rules_are_unsure(tmp_p
 
 def test_drop_index_forgets_the_stored_index(contract, tmp_path):
     rlm = SingleDocRLM(contract, ScriptedLM([]), cache=False, store_path=tmp_path / "i.sqlite")
-    digest = rlm.store.document(rlm.index.store_id)["content_hash"]
+    digest = rlm.store.documents.get(rlm.index.store_id)["content_hash"]
     rlm.drop_index()
-    assert rlm.store.find(digest) is None
-    assert rlm.index.names[1] == "1 Definitions" and rlm.store.find(digest) == rlm.index.store_id
+    assert rlm.store.documents.find(digest) is None
+    assert (
+        rlm.index.names[1] == "1 Definitions"
+        and rlm.store.documents.find(digest) == rlm.index.store_id
+    )
 
 
 def test_rlm_starts_from_the_sentences_a_search_finds_and_may_answer_from_them(contract, tmp_path):

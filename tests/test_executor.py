@@ -112,7 +112,9 @@ def test_a_folder_read_by_ray_tasks_is_indexed_as_by_local_processes(
         ray_report = on_ray.update(executor=executor)
     assert len(ray_report.added) == len(local_report.added) == 80
     assert [s.doc_id for s in ray_report.skipped] == ["broken.pdf"]
-    hashes = [sorted((d.doc_id, d.content_hash) for d in i.store.docs()) for i in (local, on_ray)]
+    hashes = [
+        sorted((d.doc_id, d.content_hash) for d in i.store.catalog.docs()) for i in (local, on_ray)
+    ]
     assert hashes[0] == hashes[1]
 
 

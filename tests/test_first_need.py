@@ -57,11 +57,11 @@ def test_records_found_apart_end_with_the_deadline_and_are_found_within_one(tmp_
         first_need.ensure_records(store, index.store_id, log.name)
     assert time.monotonic() - started < 0.6  # (finding 40,000 lines takes seconds)
     assert "finding the records of service.log" in str(late.value)
-    assert store.records_version(index.store_id) is None  # (nothing stored)
+    assert store.records.version(index.store_id) is None  # (nothing stored)
     assert len(finders) == 1 and finders[0].poll() is not None  # (the finder was ended)
     with deadline.until(time.monotonic() + 60):
         first_need.ensure_records(store, index.store_id, log.name)  # (found by a process)
-    assert store.records_version(index.store_id) == FINDERS_VERSION
+    assert store.records.version(index.store_id) == FINDERS_VERSION
     catalog = document_catalog(index, log.name)
     assert catalog.tables["log"].rows == 40_000
     catalog.close()
@@ -132,7 +132,7 @@ def test_a_document_s_rows_of_one_table_are_stored_in_the_text_s_order(tmp_path)
         return ("words", "template", columns, ("word",), starts, [s + 3 for s in starts],
                 [words], [([(w, 1) for w in words], 0)])  # fmt: skip
 
-    index.store.save_records(index.store_id, [part([14, 19]), part([0, 4, 8])], FINDERS_VERSION)
+    index.store.records.save(index.store_id, [part([14, 19]), part([0, 4, 8])], FINDERS_VERSION)
     catalog = document_catalog(index, page.name)
     assert catalog.query.text_order("words") == "_row"  # (read as stored: no sort)
     rows = catalog.query.execute('SELECT _start, word FROM "words" ORDER BY _row').rows

@@ -78,8 +78,11 @@ def parallel(monkeypatch):
 
 
 def _ranking(store: DocStore, store_id: int, query: str) -> list[tuple[str, float]]:
-    names = {row.id: row.name for row in store.sections(store_id)}
-    return [(names[sid], round(score, 9)) for sid, score in store.search_sections(store_id, query)]
+    names = {row.id: row.name for row in store.sections.all(store_id)}
+    return [
+        (names[sid], round(score, 9))
+        for sid, score in store.search.sections_matching(store_id, query)
+    ]
 
 
 @pytest.mark.skipif(not can_fork(), reason="this system cannot fork (the build runs here)")
@@ -89,17 +92,17 @@ def test_a_large_documents_index_is_built_in_parts_beside_with_the_ranking_of_on
     store = DocStore(tmp_path / "parts.sqlite")
     built = SingleDocIndex.build(MACBETH, store)
     parts = store.db.execute("SELECT part, first, stop FROM fts_parts ORDER BY part").fetchall()
-    assert store._fts_state(built.store_id) == (len(parts), True) and len(parts) >= 3
+    assert store.search._fts_state(built.store_id) == (len(parts), True) and len(parts) >= 3
     assert [p[1] for p in parts[1:]] == [p[2] for p in parts[:-1]]  # the runs meet end to end
     assert parts[-1][2] == len(built.rows)
     assert store.db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     monkeypatch.setattr(full_text, "PARALLEL_CHARS", 10**12)
     serial = DocStore(tmp_path / "one.sqlite")
     one = SingleDocIndex.build(MACBETH, serial)  # (small: one part, on the first search)
-    assert not serial.fts_built(one.store_id)
+    assert not serial.search.built(one.store_id)
     for query in QUERIES:
         assert _ranking(store, built.store_id, query) == _ranking(serial, one.store_id, query)
-    assert len(serial.fts_tables(one.store_id)) == 1
+    assert len(serial.search.tables(one.store_id)) == 1
 
 
 @pytest.mark.skipif(not can_fork(), reason="this system cannot fork (the build runs here)")
@@ -116,7 +119,7 @@ def test_a_part_whose_builder_fails_is_built_here(parallel, tmp_path, monkeypatc
     monkeypatch.setattr(full_text, "build_part", fails_in_a_builder)
     store = DocStore(tmp_path / "i.sqlite")
     built = SingleDocIndex.build(MACBETH, store)
-    assert store.fts_built(built.store_id)
+    assert store.search.built(built.store_id)
     reference = DocStore(tmp_path / "ref.sqlite")
     ref = SingleDocIndex.build(MACBETH, reference)
     assert _ranking(store, built.store_id, "Birnam wood") == _ranking(
@@ -147,7 +150,7 @@ def test_the_content_hash_is_the_files_only_where_the_text_is_its_bytes(
     )
     store = DocStore(tmp_path / "i.sqlite")
     built = SingleDocIndex.build(path, store)
-    text = store.read_range(built.store_id, 0, built.total_chars)
+    text = store.documents.read_range(built.store_id, 0, built.total_chars)
     stored = store.db.execute("SELECT content_hash FROM documents").fetchone()[0]
     assert stored == content_hash(text) and (hashed == []) is from_file
 
@@ -156,13 +159,13 @@ def _macbeth_stored(tmp_path: Path) -> tuple[DocStore, int]:
     """Macbeth's text and sections stored, no full-text index yet."""
     store = DocStore(tmp_path / "i.sqlite", fts_batch_chars=40_000)
     built = SingleDocIndex.build(MACBETH, store)
-    assert not store.fts_built(built.store_id)
+    assert not store.search.built(built.store_id)
     return store, built.store_id
 
 
 def test_a_part_built_for_a_plan_the_document_no_longer_has_is_not_copied(tmp_path):
     store, doc = _macbeth_stored(tmp_path)
-    plan = [(0, 10), (10, store.section_count(doc))]  # (no plan is recorded: its sections are new)
+    plan = [(0, 10), (10, store.sections.count(doc))]  # (no plan is recorded: its sections are new)
     copied = copy_part(build_part([(0, "t", "Birnam wood")]), store.path, doc, 0, plan)
     assert not copied and store.db.execute("SELECT count(*) FROM fts_parts").fetchone() == (0,)
     names = [name for (name,) in store.db.execute("SELECT name FROM sqlite_master")]
@@ -171,14 +174,14 @@ def test_a_part_built_for_a_plan_the_document_no_longer_has_is_not_copied(tmp_pa
 
 def test_a_recorded_part_that_does_not_match_the_plan_is_built_again(tmp_path):
     store, doc = _macbeth_stored(tmp_path)
-    store.ensure_fts(doc)
-    plan = store.plan_fts(doc)
+    store.search.build(doc)
+    plan = store.search.plan(doc)
     with store.db:  # (part 0 recorded as another plan would have cut it, the index not complete)
         store.db.execute("UPDATE fts_parts SET stop = stop - 1 WHERE part = 0")
         store.db.execute("UPDATE documents SET fts_complete = 0")
-    store.ensure_fts(doc)
+    store.search.build(doc)
     runs = store.db.execute("SELECT first, stop FROM fts_parts ORDER BY part").fetchall()
-    assert runs == plan and store.fts_built(doc) and len(plan) >= 3
+    assert runs == plan and store.search.built(doc) and len(plan) >= 3
     reference = DocStore(tmp_path / "ref.sqlite")
     ref = SingleDocIndex.build(MACBETH, reference)
     for query in QUERIES:

@@ -14,6 +14,7 @@ from longread.errors import InputError
 from longread.index import single
 from longread.index.single import SingleDocIndex
 from longread.store.docstore import DocStore
+from longread.store.documents import Documents
 
 MACBETH = Path(__file__).resolve().parents[1] / "examples" / "macbeth.md"
 
@@ -111,7 +112,7 @@ def test_a_file_that_cannot_be_read_fails_as_before(store, tmp_path):
 def test_json_form_round_trips_summaries(store, tmp_path):
     index = SingleDocIndex.build(MACBETH, store)
     target = index.rows[3]
-    store.put_summary(target.id, "The witches meet on the heath.", ["witches", "heath"], "test")
+    store.summaries.put(target.id, "The witches meet on the heath.", ["witches", "heath"], "test")
     saved = tmp_path / "macbeth.index.json"
     index.save(saved)
     data = json.loads(saved.read_text(encoding="utf-8"))
@@ -138,7 +139,7 @@ def test_build_stores_the_rows_it_returns_and_leaves_full_text_to_the_first_sear
     assert index.rows == SingleDocIndex.open(store, index.store_id).rows
     assert store.db.execute("SELECT fts_complete FROM documents").fetchone() == (0,)
     names = dict(zip((row.id for row in index.rows), index.names, strict=True))
-    best = store.search_sections(index.store_id, "dagger", k=2)
+    best = store.search.sections_matching(index.store_id, "dagger", k=2)
     assert names[best[0][0]] == "SCENE I. Court of Macbeth's castle."
     assert index.names.index(names[best[0][0]]) > index.names.index("ACT II")
     assert store.db.execute("SELECT fts_complete FROM documents").fetchone() == (1,)
@@ -146,15 +147,15 @@ def test_build_stores_the_rows_it_returns_and_leaves_full_text_to_the_first_sear
 
 def test_rebuilding_a_removed_document_indexes_it_again(store):
     first = SingleDocIndex.build(MACBETH, store)
-    assert store.search_sections(first.store_id, "Birnam", k=1)
+    assert store.search.sections_matching(first.store_id, "Birnam", k=1)
     store.remove_document(first.store_id)
     again = SingleDocIndex.build(MACBETH, store)
     assert [r.title for r in again.rows] == [r.title for r in first.rows]
-    assert store.search_sections(again.store_id, "Birnam", k=1)
+    assert store.search.sections_matching(again.store_id, "Birnam", k=1)
 
 
 def test_a_file_indexed_by_several_threads_at_once_is_stored_once(tmp_path, monkeypatch):
-    stores = DocStore.add_document
+    stores = Documents.add
     meet = threading.Barrier(4, timeout=2)
 
     def all_at_once(self, *args, **kwargs):  # (every thread stores it at the same moment...)
@@ -162,7 +163,7 @@ def test_a_file_indexed_by_several_threads_at_once_is_stored_once(tmp_path, monk
             meet.wait()
         return stores(self, *args, **kwargs)
 
-    monkeypatch.setattr(DocStore, "add_document", all_at_once)
+    monkeypatch.setattr(Documents, "add", all_at_once)
     path = tmp_path / "play.md"
     path.write_text(
         "\n\n".join(f"## Scene {n}\n\n" + f"Line {n} of the play. " * 200 for n in range(40)),
@@ -189,8 +190,8 @@ def test_a_file_indexed_by_several_threads_at_once_is_stored_once(tmp_path, monk
     assert len(set(built)) == 1 and len(built) == 4
     store = DocStore(store_path)
     try:
-        assert store.document_ids() == built[:1]
-        assert store.section_count(built[0]) == 40
+        assert store.documents.ids() == built[:1]
+        assert store.sections.count(built[0]) == 40
     finally:
         store.close()
 
@@ -203,7 +204,7 @@ def test_records_are_found_on_first_need_once_though_several_threads_need_them(
 
     store_path = tmp_path / "index.sqlite"
     index = SingleDocIndex.build(MACBETH, DocStore(store_path))
-    assert index.store.records_version(index.store_id) is None  # (not while indexing)
+    assert index.store.records.version(index.store_id) is None  # (not while indexing)
     finds: list[int] = []
     finder = records.document_tables
 
@@ -226,4 +227,4 @@ def test_records_are_found_on_first_need_once_though_several_threads_need_them(
     at_once(need, 3)
     assert finds == [1]  # (found by one; the others waited and read them stored)
     assert len(kinds) == 3 and all("dialogue" in found for found in kinds)
-    assert index.store.records_version(index.store_id) == records.FINDERS_VERSION
+    assert index.store.records.version(index.store_id) == records.FINDERS_VERSION

@@ -109,8 +109,8 @@ def test_tables_of_one_shape_are_not_merged_into_another_table_of_their_stem():
     keeps its name (named `records`, they would have been joined to a table not theirs); a
     folder's `report_1`, `report_2` of one shape are one `report`."""
     from longread.query.core.shared_tables import shared_name, shared_names
-    from longread.store.record_query import ViewPart
     from longread.store.record_tables import StoredColumn, StoredTable
+    from longread.store.record_views import ViewPart
 
     def part(n: int, name: str, *columns: str) -> ViewPart:
         stored = StoredTable(

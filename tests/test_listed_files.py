@@ -61,7 +61,7 @@ def test_digits_too_many_for_a_quantity_are_codes_and_a_huge_number_is_stored(tm
     store = DocStore(tmp_path / "sizes.sqlite")
     index = SingleDocIndex.build(path, store)
     ensure_records(store, index.store_id, path.name)  # (an integer past 2**63 raised here)
-    assert sum(rows for _, rows in store.record_tables([index.store_id])) >= len(huge)
+    assert sum(rows for _, rows in store.records.tables([index.store_id])) >= len(huge)
     store.close()
 
 

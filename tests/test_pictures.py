@@ -80,7 +80,9 @@ def test_a_pdfs_figure_is_described_found_by_search_and_cited_with_its_page(tmp_
     assert SAID in index.read_range(hit["start"], hit["end"])
     at = text.index(SAID)
     assert tools.citation(at, at + len(SAID)).page == 1
-    assert "ferry" in text[index.store.document(index.store_id)["pages"][1][1] :]  # (page 2 moved)
+    assert (
+        "ferry" in text[index.store.documents.get(index.store_id)["pages"][1][1] :]
+    )  # (page 2 moved)
     again = SingleDocIndex.build(path, DocStore(tmp_path / "described.sqlite"), reader)
     assert again.store_id == index.store_id and len(vision.requests) == 1  # (reused, not re-read)
 

@@ -105,10 +105,10 @@ def test_four_local_shards_answer_as_one_index(folder, one_index, tmp_path):
     with LocalExecutor() as executor:
         sharded = indexed(root, tmp_path / "c.sqlite", 4, executor)
     assert isinstance(sharded.store, ShardedCorpusStore)
-    counts = [shard.totals()[0] for shard in sharded.store.shards]
+    counts = [shard.catalog.totals()[0] for shard in sharded.store.shards]
     assert sum(counts) == len(ids) and all(counts)  # (every shard holds some)
     for at, shard in enumerate(sharded.store.shards):
-        assert all(shard_of(d, 4) == at for d in shard.doc_ids())
+        assert all(shard_of(d, 4) == at for d in shard.catalog.doc_ids())
     ours = answers(sharded)
     assert all(one_index["ranked"]) and all(one_index["grep"])  # (each query finds something)
     for key, theirs in one_index.items():
@@ -147,16 +147,19 @@ def test_a_sharded_index_follows_its_folder(tmp_path):
     assert (report.added, report.changed, report.removed) == (["n99.txt"], ["n03.txt"], ["n04.txt"])
     assert report.unchanged == 10
     assert index.totals()[0] == 12
-    assert [d for d, _ in index.store.rank(["lighthouse"], 10)] == ["n03.txt", "n99.txt"]
+    assert [d for d, _ in index.store.search.rank(["lighthouse"], 10)] == ["n03.txt", "n99.txt"]
     index.remove_document("n99.txt")
     (root / "sub").mkdir()
     (root / "sub" / "late.txt").write_text("A late lighthouse note.", encoding="utf-8")
     assert index.add_document(root / "sub" / "late.txt") == "sub/late.txt"
     index.index_full_text()
-    assert sorted(d for d, _ in index.store.rank(["lighthouse"], 10)) == ["n03.txt", "sub/late.txt"]
-    assert index.store.holding("sub/late.txt").doc("sub/late.txt") is not None
+    assert sorted(d for d, _ in index.store.search.rank(["lighthouse"], 10)) == [
+        "n03.txt",
+        "sub/late.txt",
+    ]
+    assert index.store.holding("sub/late.txt").catalog.doc("sub/late.txt") is not None
     level2 = index.document_index("n03.txt")  # (a document's own index, in its shard)
-    assert level2.store is index.store.holding("n03.txt")
+    assert level2.store is index.store.holding("n03.txt").docstore
     assert index.update().unchanged == 12  # (nothing to do: no batch runs)
 
 

@@ -55,7 +55,7 @@ def test_reading_functions(tools):
 def test_summaries_keywords_and_search(tools):
     names = tools.get_section_names()
     target = names[4]
-    tools.index.store.put_summary(
+    tools.index.store.summaries.put(
         tools.index.rows[4].id, "Witches greet Macbeth.", ["witches", "cawdor"], "t"
     )
     assert tools.get_summary(target) == "Witches greet Macbeth."
@@ -94,12 +94,12 @@ def test_answering_reads_only_the_sections_it_needs(tmp_path, monkeypatch):
     search, citing, grep and section reads go to the store a few rows at a time."""
     store = DocStore(tmp_path / "i.sqlite")
     store_id = SingleDocIndex.build(MACBETH, store).store_id
-    store.ensure_fts(store_id)  # (built once, as `index` and `ask` do before answering)
+    store.search.build(store_id)  # (built once, as `index` and `ask` do before answering)
 
     def every_section(*args):
         raise AssertionError("all sections were loaded")
 
-    monkeypatch.setattr(store, "sections", every_section)
+    monkeypatch.setattr(store.sections, "all", every_section)
     tools = SingleDocTools(SingleDocIndex.build(MACBETH, store), ScriptedLM([]), Gateway())
     brief = tools.brief("Who is the thane of Cawdor?")
     assert "ACT I" in brief.intro and f"{tools.index.section_count} sections" in brief.intro
@@ -128,16 +128,16 @@ def test_grep_reads_only_around_the_sections_holding_a_rare_word(tools, pattern)
     """A pattern that spells out a rare word (whole, or its start) is looked for only around the
     sections the full-text index says hold it, and finds exactly what a scan of the whole text
     finds."""
-    tools.index.store.ensure_fts(tools.index.store_id)
+    tools.index.store.search.build(tools.index.store_id)
     expected = [(m.start(), m.end()) for m in re.finditer(pattern, TEXT, re.IGNORECASE)]
     read: list[tuple[int, int | None]] = []
-    every_block = tools.store.iter_blocks
+    every_block = tools.store.documents.iter_blocks
 
     def recorded(store_id, start=0, end=None):
         read.append((start, end))
         return every_block(store_id, start, end)
 
-    tools.store.iter_blocks = recorded
+    tools.store.documents.iter_blocks = recorded
     found = tools.grep_all(pattern, max_hits=1_000)
     assert sorted((h["start"], h["end"]) for hits in found.values() for h in hits) == expected
     whole_text = (0, len(TEXT))

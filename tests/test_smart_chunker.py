@@ -65,13 +65,13 @@ def chunker_lm(cut_replies) -> ScriptedLM:
 
 def stored(tmp_path: Path, text: str) -> tuple[DocStore, int]:
     store = DocStore(tmp_path / "index.db")
-    return store, store.add_document("doc.txt", "text", text, structured=False)
+    return store, store.documents.add("doc.txt", "text", text, structured=False)
 
 
 def assert_covers(store: DocStore, doc_id: int, total: int) -> None:
     """Chunks start where the previous one said the next starts, never end before it, make progress
     and end at the end of the text: every character lies in a chunk, twice only in an overlap."""
-    chunks = store.chunks(doc_id)
+    chunks = store.summaries.chunks(doc_id)
     assert chunks[0].start == 0 and chunks[-1].end == total
     for before, after in itertools.pairwise(chunks):
         assert after.start == before.next_start
@@ -82,7 +82,7 @@ def assert_covers(store: DocStore, doc_id: int, total: int) -> None:
             covered[i] += 1
     overlaps = {i for b in chunks[:-1] for i in range(b.next_start, b.end)}
     assert all(count == 1 or (count == 2 and i in overlaps) for i, count in enumerate(covered))
-    level0 = [n for n in store.nodes(doc_id) if n.level == 0]
+    level0 = [n for n in store.summaries.nodes(doc_id) if n.level == 0]
     assert [(n.start, n.end, n.chunk_id) for n in level0] == [
         (c.start, c.end, c.id) for c in chunks
     ]
@@ -142,8 +142,8 @@ def test_bad_cut_points_fall_back_to_boundaries_and_still_cover_the_text(tmp_pat
     assert report.rule_cuts >= 10 and report.model_cuts >= 4
     bad_next = sum(reason.startswith("next_start") for reason in report.refused)
     assert bad_next >= 3 and len(report.refused) == report.rule_cuts + bad_next
-    assert report.chunks == len(store.chunks(doc_id))
-    chunks = store.chunks(doc_id)
+    assert report.chunks == len(store.summaries.chunks(doc_id))
+    chunks = store.summaries.chunks(doc_id)
     inner = [c.end for c in chunks[:-1] if c.cut_by == "rule"]
     assert all(
         text[cut - 1] in " \n" or text[cut - 2] == "." for cut in inner
@@ -172,9 +172,9 @@ def test_any_mix_of_answers_terminates_and_covers_every_character(
     lm = chunker_lm(itertools.cycle(replies))
     SmartChunker(store, doc_id, lm, Gateway(), target_chunk_tokens=target).run()
     assert_covers(store, doc_id, len(text))
-    leaves = len(store.chunks(doc_id))
+    leaves = len(store.summaries.chunks(doc_id))
     root = build_tree(store, doc_id, lm, Gateway(), group_size=group_size)
-    nodes = store.nodes(doc_id)
+    nodes = store.summaries.nodes(doc_id)
     assert (root.start, root.end) == (0, len(text)) and root.parent_id is None
     assert sum(n.parent_id is None for n in nodes) == 1
     for level in range(1, root.level + 1):  # each level groups the one below, in order
@@ -191,7 +191,7 @@ def test_a_small_model_is_not_asked_for_cuts_and_sees_only_its_chunk(tmp_path):
     store, doc_id = stored(tmp_path, text)
     lm = ScriptedLM(lambda request: "A summary.", writes_code=False)
     report = SmartChunker(store, doc_id, lm, Gateway(), target_chunk_tokens=80).run()
-    chunks = store.chunks(doc_id)
+    chunks = store.summaries.chunks(doc_id)
     assert report.model_cuts == 0 and all(r.json_schema is None for r in lm.requests)
     assert len(lm.requests) == len(chunks)
     for request, chunk in zip(lm.requests, chunks, strict=True):  # exactly [cursor, cut)
@@ -244,14 +244,14 @@ def test_a_killed_run_resumes_without_paying_for_a_chunk_twice(tmp_path):
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
     store = DocStore(tmp_path / "index.db")
-    saved = len(store.chunks(doc_id))
+    saved = len(store.summaries.chunks(doc_id))
     assert 3 <= saved < 40
     lm = ScriptedLM(lambda request: "A summary.", writes_code=False)
     SmartChunker(store, doc_id, lm, Gateway(), target_chunk_tokens=60).run()
     assert_covers(store, doc_id, len(text))
     first_run = log.read_text().splitlines()
     assert (
-        len(lm.requests) == len(store.chunks(doc_id)) - saved
+        len(lm.requests) == len(store.summaries.chunks(doc_id)) - saved
     )  # the resumed run asks only for new chunks
     assert len(first_run) - saved <= 1  # at most the call that was under way when the kill came
 

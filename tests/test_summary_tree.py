@@ -65,7 +65,7 @@ def test_a_document_without_headings_takes_its_sections_from_the_smart_chunks(
 ):
     rlm = built(unstructured, tmp_path)
     index, store = rlm.index, rlm.store
-    chunks = store.chunks(index.store_id)
+    chunks = store.summaries.chunks(index.store_id)
     assert len(chunks) > 5 and not index.structured
     assert [(r.start, r.end) for r in index.rows] == list(
         zip(
@@ -79,7 +79,7 @@ def test_a_document_without_headings_takes_its_sections_from_the_smart_chunks(
     assert (
         herring and FACT in rlm.tools(run_of(rlm)).read_section(herring[0]) + FACT
     )  # the fact's chunk
-    hits = store.search_sections(index.store_id, "salted herring", 3)
+    hits = store.search.sections_matching(index.store_id, "salted herring", 3)
     assert hits and index.read_range(
         *next((r.start, r.end) for r in index.rows if r.id == hits[0][0])
     ).count("herring")
@@ -157,15 +157,17 @@ def test_a_structured_document_gets_a_tree_over_its_sections(tmp_path):
         encoding="utf-8",
     )
     rlm = built(path, tmp_path)
-    nodes = rlm.store.nodes(rlm.index.store_id)
+    nodes = rlm.store.summaries.nodes(rlm.index.store_id)
     leaves = [n for n in nodes if n.level == 0]
     assert len(leaves) == len(rlm.index.rows) == 7 and all(n.chunk_id is None for n in leaves)
     assert leaves[2].summary.startswith("Chapter 3: ")
     assert [n.level for n in nodes].count(1) == 3 and max(n.level for n in nodes) == 2
-    assert rlm.store.chunks(rlm.index.store_id) == []
+    assert rlm.store.summaries.chunks(rlm.index.store_id) == []
     smart = built(path, tmp_path, smart_chunks=True)  # same store: the tree over sections gives way
     assert all(
-        n.chunk_id is not None for n in smart.store.nodes(smart.index.store_id) if n.level == 0
+        n.chunk_id is not None
+        for n in smart.store.summaries.nodes(smart.index.store_id)
+        if n.level == 0
     )
     assert [r.title for r in smart.index.rows][:2] == ["Chapter 1", "Chapter 2"]  # sections stay
 
@@ -186,14 +188,16 @@ def test_an_interrupted_tree_build_resumes_without_resummarizing(unstructured, t
     with pytest.raises(RuntimeError):
         rlm.build_index(gateway=Gateway(concurrency=2), tree=options)
     doc_id = rlm.index.store_id
-    assert sum(n.level > 0 for n in rlm.store.nodes(doc_id)) >= 3  # what was paid for is kept
+    assert (
+        sum(n.level > 0 for n in rlm.store.summaries.nodes(doc_id)) >= 3
+    )  # what was paid for is kept
     rlm.build_index(gateway=Gateway(concurrency=2), tree=options)
-    nodes = rlm.store.nodes(doc_id)
+    nodes = rlm.store.summaries.nodes(doc_id)
     groups = [p for p in asked if "consecutive parts" in p]
     assert len(groups) == len(set(groups)) + 1  # only the failed request was asked again
     assert len(groups) - 1 == sum(n.level > 0 for n in nodes if len(children(nodes, n)) > 1)
     chunk_calls = [p for p in asked if "consecutive parts" not in p]
-    assert len(chunk_calls) == len(rlm.store.chunks(doc_id))  # no chunk summarized twice
+    assert len(chunk_calls) == len(rlm.store.summaries.chunks(doc_id))  # no chunk summarized twice
     assert build_tree(rlm.store, doc_id, lm, Gateway(), group_size=2).level == max(
         n.level for n in nodes
     )
@@ -224,7 +228,10 @@ def test_longread_tree_prints_the_tree_root_first(unstructured, tmp_path):
     )
     levels = [int(line.split()[1]) for line in lines]
     assert all(level == 2 - depth // 2 for level, depth in zip(levels, depths, strict=True))
-    assert levels.count(0) == len(rlm.store.chunks(rlm.index.store_id)) and levels.count(2) == 1
+    assert (
+        levels.count(0) == len(rlm.store.summaries.chunks(rlm.index.store_id))
+        and levels.count(2) == 1
+    )
     shallow = subprocess.run(
         [sys.executable, "-m", "longread.cli", "tree", str(unstructured), "--depth", "1"],
         capture_output=True,
@@ -267,7 +274,7 @@ def test_a_tree_built_with_another_group_size_is_regrouped(unstructured, tmp_pat
     store, doc_id = rlm.store, rlm.index.store_id
     lm = ScriptedLM(lambda request: "Regrouped.", writes_code=False)
     root = build_tree(store, doc_id, lm, Gateway(), group_size=5)
-    nodes = store.nodes(doc_id)
+    nodes = store.summaries.nodes(doc_id)
     leaves = sum(n.level == 0 for n in nodes)
     assert sum(n.level == 1 for n in nodes) == -(-leaves // 5) and root.summary == "Regrouped."
     assert (
@@ -297,6 +304,6 @@ def test_a_stopped_smart_chunking_is_resumed_not_taken_for_a_whole_tree(tmp_path
         rlm.tools(run_of(rlm)).summary_tree is None
     )  # three chunks are not a tree of the document
     rlm.build_index(tree=TreeOptions(target_chunk_tokens=100))  # no --smart-chunks: the cut goes on
-    chunks = rlm.store.chunks(rlm.index.store_id)
+    chunks = rlm.store.summaries.chunks(rlm.index.store_id)
     assert chunks[-1].end == rlm.index.total_chars
     assert rlm.tools(run_of(rlm)).get_tree(0)["end"] == rlm.index.total_chars

@@ -54,7 +54,7 @@ def watching(index: CorpusIndex) -> Iterator[list[WatchUpdate]]:
 
 
 def found(store: CorpusStore, word: str) -> list[str]:
-    return [doc_id for doc_id, _ in store.rank([word], 5)]
+    return [doc_id for doc_id, _ in store.search.rank([word], 5)]
 
 
 def test_each_kind_of_change_reaches_the_index_as_it_happens(tmp_path):
@@ -73,21 +73,22 @@ def test_each_kind_of_change_reaches_the_index_as_it_happens(tmp_path):
         wait_until(lambda: found(reader, "rhubarb") == ["notes/garden.txt"], "a changed file")
         assert found(reader, "compost") == []  # (its old text is gone from the full text)
         (root / "news" / "log.txt").unlink()
-        wait_until(lambda: reader.doc("news/log.txt") is None, "a deleted file")
+        wait_until(lambda: reader.catalog.doc("news/log.txt") is None, "a deleted file")
         os.renames(root / "reports" / "merger.md", root / "archive" / "merger.md")
         wait_until(lambda: found(reader, "initech") == ["archive/merger.md"], "a moved file")
         (outside / "pack").rename(root / "pack")
         wait_until(
-            lambda: reader.doc_ids("pack") == ["pack/a.md", "pack/b.md"], "a folder moved in"
+            lambda: reader.catalog.doc_ids("pack") == ["pack/a.md", "pack/b.md"],
+            "a folder moved in",
         )
         shutil.rmtree(root / "news")
-        wait_until(lambda: reader.doc_ids("news") == [], "a deleted folder")
+        wait_until(lambda: reader.catalog.doc_ids("news") == [], "a deleted folder")
         (root / ".draft.md").write_text("Hidden drafts are not documents.")
         (root / ".cache").mkdir()
         (root / ".cache" / "x.md").write_text("Nor is what a hidden folder holds.")
         (root / "last.md").write_text("Plums last.")
         wait_until(lambda: found(reader, "plums") == ["last.md"], "the last file")
-    assert not [d for d in reader.doc_ids() if d.startswith(".")]
+    assert not [d for d in reader.catalog.doc_ids() if d.startswith(".")]
     assert all(u.events for u in updates[1:]) and index.updated() > time.time() - 60
     assert comparable(index) == comparable(built(root, tmp_path / "fresh.sqlite"))
 
@@ -97,11 +98,11 @@ def test_an_index_kept_in_its_folder_is_no_change_of_it(tmp_path):
     index = CorpusIndex(root, CorpusStore(root / "index.sqlite"))
     with watching(index) as updates:
         (root / "one.md").write_text("Apricots.")
-        wait_until(lambda: index.store.doc("one.md"), "a new file")
+        wait_until(lambda: index.store.catalog.doc("one.md"), "a new file")
         settled = len(updates)
         time.sleep(1.5)  # (its own writes, were they watched, would update it again and again)
         assert len(updates) == settled
-    assert "index.sqlite" not in index.store.doc_ids()
+    assert "index.sqlite" not in index.store.catalog.doc_ids()
 
 
 def test_a_moved_file_keeps_what_was_read_and_built_of_it(tmp_path):
@@ -115,17 +116,17 @@ def test_a_moved_file_keeps_what_was_read_and_built_of_it(tmp_path):
         ]
 
     index.update(meta_reader=scripted_reader)
-    before = index.store.doc("reports/merger.md")
+    before = index.store.catalog.doc("reports/merger.md")
     os.renames(root / "reports" / "merger.md", root / "old" / "merger.md")
     report = index.update(parallel=False)
     assert (report.added, report.removed) == (["old/merger.md"], ["reports/merger.md"])
-    moved = index.store.doc("old/merger.md")
+    moved = index.store.catalog.doc("old/merger.md")
     assert moved.meta["title"] == "Read: Merger Announcement"
     assert moved.meta["source"] == "scripted-model"
     assert moved.store_id == before.store_id  # (its text, and all built on it, were kept)
-    assert "old/merger.md" in index.store.lookup("keyword", "damson")
-    assert "reports/merger.md" not in index.store.lookup("keyword", "damson")
-    assert index.store.rows_with_meta_source("rules") == []  # (no model reads it again)
+    assert "old/merger.md" in index.store.search.lookup("keyword", "damson")
+    assert "reports/merger.md" not in index.store.search.lookup("keyword", "damson")
+    assert index.store.catalog.rows_with_meta_source("rules") == []  # (no model reads it again)
 
 
 def write_notes(root: Path, count: int) -> None:
@@ -165,13 +166,19 @@ def test_ten_thousand_files_watched_while_queried_and_killed_mid_burst(tmp_path)
     chance = random.Random(5)
     with watch_command(root, cache):
         reader = CorpusStore(index_path(root, cache / "indexes"))
-        assert reader.totals()[0] == 10_000
-        ids = sorted(reader.doc_ids())
+        assert reader.catalog.totals()[0] == 10_000
+        ids = sorted(reader.catalog.doc_ids())
         picked = chance.sample(ids, 130)
         changes = (  # (doc id, how, word it holds after): 100 changed, 20 deleted, 10 moved
             [(d, "change", f"changed{n}x") for n, d in enumerate(picked[:100])]
-            + [(d, "delete", reader.doc(d).meta["title"].split()[-1][:-1]) for d in picked[100:120]]
-            + [(d, "move", reader.doc(d).meta["title"].split()[-1][:-1]) for d in picked[120:]]
+            + [
+                (d, "delete", reader.catalog.doc(d).meta["title"].split()[-1][:-1])
+                for d in picked[100:120]
+            ]
+            + [
+                (d, "move", reader.catalog.doc(d).meta["title"].split()[-1][:-1])
+                for d in picked[120:]
+            ]
             + [(f"new/n{n}.txt", "create", f"created{n}x") for n in range(50)]
         )
         chance.shuffle(changes)
@@ -181,9 +188,9 @@ def test_ten_thousand_files_watched_while_queried_and_killed_mid_burst(tmp_path)
         def visible(doc_id: str, how: str, word: str) -> bool:
             hits = found(reader, word)
             if how == "delete":
-                return hits == [] and reader.doc(doc_id) is None
+                return hits == [] and reader.catalog.doc(doc_id) is None
             if how == "move":
-                return hits == [f"moved/{doc_id}"] and reader.doc(doc_id) is None
+                return hits == [f"moved/{doc_id}"] and reader.catalog.doc(doc_id) is None
             return hits == [doc_id]
 
         def check() -> None:  # (the queries, run as the changes happen)

@@ -27,9 +27,9 @@ def test_a_search_on_every_shard_ends_at_the_cells_deadline(tmp_path):
     sharded.update(parallel=False)
     sharded.index_full_text()
     words = ["the", "and", "of", "to", "thou"]
-    assert sharded.store.rank(words, 10)  # (in time, it answers)
+    assert sharded.store.search.rank(words, 10)  # (in time, it answers)
     with (
         deadline.until(time.monotonic() - 1),
         pytest.raises(sqlite3.OperationalError, match="interrupt"),
     ):
-        sharded.store.rank(words, 10)
+        sharded.store.search.rank(words, 10)

@@ -241,7 +241,7 @@ def test_lone_surrogates_in_tool_arguments_are_replaced_at_the_boundary(macbeth)
     ],
 )
 def test_the_words_a_grep_looks_up_in_the_index_are_bounded(macbeth, pattern):
-    macbeth.index.store.ensure_fts(macbeth.index.store_id)
+    macbeth.index.store.search.build(macbeth.index.store_id)
     with Sandbox(macbeth.functions(), cell_timeout=5) as sandbox:
         seconds, output = timed(sandbox, f"print(len(grep_all({pattern!r})))")
     assert seconds < 3 and RESTART_NOTE not in output and "Traceback" not in output

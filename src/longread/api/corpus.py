@@ -23,7 +23,7 @@ from longread.llm.base import LM
 from longread.llm.gateway import Gateway
 from longread.llm.limits import CallLimits, Limits
 from longread.repl.protocol import decoded
-from longread.store.corpus_store import StoredDoc
+from longread.store.corpus_catalog import StoredDoc
 from longread.store.open_corpus import open_corpus_store
 from longread.strategies.catalog import check_mode
 from longread.strategies.common import Run

@@ -41,7 +41,7 @@ def _summarized(
     head = index.read_range(0, DOC_TYPE_SAMPLE)
     guess, confidence = detect_doc_type(head)
     if confidence < UNSURE:
-        index.store.set_doc_type(index.store_id, ask_doc_type(head, guess, sub, gateway))
+        index.store.documents.set_type(index.store_id, ask_doc_type(head, guess, sub, gateway))
         index = SingleDocIndex.open(index.store, index.store_id)
     return build_summaries(index, sub, gateway, tree or TreeOptions(), sink).index
 
@@ -110,7 +110,7 @@ class SingleDocRLM(SourceAsker):
         if summaries:
             gateway = gateway or Gateway(cache=self.cache)
             index = self._index = _summarized(index, self.sub, gateway, tree, sink)
-        index.store.ensure_fts(
+        index.store.search.build(
             index.store_id,
             lambda done, total: sink(
                 Event(EventKind.PROGRESS, {"task": "search", "done": done, "total": total})
@@ -139,7 +139,7 @@ class SingleDocRLM(SourceAsker):
 
     def drop_index(self) -> None:
         """Forget the stored index of the document's current content (the next use rebuilds it)."""
-        existing = self.store.find(content_hash(load_document(self.doc_path).text))
+        existing = self.store.documents.find(content_hash(load_document(self.doc_path).text))
         if existing is not None:
             self.store.remove_document(existing)
         self._index = None

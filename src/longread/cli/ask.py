@@ -78,7 +78,7 @@ def open_document_to_ask(file: Path, settings: AskSettings, progress: ProgressLi
         f"{escaped_name(file.name)}: {rlm.index.doc_type}, {rlm.index.total_chars:,} characters, "
         f"{rlm.index.section_count:,} sections"
     )
-    rlm.index.store.ensure_fts(
+    rlm.index.store.search.build(
         rlm.index.store_id,
         lambda done, total: progress.update(
             f"building full-text search: {done:,} of {total:,} sections…"

@@ -149,7 +149,7 @@ def ls(
 ) -> None:
     """List the indexed documents: id, type, date, size and title."""
     rlm = open_corpus(folder)
-    docs = rlm.index.store.docs()
+    docs = rlm.index.store.catalog.docs()
     if json_out:
         sys.stdout.write(
             json_for_terminal(

@@ -85,8 +85,8 @@ def index(
             highlight=False,
         )
     if summaries:
-        nodes = built.store.nodes(built.store_id)
-        chunks = built.store.chunks(built.store_id)
+        nodes = built.store.summaries.nodes(built.store_id)
+        chunks = built.store.summaries.chunks(built.store_id)
         cut_by_model = sum(c.cut_by == "model" for c in chunks)
         console.print(
             f"summaries: {len(built.summaries)} of {len(built.rows)} sections"

@@ -33,7 +33,7 @@ from longread.index.enrich.llm_metadata import MODEL_SAMPLE_CHARS
 from longread.index.shard_build import build_shards
 from longread.index.single import SingleDocIndex
 from longread.ingest.metadata import ContentMeta, keyword_key
-from longread.store.corpus_store import StoredDoc
+from longread.store.corpus_catalog import StoredDoc
 from longread.store.open_corpus import CorpusStores
 from longread.store.sharded_store import ShardedCorpusStore
 from longread.text.fold import tokens
@@ -138,7 +138,7 @@ class CorpusIndex:
     def index_full_text(self, on_event: EventSink = ignore) -> None:
         """Put the documents not yet in the full-text index into it (else the first search does),
         with `progress` events."""
-        self.store.ensure_fts_corpus(
+        self.store.search.build(
             lambda done, total: on_event(
                 Event(EventKind.PROGRESS, {"task": "full text", "done": done, "total": total})
             )
@@ -149,10 +149,12 @@ class CorpusIndex:
     ) -> int:
         """Let `meta_reader` read every document whose metadata is the rules' alone (resumable:
         each batch is saved as it is read). Returns how many documents it read."""
-        todo = self.store.rows_with_meta_source("rules")
+        todo = self.store.catalog.rows_with_meta_source("rules")
         for start in range(0, len(todo), batch_size):
-            docs = self.store.docs(todo[start : start + batch_size])
-            samples = [self.store.read_range(d.store_id, 0, MODEL_SAMPLE_CHARS) for d in docs]
+            docs = self.store.catalog.docs(todo[start : start + batch_size])
+            samples = [
+                self.store.documents.read_range(d.store_id, 0, MODEL_SAMPLE_CHARS) for d in docs
+            ]
             metas = meta_reader(
                 [(d, sample, content_meta(d.meta)) for d, sample in zip(docs, samples, strict=True)]
             )
@@ -179,10 +181,10 @@ class CorpusIndex:
         document holds all of a name's words."""
         words_of = [(dst, name, frozenset(name.split())) for dst, name in names]
         pairs = set()
-        for doc in self.store.docs(rows):
-            words = set(tokens(self.store.read_range(doc.store_id, 0, doc.chars)))
+        for doc in self.store.catalog.docs(rows):
+            words = set(tokens(self.store.documents.read_range(doc.store_id, 0, doc.chars)))
             for dst, name, _ in (c for c in words_of if c[2] <= words):
-                if self.store.phrase_rows(name, [doc.row]):
+                if self.store.search.phrase_rows(name, [doc.row]):
                     pairs.add((doc.row, dst))
         return pairs
 
@@ -210,7 +212,7 @@ class CorpusIndex:
 
     # -- reading ------------------------------------------------------------------------------
     def doc(self, doc_id: str) -> StoredDoc:
-        doc = self.store.doc(doc_id)
+        doc = self.store.catalog.doc(doc_id)
         if doc is None:
             raise KeyError(f"no document {doc_id!r}; see list_documents()")
         return doc
@@ -233,7 +235,7 @@ class CorpusIndex:
             m["dates"],
             doc.content_hash,
             m["source"],
-            bool(self.store.sections(doc.store_id)),
+            bool(self.store.sections.all(doc.store_id)),
             str(self.store.holding(doc_id).path),
         )
 
@@ -247,8 +249,8 @@ class CorpusIndex:
                     f"{doc_id} changed since it was indexed; run `longread corpus update`"
                 )
             shard = self.store.holding(doc_id)
-            index = SingleDocIndex.build(path, shard)
-            stored = shard.doc(doc_id)
+            index = SingleDocIndex.build(path, shard.docstore)
+            stored = shard.catalog.doc(doc_id)
             if stored is None or index.store_id != stored.store_id:
                 raise InputError(
                     f"{doc_id} changed since it was indexed; run `longread corpus update`"
@@ -262,24 +264,26 @@ class CorpusIndex:
         for, so links are always as current as the index."""
         row = self.doc(doc_id).row
         into = {
-            src for _, name in self.store.names(row) for src in self.store.phrase_rows(name)
+            src
+            for _, name in self.store.catalog.names(row)
+            for src in self.store.search.phrase_rows(name)
         } - {row}
-        out = {dst for _, dst in self._named_in([row], self.store.names())} - {row}
-        return self.store.doc_ids_of(out), self.store.doc_ids_of(into)
+        out = {dst for _, dst in self._named_in([row], self.store.catalog.names())} - {row}
+        return self.store.catalog.doc_ids_of(out), self.store.catalog.doc_ids_of(into)
 
     def all_links(self) -> list[tuple[str, str]]:
         """Every (naming document, named document), sorted: one search per name in the corpus."""
         pairs = {
             (src, dst)
-            for dst, name in self.store.names()
-            for src in self.store.phrase_rows(name)
+            for dst, name in self.store.catalog.names()
+            for src in self.store.search.phrase_rows(name)
             if src != dst
         }
-        ids = {d.row: d.doc_id for d in self.store.docs()}
+        ids = {d.row: d.doc_id for d in self.store.catalog.docs()}
         return sorted((ids[src], ids[dst]) for src, dst in pairs)
 
     def totals(self) -> tuple[int, int]:
-        return self.store.totals()
+        return self.store.catalog.totals()
 
     def clusters(self, min_size: int = 2, max_share: float = 0.2) -> dict[str, list[str]]:
         """Documents grouped by shared keywords: each document joins the group of its keyword that
@@ -287,7 +291,7 @@ class CorpusIndex:
         `max_share` of all have (ties go to the alphabetically first)."""
         usable = self._usable_keywords(min_size, max_share)
         groups: dict[str, list[str]] = defaultdict(list)
-        for doc in self.store.docs():
+        for doc in self.store.catalog.docs():
             keys = [k for k in map(keyword_key, doc.meta["keywords"]) if k in usable]
             if keys:
                 groups[min(keys, key=lambda k: (-len(usable[k]), k))].append(doc.doc_id)
@@ -306,14 +310,14 @@ class CorpusIndex:
     def _usable_keywords(self, min_size: int, max_share: float) -> dict[str, list[str]]:
         total = self.totals()[0]
         postings: dict[str, list[int]] = defaultdict(list)
-        for term, row in self.store.term_postings("keyword"):
+        for term, row in self.store.search.term_postings("keyword"):
             postings[term].append(row)
         usable = {
             t: rows
             for t, rows in postings.items()
             if min_size <= len(rows) <= max(min_size, max_share * total)
         }
-        ids = {d.row: d.doc_id for d in self.store.docs()} if usable else {}
+        ids = {d.row: d.doc_id for d in self.store.catalog.docs()} if usable else {}
         return {t: [ids[r] for r in rows] for t, rows in usable.items()}
 
     # -- the JSON form ------------------------------------------------------------------------

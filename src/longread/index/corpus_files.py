@@ -26,7 +26,7 @@ from longread.ingest.metadata import (
     rule_meta,
     tokens,
 )
-from longread.store.corpus_store import DocRecord, file_states
+from longread.store.corpus_catalog import DocRecord, file_states
 from longread.store.damage import FILES
 from longread.store.text_hash import content_hash
 

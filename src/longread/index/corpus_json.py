@@ -35,7 +35,7 @@ class Indexed(Protocol):
 def corpus_dict(index: Indexed) -> dict[str, Any]:
     """Documents, inverted indexes, clusters, topics and links."""
     total_docs, total_chars = index.totals()
-    documents = {d: asdict(index.meta(d)) for d in index.store.doc_ids()}
+    documents = {d: asdict(index.meta(d)) for d in index.store.catalog.doc_ids()}
     inverted: dict[str, dict[str, list[str]]] = {
         kind: defaultdict(list) for kind in ("keyword", "entity", "date")
     }

@@ -26,7 +26,7 @@ from longread.index.corpus_files import (
     prepare_all,
 )
 from longread.index.corpus_json import content_meta
-from longread.store.corpus_store import DocRecord, StoredDoc
+from longread.store.corpus_catalog import DocRecord, StoredDoc
 from longread.store.open_corpus import CorpusStores
 
 # documents stored per transaction, at most (fewer, larger transactions rewrite the inverted
@@ -41,7 +41,7 @@ PARALLEL_MIN = 64  # fewer files than this are read in this process
 def listed_only(store: CorpusStores, files: Files, gone: Sequence[str] = ()) -> Listing:
     """The Listing of the files `files` (with their states) and of the deleted files `gone`
     alone, against the index."""
-    return compare(files, store.file_states([*files, *gone]))
+    return compare(files, store.catalog.file_states([*files, *gone]))
 
 
 def files_named(root: Path, doc_ids: Sequence[str]) -> Files:
@@ -93,7 +93,7 @@ def store_files(
 
 def _model_read(store: CorpusStores, doc_ids: Sequence[str]) -> dict[str, StoredDoc]:
     """Content hash -> the document among `doc_ids` whose metadata a model read."""
-    docs = (store.doc(d) for d in doc_ids)
+    docs = (store.catalog.doc(d) for d in doc_ids)
     return {d.content_hash: d for d in docs if d is not None and d.meta.get("source") != "rules"}
 
 
@@ -113,9 +113,9 @@ def _sort_out(
         report.skipped.append(item)
         report.removed += store.remove_docs([item.doc_id])
         return None
-    old = store.doc(item.doc_id) if item.doc_id in stored else None
+    old = store.catalog.doc(item.doc_id) if item.doc_id in stored else None
     if old is not None and old.content_hash == item.digest:
-        store.touch(item.doc_id, item.file_size, item.mtime_ns)
+        store.catalog.touch(item.doc_id, item.file_size, item.mtime_ns)
         report.unchanged += 1
         return None
     (report.changed if old is not None else report.added).append(item.doc_id)

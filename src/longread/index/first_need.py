@@ -26,7 +26,7 @@ WAIT_SECONDS = 0.05  # how often the deadline is looked at while they are
 
 def records_found(store: DocStore, store_id: int) -> bool:
     """Whether this version of the finders stored the document's records."""
-    return store.records_version(store_id) == FINDERS_VERSION
+    return store.records.version(store_id) == FINDERS_VERSION
 
 
 def ensure_records(store: DocStore, store_id: int, name: str) -> None:
@@ -35,12 +35,12 @@ def ensure_records(store: DocStore, store_id: int, name: str) -> None:
         return
     if (
         deadline.current(question=True) is not None
-        and store.document(store_id)["chars"] > APART_CHARS
+        and store.documents.get(store_id)["chars"] > APART_CHARS
     ):
         _found_apart(store.path, store_id, name)
         return
     with store.building():
-        if store.records_version(store_id) != FINDERS_VERSION:
+        if store.records.version(store_id) != FINDERS_VERSION:
             find_records(store, store_id, name)
 
 

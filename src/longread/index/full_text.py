@@ -17,9 +17,9 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from longread.forking import can_fork, cores, settle_copy
-from longread.store.full_text import build_part, copy_part
+from longread.store.full_text import build_part, copy_part, part_ranges
 from longread.store.rows import SectionRow, own_spans
-from longread.store.section_search import FTS_BATCH_CHARS, part_ranges
+from longread.store.section_search import FTS_BATCH_CHARS
 
 PARALLEL_CHARS = 32_000_000  # of section text, below which starting processes does not pay
 Entry = tuple[int | None, str, int, int, int]  # (parent position, title, level, start, end)

@@ -41,14 +41,14 @@ _NUMERAL = re.compile(
 
 def find_records(store: DocStore, store_id: int, name: str) -> None:
     """Find the document's records and store them (see `first_need.ensure_records`)."""
-    chars = store.document(store_id)["chars"]
+    chars = store.documents.get(store_id)["chars"]
     if chars > MAX_CHARS:
-        store.save_records(store_id, [], FINDERS_VERSION)
+        store.records.save(store_id, [], FINDERS_VERSION)
         return
-    text = store.read_range(store_id, 0, chars)
-    rows = store.sections(store_id) if store.document(store_id)["structured"] else []
+    text = store.documents.read_range(store_id, 0, chars)
+    rows = store.sections.all(store_id) if store.documents.get(store_id)["structured"] else []
     tables = document_tables(text, PurePath(name).name, rows)
-    store.save_records(
+    store.records.save(
         store_id,
         [
             (

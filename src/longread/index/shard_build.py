@@ -60,7 +60,7 @@ def build_batch(batch: ShardBatch) -> UpdateReport:
     with closing(store):
         listed = listed_only(store, dict(batch.files), batch.gone)
         report = store_files(root, store, listed, parallel=False)
-        store.ensure_fts_corpus()
+        store.search.build()
     return report
 
 
@@ -145,7 +145,10 @@ def _mark(store: ShardedCorpusStore, shards: set[int], state: str) -> None:
         entry = store.manifest.shards[at]
         entry.state = state
         if state == READY:
-            entry.docs, entry.digest = store.shards[at].totals()[0], store.shards[at].digest()
+            entry.docs, entry.digest = (
+                store.shards[at].catalog.totals()[0],
+                store.shards[at].catalog.digest(),
+            )
     store.manifest.save()
 
 

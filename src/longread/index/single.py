@@ -74,8 +74,8 @@ class SingleDocIndex:
     ) -> SingleDocIndex:
         source = stamp(path)
         described = f"+figures:{figures.name}" if figures else ""
-        known = None if source is None or figures else store.find_source(*source)
-        if known is not None and store.section_count(known):
+        known = None if source is None or figures else store.documents.find_source(*source)
+        if known is not None and store.sections.count(known):
             return cls.open(store, known)
         seen = None if source is None else fingerprint(source)
         if seen is not None and (
@@ -96,7 +96,7 @@ class SingleDocIndex:
             builders = PartBuilders.start(document.text, entries, store.path)
             store_id = None
             try:
-                store_id = store.add_document(
+                store_id = store.documents.add(
                     str(path),
                     document.kind,
                     document.text,
@@ -105,16 +105,18 @@ class SingleDocIndex:
                     digest=digest,
                     structured=bool(headings or extra),
                 )
-                rows = _rows(store.save_sections(store_id, entries), entries)
+                rows = _rows(store.sections.save(store_id, entries), entries)
                 if builders is not None:
-                    store.plan_fts(store_id, builders.parts, builders.spans)
+                    store.search.plan(store_id, builders.parts, builders.spans)
             finally:
                 if builders is not None:
                     builders.stored(store_id)
             if builders is not None:
-                store.ensure_fts(store_id)  # (marks it complete, once any part not copied is built)
+                store.search.build(
+                    store_id
+                )  # (marks it complete, once any part not copied is built)
         if seen is not None:
-            store.note_source(store_id, *seen.stamp, seen.file_hash + described)
+            store.documents.note_source(store_id, *seen.stamp, seen.file_hash + described)
         return cls.open(store, store_id, rows)
 
     @classmethod
@@ -123,11 +125,11 @@ class SingleDocIndex:
     ) -> SingleDocIndex | None:
         """The stored index of a file with these bytes (or a text with this content hash), if it
         has sections, recorded as read from the file `seen` (`described`: with its figures)."""
-        store_id = store.find_file_hash(digest) or store.find(digest)
-        if store_id is None or not store.section_count(store_id):
+        store_id = store.documents.find_file_hash(digest) or store.documents.find(digest)
+        if store_id is None or not store.sections.count(store_id):
             return None
         if seen is not None:
-            store.note_source(store_id, *seen.stamp, seen.file_hash + described)
+            store.documents.note_source(store_id, *seen.stamp, seen.file_hash + described)
         return cls.open(store, store_id)
 
     @classmethod
@@ -137,7 +139,7 @@ class SingleDocIndex:
     ) -> SingleDocIndex:
         """The stored index of document `store_id` (`rows`: its sections, if the caller has them;
         else they are read when first needed)."""
-        meta = store.document(store_id)
+        meta = store.documents.get(store_id)
         index = cls(
             store, store_id, meta["path"], meta["doc_type"], meta["chars"], meta["structured"]
         )
@@ -149,19 +151,19 @@ class SingleDocIndex:
     @cached_property
     def rows(self) -> list[SectionRow]:
         """Every section, in document order (read from the store on first use)."""
-        return self.store.sections(self.store_id)
+        return self.store.sections.all(self.store_id)
 
     @cached_property
     def names(self) -> list[str]:
         """A unique display name per section, in document order."""
         if "rows" in self.__dict__:
             return [row.name for row in self.rows]
-        return self.store.section_names(self.store_id)
+        return self.store.sections.names(self.store_id)
 
     @property
     def section_count(self) -> int:
         return (
-            len(self.rows) if "rows" in self.__dict__ else self.store.section_count(self.store_id)
+            len(self.rows) if "rows" in self.__dict__ else self.store.sections.count(self.store_id)
         )
 
     @property
@@ -171,13 +173,13 @@ class SingleDocIndex:
     @property
     def summaries(self) -> dict[str, str]:
         """Each summarized section's summary, by name."""
-        stored = self.store.summaries(self.store_id)
+        stored = self.store.summaries.by_section(self.store_id)
         return {r.name: stored[r.id][0] for r in self.rows if r.id in stored} if stored else {}
 
     @property
     def keywords(self) -> dict[str, list[str]]:
         """Each summarized section's keywords, by name."""
-        stored = self.store.summaries(self.store_id)
+        stored = self.store.summaries.by_section(self.store_id)
         return {r.name: stored[r.id][1] for r in self.rows if r.id in stored} if stored else {}
 
     @property
@@ -198,7 +200,7 @@ class SingleDocIndex:
         return {"sections": top}
 
     def read_range(self, start: int, end: int) -> str:
-        return self.store.read_range(self.store_id, start, end)
+        return self.store.documents.read_range(self.store_id, start, end)
 
     @cached_property
     def reference_finder(self) -> ReferenceFinder:
@@ -218,7 +220,7 @@ class SingleDocIndex:
             "path": self.path,
             "doc_type": self.doc_type,
             "total_chars": self.total_chars,
-            "content_hash": self.store.document(self.store_id)["content_hash"],
+            "content_hash": self.store.documents.get(self.store_id)["content_hash"],
             "toc": self.toc,
             "section_map": self.section_map,
             "summaries": self.summaries,
@@ -234,12 +236,12 @@ class SingleDocIndex:
         must have the same content hash; a changed document is rebuilt instead)."""
         data = json.loads(Path(index_path).read_text(encoding="utf-8"))
         index = cls.build(data["path"], store)
-        if store.document(index.store_id)["content_hash"] != data.get("content_hash"):
+        if store.documents.get(index.store_id)["content_hash"] != data.get("content_hash"):
             return index
         by_name = {row.name: row for row in index.rows}
         for name, summary in data.get("summaries", {}).items():
             if name in by_name:
-                store.put_summary(
+                store.summaries.put(
                     by_name[name].id, summary, data.get("keywords", {}).get(name, []), "json"
                 )
         return index

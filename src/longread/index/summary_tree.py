@@ -7,7 +7,7 @@ from collections import defaultdict
 from typing import Any
 
 from longread.store.docstore import DocStore
-from longread.store.tree_tables import NodeRow
+from longread.store.summaries import NodeRow
 
 
 class SummaryTree:
@@ -25,11 +25,11 @@ class SummaryTree:
     def load(cls, store: DocStore, store_id: int) -> SummaryTree | None:
         """The document's tree, or None if it has none or its build did not finish (then the
         nodes without a parent are not one root over the whole text)."""
-        nodes = store.nodes(store_id)
+        nodes = store.summaries.nodes(store_id)
         tops = [node for node in nodes if node.parent_id is None]
         whole = len(tops) == 1 and (tops[0].start, tops[0].end) == (
             0,
-            store.document(store_id)["chars"],
+            store.documents.get(store_id)["chars"],
         )
         return cls(nodes, tops[0]) if whole else None
 

@@ -13,7 +13,7 @@ from longread.index.enrich.summary_tree import build_tree, leaves_from_sections
 from longread.index.single import SingleDocIndex
 from longread.llm.base import LM
 from longread.llm.gateway import Gateway
-from longread.store.tree_tables import NodeRow
+from longread.store.summaries import NodeRow
 
 
 @dataclass(frozen=True)
@@ -46,10 +46,10 @@ def build_summaries(
     store, store_id = index.store, index.store_id
     chunking = None
     if (
-        options.smart_chunks or not index.structured or store.chunks(store_id)
+        options.smart_chunks or not index.structured or store.summaries.chunks(store_id)
     ):  # a started cut goes on
-        if any(n.level == 0 and n.chunk_id is None for n in store.nodes(store_id)):
-            store.drop_tree(store_id)  # a tree over sections gives way to one over chunks
+        if any(n.level == 0 and n.chunk_id is None for n in store.summaries.nodes(store_id)):
+            store.summaries.drop_tree(store_id)  # a tree over sections gives way to one over chunks
         chunking = SmartChunker(
             store,
             store_id,
@@ -80,17 +80,22 @@ def adopt_chunks(index: SingleDocIndex) -> SingleDocIndex:
     """Make a document's chunks its sections ("Part k", each up to where the next chunk starts,
     so they do not overlap), with the chunks' summaries; unchanged if they are already."""
     store, store_id = index.store, index.store_id
-    chunks = store.chunks(store_id)
+    chunks = store.summaries.chunks(store_id)
     starts = [chunk.start for chunk in chunks]
     spans = list(zip(starts, [*starts[1:], index.total_chars], strict=True))
     if [(row.start, row.end) for row in index.rows] == spans:
         return index
     entries = [(None, f"Part {k}", 1, start, end) for k, (start, end) in enumerate(spans, 1)]
-    ids = store.save_sections(store_id, entries)
-    level0 = {node.chunk_id: node.summary for node in store.nodes(store_id) if node.level == 0}
+    ids = store.sections.save(store_id, entries)
+    level0 = {
+        node.chunk_id: node.summary for node in store.summaries.nodes(store_id) if node.level == 0
+    }
     keywords = section_keywords(
-        [store.read_range(store_id, start, min(end, start + 50_000)) for start, end in spans]
+        [
+            store.documents.read_range(store_id, start, min(end, start + 50_000))
+            for start, end in spans
+        ]
     )
     for section_id, chunk, words in zip(ids, chunks, keywords, strict=True):
-        store.put_summary(section_id, level0[chunk.id], words, "chunker")
+        store.summaries.put(section_id, level0[chunk.id], words, "chunker")
     return SingleDocIndex.open(store, store_id)

@@ -96,10 +96,10 @@ def touched_documents(
             touched.add(doc_id)
         else:
             gone.append(doc_id)
-    stored = index.store.file_states(gone)
+    stored = index.store.catalog.file_states(gone)
     touched.update(gone)
     for folder in (d for d in gone if d not in stored):  # (perhaps a folder's)
-        touched.update(index.store.doc_ids(folder))
+        touched.update(index.store.catalog.doc_ids(folder))
     return sorted(touched)
 
 

@@ -1,15 +1,17 @@
 """A corpus's searches: the full-text index over every document (built in resumable steps, BM25
 ranking that leaves out words most documents hold, phrase search) and lookups in the inverted
-keyword / entity / date / name indexes. A mixin of CorpusStore, which owns the connection."""
+keyword / entity / date / name indexes."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
 
 from longread.store.bm25 import Stats, scores, table_stats
-from longread.store.section_search import distinctive, fts_query, rows_holding
+from longread.store.connection import bulk
+from longread.store.corpus_catalog import Catalog, StoredDoc
+from longread.store.documents import Documents
+from longread.store.search_terms import distinctive, fts_query, rows_holding
 from longread.text.patterns import IndexTerm
 
 WEIGHTS = {"title": 4.0, "body": 1.0}  # a word in a title counts four times
@@ -19,31 +21,38 @@ RANK_POSTINGS = (
 
 
 class CorpusSearch:
-    """Full-text and inverted-index searches over a corpus."""
+    """corpus_fts (with fts_pending, the documents waiting to go into it) and the lookups in
+    doc_terms, over a corpus store's connection (the documents' text read through `documents`,
+    their ids through `catalog`)."""
 
-    db: sqlite3.Connection
-    fts_batch_chars: int
-    small_corpus: int
-    _count: int | None
-    _bulk: Callable[[], AbstractContextManager[None]]
-    read_range: Callable[[int, int, int], str]
-    totals: Callable[[], tuple[int, int]]
-    doc_ids_of: Callable[[Iterable[int]], list[str]]
+    def __init__(
+        self,
+        db: sqlite3.Connection,
+        documents: Documents,
+        catalog: Catalog,
+        fts_batch_chars: int,
+        small_corpus: int,
+    ):
+        self.db = db
+        self._documents = documents
+        self._catalog = catalog
+        self.fts_batch_chars = fts_batch_chars
+        self.small_corpus = small_corpus
 
-    def ensure_fts_corpus(self, on_progress: Callable[[int, int], None] | None = None) -> None:
+    def build(self, on_progress: Callable[[int, int], None] | None = None) -> None:
         """Index the full text of the documents not yet indexed. Each step indexes about
         `fts_batch_chars` of text and commits, so an interrupted build resumes where it stopped;
         on_progress(documents indexed, documents to index) is called after each step."""
-        todo = self.pending_full_text()
+        todo = self.pending()
         done = 0
-        while done < todo and (step := self._fts_step()):
+        while done < todo and (step := self._step()):
             done += step
             if on_progress is not None:
                 on_progress(min(done, todo), todo)
 
-    def _fts_step(self) -> int:
+    def _step(self) -> int:
         """Index the next pending documents, in one transaction; returns how many."""
-        with self._bulk():
+        with bulk(self.db):
             pending = self.db.execute(
                 "SELECT c.id, json_extract(c.meta, '$.title'), c.store_id, c.chars "
                 "FROM fts_pending p JOIN corpus_docs c ON c.id = p.row ORDER BY p.row"
@@ -59,7 +68,7 @@ class CorpusSearch:
             self.db.executemany(
                 "INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
                 (
-                    (row, title, self.read_range(store_id, 0, chars))
+                    (row, title, self._documents.read_range(store_id, 0, chars))
                     for row, title, store_id, chars in step
                 ),
             )
@@ -73,18 +82,50 @@ class CorpusSearch:
         `rows_holding`); None while some documents are not in the full-text index."""
         if not terms or self.db.execute("SELECT 1 FROM fts_pending LIMIT 1").fetchone():
             return None
-        rows = rows_holding(self.db, [("corpus_fts", "corpus_vocab")], terms, self.totals()[0])
-        return None if rows is None else self.doc_ids_of(rows)
+        rows = rows_holding(
+            self.db, [("corpus_fts", "corpus_vocab")], terms, self._catalog.totals()[0]
+        )
+        return None if rows is None else self._catalog.doc_ids_of(rows)
 
-    def pending_full_text(self) -> int:
+    def pending(self) -> int:
         """How many documents wait to go into the full-text index."""
         return self.db.execute("SELECT count(*) FROM fts_pending").fetchone()[0]
+
+    # -- keeping it in step with the catalogue (inside the caller's transaction) -------------
+    def queue(self, rows: Iterable[int]) -> None:
+        """Put documents in line for the full-text index (see `build`)."""
+        self.db.executemany("INSERT INTO fts_pending VALUES (?)", ((row,) for row in rows))
+
+    def remove(self, doc: StoredDoc) -> None:
+        """Take a document out of the full-text index, or out of the line for it."""
+        if self._indexed(doc.row):
+            self._delete(doc.row, doc.meta.get("title", ""), self._text(doc))
+        self.db.execute("DELETE FROM fts_pending WHERE row = ?", (doc.row,))
+
+    def retitle(self, doc: StoredDoc, title: str) -> None:
+        """Index a document under its new title (one still in line gets it when indexed)."""
+        if self._indexed(doc.row):
+            text = self._text(doc)
+            self._delete(doc.row, doc.meta["title"], text)
+            self.db.execute(
+                "INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
+                (doc.row, title, text),
+            )
+
+    def restart(self) -> None:
+        """Empty the full-text index and put every document in line for it again."""
+        self.db.execute("INSERT INTO corpus_fts (corpus_fts) VALUES ('delete-all')")
+        self.db.execute("DELETE FROM fts_pending")
+        self.db.execute("INSERT INTO fts_pending SELECT id FROM corpus_docs")
 
     def _indexed(self, row: int) -> bool:
         """Whether the document's full text is in corpus_fts."""
         return not self.db.execute("SELECT 1 FROM fts_pending WHERE row = ?", (row,)).fetchone()
 
-    def _fts_delete(self, row: int, title: str, text: str) -> None:
+    def _text(self, doc: StoredDoc) -> str:
+        return self._documents.read_range(doc.store_id, 0, doc.chars)
+
+    def _delete(self, row: int, title: str, text: str) -> None:
         """Take a document out of the contentless full-text index (given what it was indexed
         with)."""
         self.db.execute(
@@ -92,6 +133,7 @@ class CorpusSearch:
             (row, title, text),
         )
 
+    # -- lookups and searches ------------------------------------------------------------------
     def lookup(self, kind: str, term: str) -> list[str]:
         """Ids of the documents indexed under `term` (an exact key) of `kind`."""
         return [
@@ -127,7 +169,7 @@ class CorpusSearch:
         than one in the body. Words most documents hold are left out of a search for several.
         With `stats` (the shards' `rank_stats` summed), scored with those: a document scores
         and ranks as it would in one index of all the shards."""
-        self.ensure_fts_corpus()
+        self.build()
         wanted = list(dict.fromkeys(words))
         if stats is not None:
             return self._rank_with(wanted, k, stats)
@@ -147,7 +189,7 @@ class CorpusSearch:
     def rank_stats(self, words: Iterable[str]) -> Stats:
         """This corpus's share of what a ranked search for `words` needs: its documents, their
         tokens, and how many hold each word."""
-        self.ensure_fts_corpus()
+        self.build()
         return table_stats(self.db, "corpus_fts", "corpus_vocab", list(dict.fromkeys(words)))
 
     def _rank_with(self, words: list[str], k: int, stats: Stats) -> list[tuple[str, float]]:
@@ -176,9 +218,8 @@ class CorpusSearch:
     def _distinctive(self, words: list[str]) -> list[str]:
         """The words worth searching for in a corpus (see `distinctive`); all of them in a corpus
         of under `small_corpus` documents."""
-        if self._count is None:
-            self._count = self.totals()[0]
-        if len(words) < 2 or self._count < self.small_corpus:
+        count = self._catalog.count()
+        if len(words) < 2 or count < self.small_corpus:
             return words
         held = dict(
             self.db.execute(
@@ -186,12 +227,12 @@ class CorpusSearch:
                 words,
             )
         )
-        return distinctive(words, held, self._count, postings=RANK_POSTINGS)
+        return distinctive(words, held, count, postings=RANK_POSTINGS)
 
     def phrase_rows(self, phrase: str, rows: Sequence[int] | None = None) -> list[int]:
         """Rows of the documents whose title or text holds the words of `phrase` in a row (all
         documents, or only `rows`)."""
-        self.ensure_fts_corpus()
+        self.build()
         query = f'"{phrase}"'
         if rows is None:
             return [

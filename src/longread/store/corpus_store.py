@@ -1,22 +1,22 @@
 """The SQLite store of a corpus: a DocStore (text blocks, and each document's sections once its
-level-2 index is built) plus the corpus level: the registry of documents by id (their path relative
-to the corpus root) with their metadata, one full-text index over every document (built on first
-search, in resumable steps), inverted keyword / entity / date / name indexes (the names are what
-links documents); their searches are in corpus_search. Every corpus SQL statement lives in these
-two modules."""
+level-2 index is built) with the corpus level beside it in the same file, each job a repository
+sharing the connection: `catalog` (the registry of documents by id, their path relative to the
+corpus root, with their metadata and the terms they are indexed under) and `search` (one
+full-text index over every document, built on first search in resumable steps, and lookups in
+the inverted keyword / entity / date / name indexes; the names are what links documents). The
+store itself opens and closes the file, keeps its settings and makes the writes that span both."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from longread.store.connection import bulk, first_value
+from longread.store.corpus_catalog import Catalog, DocRecord, StoredDoc
 from longread.store.corpus_search import CorpusSearch
-from longread.store.docstore import DocStore, NewText
+from longread.store.docstore import DocStore
+from longread.store.documents import NewText
 from longread.store.section_search import FTS_BATCH_CHARS
 
 _CORPUS_SCHEMA = """
@@ -57,59 +57,10 @@ SMALL_CORPUS = 1_000  # a search for several words in fewer documents keeps even
 CACHE_KB = 65_536  # 1,000 pages of 64 KB: a batch's inserts into the postings stay in memory
 
 
-def file_states(db: sqlite3.Connection) -> dict[str, tuple[int, int]]:
-    """doc id -> (file size, mtime in ns) as last indexed, in the corpus database `db`."""
-    rows = db.execute("SELECT doc_id, file_size, mtime_ns FROM corpus_docs")
-    return {doc_id: (size, mtime_ns) for doc_id, size, mtime_ns in rows}
-
-
-@dataclass
-class DocRecord:
-    """One file ready to be stored: its text, identity on disk, metadata and index terms."""
-
-    doc_id: str
-    path: str
-    kind: str
-    text: str
-    digest: str
-    file_size: int
-    mtime_ns: int
-    meta_json: (
-        str  # ContentMeta as JSON (written where the record is made, not by the store's writer)
-    )
-    doc_type: str
-    terms: dict[str, list[str]]  # kind -> index keys
-    pages: list[tuple[int, int, int]] | None = None
-
-
-@dataclass
-class StoredDoc:
-    """A registered document as the corpus index reads it back."""
-
-    row: int
-    doc_id: str
-    store_id: int
-    path: str
-    kind: str
-    file_size: int
-    mtime_ns: int
-    content_hash: str
-    chars: int
-    meta: dict[str, Any]
-
-
-_DOC_COLUMNS = "id, doc_id, store_id, path, kind, file_size, mtime_ns, content_hash, chars, meta"
-
-
-def _stored(row: Sequence[Any]) -> StoredDoc:
-    row_id, doc_id, store_id, path, kind, size, mtime_ns, digest, chars, meta = row
-    return StoredDoc(
-        row_id, doc_id, store_id, path, kind, size, mtime_ns, digest, chars, json.loads(meta)
-    )
-
-
-class CorpusStore(DocStore, CorpusSearch):
-    """A corpus in one SQLite file (WAL mode), on top of the document store's tables."""
+class CorpusStore:
+    """A corpus in one SQLite file (WAL mode), on top of the document store's tables: `docstore`
+    (whose `documents` and `sections` it reads texts and sections through), `catalog` and
+    `search`."""
 
     def __init__(
         self,
@@ -117,11 +68,11 @@ class CorpusStore(DocStore, CorpusSearch):
         small_corpus: int = SMALL_CORPUS,
         fts_batch_chars: int = FTS_BATCH_CHARS,
     ):
-        super().__init__(path, fts_batch_chars=fts_batch_chars)
-        self.small_corpus = small_corpus
-        self._count: int | None = None  # documents registered, while none is added or removed
+        self.docstore = DocStore(path, fts_batch_chars=fts_batch_chars)
+        self.path, self.db = self.docstore.path, self.docstore.db
+        self.documents, self.sections = self.docstore.documents, self.docstore.sections
         self.db.execute(f"PRAGMA cache_size=-{CACHE_KB}")
-        with self.building():  # (another process may be making the same tables)
+        with self.docstore.building():  # (another process may be making the same tables)
             self.db.executescript(_CORPUS_SCHEMA)
             found = "SELECT 1 FROM sqlite_master WHERE name = 'corpus_fts'"
             if not self.db.execute(found).fetchone():
@@ -130,6 +81,10 @@ class CorpusStore(DocStore, CorpusSearch):
                 "CREATE VIRTUAL TABLE IF NOT EXISTS corpus_vocab USING fts5vocab(corpus_fts, 'row')"
             )
             self.db.commit()
+        self.catalog = Catalog(self.db, self.documents)
+        self.search = CorpusSearch(
+            self.db, self.documents, self.catalog, fts_batch_chars, small_corpus
+        )
 
     @property
     def databases(self) -> list[Path]:
@@ -140,255 +95,73 @@ class CorpusStore(DocStore, CorpusSearch):
         """The store that holds the document `doc_id` (this one)."""
         return self
 
-    # -- the root folder ------------------------------------------------------------------
+    # -- settings and the root folder ------------------------------------------------------
+    def setting(self, key: str) -> str | None:
+        return first_value(self.db, "SELECT value FROM meta WHERE key = ?", (key,))
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
     def root(self) -> str | None:
         return self.setting("corpus_root")
 
     def set_root(self, root: str) -> None:
         self.set_setting("corpus_root", root)
 
-    # -- writing ------------------------------------------------------------------------------
+    # -- writing: the texts, the catalogue and the full-text index in one transaction ----------
     def add_records(self, records: Iterable[DocRecord]) -> list[int]:
         """Store documents (text, registry row, index terms) in one transaction; returns their
         rows. A text already stored (same content hash) is shared, not stored twice. Their full
-        text is indexed afterwards, in steps (see ensure_fts_corpus)."""
+        text is indexed afterwards, in steps (see CorpusSearch.build)."""
         records = list(records)
-        self._count = None
-        with self._bulk():
-            stored = self._stored_ids({r.digest for r in records})
+        with bulk(self.db):
+            stored = self.documents.find_all({r.digest for r in records})
             new = {
                 r.digest: NewText(r.path, r.kind, r.text, r.doc_type, r.pages, r.digest)
                 for r in records
                 if r.digest not in stored
             }  # (a text twice in the batch is stored once)
-            stored.update(zip(new, self._insert_documents(list(new.values())), strict=True))
-            top = "SELECT coalesce(max(id), 0) + 1 FROM corpus_docs"
-            (first,) = self.db.execute(top).fetchone()
-            rows = list(range(first, first + len(records)))
-            self.db.executemany(
-                "INSERT INTO corpus_docs (id, doc_id, store_id, path, kind, file_size, mtime_ns, "
-                "content_hash, chars, meta) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                [
-                    (
-                        row,
-                        r.doc_id,
-                        stored[r.digest],
-                        r.path,
-                        r.kind,
-                        r.file_size,
-                        r.mtime_ns,
-                        r.digest,
-                        len(r.text),
-                        r.meta_json,
-                    )
-                    for row, r in zip(rows, records, strict=True)
-                ],
-            )
-            terms = sorted(
-                (kind, term, r.doc_id, row)
-                for row, r in zip(rows, records, strict=True)
-                for kind, keys in r.terms.items()
-                for term in keys
-            )
-            self.db.executemany(
-                "INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)", terms
-            )  # in key order
-            self.db.executemany("INSERT INTO fts_pending VALUES (?)", ((row,) for row in rows))
+            stored.update(zip(new, self.documents.insert(list(new.values())), strict=True))
+            rows = self.catalog.register(records, stored)
+            self.search.queue(rows)
         return rows
-
-    def _stored_ids(self, digests: set[str]) -> dict[str, int]:
-        """Content hash -> id of the stored texts among `digests` (one query)."""
-        marks = ",".join("?" * len(digests))
-        return dict(
-            self.db.execute(
-                f"SELECT content_hash, id FROM documents WHERE content_hash IN ({marks})",
-                list(digests),
-            )
-        )
 
     def remove_docs(self, doc_ids: Iterable[str]) -> list[str]:
         """Forget documents: registry, terms, full text; the stored text too unless another
         document has the same content. Returns the ids that were registered."""
         removed, orphans = [], []
-        self._count = None
-        with self._bulk():
+        with bulk(self.db):
             for doc_id in doc_ids:
-                doc = self.doc(doc_id)
+                doc = self.catalog.doc(doc_id)
                 if doc is None:
                     continue
-                if self._indexed(doc.row):
-                    self._fts_delete(
-                        doc.row,
-                        doc.meta.get("title", ""),
-                        self.read_range(doc.store_id, 0, doc.chars),
-                    )
-                self.db.execute("DELETE FROM fts_pending WHERE row = ?", (doc.row,))
-                self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
-                self.db.execute("DELETE FROM corpus_docs WHERE id = ?", (doc.row,))
-                if not self.db.execute(
-                    "SELECT 1 FROM corpus_docs WHERE store_id = ?", (doc.store_id,)
-                ).fetchone():
+                self.search.remove(doc)
+                if self.catalog.remove(doc):
                     orphans.append(doc.store_id)
                 removed.append(doc_id)
         for store_id in orphans:
-            self.remove_document(store_id)
+            self.docstore.remove_document(store_id)
         return removed
 
     def replace_meta(
         self, changes: Iterable[tuple[StoredDoc, dict[str, Any], dict[str, list[str]]]]
     ) -> None:
         """Give documents new metadata and index terms."""
-        with self._bulk():
+        with bulk(self.db):
             for doc, meta, terms in changes:
-                renamed = meta["title"] != doc.meta["title"]
-                if renamed and self._indexed(doc.row):  # (a pending one gets its new title)
-                    text = self.read_range(doc.store_id, 0, doc.chars)
-                    self._fts_delete(doc.row, doc.meta["title"], text)
-                    self.db.execute(
-                        "INSERT INTO corpus_fts (rowid, title, body) VALUES (?, ?, ?)",
-                        (doc.row, meta["title"], text),
-                    )
-                self.db.execute(
-                    "UPDATE corpus_docs SET meta = ? WHERE id = ?",
-                    (json.dumps(meta, ensure_ascii=False), doc.row),
-                )
-                self.db.execute("DELETE FROM doc_terms WHERE doc = ?", (doc.row,))
-                self.db.executemany(
-                    "INSERT OR IGNORE INTO doc_terms VALUES (?, ?, ?, ?)",
-                    (
-                        (kind, term, doc.doc_id, doc.row)
-                        for kind, keys in terms.items()
-                        for term in keys
-                    ),
-                )
+                if meta["title"] != doc.meta["title"]:
+                    self.search.retitle(doc, meta["title"])
+                self.catalog.set_meta(doc, meta, terms)
 
     def keep_only(self, keep: Callable[[str], bool]) -> None:
         """Forget every document whose id `keep` rejects, at once (a copy of a corpus becoming one
         of its shards): the full-text index is emptied and takes in the documents kept anew."""
-        docs = self.db.execute("SELECT id, doc_id, store_id FROM corpus_docs").fetchall()
-        kept_texts = {text for _, doc_id, text in docs if keep(doc_id)}
-        dropped = [(row,) for row, doc_id, _ in docs if not keep(doc_id)]
-        self._count = None
-        with self._bulk():
-            self.db.executemany("DELETE FROM doc_terms WHERE doc = ?", dropped)
-            self.db.executemany("DELETE FROM corpus_docs WHERE id = ?", dropped)
-            for text in {text for _, _, text in docs} - kept_texts:
-                self._drop_text(text)
-            self.db.execute("INSERT INTO corpus_fts (corpus_fts) VALUES ('delete-all')")
-            self.db.execute("DELETE FROM fts_pending")
-            self.db.execute("INSERT INTO fts_pending SELECT id FROM corpus_docs")
+        with bulk(self.db):
+            for text in self.catalog.keep_only(keep):
+                self.docstore.drop_document(text)
+            self.search.restart()
         self.db.execute("VACUUM")
 
-    def digest(self) -> str:
-        """A digest of the documents held: their ids and content hashes."""
-        digest = hashlib.sha256()
-        for doc_id, content in self.db.execute(
-            "SELECT doc_id, content_hash FROM corpus_docs ORDER BY doc_id"
-        ):
-            digest.update(f"{doc_id}\0{content}\n".encode())
-        return digest.hexdigest()[:16]
-
-    def rows_with_meta_source(self, source: str) -> list[int]:
-        """Rows of the documents whose metadata came from `source` ("rules": no model read them)."""
-        return [
-            r[0]
-            for r in self.db.execute(
-                "SELECT id FROM corpus_docs WHERE json_extract(meta, '$.source') = ? ORDER BY id",
-                (source,),
-            )
-        ]
-
-    def touch(self, doc_id: str, file_size: int, mtime_ns: int) -> None:
-        """Record a file's new size and time when its text did not change."""
-        with self.db:
-            self.db.execute(
-                "UPDATE corpus_docs SET file_size = ?, mtime_ns = ? WHERE doc_id = ?",
-                (file_size, mtime_ns, doc_id),
-            )
-
-    # -- reading ------------------------------------------------------------------------------
-    def names(self, row: int | None = None) -> list[tuple[int, str]]:
-        """(row, name) of the documents' names (file names and titles, as index words): of one
-        document, or of all."""
-        if row is None:
-            return self.db.execute("SELECT doc, term FROM doc_terms WHERE kind = 'name'").fetchall()
-        return self.db.execute(
-            "SELECT doc, term FROM doc_terms WHERE kind = 'name' AND doc = ?", (row,)
-        ).fetchall()
-
-    def doc(self, doc_id: str) -> StoredDoc | None:
-        row = self.db.execute(
-            f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE doc_id = ?", (doc_id,)
-        ).fetchone()
-        return _stored(row) if row else None
-
-    def docs(self, rows: Sequence[int] | None = None, limit: int = -1) -> list[StoredDoc]:
-        """Registered documents in id order (all, the first `limit`, or those with the given
-        rows)."""
-        if rows is None:
-            found = self.db.execute(
-                f"SELECT {_DOC_COLUMNS} FROM corpus_docs ORDER BY doc_id LIMIT ?", (limit,)
-            ).fetchall()
-        else:
-            found = [
-                self.db.execute(
-                    f"SELECT {_DOC_COLUMNS} FROM corpus_docs WHERE id = ?", (r,)
-                ).fetchone()
-                for r in rows
-            ]
-        return [_stored(row) for row in found if row]
-
-    def doc_ids(self, folder: str = "") -> list[str]:
-        """The documents' ids in order: all, or those inside `folder` (a path in the corpus)."""
-        low, high = (f"{folder}/", f"{folder}0") if folder else ("", "\U0010ffff")  # ('0': '/'+1)
-        query = "SELECT doc_id FROM corpus_docs WHERE doc_id >= ? AND doc_id < ? ORDER BY doc_id"
-        return [r[0] for r in self.db.execute(query, (low, high))]
-
-    def doc_sizes(self) -> list[tuple[str, int]]:
-        """(doc id, characters) of every document, in id order."""
-        return self.db.execute("SELECT doc_id, chars FROM corpus_docs ORDER BY doc_id").fetchall()
-
-    def file_states(self, doc_ids: Sequence[str] | None = None) -> dict[str, tuple[int, int]]:
-        """doc id -> (file size, mtime in ns) as last indexed: of every document, or of those
-        among `doc_ids`."""
-        if doc_ids is None:
-            return file_states(self.db)
-        found: dict[str, tuple[int, int]] = {}
-        for at in range(0, len(doc_ids), 500):
-            part = list(doc_ids[at : at + 500])
-            rows = self.db.execute(
-                "SELECT doc_id, file_size, mtime_ns FROM corpus_docs "
-                f"WHERE doc_id IN ({','.join('?' * len(part))})",
-                part,
-            )
-            found.update((doc_id, (size, mtime_ns)) for doc_id, size, mtime_ns in rows)
-        return found
-
-    def totals(self) -> tuple[int, int]:
-        """(documents, characters)."""
-        count, chars = self.db.execute(
-            "SELECT count(*), coalesce(sum(chars), 0) FROM corpus_docs"
-        ).fetchone()
-        return count, chars
-
-    def doc_ids_of(self, rows: Iterable[int]) -> list[str]:
-        """The ids of the documents in the given rows, sorted."""
-        wanted = set(rows)
-        return sorted(
-            d for r, d in self.db.execute("SELECT id, doc_id FROM corpus_docs") if r in wanted
-        )
-
-    def iter_corpus_blocks(
-        self, doc_ids: Sequence[str] | None = None
-    ) -> Iterator[tuple[str, int, str]]:
-        """(doc id, offset, text block) over the documents in id order, streamed."""
-        if doc_ids is None:
-            yield from self.db.execute(
-                "SELECT c.doc_id, b.start, b.body FROM corpus_docs c JOIN text_blocks b "
-                "ON b.doc_id = c.store_id ORDER BY c.doc_id, b.start"
-            )
-            return
-        for doc_id in doc_ids:
-            doc = self.doc(doc_id)
-            if doc is not None:
-                yield from ((doc_id, start, body) for start, body in self.iter_blocks(doc.store_id))
+    def close(self) -> None:
+        self.docstore.close()

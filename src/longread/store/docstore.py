@@ -1,36 +1,28 @@
-"""The SQLite store of indexed documents: text in fixed-size blocks (so a range read touches one or
-two rows, never the whole document), sections, per-section summaries, a full-text index over
-each document's sections that is built on first search, and the smart chunks and summary tree
-(tables `chunks` and `summaries`, see tree_tables; the full-text index, see section_search).
-One database file per index; it is a
-cache, so a file written by another schema version is deleted and started afresh. Every SQL
-statement for documents lives here."""
+"""The SQLite store of indexed documents: one database file per index, opened here, brought to this
+schema and closed, with its transactions. Each job over it is a repository of its own, sharing the
+connection: `documents` (the text in fixed-size blocks), `sections`, `search` (each document's
+full-text index over its sections, built on first search), `summaries` (section summaries, smart
+chunks and the summary tree) and `records` (the record tables). The file is a cache, so one
+written by another schema version is deleted and started afresh."""
 
 from __future__ import annotations
 
 import fcntl
-import json
 import sqlite3
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, NamedTuple
 
-from longread import deadline
+from longread.store.connection import bulk, connect
 from longread.store.damage import FILES, recovering
-from longread.store.locked import patiently
-from longread.store.record_tables import RECORDS_SCHEMA, RecordTables
-from longread.store.rows import rows_text
-from longread.store.section_rows import SectionRows
+from longread.store.documents import BLOCK_CHARS, Documents
+from longread.store.full_text import drop_index
+from longread.store.record_tables import RECORDS_SCHEMA, Records
+from longread.store.section_rows import Sections
 from longread.store.section_search import FTS_BATCH_CHARS, SectionSearch
-from longread.store.text_hash import content_hash
-from longread.store.tree_tables import TREE_SCHEMA, TreeTables
+from longread.store.summaries import SUMMARIES_SCHEMA, Summaries
 
-BLOCK_CHARS = 65_536
 SCHEMA_VERSION = 7  # 7: the full-text index in parts, its rows keyed by section position
-PAGE_BYTES = (
-    65_536  # a text block spills into one overflow page, not a chain of 16: 2x faster loads
-)
 FILL_CACHE_KB = 256 * 1024  # SQLite's page cache while a document is written (see `filling`)
 
 _SCHEMA = (
@@ -94,32 +86,14 @@ CREATE TABLE IF NOT EXISTS fts_parts (
     stop INTEGER NOT NULL,
     PRIMARY KEY (doc_id, part)
 );
-CREATE TABLE IF NOT EXISTS section_summaries (
-    section_id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
-    summary TEXT NOT NULL,
-    keywords TEXT NOT NULL DEFAULT '[]',
-    model TEXT NOT NULL
-);
 """
-    + TREE_SCHEMA
+    + SUMMARIES_SCHEMA
     + RECORDS_SCHEMA
 )
 
 
-class NewText(NamedTuple):
-    """A document's text to store, with what the documents table records of it."""
-
-    path: str
-    kind: str
-    text: str
-    doc_type: str
-    pages: list[tuple[int, int, int]] | None
-    digest: str
-    structured: bool = True
-
-
-class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
-    """Documents, their text, sections and summaries in one SQLite file (WAL mode)."""
+class DocStore:
+    """Documents, their text, sections, summaries and records in one SQLite file (WAL mode)."""
 
     def __init__(
         self,
@@ -129,40 +103,36 @@ class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
     ):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.block_chars = block_chars
-        self.fts_batch_chars = fts_batch_chars
         recovering(self.path, self._open)
+        self.documents = Documents(self.db, block_chars)
+        self.sections = Sections(self.db)
+        self.search = SectionSearch(
+            self.db, self.path, self.sections, self.documents, fts_batch_chars
+        )
+        self.summaries = Summaries(self.db, self.sections)
+        self.records = Records(self.db)
 
     def _open(self) -> None:
         """Connect, and bring the file to this schema (a file of another version is begun
         again)."""
-        self.db = self._connect()
+        self.db = connect(self.path)
         if self._stored_version() == 6:
             self._upgrade_from_6()
         if self._stored_version() not in (None, SCHEMA_VERSION):
             self.db.close()
             for suffix in FILES:
                 Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-            self.db = self._connect()
+            self.db = connect(self.path)
         self.db.executescript(_SCHEMA)
         self.db.execute(
             "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
         )
         self.db.commit()
 
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, check_same_thread=False)
-        db.execute(f"PRAGMA page_size={PAGE_BYTES}")  # takes effect only on a new file
-        patiently(lambda: db.execute("PRAGMA journal_mode=WAL"))
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA foreign_keys=ON")
-        db.set_progress_handler(_past_deadline, 50_000)  # a query made for a REPL cell ends with it
-        return db
-
     def _upgrade_from_6(self) -> None:
         """A store written with schema 6 brought to 7 in place, nothing lost but what the first
         search builds again: each document's full-text index (one table, keyed by section id)."""
-        with self._bulk():
+        with bulk(self.db):
             if self._stored_version() != 6:  # (another process upgraded it meanwhile)
                 return
             for (name,) in self.db.execute(
@@ -176,32 +146,12 @@ class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
                 "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),)
             )
 
-    def setting(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
-
-    def set_setting(self, key: str, value: str) -> None:
-        with self.db:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
-
     def _stored_version(self) -> int | None:
         """The schema version the file was written with; None for a new file."""
         if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
             return None
         row = self.db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         return int(row[0]) if row else None
-
-    @contextmanager
-    def _bulk(self) -> Iterator[None]:
-        """One write transaction without fsyncs, for bulk writes of what can always be rebuilt (a
-        crashed process loses nothing committed; a power cut may cost the cache file)."""
-        self.db.execute("PRAGMA synchronous=OFF")
-        try:
-            with self.db:
-                self.db.execute("BEGIN IMMEDIATE")
-                yield
-        finally:
-            self.db.execute("PRAGMA synchronous=NORMAL")
 
     @contextmanager
     def building(self) -> Iterator[None]:
@@ -221,7 +171,7 @@ class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
         cache = self.db.execute("PRAGMA cache_size").fetchone()[0]
         self.db.execute(f"PRAGMA cache_size=-{FILL_CACHE_KB}")
         rollback = False
-        if not self.document_ids():
+        if not self.documents.ids():
             with suppress(sqlite3.OperationalError):  # (another connection has it open)
                 mode = self.db.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
                 rollback = mode == "delete"
@@ -233,166 +183,18 @@ class DocStore(TreeTables, SectionSearch, SectionRows, RecordTables):
                 with suppress(sqlite3.OperationalError):
                     self.db.execute("PRAGMA journal_mode=WAL")
 
+    def remove_document(self, store_id: int) -> None:
+        """Delete a document's text and all that was built on it."""
+        with bulk(self.db):
+            self.drop_document(store_id)
+
+    def drop_document(self, store_id: int) -> None:
+        """Delete a document's text and all that was built on it, in the caller's transaction."""
+        drop_index(self.db, store_id)
+        self.summaries.drop(store_id)
+        self.records.drop(store_id)
+        self.sections.drop(store_id)
+        self.documents.drop(store_id)
+
     def close(self) -> None:
         self.db.close()
-
-    # -- documents and text ----------------------------------------------------------------
-    def find(self, digest: str) -> int | None:
-        """The id of the document with this content hash, if stored."""
-        row = self.db.execute(
-            "SELECT id FROM documents WHERE content_hash = ?", (digest,)
-        ).fetchone()
-        return row[0] if row else None
-
-    def find_source(self, path: str, size: int, mtime_ns: int, inode: int) -> int | None:
-        """The id of the document read from the file with this stamp, if stored."""
-        row = self.db.execute(
-            "SELECT doc_id FROM source_files WHERE path = ? AND size = ? AND mtime_ns = ? "
-            "AND inode = ?",
-            (path, size, mtime_ns, inode),
-        ).fetchone()
-        return row[0] if row else None
-
-    def find_file_hash(self, file_hash: str) -> int | None:
-        """The id of a document read from a file with these bytes, if stored."""
-        row = self.db.execute(
-            "SELECT doc_id FROM source_files WHERE file_hash = ?", (file_hash,)
-        ).fetchone()
-        return row[0] if row else None
-
-    def note_source(
-        self, store_id: int, path: str, size: int, mtime_ns: int, inode: int, file_hash: str
-    ) -> None:
-        """Record the file a document was read from (replacing what was recorded of it)."""
-        with self.db:
-            self.db.execute(
-                "INSERT OR REPLACE INTO source_files VALUES (?, ?, ?, ?, ?, ?)",
-                (store_id, path, size, mtime_ns, inode, file_hash),
-            )
-
-    def add_document(
-        self,
-        path: str,
-        kind: str,
-        text: str,
-        *,
-        doc_type: str = "other",
-        pages: list[tuple[int, int, int]] | None = None,
-        digest: str | None = None,
-        structured: bool = True,
-    ) -> int:
-        """Store a document's text in blocks; returns its id (the existing one if unchanged).
-        `digest` is the text's content_hash, if the caller has it already; `structured` tells
-        whether headings were found in it."""
-        digest = digest or content_hash(text)
-        existing = self.find(digest)
-        if existing is not None:
-            return existing
-        with self._bulk():
-            return self._insert_documents(
-                [NewText(path, kind, text, doc_type, pages, digest, structured)]
-            )[0]
-
-    def _insert_documents(self, new: Sequence[NewText]) -> list[int]:
-        """Insert new documents and their text blocks, inside the caller's transaction (a statement
-        per table, not per document); returns their ids."""
-        first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM documents").fetchone()[0]
-        ids = list(range(first, first + len(new)))
-        self.db.executemany(
-            "INSERT INTO documents "
-            "(id, path, content_hash, kind, doc_type, chars, pages, structured) "
-            "VALUES (?,?,?,?,?,?,?,?)",
-            [
-                (
-                    i,
-                    d.path,
-                    d.digest,
-                    d.kind,
-                    d.doc_type,
-                    len(d.text),
-                    json.dumps(d.pages) if d.pages else "[]",
-                    d.structured,
-                )
-                for i, d in zip(ids, new, strict=True)
-            ],
-        )
-        self.db.executemany(
-            "INSERT INTO text_blocks VALUES (?, ?, ?)",
-            (
-                (i, s, d.text[s : s + self.block_chars])
-                for i, d in zip(ids, new, strict=True)
-                for s in range(0, len(d.text), self.block_chars)
-            ),
-        )
-        return ids
-
-    def remove_document(self, store_id: int) -> None:
-        with self._bulk():
-            self._drop_text(store_id)
-
-    def _drop_text(self, store_id: int) -> None:
-        """Delete a document's text and all that was built on it, in the caller's transaction."""
-        self._drop_fts(store_id)
-        self._drop_tree(store_id)
-        self._drop_records(store_id)
-        self.db.execute(
-            "DELETE FROM section_summaries "
-            "WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
-            (store_id,),
-        )
-        self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
-        self.db.execute("DELETE FROM text_blocks WHERE doc_id = ?", (store_id,))
-        self.db.execute("DELETE FROM documents WHERE id = ?", (store_id,))
-
-    def set_doc_type(self, store_id: int, doc_type: str) -> None:
-        with self.db:
-            self.db.execute("UPDATE documents SET doc_type = ? WHERE id = ?", (doc_type, store_id))
-
-    def document(self, store_id: int) -> dict[str, Any]:
-        keys = ("id", "path", "content_hash", "kind", "doc_type", "chars", "pages", "structured")
-        row = self.db.execute(
-            f"SELECT {', '.join(keys)} FROM documents WHERE id = ?", (store_id,)
-        ).fetchone()
-        if row is None:
-            raise KeyError(f"no document {store_id}")
-        return {
-            **dict(zip(keys, row, strict=True)),
-            "pages": json.loads(row[6]),
-            "structured": bool(row[7]),
-        }
-
-    def document_ids(self) -> list[int]:
-        """The ids of every stored document."""
-        return [row[0] for row in self.db.execute("SELECT id FROM documents ORDER BY id")]
-
-    def read_range(self, store_id: int, start: int, end: int) -> str:
-        """Characters [start, end) of the document, reading only the blocks that hold them."""
-        start, end = max(0, start), max(0, end)
-        if end <= start:
-            return ""
-        first = start - start % self.block_chars
-        rows = self.db.execute(
-            "SELECT start, body FROM text_blocks WHERE doc_id = ? AND start >= ? "
-            "AND start < ? ORDER BY start",
-            (store_id, first, end),
-        ).fetchall()
-        return "".join(rows_text(rows, start, end))
-
-    def iter_blocks(
-        self, store_id: int, start: int = 0, end: int | None = None
-    ) -> Generator[tuple[int, str], None, None]:
-        """(offset, text) blocks in order, for streaming searches over huge documents."""
-        first = start - start % self.block_chars
-        query = "SELECT start, body FROM text_blocks WHERE doc_id = ? AND start >= ?"
-        args: list[Any] = [store_id, first]
-        if end is not None:
-            query += " AND start < ?"
-            args.append(end)
-        yield from self.db.execute(query + " ORDER BY start", args)
-
-    # -- sections and summaries -------------------------------------------------------------
-
-
-def _past_deadline() -> bool:
-    """SQLite's progress handler: stop the statement once the current deadline has passed."""
-    return deadline.remaining() == 0.0

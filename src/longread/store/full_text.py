@@ -1,7 +1,8 @@
 """A document's full-text index, in parts. A part indexes a run of the document's sections (each
 row keyed by the section's position in the document) in a database in memory, set up for a bulk
 load, and is then copied whole into the index file: FTS5's own tables, row for row, in one
-transaction. So several processes can each build a part at once, and write one at a time."""
+transaction. So several processes can each build a part at once, and write one at a time. Here
+too: how a document's sections are cut into parts, and the index dropped."""
 
 from __future__ import annotations
 
@@ -42,6 +43,42 @@ Plan = Sequence[tuple[int, int]]  # each part's [first, stop) run of section pos
 def part_table(store_id: int, part: int) -> str:
     """The name of part `part` of document `store_id`'s full-text index."""
     return f"section_fts_{int(store_id)}_{int(part)}"
+
+
+def part_ranges(spans: Sequence[tuple[int, int]], parts: int) -> list[tuple[int, int]]:
+    """`spans` cut into `parts` runs [first, stop) of about the same number of characters (fewer
+    runs where there are fewer spans; none empty)."""
+    total = sum(end - start for start, end in spans)
+    ranges: list[tuple[int, int]] = []
+    first, size = 0, 0
+    for position, (start, end) in enumerate(spans):
+        size += end - start
+        if size * parts >= total * (len(ranges) + 1) and len(ranges) < parts - 1:
+            ranges.append((first, position + 1))
+            first = position + 1
+    if first < len(spans) or not ranges:
+        ranges.append((first, len(spans)))
+    return ranges
+
+
+def covers(recorded: Sequence[tuple[int, int, int]], planned: int, total: int) -> bool:
+    """Whether the recorded parts (part, first, stop) are the `planned` runs that, end to end,
+    index all `total` sections."""
+    numbered = [part for part, _, _ in recorded] == list(range(planned))
+    ends = [0] + [stop for _, _, stop in recorded]
+    return numbered and [first for _, first, _ in recorded] == ends[:-1] and ends[-1] == total
+
+
+def drop_index(db: sqlite3.Connection, store_id: int) -> None:
+    """Drop the document's full-text index (inside the caller's transaction)."""
+    for (name,) in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB ?",
+        (part_table(store_id, 0)[:-1] + "[0-9]*",),
+    ).fetchall():
+        if not name.endswith(("_data", "_idx", "_docsize", "_config")):
+            db.execute(f"DROP TABLE IF EXISTS {name}")
+    db.execute("DELETE FROM fts_parts WHERE doc_id = ?", (store_id,))
+    db.execute("UPDATE documents SET fts_parts = 0, fts_complete = 0 WHERE id = ?", (store_id,))
 
 
 def create_table(db: sqlite3.Connection, table: str) -> None:

@@ -84,6 +84,10 @@ def _keep_own(manifest: Manifest, at: int) -> None:
     count = len(manifest.shards)
     with closing(CorpusStore(manifest.paths[at])) as store:
         store.keep_only(lambda doc_id: shard_of(doc_id, count) == at)
-        store.ensure_fts_corpus()
+        store.search.build()
         shard = manifest.shards[at]
-        shard.docs, shard.digest, shard.state = store.totals()[0], store.digest(), READY
+        shard.docs, shard.digest, shard.state = (
+            store.catalog.totals()[0],
+            store.catalog.digest(),
+            READY,
+        )

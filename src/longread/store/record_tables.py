@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
+
+from longread.store.connection import bulk, first_value
 
 RECORDS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS record_tables (
@@ -86,24 +87,23 @@ def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-class RecordTables:
-    """The record tables of DocStore (its `db`)."""
+class Records:
+    """The record tables, over a store's connection."""
 
-    db: sqlite3.Connection
-    _bulk: Callable[[], AbstractContextManager[None]]
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
 
-    def records_version(self, store_id: int) -> int | None:
+    def version(self, store_id: int) -> int | None:
         """The finders' version the document was read with for records, None if never."""
-        row = self.db.execute(
-            "SELECT version FROM record_scans WHERE doc_id = ?", (store_id,)
-        ).fetchone()
-        return row[0] if row else None
+        return first_value(
+            self.db, "SELECT version FROM record_scans WHERE doc_id = ?", (store_id,)
+        )
 
-    def save_records(self, store_id: int, tables: Iterable[Columns], version: int) -> None:
+    def save(self, store_id: int, tables: Iterable[Columns], version: int) -> None:
         """Replace the document's records: each table given as (name, kind, columns, nouns,
         starts, ends, values column by column, and each column's value counts)."""
-        with self._bulk():
-            self._drop_records(store_id)
+        with bulk(self.db):
+            self.drop(store_id)
             filled: dict[int, tuple[StoredTable, bool, list[tuple[Any, ...]]]] = {}
             for table_name, kind, columns, nouns, starts, ends, values, counts in tables:
                 stored, made = self._table_for(table_name, kind, tuple(columns), tuple(nouns))
@@ -180,9 +180,7 @@ class RecordTables:
             )
         return StoredTable(row[0], name, kind, columns, merged), False
 
-    def record_tables(
-        self, store_ids: Sequence[int] | None = None
-    ) -> list[tuple[StoredTable, int]]:
+    def tables(self, store_ids: Sequence[int] | None = None) -> list[tuple[StoredTable, int]]:
         """Each stored record table holding rows of these documents (all for None), with how
         many rows they hold, in the order the tables were made."""
         query = (
@@ -205,18 +203,7 @@ class RecordTables:
             )
         return found
 
-    def record_rows(
-        self, table: StoredTable, store_id: int, limit: int = 3
-    ) -> list[tuple[Any, ...]]:
-        """The first `limit` rows of a document in a record table: (start, end, values…)."""
-        names = ", ".join(quoted(c.name) for c in table.columns)
-        return self.db.execute(
-            f'SELECT start, "end", {names} FROM {table.physical} WHERE doc_id = ? '
-            "ORDER BY start LIMIT ?",
-            (store_id, limit),
-        ).fetchall()
-
-    def record_values(
+    def values(
         self, tables: Sequence[StoredTable], column: str, store_ids: Sequence[int]
     ) -> tuple[list[tuple[Any, int]], int]:
         """A column's values in these tables' rows of these documents, with the rows holding
@@ -231,7 +218,7 @@ class RecordTables:
         unlisted = sum(n for v, n in found if v is None)
         return [(v, n) for v, n in found if v is not None], unlisted
 
-    def _drop_records(self, store_id: int) -> None:
+    def drop(self, store_id: int) -> None:
         """Delete a document's records (and tables left empty), in the caller's transaction."""
         for (table_id,) in self.db.execute(
             "SELECT table_id FROM record_counts WHERE doc_id = ?", (store_id,)

@@ -1,15 +1,16 @@
-"""Reading a document's sections from the store a few at a time, so that a tool answering for one
-section never loads a huge document's hundred thousand: by name, by id, the next in document order,
-the innermost one at an offset, and the outline's shallow levels; and their summaries."""
+"""A document's sections, saved in one go and read a few at a time, so that a tool answering for one
+section never loads a huge document's hundred thousand: by name, by id, the innermost one at an
+offset, and the outline's shallow levels."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterable, Sequence
 
+from longread.store.connection import bulk
+from longread.store.full_text import drop_index
 from longread.store.rows import SectionRow
 
 _COLUMNS = "id, parent_id, ord, title, level, start, end, name"
@@ -36,27 +37,25 @@ def tree_shape(parents: Sequence[int | None]) -> tuple[list[int], list[bool]]:
     return depths, leaf
 
 
-class SectionRows:
-    """The section and section-summary queries of DocStore (its `db`), and the saving of a
-    document's sections."""
+class Sections:
+    """The sections table, over a store's connection."""
 
-    db: sqlite3.Connection
-    _bulk: Callable[[], AbstractContextManager[None]]
-    _drop_fts: Callable[[int], None]
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
 
-    def save_sections(
+    def save(
         self,
         store_id: int,
         sections: Iterable[tuple[int | None, str, int, int, int]],
     ) -> list[int]:
-        """Replace the document's sections (and drop its full-text index, built again by
-        `ensure_fts` or on the first search). Each entry is (parent index or None, title, level,
+        """Replace the document's sections (and drop its full-text index, built again by the
+        search's `build` or on the first search). Each entry is (parent index or None, title, level,
         start, end) in document order; a parent comes before its children. Returns the new section
         ids, which run on from the first in that order."""
         entries = list(sections)
-        with self._bulk():
-            self._drop_fts(store_id)
-            self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
+        with bulk(self.db):
+            drop_index(self.db, store_id)
+            self.drop(store_id)
             first = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM sections").fetchone()[0]
             ids = list(range(first, first + len(entries)))
             names = display_names([entry[1] for entry in entries])
@@ -87,32 +86,36 @@ class SectionRows:
             )
         return ids
 
-    def sections(self, store_id: int) -> list[SectionRow]:
+    def drop(self, store_id: int) -> None:
+        """Delete the document's sections, inside the caller's transaction."""
+        self.db.execute("DELETE FROM sections WHERE doc_id = ?", (store_id,))
+
+    def all(self, store_id: int) -> list[SectionRow]:
         """Every section of a document, in document order."""
         rows = self.db.execute(
             f"SELECT {_COLUMNS} FROM sections WHERE doc_id = ? ORDER BY ord", (store_id,)
         ).fetchall()
         return list(map(SectionRow._make, rows))
 
-    def section_count(self, store_id: int) -> int:
+    def count(self, store_id: int) -> int:
         return int(
             self.db.execute(
                 "SELECT count(*) FROM sections WHERE doc_id = ?", (store_id,)
             ).fetchone()[0]
         )
 
-    def section_names(self, store_id: int) -> list[str]:
+    def names(self, store_id: int) -> list[str]:
         """The sections' unique names, in document order."""
-        return json.loads(self.section_names_json(store_id))
+        return json.loads(self.names_json(store_id))
 
-    def section_names_json(self, store_id: int) -> str:
+    def names_json(self, store_id: int) -> str:
         """The sections' unique names, in document order, as the JSON array saved with them."""
         return self._saved_json("section_names", store_id, "[]")
 
-    def section_named(self, store_id: int, name: str) -> SectionRow | None:
+    def named(self, store_id: int, name: str) -> SectionRow | None:
         return self._one("doc_id = ? AND name = ?", (store_id, name))
 
-    def section_rows(self, ids: Iterable[int]) -> dict[int, SectionRow]:
+    def by_id(self, ids: Iterable[int]) -> dict[int, SectionRow]:
         """The sections with these ids, by id."""
         wanted = list(ids)
         marks = ", ".join("?" * len(wanted))
@@ -137,27 +140,6 @@ class SectionRows:
         """How many sections lie at each depth (1: the top)."""
         counts = json.loads(self._saved_json("depth_counts", store_id, "{}"))
         return {int(depth): count for depth, count in counts.items()}
-
-    def put_summary(self, section_id: int, summary: str, keywords: list[str], model: str) -> None:
-        """Save one section's summary at once, so a killed build never pays for it again."""
-        with self.db:
-            self.db.execute(
-                "INSERT OR REPLACE INTO section_summaries VALUES (?, ?, ?, ?)",
-                (section_id, summary, json.dumps(keywords, ensure_ascii=False), model),
-            )
-
-    def summaries(self, store_id: int) -> dict[int, tuple[str, list[str]]]:
-        rows = self.db.execute(
-            "SELECT s.id, m.summary, m.keywords FROM section_summaries m JOIN sections s "
-            "ON s.id = m.section_id WHERE s.doc_id = ?",
-            (store_id,),
-        ).fetchall()
-        return {sid: (summary, json.loads(keywords)) for sid, summary, keywords in rows}
-
-    def unsummarized(self, store_id: int) -> list[SectionRow]:
-        """Sections that still need a summary (what a resumed build has left to do)."""
-        done = set(self.summaries(store_id))
-        return [s for s in self.sections(store_id) if s.id not in done]
 
     def _saved_json(self, column: str, store_id: int, empty: str) -> str:
         """A JSON column of the document's row, saved with its sections (`empty`: no such row)."""

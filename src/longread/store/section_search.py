@@ -2,44 +2,53 @@
 several (see `full_text`): a row is keyed by its section's position in the document. Built by the
 index build or on the first search, a part at a time, each committed, so an interrupted build
 resumes with the parts it has not made. A search over several parts scores each section as one
-index of them all would. A mixin of DocStore, which owns the connection."""
+index of them all would."""
 
 from __future__ import annotations
 
 import heapq
 import math
 import sqlite3
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Sequence
 from functools import reduce
 from pathlib import Path
 
 from longread.store.bm25 import Stats, scores, table_stats
-from longread.store.full_text import build_part, copy_part, part_table, spelled
-from longread.store.rows import SectionRow, own_spans, rows_text
+from longread.store.connection import bulk
+from longread.store.documents import Documents
+from longread.store.full_text import build_part, copy_part, covers, part_ranges, part_table, spelled
+from longread.store.rows import own_spans, rows_text
+from longread.store.search_terms import MAX_QUERY_WORDS, distinctive, fts_query, rows_holding
+from longread.store.section_rows import Sections
 from longread.text.patterns import IndexTerm
 
 FTS_BATCH_CHARS = 128_000_000  # section text a part of a document's full-text index holds at most
-MAX_QUERY_WORDS = 64  # distinct words of one full-text query
 SMALL_INDEX = 1_000  # a search of fewer rows keeps even the common words
 
 
 class SectionSearch:
-    """Search and the resumable build of a document's section index."""
+    """Search and the resumable build of the section index of each document in the store file at
+    `path` (its sections and text read through the repositories given)."""
 
-    db: sqlite3.Connection
-    path: Path
-    fts_batch_chars: int
-    _bulk: Callable[[], AbstractContextManager[None]]
-    sections: Callable[[int], list[SectionRow]]
-    iter_blocks: Callable[..., Generator[tuple[int, str], None, None]]
-    section_count: Callable[[int], int]
+    def __init__(
+        self,
+        db: sqlite3.Connection,
+        path: Path,
+        sections: Sections,
+        documents: Documents,
+        fts_batch_chars: int = FTS_BATCH_CHARS,
+    ):
+        self.db = db
+        self.path = path
+        self._sections = sections
+        self._documents = documents
+        self.fts_batch_chars = fts_batch_chars
 
-    def search_sections(self, store_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
+    def sections_matching(self, store_id: int, query: str, k: int = 10) -> list[tuple[int, float]]:
         """(section id, BM25 score, higher is better) of the best k sections for the words of
         `query`. The first search of a document builds its full-text index."""
         words = list(dict.fromkeys(spelled(query)))[:MAX_QUERY_WORDS]
-        tables = self.fts_tables(store_id)
+        tables = self.tables(store_id)
         if not words or not tables:
             return []
         words = self._search_words(store_id, tables, words)
@@ -63,7 +72,7 @@ class SectionSearch:
 
     def _search_words(self, store_id: int, tables: list[str], words: list[str]) -> list[str]:
         """The words worth searching for in a document of many sections (see `distinctive`)."""
-        total = self.section_count(store_id)
+        total = self._sections.count(store_id)
         if len(words) < 2 or total < SMALL_INDEX:
             return words
         held = [self._holding(table, words) for table in tables]
@@ -72,10 +81,10 @@ class SectionSearch:
     def sections_holding(self, store_id: int, terms: Sequence[IndexTerm]) -> list[int] | None:
         """The sections whose text holds the rarest of `terms`, by the full-text index (see
         `rows_holding`); None without a complete one."""
-        if not terms or not self.fts_built(store_id):
+        if not terms or not self.built(store_id):
             return None
-        tables = [(t, self._vocab(t)) for t in self.fts_tables(store_id)]
-        found = rows_holding(self.db, tables, terms, self.section_count(store_id))
+        tables = [(t, self._vocab(t)) for t in self.tables(store_id)]
+        found = rows_holding(self.db, tables, terms, self._sections.count(store_id))
         first = self._first_section(store_id)
         return None if found is None else [first + position for position in found]
 
@@ -115,9 +124,9 @@ class SectionSearch:
         return {word: counts.get(word, 0) for word in words}
 
     # -- the build ------------------------------------------------------------------------
-    def fts_tables(self, store_id: int) -> list[str]:
+    def tables(self, store_id: int) -> list[str]:
         """The tables of the document's full-text index, in order (built first if need be)."""
-        self.ensure_fts(store_id)
+        self.build(store_id)
         return [
             part_table(store_id, part)
             for (part,) in self.db.execute(
@@ -125,7 +134,7 @@ class SectionSearch:
             )
         ]
 
-    def plan_fts(
+    def plan(
         self,
         store_id: int,
         parts: int | None = None,
@@ -136,22 +145,20 @@ class SectionSearch:
         of text; fewer where there are fewer sections), recorded. `spans`: the sections' own
         spans, if the caller has them."""
         planned, _ = self._fts_state(store_id)
-        spans = own_spans(self.sections(store_id)) if spans is None else spans
+        spans = own_spans(self._sections.all(store_id)) if spans is None else spans
         if planned:
             return part_ranges(spans, planned)
         chars = sum(end - start for start, end in spans)
         ranges = part_ranges(spans, parts or max(1, math.ceil(chars / self.fts_batch_chars)))
-        with self._bulk():
+        with bulk(self.db):
             self.db.execute(
                 "UPDATE documents SET fts_parts = ? WHERE id = ?", (len(ranges), store_id)
             )
         return ranges
 
-    def ensure_fts(
-        self, store_id: int, on_progress: Callable[[int, int], None] | None = None
-    ) -> None:
-        """Build the parts of the document's full-text index not yet built (as `plan_fts`
-        planned them), each committed as it is done; on_progress(sections indexed, sections)
+    def build(self, store_id: int, on_progress: Callable[[int, int], None] | None = None) -> None:
+        """Build the parts of the document's full-text index not yet built (as `plan` planned
+        them), each committed as it is done; on_progress(sections indexed, sections)
         after each, and once at the end."""
         planned, complete = self._fts_state(store_id)
         if complete:
@@ -159,12 +166,12 @@ class SectionSearch:
         recorded = self.db.execute(
             "SELECT part, first, stop FROM fts_parts WHERE doc_id = ? ORDER BY part", (store_id,)
         ).fetchall()
-        total = self.section_count(store_id)
-        if planned and _covers(recorded, planned, total):  # (all built beside the build, say)
+        total = self._sections.count(store_id)
+        if planned and covers(recorded, planned, total):  # (all built beside the build, say)
             return self._completed(store_id, planned, on_progress)
-        rows = self.sections(store_id)
+        rows = self._sections.all(store_id)
         spans = own_spans(rows)
-        ranges = self.plan_fts(store_id, spans=spans)
+        ranges = self.plan(store_id, spans=spans)
         built = {
             part for part, *run in recorded if part < len(ranges) and ranges[part] == tuple(run)
         }
@@ -187,17 +194,17 @@ class SectionSearch:
     ) -> None:
         """Record the full-text index as complete, if its `planned` parts are all there, and say
         so."""
-        with self._bulk():
+        with bulk(self.db):
             self.db.execute(
                 "UPDATE documents SET fts_complete = 1 WHERE id = ? AND fts_parts = ? "
                 "AND (SELECT count(*) FROM fts_parts WHERE doc_id = ?) = ?",
                 (store_id, planned, store_id, planned),
             )
         if on_progress is not None:
-            total = self.section_count(store_id)
+            total = self._sections.count(store_id)
             on_progress(total, total)
 
-    def fts_built(self, store_id: int) -> bool:
+    def built(self, store_id: int) -> bool:
         """Whether the document's full-text index is complete."""
         return self._fts_state(store_id)[1]
 
@@ -211,25 +218,12 @@ class SectionSearch:
             raise KeyError(f"no document {store_id}")
         return row[0], bool(row[1])
 
-    def _drop_fts(self, store_id: int) -> None:
-        """Drop the document's full-text index (inside the caller's transaction)."""
-        for (name,) in self.db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB ?",
-            (part_table(store_id, 0)[:-1] + "[0-9]*",),
-        ).fetchall():
-            if not name.endswith(("_data", "_idx", "_docsize", "_config")):
-                self.db.execute(f"DROP TABLE IF EXISTS {name}")
-        self.db.execute("DELETE FROM fts_parts WHERE doc_id = ?", (store_id,))
-        self.db.execute(
-            "UPDATE documents SET fts_parts = 0, fts_complete = 0 WHERE id = ?", (store_id,)
-        )
-
     def _span_texts(self, store_id: int, spans: Sequence[tuple[int, int]]) -> Iterator[str]:
         """The text of each span, from one forward pass over the stored blocks; only the blocks
         under the current span are held. The spans ascend and do not overlap."""
         if not spans:
             return
-        blocks = self.iter_blocks(store_id, spans[0][0], spans[-1][1])
+        blocks = self._documents.iter_blocks(store_id, spans[0][0], spans[-1][1])
         held: list[tuple[int, str]] = []
         try:
             for start, end in spans:
@@ -242,96 +236,3 @@ class SectionSearch:
                 yield "".join(rows_text(held, start, end))
         finally:
             blocks.close()
-
-
-def _covers(recorded: Sequence[tuple[int, int, int]], planned: int, total: int) -> bool:
-    """Whether the recorded parts (part, first, stop) are the `planned` runs that, end to end,
-    index all `total` sections."""
-    numbered = [part for part, _, _ in recorded] == list(range(planned))
-    ends = [0] + [stop for _, _, stop in recorded]
-    return numbered and [first for _, first, _ in recorded] == ends[:-1] and ends[-1] == total
-
-
-def part_ranges(spans: Sequence[tuple[int, int]], parts: int) -> list[tuple[int, int]]:
-    """`spans` cut into `parts` runs [first, stop) of about the same number of characters (fewer
-    runs where there are fewer spans; none empty)."""
-    total = sum(end - start for start, end in spans)
-    ranges: list[tuple[int, int]] = []
-    first, size = 0, 0
-    for position, (start, end) in enumerate(spans):
-        size += end - start
-        if size * parts >= total * (len(ranges) + 1) and len(ranges) < parts - 1:
-            ranges.append((first, position + 1))
-            first = position + 1
-    if first < len(spans) or not ranges:
-        ranges.append((first, len(spans)))
-    return ranges
-
-
-def distinctive(
-    words: list[str],
-    held: Mapping[str, int],
-    total: int,
-    common: float = 0.1,
-    postings: int = 10_000,
-) -> list[str]:
-    """Of `words` (`held`: how many of the `total` rows hold each), those that at most `common`
-    of the rows hold (BM25 weighs the others near zero, and each makes a search of a large index
-    read a long list), or the two rarest if all are that common; of those, the rarest while the
-    rows holding them number at most `postings` in all, and the rarest one always."""
-    limit = common * total
-    kept = [w for w in words if held.get(w, 0) <= limit] or sorted(
-        words, key=lambda w: held.get(w, 0)
-    )[:2]
-    chosen: set[str] = set()
-    count = 0
-    for word in sorted(kept, key=lambda w: held.get(w, 0)):
-        count += held.get(word, 0)
-        if chosen and count > postings:
-            break
-        chosen.add(word)
-    return [w for w in kept if w in chosen]
-
-
-def rows_holding(
-    db: sqlite3.Connection,
-    tables: Sequence[tuple[str, str]],
-    terms: Sequence[IndexTerm],
-    total: int,
-) -> list[int] | None:
-    """The rows of a full-text index (`tables`: its parts, each with its fts5vocab table; `total`:
-    its rows) holding the rarest of `terms`, in order; None when there are no terms, or the rarest
-    is in over a tenth of the rows (reading them all is then about as fast as reading around
-    each)."""
-    if not terms:
-        return None
-    held = {term: sum(_rows_with(db, vocab, term) for _, vocab in tables) for term in terms}
-    rarest = min(terms, key=held.__getitem__)
-    if held[rarest] > 0.1 * total:
-        return None
-    match = f'"{rarest.word}"' + ("" if rarest.whole else " *")
-    return sorted(
-        row
-        for table, _ in tables
-        for (row,) in db.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (match,))
-    )
-
-
-def _rows_with(db: sqlite3.Connection, vocab: str, term: IndexTerm) -> int:
-    """How many rows hold the term: exactly for a whole word, at most for the start of one (the
-    rows holding each word it starts, summed)."""
-    if term.whole:
-        found = db.execute(f"SELECT doc FROM {vocab} WHERE term = ?", (term.word,)).fetchone()
-    else:
-        after = term.word[:-1] + chr(ord(term.word[-1]) + 1)  # the first word it does not start
-        found = db.execute(
-            f"SELECT sum(doc) FROM {vocab} WHERE term >= ? AND term < ?", (term.word, after)
-        ).fetchone()
-    return int(found[0] or 0) if found else 0
-
-
-def fts_query(words: Iterable[str]) -> str:
-    """An FTS5 query matching any of `words` (each quoted, so no word is read as an operator): the
-    first MAX_QUERY_WORDS distinct ones (an FTS5 query costs about the square of its words)."""
-    distinct = dict.fromkeys(w for w in (w.replace('"', " ").strip() for w in words) if w)
-    return " OR ".join(f'"{w}"' for w in list(distinct)[:MAX_QUERY_WORDS])

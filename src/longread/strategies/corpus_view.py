@@ -74,9 +74,9 @@ def phrased_documents(tools: CorpusTools, query: str) -> list[str]:
     holding a single word of it."""
     found: list[str] = []
     for phrase in phrases(query)[:MAX_PHRASES]:
-        rows = tools.store.phrase_rows(phrase)
+        rows = tools.store.search.phrase_rows(phrase)
         if 0 < len(rows) <= PHRASE_DOCS:
-            found += [d for d in tools.store.doc_ids_of(rows) if d not in found]
+            found += [d for d in tools.store.catalog.doc_ids_of(rows) if d not in found]
     return found
 
 

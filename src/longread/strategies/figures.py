@@ -51,7 +51,7 @@ def texts(source: object, limit: int = MAX_CHARS) -> Iterator[tuple[str, str]]:
         if read + doc.chars > limit:
             return
         read += doc.chars
-        yield doc.name, doc.store.read_range(doc.store_id, 0, doc.chars)
+        yield doc.name, doc.store.documents.read_range(doc.store_id, 0, doc.chars)
 
 
 def figure_operation(plan: Plan) -> str | None:

@@ -252,7 +252,7 @@ def rarity_scores(question: str, texts: list[str], tools: CorpusTools) -> list[f
     A word few documents hold weighs most, however many of these texts hold it (ranked among
     themselves, the findings would make the words they share, the question's own, weigh least)."""
     words = list(dict.fromkeys(spelled(keywords(question))))
-    stats = tools.store.rank_stats(words)
+    stats = tools.store.search.rank_stats(words)
     held = [{stem(w) for w in spelled(text)} for text in texts]  # (spelled as the index does)
     return [sum(stats.idf(w) for w in words if stem(w) in own) for own in held]
 
@@ -287,7 +287,7 @@ def _read_names(
 ) -> None:
     """Read the passages around the places where documents name what the first round found,
     leaving out those `seen` (doc id, text)."""
-    docs = tools.store.doc_ids_of(tools.store.phrase_rows(name))
+    docs = tools.store.catalog.doc_ids_of(tools.store.search.phrase_rows(name))
     view = CorpusView(tools, docs)
     spans = [
         view.span(doc_id, max(0, hit["start"] - chunk_chars // 2), hit["start"] + chunk_chars // 2)
@@ -325,6 +325,8 @@ def bridge(question: str, findings: list[tuple[str, str]], tools: CorpusTools) -
         own = tools.index.doc(doc_id).row
         for name in rule_entities(finding):
             words = tokens(name)
-            if not set(words) <= asked and set(tools.store.phrase_rows(" ".join(words))) - {own}:
+            if not set(words) <= asked and set(tools.store.search.phrase_rows(" ".join(words))) - {
+                own
+            }:
                 names.setdefault(name, finding)
     return dict(list(names.items())[:3])

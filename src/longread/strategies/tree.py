@@ -17,7 +17,7 @@ from longread.events import EventKind
 from longread.index.summary_tree import SummaryTree
 from longread.ingest.toc import Section
 from longread.llm.usage import Purpose
-from longread.store.tree_tables import NodeRow
+from longread.store.summaries import NodeRow
 from longread.strategies.common import Run, partial_on_budget
 from longread.strategies.following import FollowingReader
 from longread.strategies.reading import best_chunks, chunk_plan, cut_chunks, map_answer

@@ -113,16 +113,16 @@ class CorpusTools(CorpusReferenceNavigation, Toolset):
         self.index = index
         self.store = index.store
         self._read = cached_reads(self._read_range, cache_size)
-        self._lookup = lru_cache(maxsize=cache_size)(self.store.lookup)
+        self._lookup = lru_cache(maxsize=cache_size)(self.store.search.lookup)
         self._rank = lru_cache(maxsize=cache_size)(self._rank_words)
         self._links = lru_cache(maxsize=cache_size)(index.links)
 
     # -- helpers other modules use ---------------------------------------------------------
     def _read_range(self, doc_id: str, start: int, end: int) -> str:
-        return self.store.read_range(self.index.doc(doc_id).store_id, start, end)
+        return self.store.documents.read_range(self.index.doc(doc_id).store_id, start, end)
 
     def _rank_words(self, query: str, k: int) -> list[tuple[str, float]]:
-        return self.store.rank(spelled(keywords(query)) or spelled(query), k)
+        return self.store.search.rank(spelled(keywords(query)) or spelled(query), k)
 
     def ranked(self, query: str, k: int) -> list[tuple[str, float]]:
         """(doc id, BM25 score) of the k documents best matching `query`."""
@@ -138,7 +138,9 @@ class CorpusTools(CorpusReferenceNavigation, Toolset):
         level2 = self.index.document_index(doc_id)
         own = dict(zip((row.id for row in level2.rows), own_spans(level2.rows), strict=True))
         spans, used = [], 0
-        for section_id, _ in level2.store.search_sections(level2.store_id, keywords(question), 20):
+        for section_id, _ in level2.store.search.sections_matching(
+            level2.store_id, keywords(question), 20
+        ):
             start, end = own[section_id]
             room = chars - used
             if end - start > room:  # (a long section: where it holds most of the question)
@@ -158,7 +160,7 @@ class CorpusTools(CorpusReferenceNavigation, Toolset):
 
     def brief(self, question: str) -> Brief:
         total_docs, total_chars = self.index.totals()
-        shown = self.store.docs(limit=SAMPLE_SUMMARIES)
+        shown = self.store.catalog.docs(limit=SAMPLE_SUMMARIES)
         listed = "\n".join(
             f"- {d.doc_id}: {d.meta['title']}. {d.meta['summary'][:200]}" for d in shown
         )
@@ -187,7 +189,7 @@ class CorpusTools(CorpusReferenceNavigation, Toolset):
     # -- the RLM core's reach into the corpus -------------------------------------------------
     @cached_property
     def _joined(self) -> JoinedTexts:
-        sizes = self.store.doc_sizes()
+        sizes = self.store.catalog.doc_sizes()
         return JoinedTexts([doc_id for doc_id, _ in sizes], [chars for _, chars in sizes])
 
     def resolve(self, text_or_ref: Any) -> Any:
@@ -227,7 +229,7 @@ class CorpusTools(CorpusReferenceNavigation, Toolset):
     # -- corpus navigation ----------------------------------------------------------------------
     def list_documents(self, limit: int | None = None) -> list[str]:
         """Every document id (its path in the corpus folder), sorted; the first `limit` if given."""
-        ids = self.store.doc_ids()
+        ids = self.store.catalog.doc_ids()
         return ids[:limit] if limit else ids
 
     def get_doc_meta(self, doc_id: str) -> dict:
@@ -240,7 +242,7 @@ class CorpusTools(CorpusReferenceNavigation, Toolset):
 
     def get_all_summaries(self) -> dict[str, str]:
         """Every document's summary, by id."""
-        return {d.doc_id: d.meta["summary"] for d in self.store.docs()}
+        return {d.doc_id: d.meta["summary"] for d in self.store.catalog.docs()}
 
     # -- corpus search ----------------------------------------------------------------------------
     def search_by_keyword(self, keyword: str) -> list[str]:
@@ -266,7 +268,7 @@ class CorpusTools(CorpusReferenceNavigation, Toolset):
         start, end = short_name(start), None if end is None else short_name(end)
         low = find_dates(start, 1)[0] if find_dates(start, 1) else start
         high = (end or low) + "\uffff"
-        return list(self.store.lookup_range("date", low, high))
+        return list(self.store.search.lookup_range("date", low, high))
 
     def grep_corpus(
         self, pattern: str, max_docs: int = 100, max_hits: int = 20
@@ -277,7 +279,7 @@ class CorpusTools(CorpusReferenceNavigation, Toolset):
         per_document, documents = hit_limit(max_hits), hit_limit(max_docs)
         regex = compile_search(pattern)  # (once, not once per document)
         for doc_id in self._grep_candidates(regex):
-            blocks = self.store.iter_blocks(self.index.doc(doc_id).store_id)
+            blocks = self.store.documents.iter_blocks(self.index.doc(doc_id).store_id)
             hits = [
                 {"match": m.text, "start": m.start, "line": m.line}
                 for m in islice(grep_blocks(regex, blocks), per_document)
@@ -292,10 +294,10 @@ class CorpusTools(CorpusReferenceNavigation, Toolset):
         """The documents, in id order, that may hold a match: those holding the pattern's rarest
         word (whole, or a word's start) by the full-text index, where it knows; else those a
         streamed pass over all the text finds a match in."""
-        holding = self.store.documents_holding(index_terms(regex.pattern))
+        holding = self.store.search.documents_holding(index_terms(regex.pattern))
         if holding is not None:
             return holding
-        return candidate_documents(regex, self.store.iter_corpus_blocks())
+        return candidate_documents(regex, self.store.catalog.iter_blocks())
 
     def rank_documents(self, query: str, top_k: int = 10) -> list[tuple[str, float, str]]:
         """The top_k documents most relevant to `query` (BM25 over their full text):
@@ -332,7 +334,7 @@ class CorpusTools(CorpusReferenceNavigation, Toolset):
 
     def grep_document(self, doc_id: str, pattern: str) -> list[dict]:
         """Regex matches (case-insensitive) in one document: [{match, start, line}]."""
-        blocks = self.store.iter_blocks(self.index.doc(doc_id).store_id)
+        blocks = self.store.documents.iter_blocks(self.index.doc(doc_id).store_id)
         hits = [
             {"match": m.text, "start": m.start, "line": m.line}
             for m in islice(grep_blocks(pattern, blocks), MAX_HITS + 1)

@@ -112,7 +112,7 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
         self.index = index
         self.store, self.store_id = index.store, index.store_id
         self.doc_id = Path(index.path).name
-        self._pages = index.store.document(index.store_id)["pages"]  # [number, start, end] in order
+        self._pages = self.store.documents.get(self.store_id)["pages"]  # [[number, start, end]…]
         self._read = cached_reads(index.read_range, cache_sections)
 
     @property
@@ -123,7 +123,7 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
     def _find(self, section_name: Any) -> SectionRow | None:
         if not isinstance(section_name, str):
             return None
-        return self.store.section_named(self.store_id, short_name(section_name))
+        return self.store.sections.named(self.store_id, short_name(section_name))
 
     def _row(self, section_name: str) -> SectionRow:
         row = self._find(section_name)
@@ -135,11 +135,11 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
         return row
 
     def _row_of(self, section_id: int) -> SectionRow:
-        return self.store.section_rows([section_id])[section_id]
+        return self.store.sections.by_id([section_id])[section_id]
 
     def section_at(self, offset: int) -> str:
         """The name of the innermost section containing a character offset."""
-        row = self.store.leaf_at(self.store_id, offset)
+        row = self.store.sections.leaf_at(self.store_id, offset)
         return row.name if row is not None else ""
 
     def page_at(self, offset: int) -> int | None:
@@ -164,7 +164,7 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
 
     def search_ids(self, query: str, k: int) -> list[tuple[int, float]]:
         """(section id, score) of the k sections whose own text best matches `query` (BM25)."""
-        return self.index.store.search_sections(self.index.store_id, keywords(query), k)
+        return self.index.store.search.sections_matching(self.index.store_id, keywords(query), k)
 
     def section_name(self, section_id: int) -> str:
         return self._row_of(section_id).name
@@ -175,7 +175,7 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
     def own_span(self, section_name: str) -> tuple[int, int]:
         """A section's own text: from its start to its first subsection (the text search
         indexes)."""
-        return self.store.own_span(self._row(section_name))
+        return self.store.sections.own_span(self._row(section_name))
 
     def outline(self) -> list[Section]:
         """The TOC as Section trees, titled by unique section name."""
@@ -188,10 +188,11 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
 
     def _outline_summary(self, max_lines: int = 60) -> str:
         """The outline for the system prompt, its shallow levels read from the store."""
-        counts = self.store.depth_counts(self.store_id)
+        counts = self.store.sections.depth_counts(self.store_id)
         total = sum(counts.values())
         limit = max_lines if total <= max_lines else max_lines - 1
-        shown = self.store.outline_rows(self.store_id, deepest_shown(counts, max_lines), limit)
+        deepest = deepest_shown(counts, max_lines)
+        shown = self.store.sections.outline_rows(self.store_id, deepest, limit)
         return outline_lines(shown, total)
 
     def brief(self, question: str) -> Brief:
@@ -231,7 +232,7 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
             "doc_path": self.index.path,
             "doc_type": self.index.doc_type,
             "total_chars": self.index.total_chars,
-            "section_names": JsonText(self.store.section_names_json(self.store_id)),
+            "section_names": JsonText(self.store.sections.names_json(self.store_id)),
         }
 
     def cite(self, answer: str, question: str, limit: int = 3) -> list[Citation]:
@@ -239,9 +240,9 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
         the question's."""
         citations = []
         hits = self.search_ids(answer, 10)
-        rows = self.store.section_rows(section_id for section_id, _ in hits)
+        rows = self.store.sections.by_id(section_id for section_id, _ in hits)
         for section_id, _ in hits:
-            start, end = self.store.own_span(rows[section_id])
+            start, end = self.store.sections.own_span(rows[section_id])
             span = grounded_span(answer, self._read(start, end), question)
             if span is not None:
                 citations.append(self.citation(start + span[0], start + span[1]))
@@ -313,7 +314,7 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
     def _grep(self, pattern: str, start: int, end: int) -> Iterator[dict]:
         regex = compile_search(pattern)
         for low, high in self._grep_spans(regex, start, end):
-            blocks = self.store.iter_blocks(self.store_id, low, high)
+            blocks = self.store.documents.iter_blocks(self.store_id, low, high)
             for m in grep_blocks(regex, blocks, low, high, lines=False):
                 yield {"match": m.text, "start": m.start, "end": m.end}
 
@@ -321,12 +322,12 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
         """Where in [start, end) a match can be: around the sections that hold the pattern's
         rarest word (whole, or a word's start), when the full-text index knows it (every match
         holds it, and is at most MAX_MATCH_CHARS long); else everywhere."""
-        found = self.store.sections_holding(self.store_id, index_terms(regex.pattern))
+        found = self.store.search.sections_holding(self.store_id, index_terms(regex.pattern))
         if found is None:
             return [(start, end)]
-        rows = self.store.section_rows(found)
+        rows = self.store.sections.by_id(found)
         spans: list[tuple[int, int]] = []
-        for low, high in sorted(self.store.own_span(rows[i]) for i in found):
+        for low, high in sorted(self.store.sections.own_span(rows[i]) for i in found):
             low, high = max(start, low - MAX_MATCH_CHARS), min(end, high + MAX_MATCH_CHARS)
             if low >= high:
                 continue
@@ -351,7 +352,7 @@ class SingleDocTools(TreeNavigation, ReferenceNavigation, Toolset):
         matches best."""
         query = short_text(query, QUERY_CHARS)
         hits = self.search_ids(query, max(1, min(int(k), MAX_SEARCH_HITS)))
-        rows = self.store.section_rows(sid for sid, _ in hits)
+        rows = self.store.sections.by_id(sid for sid, _ in hits)
         found = []
         for rank, (sid, score) in enumerate(hits):
             own = self.own_span(rows[sid].name)

@@ -10,7 +10,7 @@ from typing import Any
 
 from longread.errors import LongreadError
 from longread.index.summary_tree import SummaryTree
-from longread.store.tree_tables import NodeRow
+from longread.store.summaries import NodeRow
 
 MAX_NODE_CHARS = 1_000_000  # read_node's cap: a root over a 400 MB document is read with read_range
 NO_TREE = (

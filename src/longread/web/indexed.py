@@ -105,8 +105,8 @@ def list_indexed(folder: Path) -> list[Indexed]:
         elif kind == "document":
             store = DocStore(path)
             try:
-                for doc_id in store.document_ids():
-                    meta = store.document(doc_id)
+                for doc_id in store.documents.ids():
+                    meta = store.documents.get(doc_id)
                     found.append(
                         IndexedDocument(
                             f"idx-{path.stem}-{doc_id}",
@@ -131,7 +131,11 @@ def _corpus(index_file: Path) -> IndexedCorpus | None:
     except (InputError, sqlite3.Error):
         return None
     try:
-        root, (documents, chars), updated = store.root(), store.totals(), store.setting(UPDATED)
+        root, (documents, chars), updated = (
+            store.root(),
+            store.catalog.totals(),
+            store.setting(UPDATED),
+        )
     finally:
         store.close()
     if root is None or not Path(root).is_dir() or not documents:

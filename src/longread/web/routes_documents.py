@@ -117,10 +117,10 @@ def text_range(
         if path is None:
             raise HTTPException(422, f"{doc_id} is a corpus: name one of its documents with `path`")
         with indexed.opened() as corpus:
-            doc = corpus.store.doc(path)
+            doc = corpus.store.catalog.doc(path)
             if doc is None:
                 raise HTTPException(404, f"no document {path!r} in {doc_id}")
-            read = partial(corpus.store.read_range, doc.store_id)
+            read = partial(corpus.store.documents.read_range, doc.store_id)
             shown = _around(doc_id, start, end, doc.chars, read)
             try:
                 level2 = corpus.document_index(path)

@@ -23,7 +23,8 @@ from longread.llm.gateway import Gateway
 from longread.llm.limits import CallLimits, Limits
 from longread.llm.specs import ClientOptions, resolve_model
 from longread.store.cache import ResponseCache
-from longread.store.corpus_store import CorpusStore, StoredDoc
+from longread.store.corpus_catalog import StoredDoc
+from longread.store.corpus_store import CorpusStore
 from longread.store.open_corpus import CorpusStores
 from longread.store.sharded_store import ShardedCorpusStore
 
@@ -64,8 +65,10 @@ def read_meta(job: MetaJob) -> MetaReport:
     gateway = Gateway(cache=cache, limits=job.limits, concurrency=job.concurrency)
     report = MetaReport()
     with closing(CorpusStore(job.database)) as store:
-        docs = [d for d in store.docs(list(job.rows)) if d.meta["source"] == "rules"]
-        samples = {d.row: store.read_range(d.store_id, 0, MODEL_SAMPLE_CHARS) for d in docs}
+        docs = [d for d in store.catalog.docs(list(job.rows)) if d.meta["source"] == "rules"]
+        samples = {
+            d.row: store.documents.read_range(d.store_id, 0, MODEL_SAMPLE_CHARS) for d in docs
+        }
 
         def read(doc: StoredDoc) -> ContentMeta | ModelError:
             sample, rules = samples[doc.row], content_meta(doc.meta)
@@ -115,7 +118,7 @@ def read_meta_on(
             concurrency,
         )
         for shard in (store.shards if isinstance(store, ShardedCorpusStore) else [store])
-        for rows in [shard.rows_with_meta_source("rules")]
+        for rows in [shard.catalog.rows_with_meta_source("rules")]
         for at in range(0, len(rows), BATCH)
     ]
     report, total, done = MetaReport(), sum(len(j.rows) for j in jobs), 0

@@ -155,7 +155,7 @@ class SmartChunker:
     ):
         self.store = store
         self.store_id = store_id
-        self.total = store.document(store_id)["chars"]
+        self.total = store.documents.get(store_id)["chars"]
         self.lm = lm
         self.gateway = gateway
         self.doc_type = doc_noun(doc_type)
@@ -168,14 +168,16 @@ class SmartChunker:
 
     def run(self) -> ChunkingReport:
         """Chunk from the last saved chunk (or the start) to the end of the text."""
-        chunks = self.store.chunks(self.store_id)
+        chunks = self.store.summaries.chunks(self.store_id)
         cursor = chunks[-1].next_start if chunks else 0
         if chunks and chunks[-1].end >= self.total:
             return self.report
         while True:
-            buffer = self.store.read_range(self.store_id, cursor, cursor + self.buffer_chars)
+            buffer = self.store.documents.read_range(
+                self.store_id, cursor, cursor + self.buffer_chars
+            )
             cut, next_start, summary, cut_by = self._step(buffer)
-            self.store.add_chunk(
+            self.store.summaries.add_chunk(
                 self.store_id,
                 (cursor, cursor + cut),
                 cursor + next_start,

@@ -68,7 +68,7 @@ def summarize_sections(
     index: SingleDocIndex, sub: LM, gateway: Gateway, *, on_event: EventSink = ignore
 ) -> int:
     """Summarize every section that has no summary yet; returns how many were made now."""
-    todo = index.store.unsummarized(index.store_id)
+    todo = index.store.summaries.missing(index.store_id)
     if not todo:
         return 0
     excerpt = (
@@ -82,7 +82,7 @@ def summarize_sections(
     for (row, _, words), summary in gateway.as_done(
         partial(_summarize, gateway, sub, index.doc_type), work
     ):
-        index.store.put_summary(row.id, summary, words, sub.name)  # saved at once
+        index.store.summaries.put(row.id, summary, words, sub.name)  # saved at once
         done += 1
         on_event(
             Event(

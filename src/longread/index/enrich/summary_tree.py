@@ -17,7 +17,7 @@ from longread.llm.gateway import Gateway
 from longread.llm.usage import Purpose
 from longread.store.docstore import DocStore
 from longread.store.rows import own_spans
-from longread.store.tree_tables import NodeRow
+from longread.store.summaries import NodeRow
 
 GROUP_PROMPT = """Below are summaries of {n} consecutive parts of a {doc_type}, in order. Write one
 summary of them together in 2-4 sentences, keeping the names, events and terms that matter.
@@ -28,13 +28,13 @@ summary of them together in 2-4 sentences, keeping the names, events and terms t
 def leaves_from_sections(store: DocStore, store_id: int, model: str) -> bool:
     """Level 0 over a structured document's sections (each section's own text with its summary);
     False if a level 0 exists already or a section has no summary yet."""
-    if store.nodes(store_id):
+    if store.summaries.nodes(store_id):
         return False
-    rows = store.sections(store_id)
-    summaries = store.summaries(store_id)
+    rows = store.sections.all(store_id)
+    summaries = store.summaries.by_section(store_id)
     if not rows or any(row.id not in summaries for row in rows):
         return False
-    store.add_leaves(
+    store.summaries.add_leaves(
         store_id,
         [
             (start, end, f"{row.title}: {summaries[row.id][0]}")
@@ -67,10 +67,10 @@ def build_tree(
     """Build the levels above level 0 that are missing; returns the root (None without level 0)."""
     if group_size < 2:
         raise ValueError("group_size must be at least 2")
-    nodes = store.nodes(store_id)
+    nodes = store.summaries.nodes(store_id)
     if not _grouped_by(nodes, group_size):  # built with another group size: regroup from level 0
-        store.drop_upper_levels(store_id)
-        nodes = store.nodes(store_id)
+        store.summaries.drop_upper_levels(store_id)
+        nodes = store.summaries.nodes(store_id)
     total = tree_calls(sum(n.level == 0 for n in nodes), group_size)
     level, done = 0, 0
     while len(current := [n for n in nodes if n.level == level]) > 1:
@@ -83,12 +83,12 @@ def build_tree(
         for (k, group), summary in gateway.as_done(
             partial(_group_summary, lm=lm, gateway=gateway, doc_type=doc_type), groups
         ):  # each saved at once
-            store.add_node(store_id, level + 1, k, group, summary, lm.name)
+            store.summaries.add_node(store_id, level + 1, k, group, summary, lm.name)
             done += 1
             on_event(
                 Event(EventKind.PROGRESS, {"task": "tree", "done": done, "total": max(total, done)})
             )
-        nodes = store.nodes(store_id)
+        nodes = store.summaries.nodes(store_id)
         level += 1
     return current[0] if current else None
 

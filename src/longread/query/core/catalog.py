@@ -22,8 +22,9 @@ from longread.index.records import VALUES_KEPT, Places
 from longread.index.single import SingleDocIndex
 from longread.query.core.shared_tables import shared_name, shared_names
 from longread.store.docstore import DocStore
-from longread.store.record_query import QueryError, RecordQuery, View, ViewPart, word_pattern
+from longread.store.record_query import QueryError, RecordQuery, word_pattern
 from longread.store.record_tables import StoredColumn, StoredTable, quoted
+from longread.store.record_views import View, ViewPart
 
 MAX_CHARS = 50_000_000  # a word's mentions are looked for in this much of a source at most
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".csv", ".tsv", ".log", ".mbox", ".eml")
@@ -166,7 +167,7 @@ class Catalog:
             if any(c.name == column for c in part.table.columns):
                 held.setdefault((part.database.resolve(), part.store_ids), []).append(part.table)
         for (database, ids), tables in held.items():
-            listed, more = stores[database].record_values(tables, column, ids)
+            listed, more = stores[database].records.values(tables, column, ids)
             counted.update(dict(listed))
             unlisted += more
         ranked = counted.most_common()
@@ -229,7 +230,7 @@ class Catalog:
     def read(self, document: str, start: int, end: int) -> str:
         """Characters [start, end) of a document of the source."""
         doc = next((d for d in self.docs if d.name == document), None)
-        return "" if doc is None else doc.store.read_range(doc.store_id, start, end)
+        return "" if doc is None else doc.store.documents.read_range(doc.store_id, start, end)
 
     def display(self, document: str) -> str:
         """A document as an answer names it: its title and its file (`Macbeth (macbeth.md)`),
@@ -249,16 +250,14 @@ class Catalog:
             if read + doc.chars > MAX_CHARS:
                 break
             read += doc.chars
-            text = doc.store.read_range(doc.store_id, 0, doc.chars)
-            structured = doc.store.document(doc.store_id)["structured"]
-            places = Places(text, doc.store.sections(doc.store_id) if structured else [])
+            text = doc.store.documents.read_range(doc.store_id, 0, doc.chars)
+            structured = doc.store.documents.get(doc.store_id)["structured"]
+            places = Places(text, doc.store.sections.all(doc.store_id) if structured else [])
             wanted = places.columns([])
-            columns.update(dict.fromkeys(c for c, _ in wanted))
-            keys = [k for _, k in wanted]
+            named, keys = [c for c, _ in wanted], [k for _, k in wanted]
+            columns.update(dict.fromkeys(named))
             for match in word_pattern(term).finditer(text):
-                cells = dict(
-                    zip([c for c, _ in wanted], places.values(match.start(), keys), strict=True)
-                )
+                cells = dict(zip(named, places.values(match.start(), keys), strict=True))
                 found.append((doc.name, match.start(), match.end(), cells))
         names = list(columns)
         self._computed.clear()  # (what was computed over the table of another term's mentions)
@@ -316,7 +315,7 @@ def corpus_catalog(index: CorpusIndex, progress: Progress | None = None) -> Cata
     RECORDS_CHARS of text in all at most."""
     docs: list[SourceDoc] = []
     read = 0
-    ids = index.store.doc_ids()
+    ids = index.store.catalog.doc_ids()
     for n, doc_id in enumerate(ids, 1):
         stored = index.doc(doc_id)
         if read + stored.chars <= RECORDS_CHARS:
@@ -371,7 +370,7 @@ def build_catalog(docs: Sequence[SourceDoc], progress: Progress | None = None) -
     for path, held in by_store.items():
         store = held[0].store
         ids = tuple(d.store_id for d in held)
-        for table, rows in store.record_tables(ids):
+        for table, rows in store.records.tables(ids):
             found.append((ViewPart(path, table, ids), rows, table.kind))
     named = shared_names([part for part, _, _ in found])
     grouped: dict[str, list[tuple[ViewPart, int, str]]] = {}

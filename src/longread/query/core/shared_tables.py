@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from longread.store.record_query import ViewPart
+from longread.store.record_views import ViewPart
 
 
 def shared_name(part: ViewPart, named: dict[tuple[str, ...], str]) -> str:

@@ -1,15 +1,26 @@
-"""The store's tables for smart chunking and the summary tree: `chunks` (the smart chunker's cuts)
-and `summaries` (the summary tree, level 0 upwards). Each chunk is saved with its level-0 summary in
+"""What models wrote of a document, as summaries: each section's (`section_summaries`, saved one
+at a time, so a killed build never pays for one again), the smart chunker's cuts (`chunks`) and
+the summary tree (`summaries`, level 0 upwards). Each chunk is saved with its level-0 summary in
 one transaction, and each tree node with the links from its children, so an interrupted build
 resumes where it stopped without paying twice."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable
 from typing import NamedTuple
 
-TREE_SCHEMA = """
+from longread.store.rows import SectionRow
+from longread.store.section_rows import Sections
+
+SUMMARIES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS section_summaries (
+    section_id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
+    summary TEXT NOT NULL,
+    keywords TEXT NOT NULL DEFAULT '[]',
+    model TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS chunks (
     id INTEGER PRIMARY KEY,
     doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -56,10 +67,35 @@ class NodeRow(NamedTuple):
     chunk_id: int | None
 
 
-class TreeTables:
-    """Chunk and tree-node reads and writes; mixed into DocStore, which owns the connection."""
+class Summaries:
+    """Section summaries, chunks and tree nodes, over a store's connection (a document's sections
+    read through `sections`)."""
 
-    db: sqlite3.Connection
+    def __init__(self, db: sqlite3.Connection, sections: Sections):
+        self.db = db
+        self._sections = sections
+
+    def put(self, section_id: int, summary: str, keywords: list[str], model: str) -> None:
+        """Save one section's summary at once, so a killed build never pays for it again."""
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO section_summaries VALUES (?, ?, ?, ?)",
+                (section_id, summary, json.dumps(keywords, ensure_ascii=False), model),
+            )
+
+    def by_section(self, store_id: int) -> dict[int, tuple[str, list[str]]]:
+        """Section id -> (summary, keywords) of the document's summarized sections."""
+        rows = self.db.execute(
+            "SELECT s.id, m.summary, m.keywords FROM section_summaries m JOIN sections s "
+            "ON s.id = m.section_id WHERE s.doc_id = ?",
+            (store_id,),
+        ).fetchall()
+        return {sid: (summary, json.loads(keywords)) for sid, summary, keywords in rows}
+
+    def missing(self, store_id: int) -> list[SectionRow]:
+        """Sections that still need a summary (what a resumed build has left to do)."""
+        done = set(self.by_section(store_id))
+        return [s for s in self._sections.all(store_id) if s.id not in done]
 
     def add_chunk(
         self,
@@ -161,6 +197,15 @@ class TreeTables:
         """Forget the document's chunks and summary tree."""
         with self.db:
             self._drop_tree(store_id)
+
+    def drop(self, store_id: int) -> None:
+        """Delete all the document's summaries, inside the caller's transaction."""
+        self._drop_tree(store_id)
+        self.db.execute(
+            "DELETE FROM section_summaries "
+            "WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)",
+            (store_id,),
+        )
 
     def _drop_tree(self, store_id: int) -> None:
         self.db.execute("DELETE FROM summaries WHERE doc_id = ?", (store_id,))
