@@ -226,6 +226,7 @@ def test_the_shape_read_is_checked_by_code():
 def test_values_code_compares():
     assert value_of("March 5, 2019") == ("date", "2019-03-05")
     assert value_of("in 1994") == ("date", "1994")
+    assert _order(value_of("the 1940s"), value_of("1941")) is None  # (a decade is no year)
     assert value_of("1,200 pages") == ("amount", 1200.0)
     assert value_of("version 5.0") == ("amount", 5.0)
     assert value_of("long ago") is None

@@ -32,7 +32,7 @@ from longread.text.rank import terms
 Search = Callable[[str], tuple[Readable, list[Finding]]]  # a query's best sentences, and where
 SENTENCES = 3  # best sentences a step's answer is stated from
 OPENING = 200  # characters of a passage opening its document that name what it is about
-_YEAR = re.compile(r"(?<![\d.])(1\d{3}|20\d{2})(?![\d.])")
+_YEAR = re.compile(r"(?<![\d.])(1\d{3}|20\d{2})(?![\d.\w])")  # (not a decade: 1940s)
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 Value = tuple[str, str | float]  # ("date", ISO text) or ("amount", a number)
 Stepped = tuple[str, list[Citation]]  # the answer's text and its citations
