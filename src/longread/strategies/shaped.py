@@ -125,10 +125,7 @@ def compared(shape: FactShape, run: Run, search: Search, writer: LM) -> Stepped 
         lead = f"{picked} ({won.answer}, against {lost.answer})"
     else:
         return None
-    return _sided(lead, [(side, stated) for side, stated, _ in sides]), [
-        one.citation,
-        other.citation,
-    ]
+    return _sided(lead, [(side, stated) for side, stated, _ in sides])
 
 
 def both(shape: FactShape, run: Run, search: Search, writer: LM) -> Stepped | None:
@@ -141,17 +138,17 @@ def both(shape: FactShape, run: Run, search: Search, writer: LM) -> Stepped | No
             return None
         said.append((side, stated))
     lead = "Yes" if all(stated.answer == "Yes" for _, stated in said) else "No"
-    return _sided(lead, said), [stated.citation for _, stated in said]
+    return _sided(lead, said)
 
 
-def _sided(lead: str, said: list[tuple[str, Stated]]) -> str:
+def _sided(lead: str, said: list[tuple[str, Stated]]) -> Stepped:
     """A lead over two sides, and under it each side's answer, quote and where it stands (the
-    claims check finds the lead's words in the quotes)."""
+    claims check finds the lead's words in the quotes), cited in that order."""
     lines = [
         f"{side}: {stated.answer} [{n}] “{stated.quote}” ({stated.section})"
         for n, (side, stated) in enumerate(said, 1)
     ]
-    return "\n".join([f"{lead} [1][2]\n", *lines])
+    return "\n".join([f"{lead} [1][2]\n", *lines]), [stated.citation for _, stated in said]
 
 
 def _names(stated: Stated, side: str) -> bool:
