@@ -134,6 +134,15 @@ def test_a_bridge_finds_what_the_question_names_by_a_fact_then_answers_about_it(
     quotes_hold(answer, folder, question)
 
 
+def test_a_bridge_whose_answer_rests_on_a_passage_not_naming_its_bridge_is_not_stated(
+    folder, tmp_path
+):
+    (folder / "engines.md").write_text("Who wrote the engine? Ferro Vane wrote the engine.\n")
+    answers = {**ANSWERS, "the Delta Engine": "Ferro Vane"}
+    answer = ask(folder, tmp_path, model(BRIDGED, answers), "Who wrote Gamma Shell's engine?")
+    assert "Ferro Vane [1]" not in answer.text and "Through [2]" not in answer.text
+
+
 def test_whether_both_are_so_is_asked_of_each_side_and_yes_only_where_both_are(folder, tmp_path):
     question = "Do Alpha Editor and Beta Viewer both run in the console?"
     lm = model(BOTH, CONSOLE)

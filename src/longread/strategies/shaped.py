@@ -75,7 +75,8 @@ def _stated(question: str, run: Run, search: Search, writer: LM) -> Stated | Non
 
 def bridged(shape: FactShape, run: Run, search: Search, writer: LM) -> Stepped | None:
     """A bridge's answer: its first question's answer found and stated, then the second question
-    (naming it) from what a search for it finds, resting on another sentence."""
+    (naming it) from what a search for it finds, resting on another sentence of a passage that
+    names the first answer."""
     first = _stated(shape.first, run, search, writer)
     if first is None:
         return None
@@ -83,6 +84,7 @@ def bridged(shape: FactShape, run: Run, search: Search, writer: LM) -> Stepped |
     if (
         then is None
         or then.citation == first.citation
+        or not _names(then, first.answer, every=True)
         or set(tokens(then.answer)) <= set(tokens(first.answer))
     ):
         return None
@@ -151,17 +153,17 @@ def _sided(lead: str, said: list[tuple[str, Stated]]) -> Stepped:
     return "\n".join([f"{lead} [1][2]\n", *lines]), [stated.citation for _, stated in said]
 
 
-def _names(stated: Stated, side: str) -> bool:
+def _names(stated: Stated, side: str, every: bool = False) -> bool:
     """Whether what a side's value was stated from names the side: half its naming words at least
-    (those written with a capital or a digit, `Lynx` of `the Lynx text-mode web browser`; else all
-    its words), in the sentence quoted, where it stands (its section, its document), or the
-    opening of the passage where it opens its section (a one-paragraph document names what it is
-    about there; a man page names many things further on)."""
+    (`every`: all of them; those written with a capital or a digit, `Lynx` of `the Lynx text-mode
+    web browser`; else all its words), in the sentence quoted, where it stands (its section, its
+    document), or the opening of the passage where it opens its section (a one-paragraph document
+    names what it is about there; a man page names many things further on)."""
     naming = [w for w in side.split() if w[:1].isupper() or any(c.isdigit() for c in w)]
     words = set(terms(" ".join(naming) or side))
     opening = stated.passage.text[:OPENING] if stated.passage.opens else ""
     held = set(terms(f"{stated.quote} {stated.section} {opening}"))
-    return bool(words) and 2 * len(words & held) >= len(words)
+    return bool(words) and (1 if every else 2) * len(words & held) >= len(words)
 
 
 def value_of(answer: str) -> Value | None:
