@@ -171,12 +171,16 @@ def test_none_kept_and_all_kept_are_said(tmp_path):
         [ModelError("the server closed the connection")],
     ],
 )
-def test_no_query_that_runs_leaves_the_question_to_the_rules(tmp_path, replies):
+def test_no_query_that_runs_states_no_figure_and_says_why(tmp_path, replies):
     model = reading_rows(
         [r if isinstance(r, Exception) else json.dumps({"sql": r}) for r in replies]
     )
-    said = ask(tmp_path, "How many uploads did Cole Ryder make?", model)
-    assert said.startswith("4 ") and "the question read by the rules" in said
+    path = tmp_path / "uploads.md"
+    path.write_text(f"# Uploads\n\n{TABLE}", encoding="utf-8")
+    with SingleDocRLM(path, model, model, store_path=tmp_path / "u.sqlite", cache=False) as doc:
+        answer = doc.query("How many uploads did Cole Ryder make?")
+    assert answer.mode != "aggregate" and not answer.text.startswith("4")  # (nothing counted)
+    assert "the model wrote no query that runs" in answer.reason
 
 
 def test_the_local_writer_is_held_to_one_statement_by_a_grammar(tmp_path):

@@ -15,7 +15,13 @@ from longread.query.readers.model.named_rows import names_rows
 from longread.query.readers.model.question_kind import Ask, asks_for_text
 from longread.query.readers.model.sql_reader import NoQuery, Write, write_query
 from longread.query.readers.rules.lookup import asks_which
-from longread.query.readers.rules.rules import as_fact, fact_plan, looked_up_plan, read_rules
+from longread.query.readers.rules.rules import (
+    as_fact,
+    fact_plan,
+    looked_up_plan,
+    read_rules,
+    unqueried,
+)
 
 DATA_SHARE = 0.5  # of a source's text its records span, past which a fact is looked up in them
 VALUE_CHARS = 100  # a longer cell answering a fact is a passage: the text path reads it better
@@ -45,10 +51,11 @@ def read_written(
     """The question's plan where a model writes its query: a question asking to count, rank or
     list, or (when `looks_up`) one naming a few rows by a value they hold or asked of a source
     that is mostly a table of values (a data file; not a play's speeches), is read by the model into
-    one SELECT over the source's record tables (`reader` names the model); a fact the tables do
-    not answer, or a source with no record tables, is read by the rules as before, as is a
-    question the model writes no query for. A question the rules would count that the model
-    (asked through `ask`) reads as asking for a fact stated in the text is read as a fact."""
+    one SELECT over the source's record tables (`reader` names the model); a source with none is
+    read by the rules (a word counted in its text, its parts or documents). A question the rules'
+    cues would count that the model (asked through `ask`) reads as asking for a fact stated in the
+    text is read as a fact; one the model writes no query for is left to what the text states,
+    the answer saying why (`unqueried`)."""
     plan = fact_plan(question)
     if plan is None and ask is not None and asks_for_text(question, ask):
         plan = as_fact(question)
@@ -56,16 +63,15 @@ def read_written(
         return plan
     tables = catalog()
     if not any(name not in STRUCTURAL for name in tables.tables):
-        return plan or read_rules(question, tables)
+        return plan or read_rules(question, tables)  # (a word counted in the text, its parts)
     if plan is not None and not (
         tables.covered(STRUCTURAL) >= DATA_SHARE or names_rows(question, tables)
     ):
         return plan
     try:
         written = write_query(question, tables, write)
-    except (NoQuery, ModelError) as error:  # (the rules read it, and the answer says why)
-        read = plan or read_rules(question, tables)
-        return read.with_(notes=(*read.notes, f"the model wrote no query: {error}"))
+    except (NoQuery, ModelError) as error:
+        return plan or unqueried(question, f"the model wrote no query that runs: {error}")
     if plan is not None and (written.warnings or not _values(written.result.rows)):
         return plan  # (a lookup the tables do not answer with a value: the text may)
     return Plan(

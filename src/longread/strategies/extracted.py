@@ -73,7 +73,7 @@ def run_aggregate(question: str, source: object, run: Run, by_model: bool = True
     plan = plan_for(question, source, run)
     if not plan.counts and plan.operation is None and not plan.names_wanted:
         raise NothingToCount("the question asks for no count, total, ranking or list")
-    missing = "the question names no record the source holds"
+    missing = "; ".join(plan.notes) or "the question names no record the source holds"
     if plan.counts and plan.table is not None:
         try:
             answer = run_counted(plan, source, run)

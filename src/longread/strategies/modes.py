@@ -95,6 +95,7 @@ def _answered(question: str, source: Source, run: Run, mode: str) -> Answer:
         if by_counting is not None:
             return by_counting
         mode, reason = gate(question, source, run)
+        reason = "; ".join((*_plan_notes(run), reason))  # (why it was not counted, if asked to)
     else:
         reason = f"{mode} was asked for"
     run.emit(EventKind.MODE, mode=mode, reason=reason)
@@ -106,6 +107,10 @@ def _answered(question: str, source: Source, run: Run, mode: str) -> Answer:
         raise
     result.reason = reason
     return result
+
+
+def _plan_notes(run: Run) -> tuple[str, ...]:
+    return run.plan.notes if run.plan is not None and run.plan.counts else ()
 
 
 def gate(question: str, source: Source, run: Run) -> tuple[str, str]:

@@ -67,6 +67,14 @@ def _flags(asked: str) -> dict[str, Any]:
     }
 
 
+def unqueried(question: str, why: str) -> Plan:
+    """A counting question's plan with no table to count in (`why` says what went wrong): what
+    the text states of it, the answer saying why no records were counted."""
+    asked = reply_form.without_format(question)
+    operation = cues.operation(asked) or Operation.EXISTS
+    return Plan(question, Shape.AGGREGATE, operation, notes=(why,), **_flags(asked))
+
+
 def read_rules(question: str, catalog: Catalog) -> Plan:
     """The plan the rules read in the question: a fact or chain plan when it asks for no
     operation (or a bound no column takes), else an aggregate over the table it names (TEXT for
@@ -244,7 +252,12 @@ def _plan(reading: Reading, table: CatalogTable) -> Plan:
             compared = tuple(v for lk in values if lk.column == pair for v in lk.value)
     bounded = bounds(reading, table, kept)
     if bounded is None:
-        return Plan(reading.question, Shape.FACT, words=reading.words, notes=("bound",))
+        return Plan(
+            reading.question,
+            Shape.FACT,
+            words=reading.words,
+            notes=("a bound no number column takes",),
+        )
     filters = _filters(reading, table, own, values, bounded, group if compared else None)
     used: set[str | None] = {f.column for f in filters}
     used.add(group)
