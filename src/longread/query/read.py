@@ -1,6 +1,7 @@
 """A question read into a plan, once: with no word asking to count, a fact or chain plan without
 looking at the source (unless it names a few rows of a table); otherwise, where a model writes
-queries, into the SELECT it writes over the source's record tables, else by the rules."""
+queries, into the SELECT it writes over the source's tables; where none does, by the rules (a
+word's mentions counted, nothing else)."""
 
 from __future__ import annotations
 
@@ -14,30 +15,16 @@ from longread.query.core.schema_prompt import STRUCTURAL
 from longread.query.readers.model.named_rows import names_rows
 from longread.query.readers.model.question_kind import Ask, asks_for_text
 from longread.query.readers.model.sql_reader import NoQuery, Write, write_query
-from longread.query.readers.rules.lookup import asks_which
-from longread.query.readers.rules.rules import (
-    as_fact,
-    fact_plan,
-    looked_up_plan,
-    read_rules,
-    unqueried,
-)
+from longread.query.readers.rules.rules import as_fact, fact_plan, read_rules, text_plan, unqueried
 
 DATA_SHARE = 0.5  # of a source's text its records span, past which a fact is looked up in them
 VALUE_CHARS = 100  # a longer cell answering a fact is a passage: the text path reads it better
 
 
-def read_plan(question: str, catalog: Callable[[], Catalog], looks_up: bool = False) -> Plan:
-    """The question's plan, read by the rules. `catalog` gives the source's tables (called only
-    for a question asking to count, or, when `looks_up`, a fact asked with which or what: looked
-    up in them first)."""
-    plan = fact_plan(question)
-    if plan is not None and not (looks_up and asks_which(question)):
-        return plan
-    tables = catalog()
-    if plan is not None:
-        return looked_up_plan(question, tables) or plan
-    return read_rules(question, tables)
+def read_plan(question: str, catalog: Callable[[], Catalog]) -> Plan:
+    """The question's plan where no model reads it: by the rules (`catalog`, the source's tables,
+    called only for a question asking to count)."""
+    return fact_plan(question) or read_rules(question, catalog())
 
 
 def read_written(
@@ -51,21 +38,23 @@ def read_written(
     """The question's plan where a model writes its query: a question asking to count, rank or
     list, or (when `looks_up`) one naming a few rows by a value they hold or asked of a source
     that is mostly a table of values (a data file; not a play's speeches), is read by the model into
-    one SELECT over the source's record tables (`reader` names the model); a source with none is
-    read by the rules (a word counted in its text, its parts or documents). A question the rules'
-    cues would count that the model (asked through `ask`) reads as asking for a fact stated in the
-    text is read as a fact; one the model writes no query for is left to what the text states,
-    the answer saying why (`unqueried`)."""
+    one SELECT over the source's record tables (else its sections and documents; `reader` names
+    the model), except a word's mentions in a text of no records, counted by the rules. A question
+    the rules' cues would count that the model (asked through `ask`) reads as asking for a fact
+    stated in the text is read as a fact; one the model writes no query for is left to what the
+    text states, the answer saying why (`unqueried`)."""
     plan = fact_plan(question)
     if plan is None and ask is not None and asks_for_text(question, ask):
         plan = as_fact(question)
     if plan is not None and not looks_up:
         return plan
     tables = catalog()
-    if not any(name not in STRUCTURAL for name in tables.tables):
-        return plan or read_rules(question, tables)  # (a word counted in the text, its parts)
+    records = any(name not in STRUCTURAL for name in tables.tables)
+    counted = None if plan is not None or records else text_plan(question, tables)
+    if counted is not None:
+        return counted  # (a word's mentions in a text of no records: counted by code)
     if plan is not None and not (
-        tables.covered(STRUCTURAL) >= DATA_SHARE or names_rows(question, tables)
+        records and (tables.covered(STRUCTURAL) >= DATA_SHARE or names_rows(question, tables))
     ):
         return plan
     try:

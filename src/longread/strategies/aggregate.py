@@ -13,7 +13,6 @@ from longread.query.core.catalog import Catalog
 from longread.query.core.execute import SHOWN, Counted, Row, execute
 from longread.query.core.plan import TEXT, Inner, Operation, Plan
 from longread.query.readers.rules import reply_form
-from longread.query.readers.rules.listing import tallied
 from longread.store.record_query import word_pattern
 from longread.strategies.common import Run
 from longread.strategies.sources import catalog_of, cite
@@ -176,10 +175,7 @@ def _many(count: Any, what: str) -> str:
 
 
 def _unit(plan: Plan) -> str:
-    """What the plan's column measures: its name as words, or, for a count no header names
-    (`   339\tAlan Turing`), what the question counts (`commits`)."""
-    if plan.noun and tallied(plan.column):
-        return plan.noun
+    """What the plan's column measures: its name as words."""
     return _column_words(plan.column)
 
 
@@ -194,7 +190,7 @@ def _what(plan: Plan, catalog: Catalog) -> str:
         return f"mentions of “{plan.term}”"
     if plan.term and plan.operation is Operation.COUNT and plan.group_by is None:
         return f"mentions of “{plan.term}”"
-    return _rows_noun(plan.with_(noun=None) if tallied(plan.column) else plan, catalog)
+    return _rows_noun(plan, catalog)
 
 
 def _rows_noun(plan: Plan, catalog: Catalog) -> str:

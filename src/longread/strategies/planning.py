@@ -32,7 +32,7 @@ def plan_for(question: str, source: object, run: Run) -> Plan:
         ask = asking(run, writer)
         run.plan = read_written(question, tables, write, reader, _looks_up(source), ask)
     else:
-        run.plan = read_plan(question, tables, _looks_up(source))
+        run.plan = read_plan(question, tables)
     if run.plan.operation is not None:  # (a fact's plan is its shape, said with the mode)
         described = run.plan.sql or run.plan.described()
         run.emit(EventKind.PHASE, name="PLAN", plan=described, reader=run.plan.reader)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from longread.query.core.catalog import SCAN_ROWS, Catalog
+from longread.query.core.keys import key
 from longread.query.core.schema_prompt import STRUCTURAL
-from longread.query.readers.rules.spans import key
 from longread.store.record_query import QueryError
 from longread.store.record_tables import quoted
 

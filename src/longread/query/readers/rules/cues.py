@@ -1,17 +1,15 @@
-"""What a question's own words say about computing its answer, whatever the source: the
-operation (how many, the most, the total, the average, the first, every), the place asked for
-(`the second most`), bounds (`more than 10`), the word whose mentions are counted, and which
-noun is counted or grouped by. These are English words about counting, never about a genre;
-what the nouns name is found in the source's own tables (see links)."""
+"""What a question's own words say about computing its answer, whatever the source: whether it
+asks to count, rank, add up or list (how many, the most, the total, the average, the first,
+every) or for a fact or a chain of two, the word whose mentions it counts, and the noun it
+counts. English words about counting, never about a genre: what the question means of a
+source's tables is read by a model (see readers.model)."""
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
-from longread.index.records import numeral
-from longread.query.core.plan import Operation, Test
+from longread.query.core.plan import Operation
 from longread.text.rank import keywords, stem, terms
 
 _OPERATIONS = (  # tried in order; the first found decides
@@ -73,30 +71,6 @@ _WHETHER = re.compile(r"\s*(?:does|do|did|is|are|was|were|has|have|had)\b", re.I
 _WHO_WHICH = re.compile(r"^\s*(?:who|which\s+(?!of\b)\w+)\b", re.I)
 _MORE = re.compile(r"\b(?:more|longer|larger|higher|greater|bigger|heavier|oftener)\b", re.I)
 _LESS = re.compile(r"\b(?:less|fewer|shorter|smaller|lower|lighter)\b", re.I)
-_LAST = re.compile(r"\b(?:last|latest|final|closing)\b", re.I)
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
-_PLACE = re.compile(
-    rf"\b({'|'.join(ORDINALS[1:])}|[2-8](?:nd|rd|th))[\s-]+(?:most|least|fewest|largest|"
-    r"greatest|highest|smallest|lowest|longest|shortest|biggest)\b",
-    re.I,
-)
-_BOUND = re.compile(
-    r"\b(?P<op>more\s+than|over|greater\s+than|above|at\s+least|longer\s+than|larger\s+than|"
-    r"bigger\s+than|heavier\s+than|higher\s+than|less\s+than|under|fewer\s+than|below|at\s+most|"
-    r"shorter\s+than|smaller\s+than|lighter\s+than|lower\s+than|exactly|before|after|"
-    r"earlier\s+than|later\s+than|prior\s+to|since)\s+"
-    r"(?P<n>-?\d[\d,]*(?:\.\d+)?)",
-    re.I,
-)
-_BOUND_TESTS = {
-    "more than": Test.GT, "over": Test.GT, "greater than": Test.GT, "above": Test.GT,
-    "longer than": Test.GT, "larger than": Test.GT, "bigger than": Test.GT,
-    "heavier than": Test.GT, "higher than": Test.GT, "at least": Test.GE, "less than": Test.LT,
-    "under": Test.LT, "fewer than": Test.LT, "below": Test.LT, "shorter than": Test.LT,
-    "smaller than": Test.LT, "lighter than": Test.LT, "lower than": Test.LT,
-    "at most": Test.LE, "exactly": Test.IN, "before": Test.LT, "after": Test.GT,
-    "earlier than": Test.LT, "later than": Test.GT, "prior to": Test.LT, "since": Test.GE,
-}  # fmt: skip
 _QUOTED = re.compile(r"[\"“‘']([^\"”’']{1,60}?)[\"”’'](?!\w)")
 _WORD_NAMED = re.compile(r"\b(?:the\s+)?(?:word|term|phrase)\s+([\w][\w'’-]*)", re.I)
 _SAID = re.compile(
@@ -111,12 +85,6 @@ _MARKED = re.compile(  # (a mark rows carry: `marked fuzzy`, `tagged [Alba]`)
     r"\b(?:marked|flagged|tagged|labell?ed)\s+(?:as\s+)?(?:an?\s+)?(\[[^\]\n]{1,40}\]|\w[\w'’-]*)",
     re.I,
 )
-_IDENTIFIER = re.compile(r"(?<![\w.])[a-z]\w*_\w+", re.I)  # (`msgid_plural`: no English word)
-_APPEARS = re.compile(  # (a word that appears, unless the tables name it: `does Banquo appear`)
-    r"\b(?:is|are|was|were|does|do|did)\s+([\w][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)\s+"
-    r"(?:appears?|occurs?|comes?\s+up|shows?\s+up)\b",
-    re.I,
-)
 _NOT_TERMS = frozenset(
     "the a an it this that most least more less first last all any every each one".split()
 )
@@ -126,21 +94,6 @@ _SKIPPED = frozenset(
     "busiest quietest "
     "fifth number count total average mean sum amount".split()
 )
-_PHRASE_ENDS = frozenset(
-    "by per in of on at to for from with has have had does do did is are was were who whom that "
-    "which than and or with".split()
-)
-_TRIGGER = re.compile(
-    r"\b(?:(which|what|whose|(?:name|identify|give|find|tell\s+me|show)\s+the)"
-    r"|(per|each|by|for\s+(?:each|every)))\s+",
-    re.I,
-)
-_MODIFIED = re.compile(  # (`the play with the most scenes`, `the act in which Banquo…`)
-    r"\bthe\s+([\w'’-]+(?:\s+[\w'’-]+)?)\s+(?=(?:with|that|which|who|whose|having|in\s+which)\b)",
-    re.I,
-)
-_TOKEN = re.compile(r"[\w'’-]+")
-_WHO = re.compile(r"\b(?:who|whom|whose)\b", re.I)
 _CHAIN = re.compile(r"\bthe\s+(?:\w+\s+){1,2}?(?:that|who|which|whose|where)\s+\w+|\bwhose\b", re.I)
 _PHRASE_WORD = r"(?!(?:is|are|was|were|be|been|do|does|did|has|have|had)\b)[\w'’-]+"
 _COUNTED = re.compile(
@@ -153,20 +106,6 @@ _COUNTED = re.compile(
     rf"{_PHRASE_WORD})",
     re.I,
 )  # (what is counted ends where its verb starts: `emails` in `how many emails were sent to`)
-_AMONG = re.compile(r"\b(?:of|among)\s+(?:all\s+)?(?:the|these|those)\s+([\w'’-]+)", re.I)
-_TIMES_SAID = {"once": 1, "twice": 2, "thrice": 3}
-_EXACTLY = re.compile(
-    r"\b(?:only|just|exactly)\s+(?:(once|twice|thrice)\b|(?:a\s+single|(\w+))\s+[a-z][\w'’-]*)",
-    re.I,
-)
-
-
-@dataclass(frozen=True)
-class Bound:
-    test: Test
-    number: float
-    start: int
-    end: int
 
 
 def operation(question: str) -> Operation | None:
@@ -178,54 +117,6 @@ def operation(question: str) -> Operation | None:
         return Operation.ARGMAX
     if _LESS.search(question) and " or " in question:
         return Operation.ARGMIN
-    return None
-
-
-def compares(question: str) -> Operation | None:
-    """ARGMAX or ARGMIN for a question comparing named things (`Who speaks more, A or B?`)."""
-    if " or " not in question:
-        return None
-    if _MORE.search(question) or re.search(r"\bmost\b", question, re.I):
-        return Operation.ARGMAX
-    if _LESS.search(question) or re.search(r"\b(?:least|fewest)\b", question, re.I):
-        return Operation.ARGMIN
-    return None
-
-
-def place(question: str) -> int:
-    """The place a ranking asks for (2: `the second most`)."""
-    found = _PLACE.search(question)
-    if found is None:
-        return 1
-    word = found.group(1).lower()
-    return ORDINALS.index(word) + 1 if word in ORDINALS else int(word[0])
-
-
-def last(question: str) -> bool:
-    return bool(_LAST.search(question))
-
-
-def bounds(question: str) -> list[Bound]:
-    found = []
-    for match in _BOUND.finditer(question):
-        op = " ".join(match["op"].lower().split())
-        value = float(match["n"].replace(",", ""))
-        found.append(Bound(_BOUND_TESTS[op], value, match.start(), match.end()))
-    return found
-
-
-def exactly(question: str) -> int | None:
-    """How many times, or how many of a thing, the question asks for exactly (`speak only
-    once`, `have exactly one speech`, `just two scenes`), if it asks so."""
-    for match in _EXACTLY.finditer(question):
-        said, count = match.group(1), match.group(2)
-        if said:
-            return _TIMES_SAID[said.lower()]
-        if count is None:
-            return 1  # (`a single speech`)
-        number = numeral(count) if count.isalpha() and count.islower() or count.isdigit() else None
-        if number is not None:  # (`one`, `2`; not the roman `I` of `only I speak`)
-            return number
     return None
 
 
@@ -242,63 +133,6 @@ def term(question: str) -> tuple[str, int, int] | None:
             if group and match.group(group).strip().lower() not in unwanted:
                 return match.group(group).strip(), match.start(group), match.end(group)
     return None
-
-
-def identifier(question: str) -> tuple[str, int, int] | None:
-    """A word written as code writes names (`msgid_plural`), and where: a literal the rows say,
-    unless the tables name it."""
-    match = _IDENTIFIER.search(question)
-    return None if match is None else (match.group(), match.start(), match.end())
-
-
-def appears(question: str) -> tuple[str, int, int] | None:
-    """A word the question asks where it appears (`does the word crown appear`, `does Banquo
-    appear`): a counted word unless the source's tables hold it as a value."""
-    match = _APPEARS.search(question)
-    if match is None or match.group(1).lower() in _NOT_TERMS:
-        return None
-    return match.group(1), match.start(1), match.end(1)
-
-
-def groups(question: str, which: bool = True) -> list[tuple[str, int]]:
-    """The noun phrases after `which`, `what`, `per`, `each` or `by`, and where they start: what
-    a question may group by (`Which account`, `in which act`, `per island`); only those after
-    `per`, `each` or `by` unless `which`."""
-    found = []
-    for trigger in _TRIGGER.finditer(question):
-        if trigger.group(1) and not which:
-            continue
-        phrase: list[re.Match[str]] = []
-        for token in _TOKEN.finditer(question, trigger.end()):
-            word = token.group().lower()
-            if not phrase and (word in _SKIPPED or re.fullmatch(r"\d+(?:st|nd|rd|th)", word)):
-                continue
-            if word in _PHRASE_ENDS or len(phrase) == 3:
-                break
-            phrase.append(token)
-            if question[token.end() : token.end() + 1] in (",", "?", ".", ";"):
-                break
-        among = _AMONG.search(question)  # (`Of all the plays here, which one…`: the plays)
-        if among and re.match(r"ones?\b", question[trigger.end() :], re.I):
-            found.append((among.group(1), among.start(1)))
-        elif phrase:
-            found.append((question[phrase[0].start() : phrase[-1].end()], phrase[0].start()))
-    if which:  # (the noun a superlative's clause qualifies comes first: `the play with…`)
-        found = [(m.group(1), m.start(1)) for m in _MODIFIED.finditer(question)] + found
-    return found
-
-
-_CUE = re.compile(
-    r"\b(?:number|count|amount|total\s+number)\s+of\b|\bhow\s+many\b"
-    r"|^\s*(?:name|give|identify|tell\s+me|list|show|find|report|state)\b",  # (a request's verb)
-    re.I,
-)
-
-
-def cue_spans(question: str) -> list[tuple[int, int]]:
-    """Where the question's words say to count or what to do (`number of`, `Name the…`): they
-    name no column."""
-    return [(m.start(), m.end()) for m in _CUE.finditer(question)]
 
 
 COUNTING = frozenset(  # words that say how to count: no value of a column, written small
@@ -331,17 +165,6 @@ def whole_text(question: str) -> bool:
     return bool(_WHOLE.search(question))
 
 
-def occurrences(question: str) -> bool:
-    """Whether the question counts each time a thing occurs (`how many times`, `how often`)."""
-    return re.search(_OCCURRENCES, question, re.I) is not None
-
-
-def share_of(question: str) -> int | None:
-    """Where the words naming what a share is of start (`What percentage of requests…`)."""
-    found = re.search(_OPERATIONS[0][1], question, re.I)
-    return found.end() if found else None
-
-
 def whether(question: str) -> bool:
     """Whether the question asks whether (`Does Banquo speak in Act 4?`, `Is there…`)."""
     return _WHETHER.match(question) is not None
@@ -350,27 +173,6 @@ def whether(question: str) -> bool:
 def names_wanted(question: str) -> bool:
     """Whether the question asks who or which (names a relation gives may answer it)."""
     return bool(_WHO_WHICH.search(question))
-
-
-_TOTAL = re.compile(next(p for op, p in _OPERATIONS if op is Operation.SUM), re.IGNORECASE)
-
-
-def asks_total(question: str) -> bool:
-    """Whether the question asks for a total (`the largest total quantity`: summed, then
-    ranked)."""
-    return bool(_TOTAL.search(question))
-
-
-def asks_who(question: str) -> bool:
-    return bool(_WHO.search(question))
-
-
-def after_who(question: str) -> int | None:
-    """Where the words after the question's `who` (`whom`, `whose`) start, if it has one."""
-    found = _WHO.search(question)
-    if found is None:
-        return None
-    return found.end() + len(question[found.end() :]) - len(question[found.end() :].lstrip())
 
 
 def chain(question: str) -> bool:

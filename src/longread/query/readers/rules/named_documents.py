@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from longread.query.core.catalog import Catalog
-from longread.query.readers.rules.spans import key, ngrams
+from longread.query.core.keys import key
+from longread.query.readers.rules.spans import ngrams
 from longread.text.rank import stem, terms
 
 ALONE = 1.0  # weight the one document's name loses where no `in`/`of` puts it as a place
