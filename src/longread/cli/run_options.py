@@ -58,8 +58,8 @@ READER = typer.Option(
     None,
     "--reader",
     help="Who reads a counting, ranking, listing or lookup question into the query run over "
-    "the records: a model spec, `rules` (the hand-written reader), or by default (also "
-    "$LONGREAD_READER) a hosted root model itself, else the local code model "
+    "the records: a model spec, `rules` (no model: only a word's mentions are counted), or by "
+    "default (also $LONGREAD_READER) a hosted root model itself, else the local code model "
     "local:qwen2.5-coder-1.5b (fetched once, 1.1 GB).",
 )
 ANSWER_MODEL = typer.Option(
