@@ -9,6 +9,7 @@ test's own rows."""
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 import json
 import subprocess
 import sys
@@ -108,6 +109,22 @@ def test_the_top_group_leads_and_its_rows_are_cited(tmp_path):
         answer = doc.query("Who uploaded the most? Name only.")
     assert answer.text.split("\n\n")[0] == "Ada Brant"
     assert answer.citations and all("Ada Brant" in c.text for c in answer.citations)
+
+
+def test_a_group_named_by_its_alias_cites_the_rows_of_the_group(tmp_path):
+    years = Counter(year for _, _, year in UPLOADS)
+    ((top, _), (_, second)) = years.most_common(2)
+    assert years[top] > second  # (one group leads)
+    model = writer(
+        "SELECT 'in ' || year AS era, count(*) AS n FROM uploads GROUP BY era ORDER BY n DESC"
+    )
+    path = tmp_path / "uploads.md"
+    path.write_text(f"# Uploads\n\n{TABLE}", encoding="utf-8")
+    with SingleDocRLM(path, model, model, store_path=tmp_path / "u.sqlite", cache=False) as doc:
+        answer = doc.query("Which year saw the most uploads?")
+    assert answer.text.startswith(f"in {top}, ")
+    assert answer.citations and all(f"| {top} |" in c.text for c in answer.citations)
+    assert answer.counts is not None and answer.counts.groups[0] == (f"in {top}", years[top])
 
 
 def test_an_error_goes_back_to_the_model_with_its_message(tmp_path):

@@ -1,5 +1,5 @@
-"""The `aggregate` strategy: the plan run over the source's record tables; where they cannot
-answer it, figures or names stated across the text, found by rules; else (its second way) the
+"""The `aggregate` strategy: the plan's statement run over the source's record tables; where they
+cannot answer it, figures or names stated across the text, found by rules; else (its second way) the
 sub-model lists, chunk by chunk over the whole source, the records the question counts, each kept
 only where its chunk holds it word for word, and code counts them. The answer leads with the
 result, says how every chunk was read, and cites the records counted. Never top-k passages."""
@@ -13,12 +13,12 @@ from longread.answer import Answer, Citation
 from longread.errors import InputError
 from longread.events import EventKind
 from longread.llm.usage import Purpose
-from longread.query.core.plan import Operation, Plan, PlanError
+from longread.query.core.plan import Operation, Plan
 from longread.store.record_query import QueryError
-from longread.strategies.aggregate import run_counted
 from longread.strategies.common import Run
 from longread.strategies.figures import NothingStated, run_stated
 from longread.strategies.planning import plan_for
+from longread.strategies.sql_answer import run_written
 from longread.strategies.texts import InMemory, TextDocs
 from longread.tools.bounds import fit_chars
 from longread.tools.corpus import CorpusTools
@@ -74,12 +74,10 @@ def run_aggregate(question: str, source: object, run: Run, by_model: bool = True
     if not plan.counts and plan.operation is None and not plan.names_wanted:
         raise NothingToCount("the question asks for no count, total, ranking or list")
     missing = "; ".join(plan.notes) or "the question names no record the source holds"
-    if plan.counts and plan.table is not None:
+    if plan.counts and plan.sql:
         try:
-            answer = run_counted(plan, source, run)
-            run.emit(EventKind.FINAL, answer=answer.text)
-            return answer
-        except (PlanError, QueryError) as error:
+            return run_written(plan, source, run)
+        except QueryError as error:
             missing = f"the records cannot answer it: {error}"
     try:
         return run_stated(plan, source, run)

@@ -34,7 +34,7 @@ def plan_for(question: str, source: object, run: Run) -> Plan:
     else:
         run.plan = read_plan(question, tables)
     if run.plan.operation is not None:  # (a fact's plan is its shape, said with the mode)
-        described = run.plan.sql or run.plan.described()
+        described = run.plan.sql or f"{run.plan.operation.value}: no statement"
         run.emit(EventKind.PHASE, name="PLAN", plan=described, reader=run.plan.reader)
     return run.plan
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from longread.answer import Answer
 from longread.errors import InputError
 from longread.query.core.plan import Plan
-from longread.strategies.aggregate import run_counted
 from longread.strategies.common import Run
+from longread.strategies.sql_answer import run_written
 from longread.text.claims import numbers
 from longread.text.rank import terms
 
@@ -26,14 +26,15 @@ class ShownCount:
     def made(cls, plan: Plan, source: object, run: Run) -> ShownCount | None:
         """The count of what the question counts, by the source's records (no model), where the
         plan names a record table of the source."""
-        if plan.table is None:
+        if not plan.sql:
             return None
         try:
-            answer = run_counted(plan, source, run)
+            answer = run_written(plan, source, run)
         except InputError:
             return None
         asked = set(plan.words)
-        return cls(answer, [set(terms(group)) - asked for group in _groups(answer.text)])
+        groups = [g for g, _ in answer.counts.groups] if answer.counts else [lead_of(answer.text)]
+        return cls(answer, [set(terms(group)) - asked for group in groups])
 
     @property
     def lead(self) -> str:
@@ -53,13 +54,6 @@ class ShownCount:
         best = max(range(len(shares)), key=shares.__getitem__, default=None)
         named = best == 0 and shares[0][1] > 0 and shares.count(shares[0]) == 1
         return named and stated <= figures
-
-
-def _groups(text: str) -> list[str]:
-    """The groups a count names, the one it leads with first (`PRINCE HENRY` of `PRINCE HENRY:
-    170 speeches, the most.`, then each listed `- HOTSPUR: 120`)."""
-    lines = [lead_of(text)] + [line[2:] for line in text.splitlines() if line.startswith("- ")]
-    return list(dict.fromkeys(line.rpartition(":")[0] for line in lines if ":" in line))
 
 
 def lead_of(text: str) -> str:

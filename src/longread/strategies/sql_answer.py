@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from longread.answer import Answer
+from longread.answer import Answer, Counts
 from longread.events import EventKind
 from longread.query.core.catalog import Catalog
 from longread.query.core.plan import Plan
@@ -30,12 +30,13 @@ CITED = 3  # rows cited
 CITE_CHARS = 200
 LISTED = 30  # values the first line lists at most
 SHOWN_ROWS = 10  # result rows shown under it
+GROUPS_KEPT = 500  # of a result of groups and their figures, kept for its table and chart
 REASON = "the question counts over the source's records: a query a model wrote, run by code"
 
 
 def run_written(plan: Plan, source: object, run: Run) -> Answer:
-    """The answer of the statement a model wrote for the plan's question (QueryError if it
-    fails now)."""
+    """The answer of the statement written for the plan's question, by a model or by the rules
+    (QueryError if it fails now)."""
     catalog = catalog_of(source)
     result = catalog.computed(
         ("sql", plan.sql), lambda: catalog.query.execute(plan.sql, max_rows=MAX_RESULT_ROWS)
@@ -52,6 +53,7 @@ def run_written(plan: Plan, source: object, run: Run) -> Answer:
         text=text,
         mode="aggregate",
         citations=rows[:CITED],
+        counts=_groups(result),
         computed=text,
         usage=run.gateway.usage.to_dict(),
         stats={"rows": len(result.rows), "cut": result.cut},
@@ -87,6 +89,19 @@ def explained(plan: Plan, result: Result, kept: tuple[int, int] | None = None) -
         if len(result.rows) > SHOWN_ROWS:
             lines.append(f"- … {len(result.rows) - SHOWN_ROWS:,} more")
     return "\n".join(lines)
+
+
+def _groups(result: Result) -> Counts | None:
+    """A result of several rows, each a name and its figure, as a grouping to show as a table
+    and a bar chart; None for any other result."""
+    rows = result.rows[:GROUPS_KEPT]
+    figures = len(result.columns) >= 2 and all(
+        isinstance(row[1], int | float) and not isinstance(row[1], bool) for row in rows
+    )
+    if len(rows) < 2 or not figures:
+        return None
+    groups = [(lead_value(row[0]), row[1]) for row in rows]
+    return Counts(group=result.columns[0], figure=result.columns[1], groups=groups)
 
 
 def _kept_by_filter(catalog: Catalog, sql: str) -> tuple[int, int] | None:

@@ -83,11 +83,14 @@ def citing_sql(sql: str, first_row: tuple[Any, ...] | None, columns: list[str]) 
         if first_row is None:
             return None
         held = dict(zip([c.lower() for c in columns], first_row, strict=False))
+        named = {e.alias.lower(): e.this for e in tree.expressions if isinstance(e, exp.Alias)}
         for key in group.expressions:
             value = held.get(key.sql(dialect="sqlite").lower(), held.get(key.alias_or_name.lower()))
             if value is None:
                 return None
-            where.append(exp.EQ(this=key.copy(), expression=_value(value)))
+            alias = isinstance(key, exp.Column) and not key.table and key.name.lower() in named
+            grouped = named[key.name.lower()] if alias else key  # (`GROUP BY hour`: its expression)
+            where.append(exp.EQ(this=grouped.copy(), expression=_value(value)))
     plain = exp.select(*spans).from_(source.this.copy())
     if where:
         plain = plain.where(exp.and_(*where))

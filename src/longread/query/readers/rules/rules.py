@@ -6,20 +6,25 @@ rules say they did not count it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from longread.query.core.catalog import Catalog
-from longread.query.core.plan import TEXT, Filter, Operation, Plan, Shape, Test
+from longread.query.core.plan import TEXT, Operation, Plan, Shape
+from longread.query.core.schema_prompt import STRUCTURAL
 from longread.query.readers.rules import cues, reply_form
 from longread.query.readers.rules.named_documents import named_documents
+from longread.store.record_tables import quoted
 from longread.text.rank import terms
 
 DOCUMENT = "document"
 TIMES = frozenset("time times occurrence occurrences mention mentions".split())
 LISTING = (Operation.LIST, Operation.ARGMAX, Operation.ARGMIN)
+TOTALS = (Operation.COUNT, Operation.DISTINCT, Operation.SUM)  # (of mentions, a total is a count)
+_WHICH = re.compile(r"\b(?:which|what)\s+(\w+)", re.I)
 UNREAD = (
     "no model reads counting questions in this run (--reader rules), and the rules count only a "
-    "word's mentions in the text"
+    "word's mentions in a text with no records"
 )
 
 
@@ -61,48 +66,68 @@ def unqueried(question: str, why: str) -> Plan:
 
 def read_rules(question: str, catalog: Catalog) -> Plan:
     """The plan the rules read in the question: a fact or chain plan when it asks for no
-    operation (or whether something is so), a word's mentions counted over the whole text,
-    else a counting plan the rules could not read (`unqueried`)."""
+    operation (or whether something is so), a word's mentions counted over the whole text of a
+    source with no records (in one with records, the word may be said by someone, somewhere: the
+    model's to read), else a counting plan the rules could not read (`unqueried`)."""
     asked = reply_form.without_format(question)
     if cues.operation(asked) is None:
         return _fact(question, asked)
-    return text_plan(question, catalog) or unqueried(question, UNREAD)
+    records = any(name not in STRUCTURAL for name in catalog.tables)
+    counted = None if records else text_plan(question, catalog)  # (records: whose words, where)
+    return counted or unqueried(question, UNREAD)
 
 
 def text_plan(question: str, catalog: Catalog) -> Plan | None:
-    """A word's mentions over the whole text (`How many times does 'blood' appear?`): counted,
-    or the documents or sections holding it (`Which plays mention Rome?`, `In how many acts does
-    'crown' appear?`), in the documents the question names; None where it counts no word."""
+    """A word's mentions over the whole text (`How many times does 'blood' appear?`) counted by
+    one statement over the table of its mentions: counted, or the documents or sections holding
+    it (`Which plays mention Rome?`, `In how many acts does 'crown' appear?`), in the documents
+    the question names; None where it counts no word, or asks what no count of mentions gives."""
     asked = reply_form.without_format(question)
     operation, said = cues.operation(asked), cues.term(asked)
-    if operation is None or said is None:
+    if operation not in (*TOTALS, *LISTING) or said is None:
         return None
-    group, noun = None, None
-    counted = cues.counted(asked)
-    if counted is not None and counted[0].split()[0].lower() not in TIMES:
-        first = counted[0].split()[0]
-        group = _section_word(first, catalog) or (DOCUMENT if len(catalog.documents) > 1 else None)
-        if group is not None and operation is Operation.COUNT:
-            operation, noun = Operation.DISTINCT, first.lower()
-    if group is None and operation in LISTING and len(catalog.documents) > 1:
-        group = DOCUMENT
-    named = [
-        held
-        for held, start, end, _ in named_documents(asked, catalog)
-        if end <= said[1] or start >= said[2]  # (not the word counted: `Rome` of rome.md)
-    ]
-    filters = (Filter(DOCUMENT, Test.IN, tuple(sorted({d for h in named for d in h}))),)
-    return Plan(
-        question,
-        Shape.AGGREGATE,
-        operation,
-        TEXT,
-        term=said[0],
-        filters=filters if named else (),
-        group_by=group,
-        noun=noun,
-        **_flags(asked),
+    group = _grouped_by(asked, operation, catalog)
+    named = sorted(
+        {
+            document
+            for held, start, end, _ in named_documents(asked, catalog)
+            if end <= said[1] or start >= said[2]  # (not the word counted: `Rome` of rome.md)
+            for document in held
+        }
     )
+    table = quoted(catalog.mentions_table(said[0]).name)
+    held = ", ".join("'" + name.replace("'", "''") + "'" for name in named)
+    where = f" WHERE document IN ({held})" if named else ""
+    if group is None:
+        sql = f"SELECT count(*) AS mentions FROM {table}{where}"
+    elif operation in TOTALS:
+        sql = f"SELECT count(DISTINCT {quoted(group)}) AS {quoted(group)} FROM {table}{where}"
+    else:
+        order = "ASC" if operation is Operation.ARGMIN else "DESC"
+        limit = "" if operation is Operation.LIST else " LIMIT 1"
+        sql = (
+            f"SELECT {quoted(group)}, count(*) AS mentions FROM {table}{where} "
+            f"GROUP BY {quoted(group)} ORDER BY mentions {order}{limit}"
+        )
+    flags = _flags(asked)
+    return Plan(question, Shape.AGGREGATE, operation, TEXT, term=said[0], sql=sql, **flags)
+
+
+def _grouped_by(asked: str, operation: Operation, catalog: Catalog) -> str | None:
+    """What the mentions are grouped by: the kind of section (or the documents, in a source of
+    several) named as what is counted (`how many acts`) or asked which of (`which play`)."""
+    if operation in TOTALS:
+        counted = cues.counted(asked)
+        noun = counted[0].split()[0] if counted is not None else None
+        if noun is None or noun.lower() in TIMES:
+            return None
+    else:
+        found = _WHICH.search(asked)
+        noun = found.group(1) if found is not None else None
+    column = _section_word(noun, catalog) if noun is not None else None
+    if column is None and (noun is not None or operation in LISTING):
+        return DOCUMENT if len(catalog.documents) > 1 else None
+    return column
 
 
 def _section_word(noun: str, catalog: Catalog) -> str | None:
