@@ -29,8 +29,7 @@ from longread.store.record_views import View, ViewPart
 MAX_CHARS = 50_000_000  # a word's mentions are looked for in this much of a source at most
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".csv", ".tsv", ".log", ".mbox", ".eml")
 TEXT_TABLE = "text_mentions"  # the table of a word's mentions in the whole text
-SCAN_ROWS = 200_000  # a larger table's varied columns are not scanned (for heads, for words)
-HEADS_SHARE = 0.8  # of a column's rows whose values must have a head for heads to name them
+SCAN_ROWS = 200_000  # a larger table's varied columns are not scanned (for words a value holds)
 Progress = Callable[[int, int], None]
 
 
@@ -103,23 +102,6 @@ class Catalog:
         """How many rows hold a value in the column."""
         listed, unlisted = self._counts(table, column)
         return sum(n for v, n in listed if v is not None) + unlisted
-
-    def heads(self, table: str, column: str) -> list[str]:
-        """Of a text column too varied to list, the heads its values share (`video/` of
-        `video/mp4`, `/usr/` of `/usr/bin/env`): each value up to its first `/`, where most
-        values have one and they are few; none for a table of over SCAN_ROWS rows."""
-        held = self.tables.get(table)
-        if held is None or held.rows > SCAN_ROWS:
-            return []
-        name = quoted(column)
-        head = f"substr({name}, 1, instr(substr({name}, 2), '/') + 1)"
-        sql = (
-            f"SELECT {head} AS h, count(*) FROM {quoted(table)} WHERE instr(substr({name}, 2), "
-            f"'/') > 0 GROUP BY h HAVING count(*) > 1 LIMIT {VALUES_KEPT + 1}"
-        )
-        found = self.computed(sql, lambda: self.query.execute(sql, max_rows=VALUES_KEPT + 1).rows)
-        share = sum(n for _, n in found) >= HEADS_SHARE * held.rows
-        return [str(h) for h, _ in found] if share and len(found) <= VALUES_KEPT else []
 
     def holding(
         self, table: str, column: str, texts: Sequence[str], within: bool = False
@@ -231,12 +213,6 @@ class Catalog:
         """Characters [start, end) of a document of the source."""
         doc = next((d for d in self.docs if d.name == document), None)
         return "" if doc is None else doc.store.documents.read_range(doc.store_id, start, end)
-
-    def display(self, document: str) -> str:
-        """A document as an answer names it: its title and its file (`Macbeth (macbeth.md)`),
-        or its file where the title is only the file's name."""
-        title = self.titles.get(document, "")
-        return f"{title} ({document})" if title and title != document else document
 
     def mentions_table(self, term: str) -> CatalogTable:
         """The table TEXT of every whole-word mention of `term` in the source's text (MAX_CHARS
