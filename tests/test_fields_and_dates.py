@@ -1,7 +1,8 @@
-"""Records written as named fields on one line (`Date: … || User: … || Instance: …`), counted
-as a user asks: by a field's value, by a word their text says, and by a part of their date (the
-month, the year, the day of the week, the hour). Gold answers come from the test's own parsing
-with `datetime`."""
+"""Records written as named fields on one line (`Date: … || User: … || Instance: …`), their
+dates read to the hour, counted by a field's value and by a word their text says; a web server's
+requests counted by a part of their time and by their method and status. The statements are the
+test's, written by a scripted stand-in for the code model; gold answers come from the test's own
+parsing with `datetime`."""
 
 from __future__ import annotations
 
@@ -10,8 +11,6 @@ import re
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
-
-import pytest
 
 from counted import ask
 from longread.ingest.records import find_tables
@@ -46,30 +45,23 @@ def test_each_line_of_named_fields_is_a_record_whatever_its_text_holds(tmp_path)
     assert [c.name for c in table.columns] == ["date", "user", "instance"]
     assert [c.type.value for c in table.columns] == ["date", "number", "text"]
     assert len(table) == len(rows) and table.values[2] == [t for _, _, t in rows]
+    assert table.values[0] == [f"{w:%Y-%m-%d %H}:00:00" for w, _, _ in rows]  # (to the hour)
     user = Counter(u for _, u, _ in rows).most_common()[2][0]
-    said = ask(path, f"How many instances did user {user} post?", tmp_path)
-    assert said.startswith(f"{sum(u == user for _, u, _ in rows)} instances"), said
+    said = ask(
+        path,
+        f"How many instances did user {user} post?",
+        tmp_path,
+        f"SELECT count(*) FROM records WHERE user = {user}",
+    )
+    assert said == str(sum(u == user for _, u, _ in rows)), said
     king = sum(bool(re.search(r"\bking\b", t, re.I)) for _, _, t in rows)
-    assert ask(path, "How many instances mention the king?", tmp_path).startswith(f"{king} ")
-
-
-@pytest.mark.parametrize(
-    ("question", "part"),
-    [
-        ("In which month were the most instances posted?", lambda w: f"{w:%B}"),
-        ("Which year has the most instances?", lambda w: f"{w:%Y}"),
-        ("On which day of the week were the most instances posted?", lambda w: f"{w:%A}"),
-        ("At which hour were the most instances posted?", lambda w: f"{w:%H}"),
-    ],
-)
-def test_a_part_of_the_date_groups_the_records(tmp_path, question, part):
-    path = tmp_path / "records.txt"
-    rows = write_records(path)
-    counted = Counter(part(w) for w, _, _ in rows).most_common()
-    top, n = counted[0]
-    assert n > counted[1][1]  # (one group has the most: the answer is one value)
-    said = ask(path, question, tmp_path)
-    assert said.startswith(f"{top}: {n} instances, the most"), said
+    said = ask(
+        path,
+        "How many instances mention the king?",
+        tmp_path,
+        "SELECT count(*) FROM records WHERE mentions(instance, 'king') > 0",
+    )
+    assert said == str(king), said
 
 
 def test_dates_written_in_words_are_dates():
@@ -96,15 +88,28 @@ def test_a_web_servers_requests_ranked_by_a_part_of_their_date(tmp_path):
     )
     hours = Counter(f"{w:%H}" for w in stamps).most_common()
     assert hours[0][1] > hours[1][1]
-    said = ask(path, "What is the busiest hour?", tmp_path)
-    assert said.startswith(f"{hours[0][0]}: {hours[0][1]} "), said
+    said = ask(
+        path,
+        "What is the busiest hour?",
+        tmp_path,
+        "SELECT strftime('%H', time), count(*) FROM log GROUP BY strftime('%H', time) "
+        "ORDER BY count(*) DESC LIMIT 1",
+    )
+    assert said == hours[0][0], said
     days = Counter(f"{w:%Y-%m-%d}" for w in stamps).most_common()
-    said = ask(path, "Which was the quietest day?", tmp_path)
-    assert said.startswith(f"{days[-1][0]}: {days[-1][1]} "), said
-    assert ask(path, "How many requests were made?", tmp_path).startswith(f"{len(stamps)} requests")
+    assert days[-1][1] < days[-2][1]  # (one day has the fewest: the answer is one value)
+    said = ask(
+        path,
+        "Which was the quietest day?",
+        tmp_path,
+        "SELECT date(time), count(*) FROM log GROUP BY date(time) ORDER BY count(*) ASC LIMIT 1",
+    )
+    assert said == days[-1][0], said
+    said = ask(path, "How many requests were made?", tmp_path, "SELECT count(*) FROM log")
+    assert said == str(len(stamps)), said
 
 
-def test_a_share_is_of_the_rows_its_first_words_name(tmp_path):
+def test_a_share_of_requests_is_counted_from_their_method_and_status(tmp_path):
     chance = random.Random(9)
     rows = [(chance.choice(["GET", "POST"]), chance.choice([200, 200, 404, 500]), f"/p{n % 4}")
             for n in range(200)]  # fmt: skip
@@ -119,18 +124,19 @@ def test_a_share_is_of_the_rows_its_first_words_name(tmp_path):
         encoding="utf-8",
     )
     missing = sum(1 for _, s, _ in rows if s == 404)
-    said = ask(path, "What percentage of requests got a 404?", tmp_path)
-    assert said.startswith(f"{100 * missing / len(rows):.1f}%: {missing} of the 200 requests"), said
+    said = ask(
+        path,
+        "What percentage of requests got a 404?",
+        tmp_path,
+        "SELECT round(100.0 * sum(status = 404) / count(*), 1) FROM log",
+    )
+    assert said == f"{round(100 * missing / len(rows), 1):g}", said
     posted = [s for m, s, _ in rows if m == "POST"]
     failed = sum(1 for s in posted if s == 500)
-    said = ask(path, "What share of POST requests returned 500?", tmp_path)
-    share = f"{round(100 * failed / len(posted), 1):g}"
-    assert said.startswith(f"{share}%: {failed} of the {len(posted)} requests"), said
-
-
-def test_a_weekday_named_filters_by_the_weekday_of_the_date(tmp_path):
-    path = tmp_path / "records.txt"
-    rows = write_records(path)
-    mondays = sum(1 for w, _, _ in rows if w.weekday() == 0)
-    said = ask(path, "How many instances were posted on a Monday?", tmp_path)
-    assert said.startswith(f"{mondays} instances"), said
+    said = ask(
+        path,
+        "What share of POST requests returned 500?",
+        tmp_path,
+        "SELECT round(100.0 * sum(status = 500) / count(*), 1) FROM log WHERE method = 'POST'",
+    )
+    assert said == f"{round(100 * failed / len(posted), 1):g}", said

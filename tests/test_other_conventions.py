@@ -1,7 +1,8 @@
-"""Records written in other conventions, asked as a user would: a bank export with semicolons,
-decimal commas and day-first dates; an INI file's sections with yes-or-no settings; a BibTeX
-file's entries of several types; a transcript whose turns carry a time. Every gold answer is
-computed by the test's own code."""
+"""Records written in other conventions: a bank export with semicolons, decimal commas and
+day-first dates; an INI file's sections with yes-or-no settings; a BibTeX file's entries of
+several types; a transcript whose turns carry a time; a changelog's entries signed by who
+uploaded them. The statements are the test's, written by a scripted stand-in for the code model;
+every gold answer is computed by the test's own code."""
 
 from __future__ import annotations
 
@@ -34,15 +35,29 @@ def test_a_bank_export_with_decimal_commas_and_day_first_dates(tmp_path):
     rows = write_export(path)
     [table] = find_tables(path.read_text(encoding="utf-8"), path.name)
     assert [c.type.value for c in table.columns] == ["date", "number", "text"]
+    assert table.values[0] == [d.isoformat() for d, _, _ in rows]  # (the day first)
     assert table.values[1] == [a for _, a, _ in rows]
     march = sum(1 for d, _, _ in rows if d.month == 3)
-    assert ask(path, "How many payments were made in March?", tmp_path).startswith(f"{march} ")
+    said = ask(
+        path,
+        "How many payments were made in March?",
+        tmp_path,
+        "SELECT count(*) FROM export WHERE strftime('%m', date) = '03'",
+    )
+    assert said == str(march), said
     totals = Counter()
     for _, amount, category in rows:
         totals[category] += amount
-    top = max(totals, key=totals.__getitem__)
-    said = ask(path, "Which category has the highest total?", tmp_path)
-    assert said.startswith(f"{top}: {totals[top]:,.2f}"), said
+    (top, most), second = totals.most_common(2)
+    assert most > second[1]
+    said = ask(
+        path,
+        "Which category has the highest total?",
+        tmp_path,
+        "SELECT category, sum(amount) FROM export GROUP BY category "
+        "ORDER BY sum(amount) DESC LIMIT 1",
+    )
+    assert said == top, said
 
 
 def test_a_comma_is_a_thousands_mark_unless_the_decimals_say_otherwise():
@@ -60,12 +75,17 @@ def test_sections_of_an_ini_file_with_a_yes_or_no_setting(tmp_path):
         encoding="utf-8",
     )
     [table] = find_tables(path.read_text(encoding="utf-8"), path.name)
-    assert table.values[0] == [n for n, _, _ in services]
+    assert [c.name for c in table.columns] == ["name", "enabled", "owner"]
+    assert table.values == [list(column) for column in zip(*services, strict=True)]
     enabled = sum(on == "true" for _, on, _ in services)
     assert enabled not in (0, len(services))
-    assert ask(path, "How many services are enabled?", tmp_path).startswith(f"{enabled} ")
-    off = len(services) - enabled
-    assert ask(path, "How many services are not enabled?", tmp_path).startswith(f"{off} ")
+    said = ask(
+        path,
+        "How many services are enabled?",
+        tmp_path,
+        "SELECT count(*) FROM services WHERE enabled = 'true'",
+    )
+    assert said == str(enabled), said
 
 
 def test_bibtex_entries_keep_their_type(tmp_path):
@@ -78,8 +98,13 @@ def test_bibtex_entries_keep_their_type(tmp_path):
         ),
         encoding="utf-8",
     )
-    said = ask(path, "How many entries are books?", tmp_path)
-    assert said.startswith(f"{kinds.count('book')} "), said
+    said = ask(
+        path,
+        "How many entries are books?",
+        tmp_path,
+        "SELECT count(*) FROM refs WHERE type = 'book'",
+    )
+    assert said == str(kinds.count("book")), said
 
 
 def test_turns_stamped_with_a_time_say_who_spoke(tmp_path):
@@ -94,10 +119,16 @@ def test_turns_stamped_with_a_time_say_who_spoke(tmp_path):
     )
     (top, n), second = Counter(names).most_common(2)
     assert n > second[1]
-    assert ask(path, "Who spoke the most?", tmp_path).startswith(f"{top}: {n} ")
+    said = ask(
+        path,
+        "Who spoke the most?",
+        tmp_path,
+        "SELECT field, count(*) FROM point GROUP BY field ORDER BY count(*) DESC LIMIT 1",
+    )
+    assert said == top, said
 
 
-def test_who_did_the_most_is_read_in_the_records_spanning_the_text(tmp_path):
+def test_the_lines_signing_a_changelog_s_entries_are_records_of_who_uploaded(tmp_path):
     chance = random.Random(5)
     uploaders = [chance.choice(["Ines Duarte", "Ana Lima", "Rui Sousa"]) for _ in range(12)]
     notes = ["LP", "Closes"]  # (a line's capitalized word, said again and again: not who uploaded)
@@ -112,20 +143,13 @@ def test_who_did_the_most_is_read_in_the_records_spanning_the_text(tmp_path):
     path.write_text("\n".join(entries), encoding="utf-8")
     (top, n), second = Counter(uploaders).most_common(2)
     assert n > second[1]
-    assert ask(path, "Who made the most uploads?", tmp_path).startswith(f"{top}: {n} ")
-
-
-def test_a_word_put_in_a_column_keeps_the_rows_whose_column_holds_it(tmp_path):
-    subjects = ["[HOWTO] Revert", "Question", "[HOWTO] Use hooks", "Re: Question", "[HOWTO] Pack"]
-    path = tmp_path / "howto.mbox"  # (named for what its subjects say too)
-    path.write_text(
-        "".join(
-            f"From a{n}@example.org Mon Apr 14 17:0{n}:00 2024\nFrom: Ann <a{n}@example.org>\n"
-            f"Subject: {subject}\nDate: Mon, 14 Apr 2024 17:0{n}:00 +0000\n\nHow to do it.\n\n"
-            for n, subject in enumerate(subjects * 2)
-        ),
-        encoding="utf-8",
+    tables = find_tables(path.read_text(encoding="utf-8"), path.name)
+    [signed] = [t for t in tables if [c.name for c in t.columns][:2] == ["name", "email"]]
+    assert signed.values[0] == uploaders  # (not the notes' `LP:` and `Closes:`)
+    said = ask(
+        path,
+        "Who made the most uploads?",
+        tmp_path,
+        "SELECT name, count(*) FROM records_4 GROUP BY name ORDER BY count(*) DESC LIMIT 1",
     )
-    howto = 2 * sum(1 for s in subjects if "HOWTO" in s)
-    said = ask(path, "How many emails have HOWTO in the subject?", tmp_path)
-    assert said.startswith(f"{howto} emails"), said
+    assert said == top, said

@@ -1,8 +1,9 @@
 """A play in the plain layouts it is printed in beside Markdown: Project Gutenberg's (`MACBETH.`
 alone on a line over the speech, headings as plain lines), a screenplay's (the name indented in
 capitals over the indented speech, `(V.O.)` after some) and a record of debates' (`Mr. MACBETH.`
-before the words). Gold answers are computed by the test's own reading of
-the Markdown source (`**Name**` over each speech), never the system's."""
+before the words). The statements counting the speeches are the test's, written by a scripted
+stand-in for the code model; gold answers are computed by the test's own reading of the
+Markdown source (`**Name**` over each speech), never the system's."""
 
 from __future__ import annotations
 
@@ -75,23 +76,33 @@ def test_a_play_printed_plain_is_read_speech_by_speech(tmp_path, layout):
     said = speeches()
     assert spoken(path, tmp_path) == Counter(s for _, s in said)
     macbeth = sum(speaker == "MACBETH" for _, speaker in said)
-    answer = ask(path, "How many speeches does Macbeth have?", tmp_path)
-    assert answer.startswith(f"{macbeth} speeches"), answer
+    answer = ask(
+        path,
+        "How many speeches does Macbeth have?",
+        tmp_path,
+        "SELECT count(*) FROM dialogue WHERE speaker = 'MACBETH'",
+    )
+    assert answer == str(macbeth), answer
     second = sum(act == "ACT II" for act, _ in said)
-    answer = ask(path, "How many speeches are there in Act 2?", tmp_path)
-    assert answer.startswith(f"{second} speeches"), answer
+    answer = ask(
+        path,
+        "How many speeches are there in Act 2?",
+        tmp_path,
+        "SELECT count(*) FROM dialogue WHERE act = 'ACT II'",
+    )
+    assert answer == str(second), answer
 
 
 def test_a_heading_line_shaped_like_a_label_opens_no_speech(tmp_path):
     path = tmp_path / "macbeth-gutenberg.txt"
     text = relaid("gutenberg").replace("\nSCENE ", "\nSCENE. ")  # (`SCENE. II. A room.`)
     path.write_text(text, encoding="utf-8")
-    answer = ask(path, "Who has the most speeches?", tmp_path)
-    top, most = Counter(s for _, s in speeches()).most_common(1)[0]
-    assert answer.startswith(f"{top}: {most} speeches"), answer
-
-
-def test_the_total_number_of_things_is_said_in_the_question_s_word(tmp_path):
-    scenes = len(re.findall(r"^#+ SCENE ", MACBETH.read_text(encoding="utf-8"), re.M))
-    answer = ask(MACBETH, "What is the total number of scenes in the play?", tmp_path)
-    assert answer.startswith(f"{scenes} scenes"), answer
+    said = Counter(s for _, s in speeches())
+    assert spoken(path, tmp_path) == said  # (no speech of `SCENE`, none cut by it)
+    answer = ask(
+        path,
+        "Who has the most speeches?",
+        tmp_path,
+        "SELECT speaker, count(*) FROM dialogue GROUP BY speaker ORDER BY count(*) DESC LIMIT 1",
+    )
+    assert answer == said.most_common(1)[0][0], answer

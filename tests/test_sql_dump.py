@@ -1,6 +1,7 @@
 """An SQL dump's inserted rows are records, read as text, never run: SQLite's `.dump` (a row to a
 statement, columns named by `CREATE TABLE`) and a mysqldump's rows many to a statement with their
-columns listed; and a fact one row states is looked up in a table by code. Gold answers are
+columns listed; and a fact one row states is looked up in a table by code. The statements are the
+test's, written by a scripted stand-in for the code model (see statements); gold answers are
 computed by the test's own code (`Counter`, SQLite itself)."""
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from counted import ask
-from longread.api import SingleDocRLM
+from counted import answered, ask
+from longread.api import RunOptions, SingleDocRLM
 from longread.ingest.records import find_tables
-from longread.llm.scripted import ScriptedLM
 from longread.strategies import planning
+from statements import writing
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -39,10 +40,14 @@ def test_rows_of_sqlites_dump_are_a_table_named_by_create_table(tmp_path):
     assert [c.name for c in table.columns] == ["id", "speaker", "line", "words"]
     assert list(table.values[2]) == [line for _, line in speeches]
     top, most = Counter(who for who, _ in speeches).most_common(1)[0]
-    said = ask(path, "Who has the most speeches?", tmp_path)
-    assert said.startswith(top), said
-    said = ask(path, f"How many speeches does {top.title()} have?", tmp_path)
-    assert said.startswith(f"{most} speeches"), said
+    sql = "SELECT speaker, count(*) AS n FROM speech GROUP BY speaker ORDER BY n DESC LIMIT 1"
+    assert ask(path, "Who has the most speeches?", tmp_path, sql) == top
+    question = f"How many speeches does {top.title()} have?"
+    sql = f"SELECT count(*) FROM speech WHERE speaker = '{top}'"
+    answer = answered(path, question, tmp_path, sql)
+    assert answer.mode == "aggregate" and answer.text.splitlines()[0] == str(most), answer.text
+    first = next(line for who, line in speeches if who == top).replace("'", "''")
+    assert any(first in c.text for c in answer.citations), answer.citations
 
 
 def test_rows_many_to_a_statement_with_their_columns_listed_are_read(tmp_path):
@@ -59,9 +64,11 @@ def test_rows_many_to_a_statement_with_their_columns_listed_are_read(tmp_path):
     [table] = [t for t in find_tables(path.read_text(encoding="utf-8")) if t.kind == "sql"]
     assert len(table) == len(speeches) and [c.name for c in table.columns] == ["id", "who", "chars"]
     longest = max(len(line) for _, line in speeches)
-    who = next(who for who, line in speeches if len(line) == longest)
-    said = ask(path, "What is the largest chars value?", tmp_path)
-    assert said.startswith(f"{who}: {longest} chars"), said
+    n, who = next((n, who) for n, (who, line) in enumerate(speeches, 1) if len(line) == longest)
+    sql = "SELECT who, chars FROM turns ORDER BY chars DESC, id LIMIT 1"
+    answer = answered(path, "Whose turn has the most chars?", tmp_path, sql)
+    assert answer.mode == "aggregate" and answer.text.splitlines()[0] == who, answer.text
+    assert any(c.text == f"({n},'{who}',{longest})" for c in answer.citations), answer.citations
 
 
 def _pins(path: Path) -> dict[str, str]:
@@ -75,8 +82,10 @@ def _pins(path: Path) -> dict[str, str]:
 def test_a_fact_one_row_states_is_looked_up(tmp_path):
     path = tmp_path / "requirements.txt"
     pins = _pins(path)
-    said = ask(path, "Which version of numpy is installed?", tmp_path)
-    assert said.startswith(f"{pins['numpy']}, the only one (1 "), said
+    sql = "SELECT version FROM records WHERE field = 'numpy'"
+    answer = answered(path, "Which version of numpy is installed?", tmp_path, sql)
+    assert answer.mode == "aggregate" and answer.text.splitlines()[0] == pins["numpy"], answer.text
+    assert [c.text for c in answer.citations] == [f"numpy=={pins['numpy']}"], answer.citations
 
 
 def test_a_long_documents_fact_is_looked_up_once_its_records_are_found(tmp_path, monkeypatch):
@@ -85,12 +94,21 @@ def test_a_long_documents_fact_is_looked_up_once_its_records_are_found(tmp_path,
     monkeypatch.setattr(planning, "LOOKUP_CHARS", 100)
     path = tmp_path / "requirements.txt"
     pins = _pins(path)
-    model = ScriptedLM(["It does not say."] * 4, writes_code=False)
     question = "Which version of numpy is installed?"
-    with SingleDocRLM(path, model, model, cache=False, store_path=tmp_path / "i.sqlite") as doc:
+    counting = "How many packages are pinned?"
+    model = writing(
+        {
+            question: "SELECT version FROM records WHERE field = 'numpy'",
+            counting: "SELECT count(*) FROM records",
+        },
+        other=lambda request: "It does not say.",
+    )
+    options = RunOptions(reader="auto")
+    store = tmp_path / "i.sqlite"
+    with SingleDocRLM(path, model, model, cache=False, store_path=store, options=options) as doc:
         before = doc.ask(question)
-        counted = doc.ask("How many packages are pinned?")
+        counted = doc.ask(counting)
         after = doc.ask(question)
     assert before.mode != "aggregate" and before.text == "It does not say."
-    assert counted.mode == "aggregate" and counted.text.startswith(f"{len(pins)} packages")
-    assert after.mode == "aggregate" and after.text.startswith(pins["numpy"]), after.text
+    assert counted.mode == "aggregate" and counted.text.splitlines()[0] == str(len(pins))
+    assert after.mode == "aggregate" and after.text.splitlines()[0] == pins["numpy"], after.text

@@ -1,7 +1,8 @@
 """XML records as users are given them: a data dump's rows of attributes, a standard's entries
 nested in countries (with an `&` written bare), a feed's items of elements; and XML as hostile
 input: entities that grow without end, an external entity naming a file of this machine, a file
-cut short. Gold answers are computed by the test's own code (the standard library's
+cut short. The statements counting the records are the test's, written by a scripted stand-in
+for the code model; gold answers are computed by the test's own code (the standard library's
 ElementTree, never the finder's expat reading)."""
 
 from __future__ import annotations
@@ -46,11 +47,18 @@ def test_rows_of_a_data_dump_are_records_typed_by_their_attributes(tmp_path):
     body = [c.name for c in table.columns].index("body")
     assert table.values[body][0] == rows[0]["Body"]  # (its entities read: `<p>…&…</p>`)
     questions = sum(row["PostTypeId"] == "1" for row in rows)
-    said = ask(path, "How many posts are questions (PostTypeId 1)?", tmp_path)
-    assert said.startswith(f"{questions} posts"), said
-    top = max(int(row["Score"]) for row in rows)
-    said = ask(path, "What is the highest score of any post?", tmp_path)
-    assert f": {top} score" in said, said
+    said = ask(
+        path,
+        "How many posts are questions (PostTypeId 1)?",
+        tmp_path,
+        "SELECT count(*) FROM row WHERE posttypeid = 1",
+    )
+    assert said == str(questions), said
+    top = max(int(row["Score"]) for row in rows)  # (as numbers: '9' is less than '60')
+    said = ask(
+        path, "What is the highest score of any post?", tmp_path, "SELECT max(score) FROM row"
+    )
+    assert said == str(top), said
 
 
 def write_subdivisions(path: Path) -> Counter[str]:
@@ -79,11 +87,23 @@ def test_entries_nested_in_countries_carry_their_country(tmp_path):
     assert len(tables["entry"]) == sum(per_country.values())
     names = tables["entry"].values[[c.name for c in tables["entry"].columns].index("name")]
     assert "Bikini & Kili" in names
-    top, most = per_country.most_common(1)[0]
-    said = ask(path, "Which country has the most subdivisions?", tmp_path)
-    assert said.startswith(f"{top}: {most} "), said
-    said = ask(path, "How many subdivisions does FR have?", tmp_path)
-    assert said.startswith(f"{per_country['FR']} "), said
+    (top, most), second = per_country.most_common(2)
+    assert most > second[1]
+    said = ask(
+        path,
+        "Which country has the most subdivisions?",
+        tmp_path,
+        "SELECT country_code, count(*) FROM entry GROUP BY country_code "
+        "ORDER BY count(*) DESC LIMIT 1",
+    )
+    assert said == top, said
+    said = ask(
+        path,
+        "How many subdivisions does FR have?",
+        tmp_path,
+        "SELECT count(*) FROM entry WHERE country_code = 'FR'",
+    )
+    assert said == str(per_country["FR"]), said
 
 
 def test_items_of_a_feed_are_read_from_their_elements_in_one_language(tmp_path):
@@ -101,8 +121,13 @@ def test_items_of_a_feed_are_read_from_their_elements_in_one_language(tmp_path):
     assert table.values[columns.index("title")] == [t for t, _ in items]
     assert table.values[columns.index("category")][0] == f"{items[0][1]}, blog"
     security = sum(c == "security" for _, c in items)
-    said = ask(path, "How many items mention security in their category?", tmp_path)
-    assert said.startswith(f"{security} items"), said
+    said = ask(
+        path,
+        "How many items mention security in their category?",
+        tmp_path,
+        "SELECT count(*) FROM item WHERE mentions(category, 'security') > 0",
+    )
+    assert said == str(security), said
 
 
 def test_entities_that_grow_without_end_are_refused_quickly():
