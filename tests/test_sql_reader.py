@@ -9,10 +9,10 @@ test's own rows."""
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 import json
 import subprocess
 import sys
+from collections import Counter
 from functools import partial
 from pathlib import Path
 

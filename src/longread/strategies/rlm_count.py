@@ -21,6 +21,7 @@ class ShownCount:
 
     answer: Answer
     groups: list[set[str]]
+    asked: set[str]
 
     @classmethod
     def made(cls, plan: Plan, source: object, run: Run) -> ShownCount | None:
@@ -34,26 +35,27 @@ class ShownCount:
             return None
         asked = set(plan.words)
         groups = [g for g, _ in answer.counts.groups] if answer.counts else [lead_of(answer.text)]
-        return cls(answer, [set(terms(group)) - asked for group in groups])
+        return cls(answer, [set(terms(group)) - asked for group in groups], asked)
 
     @property
     def lead(self) -> str:
-        """The count's first paragraph: its result (`PRINCE HENRY: 170 speeches, the most.`)."""
+        """The count's first paragraph: its result (`PRINCE HENRY`, `170`)."""
         return lead_of(self.answer.text)
 
     def said_in(self, text: str) -> bool:
         """Whether `text` says what the count says: its figures, or, with no other figure, the
         group it leads with, named best of its groups by the share of that group's words it
-        states (`The prince` for `PRINCE HENRY`, asked of `Henry IV`; not `Lady Macbeth` for
-        `MACBETH`)."""
+        states, and no name it writes with a capital outside that group (`The prince` for
+        `PRINCE HENRY`, asked of `Henry IV`; not `Lady Macbeth` for `MACBETH`)."""
         figures, stated = numbers(self.lead), numbers(text)
         if figures and figures <= stated:
             return True
         said = set(terms(text))
+        capitals = set(terms(" ".join(w for w in text.split() if w[:1].isupper()))) - self.asked
         shares = [(len(g & said) / len(g), len(g & said)) if g else (0.0, 0) for g in self.groups]
         best = max(range(len(shares)), key=shares.__getitem__, default=None)
         named = best == 0 and shares[0][1] > 0 and shares.count(shares[0]) == 1
-        return named and stated <= figures
+        return named and capitals <= self.groups[0] and stated <= figures
 
 
 def lead_of(text: str) -> str:
