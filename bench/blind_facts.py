@@ -16,17 +16,9 @@ import os
 import statistics
 import subprocess
 import sys
-from datetime import date
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGE = ROOT / "docs" / "bench-blind-facts.md"
-HEADER = """# Fact questions of blind sets: lead and seconds
-
-One section a set, each written by this script when the set was scored (once). A set's README
-says how its questions and gold answers were made; the lead is the reply up to its first blank
-line (300 characters at most).
-"""
+from pages import write_page
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -59,23 +51,16 @@ def main() -> None:
         f"90th percentile {percentile(seconds, 0.9):.1f} s, slowest {max(seconds):.1f} s "
         f"(in-process, as `longread eval` times them, the index built on first use included). "
         f"Models: {models}; the answer model `{answer_model}` (beside a local root: "
-        "`local:qwen2.5-coder-1.5b`) reads each question's shape and states the answer."
+        "`local:qwen2.5-coder-1.5b`) reads each question's shape and states the answer. The "
+        "set's README says how its questions and gold answers were made; the lead is the reply up "
+        "to its first blank line (300 characters at most)."
     )
-    print(table, summary, sep="\n\n")
-    section = (
-        f"## {args.set.name}\n\nWritten by `python bench/blind_facts.py {args.set.as_posix()}` "
-        f"on {date.today().isoformat()}, {os.cpu_count()} cores, load average "
-        f"{os.getloadavg()[0]:.1f} at the end.\n\n{summary}\n\n{table}\n"
+    write_page(
+        "blind-facts",
+        "Fact questions of blind sets: lead and seconds",
+        f"{summary}\n\n{table}",
+        section=args.set.name,
     )
-    PAGE.write_text(HEADER + "".join(f"\n{s}" for s in sections(args.set.name, section)))
-
-
-def sections(name: str, section: str) -> list[str]:
-    """The page's sections, one a set, with this set's (`## name`) written anew."""
-    old = PAGE.read_text(encoding="utf-8").split("\n## ")[1:] if PAGE.exists() else []
-    kept = {part.split("\n", 1)[0]: "## " + part.rstrip() + "\n" for part in old}
-    kept[name] = section
-    return [kept[key] for key in sorted(kept)]
 
 
 if __name__ == "__main__":

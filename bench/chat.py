@@ -4,7 +4,8 @@ measured), and `longread ask FILE SECOND --json` answers the second alone; both 
 each with a fresh cache folder (no answer is reused from the cache). By default on the embedded
 local model; `--scripted` runs the same against a scripted OpenAI-compatible server on 127.0.0.1
 (readers quote the sentence sharing most words with the question; the root answers from the
-numbered passage sentence that does, and says when no passage bears on a follow-up).
+numbered passage sentence that does, and says when no passage bears on a follow-up). The table
+goes to its set-up's section of docs/bench-chat.md.
 
     python bench/chat.py [--scripted] [--model SPEC] [--mode MODE] [--limit N]
 """
@@ -23,6 +24,8 @@ from contextlib import nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from pages import write_page  # noqa: E402 - (this folder is on the path when run as a script)
 
 from fake_openai import fake_openai  # noqa: E402 - (the tests folder is on the path)
 from longread.text.rank import terms  # noqa: E402
@@ -108,13 +111,34 @@ def run(args: list[str], cache: Path, stdin: str | None = None) -> tuple[list[di
     return answers, seconds
 
 
+def has(answer: dict, needed: str) -> bool:
+    """Whether the answer holds the word its follow-up needs."""
+    return needed.lower() in answer["text"].lower()
+
+
 def row(label: str, answer: dict, needed: str) -> str:
     usage = answer["usage"]
-    found = "yes" if needed.lower() in answer["text"].lower() else "no"
     return (
         f"| {label} | {answer['mode']} | {usage['calls']} | "
-        f"{usage['input_tokens'] + usage['output_tokens']:,} | {usage['seconds']:.1f} | {found} |"
+        f"{usage['input_tokens'] + usage['output_tokens']:,} | {usage['seconds']:.1f} | "
+        f"{'yes' if has(answer, needed) else 'no'} |"
     )
+
+
+def report(measured: list[tuple[str, dict, dict, str]]) -> str:
+    """The table (each follow-up in chat, then cold) and the calls and key words of each way."""
+    lines = [
+        "| follow-up | answered by | calls | tokens | seconds | answer has the key word |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, in_chat, cold, needed in measured:
+        lines += [row(f"{name} (in chat)", in_chat, needed), row(f"{name} (cold)", cold, needed)]
+    ways, words = [], [m[3] for m in measured]
+    for way, answers in (("in chat", [m[1] for m in measured]), ("cold", [m[2] for m in measured])):
+        calls = sum(a["usage"]["calls"] for a in answers)
+        found = sum(map(has, answers, words))
+        ways.append(f"{way} {calls} calls, the key word in {found} of {len(measured)}")
+    return "\n".join(lines) + f"\n\nOver the {len(measured)} follow-ups: " + "; ".join(ways) + ".\n"
 
 
 def main() -> None:
@@ -124,9 +148,8 @@ def main() -> None:
     parser.add_argument("--mode", default=None, help="(default: auto; map with --scripted)")
     parser.add_argument("--limit", type=int, default=len(PAIRS), help="the first N pairs only")
     options = parser.parse_args()
-    mode = ["--mode", options.mode or ("map" if options.scripted else "auto")]
-    print("| follow-up | answered by | calls | tokens | seconds | answer has the key word |")
-    print("|---|---|---|---|---|---|")
+    mode = options.mode or ("map" if options.scripted else "auto")
+    measured = []
     with fake_openai() if options.scripted else nullcontext() as server:
         model = ["--model", options.model] if options.model else []
         if server is not None:
@@ -135,12 +158,19 @@ def main() -> None:
         for path, first, follow_up, needed in PAIRS[: options.limit]:
             with tempfile.TemporaryDirectory() as chat_cache, tempfile.TemporaryDirectory() as cold:
                 answers, _ = run(
-                    ["chat", str(path), *model, *mode], Path(chat_cache), f"{first}\n{follow_up}\n"
+                    ["chat", str(path), *model, "--mode", mode],
+                    Path(chat_cache),
+                    f"{first}\n{follow_up}\n",
                 )
-                [alone], _ = run(["ask", str(path), follow_up, *model, *mode], Path(cold))
-            name = f"{path.name}: {follow_up}"
-            print(row(f"{name} (in chat)", answers[1], needed))
-            print(row(f"{name} (cold)", alone, needed))
+                [alone], _ = run(["ask", str(path), follow_up, *model, "--mode", mode], Path(cold))
+            measured.append((f"{path.name}: {follow_up}", answers[1], alone, needed))
+    setup = "scripted server" if options.scripted else options.model or "the local default"
+    write_page(
+        "chat",
+        "A follow-up in a conversation against the same question asked cold",
+        report(measured),
+        section=f"{setup}, --mode {mode}",
+    )
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ reference to another article, one of them holding a rare sentence. Then measures
 (metadata by rules, no model), then the full-text index (which build_index builds next, and
 the first search would otherwise), and in a fresh process that opens the stored index:
 rank_documents top 10, search_by_keyword, grep_corpus of the rare literal, and `update` after
-changing 10 files with a (scripted) sub-model reading metadata, counting its calls.
+changing 10 files with a (scripted) sub-model reading metadata, counting its calls. The table goes
+to docs/bench-corpus.md.
 
     python bench/corpus.py [--docs 100000] [--dir bench/data/corpus] [--fresh]
 """
@@ -21,6 +22,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from pages import write_page
 from single_doc import peak_mb, remove, timed
 
 from longread.api import MultiDocRLM
@@ -186,49 +188,41 @@ def main() -> None:
         q = pool.apply(query_process, (folder, db))
     update, changed, calls = update_after_changes(folder, db)
     total = time.perf_counter() - started
-    print(
-        f"\n{docs:,} documents, {size / 1e6:,.0f} MB; database "
-        f"{sum(p.stat().st_size for p in db.parent.glob(db.name + '*')) / 1e6:,.0f} MB; "
-        "the query process "
-        f"opened the index in {q['open']:.2f} s; all of it took {total:.0f} s\n"
-    )
-    print("| measure | result | target |")
-    print("|---|---|---|")
     built = (
         "reused, update found nothing to do"
         if args.queries_only
         else f"{docs / build:,.0f} docs/s ({build:.0f} s, {size / 1e6 / build:.0f} MB/s)"
     )
-    print(
+    database = sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
+    report = [
+        f"{docs:,} documents, {size / 1e6:,.0f} MB; database {database / 1e6:,.0f} MB; the query "
+        f"process opened the index in {q['open']:.2f} s; all of it took {total:.0f} s.",
+        "",
+        "| measure | result | target |",
+        "|---|---|---|",
         "| build: read files, rule metadata, store text and inverted indexes | "
-        f"{built} | ≥ 2,000 docs/s |"
-    )
+        f"{built} | ≥ 2,000 docs/s |",
+    ]
     if not args.queries_only:
-        print(
+        report.append(
             f"| then the full-text index (build_index builds it next) | {full_text:.0f} s "
             f"({docs / full_text:,.0f} docs/s); "
             f"with the build {docs / (build + full_text):,.0f} docs/s | — |"
         )
-    print(
+    report += [
         f"| rank_documents top 10, median of {len(RANK_QUERIES)} queries (slowest) | "
-        f"{q['rank'] * 1e3:.1f} ms ({q['rank_max'] * 1e3:.1f} ms) | ≤ 50 ms |"
-    )
-    print(
+        f"{q['rank'] * 1e3:.1f} ms ({q['rank_max'] * 1e3:.1f} ms) | ≤ 50 ms |",
         f"| search_by_keyword, median of 50 keywords (slowest) | {q['lookup'] * 1e3:.2f} ms "
         f"({q['lookup_max'] * 1e3:.2f} ms; median {q['lookup_docs']:.0f}, "
-        f"most {q['lookup_docs_max']:,} docs) | ≤ 5 ms |"
-    )
-    print(f"| grep_corpus, rare literal ({q['grep_docs']} document) | {q['grep']:.1f} s | ≤ 10 s |")
-    print(f"| get_links of a document, median of 5 | {q['links']:.2f} s | — |")
-    print(
+        f"most {q['lookup_docs_max']:,} docs) | ≤ 5 ms |",
+        f"| grep_corpus, rare literal ({q['grep_docs']} document) | {q['grep']:.1f} s | ≤ 10 s |",
+        f"| get_links of a document, median of 5 | {q['links']:.2f} s | — |",
         "| update after changing 10 files: documents re-indexed, sub-model calls | "
-        f"{changed}, {calls} "
-        f"({update:.1f} s) | 10, 10 |"
-    )
-    print(
+        f"{changed}, {calls} ({update:.1f} s) | 10, 10 |",
         "| peak memory: build process, query process | "
-        f"{build_peak:,.0f} MB, {q['peak_mb']:,.0f} MB | — |"
-    )
+        f"{build_peak:,.0f} MB, {q['peak_mb']:,.0f} MB | — |",
+    ]
+    write_page("corpus", "Corpus index at scale", "\n".join(report))
 
 
 if __name__ == "__main__":

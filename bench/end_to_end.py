@@ -12,7 +12,7 @@ runs on after the model's last reply, shown and as --json); `ask` on a 100,000-d
 (`grep_corpus` + answer); `ask --mode map` on the 400 MB document with the local model. With
 `--peer PYTHON` (a Python with the reference RLM installed: `pip install rlms`), the same 400 MB
 task through the reference RLM in the same run, and the ratio. The table goes to
-docs/bench-end-to-end.md, with the command and the date.
+docs/bench-end-to-end.md.
 
     python bench/end_to_end.py [--mb 400] [--docs 100000] [--runs 5] [--peer /venv/bin/python]
                                [--skip corpus map]
@@ -21,7 +21,6 @@ docs/bench-end-to-end.md, with the command and the date.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import re
@@ -36,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from corpus import write_corpus  # noqa: E402 - (this folder is on the path when run as a script)
+from pages import write_page  # noqa: E402
 from single_doc import write_document  # noqa: E402
 
 from fake_openai import fake_openai  # noqa: E402
@@ -311,23 +311,16 @@ def main() -> None:
         )
 
     calls = re.findall(r"(\d+) calls", asks[0][0].output)
-    command = "python bench/end_to_end.py " + " ".join(sys.argv[1:])
-    page = [
-        "# End to end, as users feel it",
-        "",
-        f"Written by `{command.strip()}` on {datetime.date.today().isoformat()}, "
-        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end "
-        "(bench/end_to_end.py says what is measured). Each figure is the real `longread` "
-        "command run as a subprocess: wall time, and the peak memory of its process tree. "
-        f"The grep `ask` made {calls[-1] if calls else '?'} model calls.",
+    report = [
+        "Each figure is the real `longread` command run as a subprocess: wall time, and the peak "
+        f"memory of its process tree. The grep `ask` made {calls[-1] if calls else '?'} model "
+        "calls.",
         "",
         "| measure (real CLI, subprocess) | result | target |",
         "|---|---|---|",
         *("| " + " | ".join(row) + " |" for row in rows),
-        "",
     ]
-    (ROOT / "docs" / "bench-end-to-end.md").write_text("\n".join(page), encoding="utf-8")
-    print("\n".join(page))
+    write_page("end-to-end", "End to end, as users feel it", "\n".join(report))
 
 
 if __name__ == "__main__":

@@ -158,7 +158,7 @@ def main() -> None:
             local.mkdir()
             (local / "models").symlink_to(cache_dir() / "models")
             report += table("Local model (SmolLM2-135M)", measure(["--model", "local"], local))
-    write_page("estimate", "Cost estimates against the cost", "estimate.py", "\n".join(report))
+    write_page("estimate", "Cost estimates against the cost", "\n".join(report))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from pages import write_page
+
 LICENCES = Path("/usr/share/common-licenses")
 PAGES = ("tar", "ssh", "sed", "find", "grep", "bash", "curl")
 QUESTIONS = [  # (document, question, gold answers)
@@ -108,13 +109,12 @@ def main() -> None:
     command = [str(Path(sys.executable).with_name("longread")), "eval", str(task_file)]
     command += [f"--model={m}" for m in args.model] + [f"--mode={m}" for m in args.mode]
     shown = subprocess.run(command + [f"--json={results}"], check=True, capture_output=True)
-    table = shown.stdout.decode()
-    print(table)
-    (ROOT / "docs" / "bench-facts.md").write_text(
-        "# Fact questions over real manuals and licences\n\n"
-        "Written by `bench/fact_questions.py`: 30 questions over this machine's man pages and "
-        "licence texts, gold answers checked by hand; `longread eval` with the set-up below, "
-        "seconds in-process.\n\n```\n" + table.strip() + "\n```\n"
+    write_page(
+        "facts",
+        "Fact questions over real manuals and licences",
+        f"{len(QUESTIONS)} questions over this machine's man pages and licence texts, gold "
+        "answers checked by hand; `longread eval` with the set-up below, seconds in-process."
+        f"\n\n```\n{shown.stdout.decode().strip()}\n```",
     )
 
 

@@ -310,7 +310,7 @@ def main() -> None:
     table = ["| fault | trials | outcomes |", "|---|---|---|", *(r.row() for r in results)]
     notes = [f"- {r.name}: `{n.strip()}`" for r in results for n in r.notes[:2]]
     report = "\n".join(table + ([""] + notes if notes else [])) + "\n"
-    write_page("faults", "Faults: killed, starved of disk, damaged", "faults.py", report)
+    write_page("faults", "Faults: killed, starved of disk, damaged", report)
 
 
 if __name__ == "__main__":

@@ -66,7 +66,7 @@ def main() -> None:
             "stopped the run with the input that did it.",
         ]
     )
-    write_page("fuzz", "Fuzzing the loaders", "fuzz.py", report)
+    write_page("fuzz", "Fuzzing the loaders", report)
 
 
 if __name__ == "__main__":

@@ -244,7 +244,7 @@ def main() -> None:
             f"{os.getloadavg()[1]:.1f} over 5 minutes, on {os.cpu_count()} cores.",
         ]
     )
-    write_page("load", "Load: many clients at once", "load.py", report)
+    write_page("load", "Load: many clients at once", report)
 
 
 if __name__ == "__main__":

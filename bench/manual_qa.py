@@ -1,6 +1,7 @@
 """Questions about a real manual (examples/gnu-coding-standards.txt, 235 KB, 65 sections) whose
 gold answer is a literal phrase of one section: is it in the answer, and does a citation resolve
-to text containing it, inside that section?
+to text containing it, inside that section? The table goes to the set-up's section of
+docs/bench-manual-qa.md (each row is also shown on stderr as it is measured).
 
     python bench/manual_qa.py [--mode map] [--model local] [--sub-model SPEC]
 """
@@ -8,9 +9,12 @@ to text containing it, inside that section?
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+from pages import write_page
 
 from longread.api import SingleDocRLM
 
@@ -78,11 +82,11 @@ def main() -> None:
             store_path=Path(scratch) / "index.sqlite",
         )
         rlm.index  # noqa: B018 - build it before the clock starts
-        print(
-            f"\n{MANUAL.name}, mode {args.mode}, root {rlm.root.name}, sub-model {rlm.sub.name}\n"
-        )
-        print("| question | gold | in answer | cited in its section | sub-calls | seconds |")
-        print("|---|---|---|---|---|---|")
+        setup = f"{MANUAL.name}, mode {args.mode}, root {rlm.root.name}, sub-model {rlm.sub.name}"
+        lines = [
+            "| question | gold | in answer | cited in its section | sub-calls | seconds |",
+            "|---|---|---|---|---|---|",
+        ]
         totals = [0, 0]
         for question, gold, section in QUESTIONS:
             started = time.perf_counter()
@@ -95,15 +99,18 @@ def main() -> None:
             )
             totals[0] += in_answer
             totals[1] += cited
-            print(
+            lines.append(
                 f"| {question[:60]}… | `{gold}` | {'yes' if in_answer else 'no'} | "
                 f"{'yes' if cited else 'no'} "
                 f"| {answer.usage.get('subcalls', 0)} | {seconds:.1f} |"
             )
-        print(
-            f"\n{totals[0]}/{len(QUESTIONS)} answers contain the gold phrase; "
-            f"{totals[1]}/{len(QUESTIONS)} cite it inside the right section."
-        )
+            print(lines[-1], file=sys.stderr, flush=True)
+    lines += [
+        "",
+        f"{totals[0]}/{len(QUESTIONS)} answers contain the gold phrase; "
+        f"{totals[1]}/{len(QUESTIONS)} cite it inside the right section.",
+    ]
+    write_page("manual-qa", "Questions about a real manual", "\n".join(lines), section=setup)
 
 
 if __name__ == "__main__":

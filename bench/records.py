@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from end_to_end import run  # noqa: E402 - (this folder is on the path when run as a script)
+from pages import write_page  # noqa: E402
 
 from longread.evals.generate import fetch_plays
 from longread.evals.records_data import fetch
@@ -41,7 +42,6 @@ from longread.query.core.execute import execute
 from longread.query.read import read_plan
 from longread.store.docstore import DocStore
 
-ROOT = Path(__file__).resolve().parents[1]
 LONGREAD = str(Path(sys.executable).with_name("longread"))
 QUESTION = "How many log lines from sshd are errors, per host?"
 _SYSLOG = re.compile(r"^[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ (\S+?)(?:\[\d+\])?: (.*)$")
@@ -132,7 +132,7 @@ def asked_in_process(path: Path, folder: Path) -> tuple[float, str]:
     store = DocStore(folder / f"{path.name}.inproc.sqlite")
     index = SingleDocIndex.open(store, store.documents.ids()[0])
     catalog = document_catalog(index, path.name)
-    plan = read_plan(QUESTION, lambda: catalog, None, False)
+    plan = read_plan(QUESTION, lambda: catalog)
     counted = execute(plan, catalog)
     seconds = time.perf_counter() - started
     catalog.close()
@@ -191,14 +191,10 @@ def main() -> None:
             f"({inner[0][1]}); `longread ask` end to end {wall:.2f} s, peak {peak:,.0f} MB "
             "(Python's start and imports included; the records found before).",
         ]
-    report = "\n".join(table) + "\n"
-    print(report)
-    out = ROOT / "docs" / "bench-records.md"
-    out.write_text(
-        "# Records: indexing with them on, finding them on first need, counting over them\n\n"
-        "Written by `python bench/records.py` (see its docstring for what is measured), on this "
-        "machine (2 cores).\n\n" + report,
-        encoding="utf-8",
+    write_page(
+        "records",
+        "Records: indexing with them on, finding them on first need, counting over them",
+        "\n".join(table),
     )
 
 

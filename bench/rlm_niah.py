@@ -1,7 +1,8 @@
 """Needle in a haystack for the code-writing `rlm` loop, offline, on a local code model.
 
 Inserts one fact into a real public-domain text (Macbeth, 108K characters) at chosen depths and
-asks for it. Prints a table: found or not, root turns, sub-calls, tokens and seconds per run.
+asks for it. A table (found or not, root turns, sub-calls, tokens and seconds per run) goes to the
+model's section of docs/bench-rlm-niah.md.
 
     python bench/rlm_niah.py [--model local:qwen2.5-coder-1.5b] [--depths 0.3 0.7] [--trace-dir DIR]
 """
@@ -12,6 +13,8 @@ import argparse
 import platform
 import time
 from pathlib import Path
+
+from pages import write_page
 
 from longread.api import RLM_REPL
 from longread.errors import LongreadError
@@ -70,18 +73,22 @@ def main() -> None:
         )
         print(f"depth {depth}: {rows[-1]}", flush=True)
 
-    print(f"\nmodel {args.model} · {platform.machine()} · {_cpu()} · {len(rows)} runs\n")
-    print(
+    lines = [
+        f"model {args.model} · {platform.machine()} · {_cpu()} · {len(rows)} runs",
+        "",
         "| depth | context chars | found | root turns | sub-calls | input tokens | output tokens "
-        "| seconds | answer |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
+        "| seconds | answer |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        print(
+        lines.append(
             f"| {r['depth']:.2f} | {r['chars']:,} | {'yes' if r['found'] else 'no'} | "
             f"{r['turns']} | "
             f"{r['subcalls']} | {r['in']:,} | {r['out']:,} | {r['seconds']:.0f} | {r['answer']} |"
         )
+    write_page(
+        "rlm-niah", "Needle in a haystack, the `rlm` loop", "\n".join(lines), section=args.model
+    )
 
 
 def _cpu() -> str:

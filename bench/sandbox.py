@@ -1,10 +1,12 @@
 """What isolation costs: a REPL worker's start (process up, confined, ready) and a cell's round trip
-(host → worker → host), per isolation set-up. Prints a table.
+(host → worker → host), per isolation set-up. The table goes to the `--label` section of
+docs/bench-sandbox.md.
 
-    python bench/sandbox.py [--starts 20] [--cells 300]
+    python bench/sandbox.py [--starts 20] [--cells 300] [--label "this checkout"]
 
 It imports only `longread.repl.sandbox`, so it also runs against an older checkout installed in a
-venv of its own (how docs/benchmarks.md's "before" row was measured)."""
+venv of its own: `/old/venv/bin/python bench/sandbox.py --label "before (COMMIT)"` writes the
+before section."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ import importlib.util
 import os
 import statistics
 import time
+
+from pages import write_page
 
 
 def _setups() -> list[tuple[str, str | None]]:
@@ -72,18 +76,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--starts", type=int, default=20, help="worker starts to time")
     parser.add_argument("--cells", type=int, default=300, help="cells to time")
+    parser.add_argument("--label", default="this checkout", help="the checkout measured")
     args = parser.parse_args()
-    rows = measure(args.starts, args.cells)
-    print(
+    lines = [
         "| set-up | worker start, median (p90) | cell round trip, median (p90) "
-        "| cell with one tool call, median |"
-    )
-    print("|---|---|---|---|")
-    for name, start, start_p90, cell, cell_p90, tool in rows:
-        print(
+        "| cell with one tool call, median |",
+        "|---|---|---|---|",
+    ]
+    for name, start, start_p90, cell, cell_p90, tool in measure(args.starts, args.cells):
+        lines.append(
             f"| {name} | {start * 1000:.0f} ms ({start_p90 * 1000:.0f} ms) | {cell * 1000:.2f} ms "
             f"({cell_p90 * 1000:.2f} ms) | {tool * 1000:.2f} ms |"
         )
+    write_page("sandbox", "What the sandbox costs", "\n".join(lines), section=args.label)
 
 
 if __name__ == "__main__":

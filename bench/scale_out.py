@@ -3,7 +3,7 @@ indexed as one database by the default build, then as N shards built by this mac
 and by Ray tasks (a local Ray started by the run, its start counted; or the cluster RAY_ADDRESS
 names). For each: build docs/s (files read, stored and full-text indexed), rank_documents top 10
 (median of the queries, the index opened afresh) and grep_corpus of a rare literal. Checks that
-every layout ranks the queries alike.
+every layout ranks the queries alike. The table goes to docs/bench-scale-out.md.
 
     python bench/scale_out.py [--docs 200000] [--chars 2000] [--shards 4] [--dir bench/data]
 """
@@ -11,7 +11,6 @@ every layout ranks the queries alike.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import time
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import corpus as corpus_bench
 from corpus import RANK_QUERIES, write_corpus
+from pages import write_page
 from single_doc import peak_mb, remove, timed
 
 from longread.executor import Executor, LocalExecutor, make_executor
@@ -81,21 +81,26 @@ def main() -> None:
         ranks, grep, ranked = queries(folder, db)
         rankings.append(ranked)
         rows.append((shards or 1, executor or "local (default build)", seconds, ranks, grep))
-    print(f"\n{args.docs:,} documents, {size / 1e6:,.0f} MB, on {os.cpu_count()} CPUs\n")
-    header = "documents | shards | executor | build docs/s (s) | rank top 10 median ms (max)"
-    print(f"| {header} | grep s |")
-    print("|---|---|---|---|---|---|")
+    report = [
+        f"{args.docs:,} documents, {size / 1e6:,.0f} MB.",
+        "",
+        "| documents | shards | executor | build docs/s (s) | rank top 10 median ms (max) "
+        "| grep s |",
+        "|---|---|---|---|---|---|",
+    ]
     for shards, executor, seconds, ranks, grep in rows:
-        print(
+        report.append(
             f"| {args.docs:,} | {shards} | {executor} | {args.docs / seconds:,.0f} ({seconds:.0f}) "
             f"| {statistics.median(ranks) * 1e3:.1f} ({max(ranks) * 1e3:.1f}) | {grep:.1f} |"
         )
     default, on_ray = rows[0][2], rows[-1][2]
-    print(
-        f"\n{args.shards} shards on Ray build at {default / on_ray:.2f}x the default build's speed "
+    report += [
+        "",
+        f"{args.shards} shards on Ray build at {default / on_ray:.2f}x the default build's speed "
         f"(target ≥ 0.7); every layout ranks alike: {all(r == rankings[0] for r in rankings)}; "
-        f"peak memory {peak_mb():,.0f} MB"
-    )
+        f"peak memory {peak_mb():,.0f} MB.",
+    ]
+    write_page("scale-out", "Scale-out: one database or shards, local or on Ray", "\n".join(report))
 
 
 if __name__ == "__main__":

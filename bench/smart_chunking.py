@@ -1,6 +1,7 @@
 """Smart chunking and summary-tree cost on a real text: the input tokens sent while chunking against
 the document's own tokens (counted with the model's tokenizer), how the chunks were cut, and the
 tree's calls and tokens per MB. Runs a fresh store and no response cache, so every call is paid.
+The table goes to the document and model's section of docs/bench-smart-chunking.md.
 
     python bench/smart_chunking.py [--file examples/macbeth.md] [--model local] [--chunk-tokens N]
         [--group-size 5]
@@ -14,8 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
+from pages import write_page
 
 from longread.index.enrich.smart_chunks import SmartChunker
 from longread.index.enrich.summary_tree import build_tree
@@ -85,10 +85,15 @@ def main() -> None:
     parser.add_argument("--group-size", type=int, default=5)
     args = parser.parse_args()
     row = measure(args.file, args.model, args.chunk_tokens, args.group_size)
-    table = Table("measure", "value", title="smart chunking and summary tree")
+    lines = ["| measure | value |", "|---|---|"]
     for key, value in row.items():
-        table.add_row(key, f"{value:,}" if isinstance(value, int) else str(value))
-    Console().print(table)
+        lines.append(f"| {key} | {f'{value:,}' if isinstance(value, int) else value} |")
+    write_page(
+        "smart-chunking",
+        "Smart chunking and the summary tree",
+        "\n".join(lines),
+        section=f"{args.file.name}, {args.model}",
+    )
 
 
 if __name__ == "__main__":

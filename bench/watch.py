@@ -27,10 +27,11 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from pages import write_page
+
 from longread.config import index_path
 from longread.store.corpus_store import CorpusStore
 
-ROOT = Path(__file__).resolve().parents[1]
 LONGREAD = str(Path(sys.executable).with_name("longread"))
 TICKS = os.sysconf("SC_CLK_TCK")
 GAP_SECONDS = 0.05  # between two single changes
@@ -150,10 +151,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = [measure(args.dir, files, args.changes) for files in args.files]
     lines = [
-        "# Watching a folder: how soon a change is searchable, what it costs",
-        "",
-        "Written by `python bench/watch.py` (see its docstring for what is measured), on this "
-        f"machine ({os.cpu_count()} cores). `longread watch` runs as a subprocess (end to end); "
+        "`longread watch` runs as a subprocess (end to end); "
         f"the queries are this process's own, through a connection of their own. {args.changes} "
         "single changes a folder (a quarter each changed, created, deleted, moved), then a burst "
         f"of {BURST:,} files changed at once.",
@@ -168,9 +166,11 @@ def main() -> None:
             f"{row['p90']:.2f} s / {row['worst']:.2f} s | {row['per_change'] * 1000:.0f} ms "
             f"| {row['idle'] * 100:.1f}% of a core | {row['burst']:.1f} s | {row['peak']:.0f} MB |"
         )
-    table = "\n".join(lines) + "\n"
-    print(table)
-    (ROOT / "docs" / "bench-watch.md").write_text(table, encoding="utf-8")
+    write_page(
+        "watch",
+        "Watching a folder: how soon a change is searchable, what it costs",
+        "\n".join(lines),
+    )
 
 
 if __name__ == "__main__":
