@@ -15,7 +15,7 @@ from longread.query.core.schema_prompt import STRUCTURAL
 from longread.query.readers.model.named_rows import names_rows
 from longread.query.readers.model.question_kind import Ask, asks_for_text
 from longread.query.readers.model.sql_reader import NoQuery, Write, write_query
-from longread.query.readers.rules.rules import as_fact, fact_plan, read_rules, text_plan, unqueried
+from longread.query.readers.rules.rules import as_fact, fact_plan, read_rules, unqueried
 
 DATA_SHARE = 0.5  # of a source's text its records span, past which a fact is looked up in them
 VALUE_CHARS = 100  # a longer cell answering a fact is a passage: the text path reads it better
@@ -38,23 +38,22 @@ def read_written(
     """The question's plan where a model writes its query: a question asking to count, rank or
     list, or (when `looks_up`) one naming a few rows by a value they hold or asked of a source
     that is mostly a table of values (a data file; not a play's speeches), is read by the model into
-    one SELECT over the source's record tables (else its sections and documents; `reader` names
-    the model), except a word's mentions in a text of no records, counted by the rules. A question
-    the rules' cues would count that the model (asked through `ask`) reads as asking for a fact
-    stated in the text is read as a fact; one the model writes no query for is left to what the
-    text states, the answer saying why (`unqueried`)."""
+    one SELECT over the source's record tables (`reader` names the model). A source with none is
+    read by the rules (a word's mentions counted; else what its text states answers: its sections
+    alone cannot say how many ships a story names). A question the rules' cues would count that
+    the model (asked through `ask`) reads as asking for a fact stated in the text is read as a
+    fact; one the model writes no query for is left to what the text states, the answer saying
+    why (`unqueried`)."""
     plan = fact_plan(question)
     if plan is None and ask is not None and asks_for_text(question, ask):
         plan = as_fact(question)
     if plan is not None and not looks_up:
         return plan
     tables = catalog()
-    records = any(name not in STRUCTURAL for name in tables.tables)
-    counted = None if plan is not None or records else text_plan(question, tables)
-    if counted is not None:
-        return counted  # (a word's mentions in a text of no records: counted by code)
+    if not any(name not in STRUCTURAL for name in tables.tables):
+        return plan or read_rules(question, tables)  # (a word's mentions; else what text states)
     if plan is not None and not (
-        records and (tables.covered(STRUCTURAL) >= DATA_SHARE or names_rows(question, tables))
+        tables.covered(STRUCTURAL) >= DATA_SHARE or names_rows(question, tables)
     ):
         return plan
     try:

@@ -22,10 +22,8 @@ TIMES = frozenset("time times occurrence occurrences mention mentions".split())
 LISTING = (Operation.LIST, Operation.ARGMAX, Operation.ARGMIN)
 TOTALS = (Operation.COUNT, Operation.DISTINCT, Operation.SUM)  # (of mentions, a total is a count)
 _WHICH = re.compile(r"\b(?:which|what)\s+(\w+)", re.I)
-UNREAD = (
-    "no model reads counting questions in this run (--reader rules), and the rules count only a "
-    "word's mentions in a text with no records"
-)
+UNREAD = "no model reads counting questions in this run (--reader rules)"
+NO_RECORDS = "the source holds no records to count"
 
 
 def fact_plan(question: str) -> Plan | None:
@@ -72,9 +70,9 @@ def read_rules(question: str, catalog: Catalog) -> Plan:
     asked = reply_form.without_format(question)
     if cues.operation(asked) is None:
         return _fact(question, asked)
-    records = any(name not in STRUCTURAL for name in catalog.tables)
-    counted = None if records else text_plan(question, catalog)  # (records: whose words, where)
-    return counted or unqueried(question, UNREAD)
+    if any(name not in STRUCTURAL for name in catalog.tables):  # (whose words, where: a model's)
+        return unqueried(question, UNREAD)
+    return text_plan(question, catalog) or unqueried(question, NO_RECORDS)
 
 
 def text_plan(question: str, catalog: Catalog) -> Plan | None:
