@@ -1,5 +1,7 @@
 """`longread eval`: task files, the lead and anywhere scores, tasks generated from plays (their gold
-answers checked here by other means), runs over modes and models, and the command itself."""
+answers checked here by other means), runs over modes and models, and the command itself. A
+counting task's statement is the test's, written by a scripted stand-in for the code model (see
+statements), or by a scripted OpenAI-compatible server of the test's for the command."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fake_openai import Refusal, fake_openai
+from fake_openai import fake_openai
 from longread.answer import Answer, Citation
 from longread.errors import InputError
 from longread.evals.baseline import best_sentence, source_sentences
@@ -20,6 +22,8 @@ from longread.evals.runner import Result, explained, lost, run_tasks, table
 from longread.evals.scoring import cited, lead, score
 from longread.evals.tasks import Task, read_tasks, select, write_tasks
 from longread.llm.scripted import ScriptedLM
+from longread.query.readers.model.question_kind import KIND_PROMPT
+from statements import writing
 from test_cli import longread
 
 ROLES = ["DUKE", "NURSE", "FIRST LORD", "ROSALIND", "GAOLER", "PAGE"]
@@ -190,15 +194,29 @@ def synthesis_holds(task: Task) -> None:
         assert set(task.answer.split("; ")) == members and len(members) == 3
 
 
+def statement(task: Task) -> str:
+    """The statement a model writes for a generated task over a play's speeches: how many a
+    speaker has (a number's), or the act they speak most in."""
+    (who,) = [role for role in ROLES if role.title() in task.question]
+    if task.scorer == "number":
+        return f"SELECT count(*) FROM dialogue WHERE speaker = '{who}'"
+    assert task.answer.startswith("Act "), task
+    return (
+        f"SELECT act, count(*) AS n FROM dialogue WHERE speaker = '{who}' "
+        "GROUP BY act ORDER BY n DESC LIMIT 1"
+    )
+
+
 def test_a_run_scores_each_task_and_a_failed_one_says_why(plays, tmp_path):
     tasks = [t for t in generate(plays, tmp_path / "out") if t.family == "aggregation"][:6]
+    model = writing({t.question: statement(t) for t in tasks})
     tasks.append(Task(str(tmp_path / "missing.md"), "How many scenes?", "3", "number", "broken"))
-    silent = ScriptedLM(lambda request: "NONE")
-    everything = run_tasks(tasks, ["aggregate"], [silent])
+    everything = run_tasks(tasks, ["aggregate"], [model])
     baseline = [r for r in everything if r.mode == "baseline"]
     results = [r for r in everything if r.mode != "baseline"]
     assert len(baseline) == len(results) == 7 and all(r.calls == 0 for r in baseline)
-    assert [r.lead for r in results[:6]] == [1.0] * 6 and all(r.calls == 0 for r in results)
+    assert [r.lead for r in results[:6]] == [1.0] * 6
+    assert [r.calls for r in results] == [2] * 6 + [0]  # (the question's kind, its statement)
     assert results[-1].lead == 0 and "missing.md" in results[-1].error
     shown = table(everything)
     assert "| aggregation | baseline | no model | 6 |" in shown
@@ -210,18 +228,20 @@ def test_a_run_scores_each_task_and_a_failed_one_says_why(plays, tmp_path):
     assert late.lead == 0 and "budget" in late.error
 
 
-def refuse_the_key(messages: list) -> str:
-    raise Refusal(401)  # (as api.openai.com answers the test's key)
-
-
 def test_the_command_runs_a_task_file_saves_and_compares(plays, tmp_path):
-    """The model, asked to write each question's query, refuses the key at once (a server of
-    the test's own: no network, so no retries of an unreachable host), and aggregate mode
-    answers by its rules."""
+    """The model writes each question's query on a server of the test's own (no network), and
+    aggregate mode answers by running it."""
     tasks = [t for t in generate(plays, tmp_path / "out") if t.family == "aggregation"][:3]
     write_tasks(tasks, tmp_path / "tasks.jsonl")
+    statements = {t.question: statement(t) for t in tasks}
+
+    def writes(messages: list[dict]) -> str:
+        if messages[0]["content"].startswith(KIND_PROMPT):
+            return json.dumps({"answer": "rows"})
+        return json.dumps({"sql": statements[messages[-1]["content"]]})
+
     args = ["eval", str(tmp_path / "tasks.jsonl"), "--mode", "aggregate", "--model", "openai:x"]
-    with fake_openai([refuse_the_key] * 100) as server:
+    with fake_openai([writes] * 100) as server:
         env = {
             "OPENAI_API_KEY": "sk-test",
             "OPENAI_BASE_URL": server.url,
@@ -230,7 +250,7 @@ def test_the_command_runs_a_task_file_saves_and_compares(plays, tmp_path):
         }
         first = longread(*args, "--json", str(tmp_path / "before.json"), env=env)
         assert first.returncode == 0, first.stderr
-        assert server.requests, "the model was asked (and refused)"
+        assert len(server.requests) == 2 * len(tasks)  # (each question's kind, its statement)
         assert "| aggregation | aggregate | openai:x | 3 | 3.0/3 |" in first.stdout
         assert len(json.loads((tmp_path / "before.json").read_text())) == 6  # (the baseline's too)
         again = longread(*args, "--compare", str(tmp_path / "before.json"), env=env)

@@ -1,5 +1,6 @@
 """Records found on a question's first need: within its time budget (a process of their own, ended
-when the budget is spent, nothing half-stored), and read back in the text's order."""
+when the budget is spent, nothing half-stored), and read back in the text's order. A count's
+statement is the test's, written by a scripted stand-in for the code model (see statements)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,19 @@ from pathlib import Path
 
 import pytest
 
+from counted import answered as counted
+from counted import ask
 from longread import deadline
-from longread.api import SingleDocRLM
+from longread.api import RunOptions, SingleDocRLM
 from longread.api.asker import answered
 from longread.errors import BudgetExceededError
 from longread.index import first_need
 from longread.index.records import FINDERS_VERSION
 from longread.index.single import SingleDocIndex
-from longread.llm.scripted import ScriptedLM
 from longread.llm.usage import Budget
 from longread.query.core.catalog import document_catalog
-from longread.query.core.execute import execute
-from longread.query.read import read_plan
 from longread.store.docstore import DocStore
+from statements import writing
 
 LEVELS = ["INFO", "ERROR", "INFO", "WARN", "ERROR", "INFO", "DEBUG", "ERROR", "INFO", "INFO"]
 HOSTS = ["web1", "web2", "db1"]
@@ -72,12 +73,12 @@ def test_a_count_whose_records_outlast_its_time_budget_ends_with_the_budget(tmp_
     log = tmp_path / "service.log"
     write_log(log)
     question = "How many log lines are errors?"
-    model = ScriptedLM([], writes_code=False)
+    model = writing({question: "SELECT count(*) FROM log WHERE level = 'ERROR'"})
 
     def opened(seconds: float | None) -> SingleDocRLM:
         return SingleDocRLM(
             log, model, model, cache=False, store_path=tmp_path / "index.sqlite",
-            budget=Budget(max_seconds=seconds),
+            budget=Budget(max_seconds=seconds), options=RunOptions(reader="auto"),
         )  # fmt: skip
 
     started = time.monotonic()
@@ -90,7 +91,8 @@ def test_a_count_whose_records_outlast_its_time_budget_ends_with_the_budget(tmp_
         opened(0.2).ask(question)  # (the library's ask keeps the budget too)
     errors = sum(1 for n in range(40_000) if LEVELS[n % len(LEVELS)] == "ERROR")
     answer = answered(opened(60), question)
-    assert answer.mode == "aggregate" and answer.text.lstrip().startswith(f"{errors:,}")
+    assert answer.mode == "aggregate" and answer.text.splitlines()[0] == str(errors)
+    assert answer.citations and all(" ERROR request " in c.text for c in answer.citations)
 
 
 def test_rows_are_cited_in_the_text_s_order_though_two_tables_of_one_shape_make_one(tmp_path):
@@ -106,17 +108,18 @@ def test_rows_are_cited_in_the_text_s_order_though_two_tables_of_one_shape_make_
         f"{table(first)}\nThe second list came after the spring.\n\n{table(second)}",
         encoding="utf-8",
     )
-    index = SingleDocIndex.build(page, DocStore(tmp_path / "index.sqlite"))
-    catalog = document_catalog(index, page.name)
-    plan = read_plan("How many orders are for rope?", lambda: catalog)
-    counted = execute(plan, catalog)
-    text = page.read_text(encoding="utf-8")
     rope = [o for o, item, _ in first + second if item == "rope"]
-    assert counted.value == len(rope) == counted.matched
-    cited = [text[row.start : row.end] for row in counted.rows]
-    assert [row.start for row in counted.rows] == sorted(row.start for row in counted.rows)
-    assert [next(o for o in rope if o in line) for line in cited] == rope
-    catalog.close()
+    sql = "SELECT \"order\" FROM orders WHERE item = 'rope'"  # (no ORDER BY: as stored)
+    answer = counted(page, "Which orders are for rope?", tmp_path, sql)
+    assert answer.mode == "aggregate" and answer.text.splitlines()[0] == ", ".join(rope)
+    text = page.read_text(encoding="utf-8")
+    starts = [c.start for c in answer.citations]
+    assert len(starts) == min(len(rope), 3) and starts == sorted(starts)
+    for citation, order in zip(answer.citations, rope, strict=False):
+        assert text[citation.start : citation.end] == citation.text
+        assert citation.text.startswith(f"| {order} | rope |")
+    sql = "SELECT count(*) FROM orders WHERE item = 'rope'"  # (the rows of both tables)
+    assert ask(page, "How many orders are for rope?", tmp_path, sql) == str(len(rope))
 
 
 def test_a_document_s_rows_of_one_table_are_stored_in_the_text_s_order(tmp_path):

@@ -1,6 +1,8 @@
 """Sources too large to inline into SQL: a folder of 2,000 documents, each with a table of its own
 shape and some prose, and one document of 200,000 records. Their records are listed, and a count,
-a superlative and a list are answered, with no error; the gold comes from the test's own rows."""
+a superlative and a list are answered, with no error; the gold comes from the test's own rows, and
+the statements are the test's, written by a scripted stand-in for the code model (see
+statements)."""
 
 from __future__ import annotations
 
@@ -10,12 +12,28 @@ from pathlib import Path
 
 import pytest
 
-from longread.api import MultiDocRLM, SingleDocRLM
-from longread.llm.scripted import ScriptedLM
+from longread.api import MultiDocRLM, RunOptions, SingleDocRLM
+from statements import writing
 
 DOCUMENTS = 2_000
 RECORDS = 200_000
 SHAPES = 40  # tables of as many different column sets across the folder
+TOWNS = {
+    "How many towns have a population over 5000?":
+        "SELECT count(*) FROM report WHERE population > 5000",
+    "Which town has the largest population?":
+        "SELECT town, population FROM report ORDER BY population DESC LIMIT 1",
+    "List the towns with a population above 5990.":
+        "SELECT town FROM report WHERE population > 5990",
+}  # fmt: skip
+STATIONS = {
+    "How many stations have a reading above 900?":
+        "SELECT count(*) FROM readings WHERE reading > 900",
+    "Which station has the highest reading?":
+        "SELECT station, max(reading) FROM readings",  # (the first row holding it)
+    "List the stations with a reading above 998.":
+        "SELECT station FROM readings WHERE reading > 998",
+}  # fmt: skip
 
 
 def _folder(root: Path) -> list[tuple[int, str, int]]:
@@ -55,16 +73,18 @@ def _asked(rlm: MultiDocRLM | SingleDocRLM, question: str, mode: str) -> str:
 @pytest.mark.parametrize("mode", ["auto", "aggregate"])
 def test_a_folder_of_2000_documents_answers_its_counts(folder, mode):
     root, rows = folder
-    model = ScriptedLM([], writes_code=False)  # (asked nothing: counted by code)
+    model = writing(TOWNS)
     index = root.parent / f"{root.name}.sqlite"  # (built by the first mode, read by the next)
-    rlm = MultiDocRLM(root, model, model, store_path=index, cache=False)
-    said = _asked(rlm, "How many towns have a population over 5000?", mode)
-    assert str(sum(1 for _, _, p in rows if p > 5000)) in said.split("\n")[0], said
-    biggest = max(rows, key=lambda r: r[2])
-    said = _asked(rlm, "Which town has the largest population?", mode)
-    assert f"{biggest[2]:,}" in said.split("\n")[0], said
-    said = _asked(rlm, "List the towns with a population above 5990.", mode)
-    assert {t for _, t, p in rows if p > 5990} <= set(said.replace(",", " ").split()), said
+    options = RunOptions(reader="auto")
+    rlm = MultiDocRLM(root, model, model, store_path=index, cache=False, options=options)
+    count, largest, listed = TOWNS
+    said = _asked(rlm, count, mode)
+    assert said.split("\n")[0] == str(sum(1 for _, _, p in rows if p > 5000)), said
+    ((_, town, population),) = [r for r in rows if r[2] == max(p for _, _, p in rows)]
+    said = _asked(rlm, largest, mode)
+    assert said.split("\n")[0] == town and f"- {town} | {population}" in said, said
+    said = _asked(rlm, listed, mode)
+    assert said.split("\n")[0].split(", ") == [t for _, t, p in rows if p > 5990], said
 
 
 def test_a_folder_of_2000_documents_lists_its_records(folder):
@@ -85,14 +105,19 @@ def test_one_document_of_200000_records_answers_its_counts(tmp_path):
     path.write_text(
         "station,reading\n" + "".join(f"{s},{v}\n" for s, v in values), encoding="utf-8"
     )
-    model = ScriptedLM([], writes_code=False)
-    with SingleDocRLM(path, model, model, cache=False, store_path=tmp_path / "i.sqlite") as doc:
+    model = writing(STATIONS)
+    options = RunOptions(reader="auto")
+    count, highest, listed = STATIONS
+    first = next(s for s, v in values if v == max(v for _, v in values))  # (S000027)
+    with SingleDocRLM(
+        path, model, model, cache=False, store_path=tmp_path / "i.sqlite", options=options
+    ) as doc:
         for mode in ("auto", "aggregate"):
-            said = _asked(doc, "How many stations have a reading above 900?", mode)
-            assert f"{sum(1 for _, v in values if v > 900):,}" in said.split("\n")[0], said
-            said = _asked(doc, "Which station has the highest reading?", mode)
-            assert said.split("\n")[0].startswith("S000027"), said
-            said = _asked(doc, "List the stations with a reading above 998.", mode)
+            said = _asked(doc, count, mode)
+            assert said.split("\n")[0] == str(sum(1 for _, v in values if v > 900)), said
+            said = _asked(doc, highest, mode)
+            assert said.split("\n")[0] == first, said  # (the first of the text holding it)
+            said = _asked(doc, listed, mode)
             assert all(s in said for s, v in values[:3_000] if v > 998), said
     listed = subprocess.run(
         [sys.executable, "-m", "longread.cli", "records", str(path), "--csv", "readings"],

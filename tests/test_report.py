@@ -1,17 +1,23 @@
 """`--export report.md|report.html`: the answer written out to keep, with its claims, citations
-and usage; a report of another kind is refused before any work; model text is escaped."""
+and usage; a report of another kind is refused before any work; model text is escaped. The count's
+statement is the test's, written by a scripted OpenAI-compatible server of its own standing in
+for the code model."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from cli import LONGREAD
+from fake_openai import fake_openai
 from longread.answer import Answer, Citation, Claim
 from longread.errors import InputError
+from longread.query.readers.model.question_kind import KIND_PROMPT
 from longread.report import markdown, page, write_report
 
 LEDGER = """# Orders
@@ -24,15 +30,25 @@ LEDGER = """# Orders
 | 4 | Cy | deck paint | 6 |
 | 5 | Ada | deck paint | 4 |
 """
+QUESTION = "How many orders did each customer place?"
+SQL = "SELECT customer, count(*) AS orders FROM orders GROUP BY customer ORDER BY orders DESC"
+
+
+def writes(messages: list[dict]) -> str:
+    """The model's reply: the question read as asking for rows, then its statement."""
+    if messages[0]["content"].startswith(KIND_PROMPT):
+        return json.dumps({"answer": "rows"})
+    return json.dumps({"sql": SQL})
 
 
 def _run(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     ledger = tmp_path / "ledger.md"
     ledger.write_text(LEDGER, encoding="utf-8")
-    env = {**os.environ, "LONGREAD_CACHE_DIR": str(tmp_path / "cache")}
-    question = "How many orders did each customer place?"
-    command = [LONGREAD, "ask", str(ledger), question, "--mode", "aggregate", *extra]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    env = {**os.environ, "LONGREAD_CACHE_DIR": str(tmp_path / "cache"), "OPENAI_API_KEY": "sk-t"}
+    with fake_openai([writes] * 8) as server:
+        model = ["--model", "openai:scripted", "--base-url", server.url, "--reader", "auto"]
+        command = [LONGREAD, "ask", str(ledger), QUESTION, "--mode", "aggregate", *model, *extra]
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
 
 
 def test_both_formats_hold_the_answer_claims_citations_and_usage(tmp_path):
@@ -40,16 +56,19 @@ def test_both_formats_hold_the_answer_claims_citations_and_usage(tmp_path):
         done = _run(tmp_path, "--export", str(tmp_path / name))
         assert done.returncode == 0, done.stderr
         assert "report written to" in done.stderr
+    orders = Counter(line.split(" | ")[1] for line in LEDGER.splitlines() if line[2:3].isdigit())
+    ((most, n),) = orders.most_common(1)
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert md.startswith("# How many orders did each customer place?\n")
-    assert "5 orders in all; Ada has 3." in md
+    assert md.startswith(f"# {QUESTION}\n")
+    assert f"\n{most}, " in md and f"- {most} | {n}" in md  # (the answer, the rows it rests on)
     assert "## Claims" in md and "(supported" in md
-    assert "| Ada | 3 |" in md  # (the groups counted)
     assert "> | 1 | Ada | deck paint | 4 |" in md  # (a citation's text, quoted)
-    assert "aggregate · 0 calls" in md
+    assert "aggregate · 2 calls" in md  # (the question's kind, then the statement)
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "<script" not in html and "http" not in html.split("<body>")[1]  # (nothing fetched)
-    assert "5 orders in all; Ada has 3." in html and '<td class="n">3</td>' in html
+    assert f"- {most} | {n}" in html
+    assert f"| {most} | {n} |" in md  # (the groups counted, as a table)
+    assert f'<td class="n">{n}</td>' in html
 
 
 def test_a_report_of_another_kind_is_refused_before_the_run(tmp_path):
