@@ -6,7 +6,6 @@ the text another way."""
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections import Counter
 from pathlib import Path
 
@@ -15,9 +14,7 @@ import pytest
 from counted import answered, ask
 from longread.api import RunOptions, SingleDocRLM
 from longread.llm.scripted import ScriptedLM
-from longread.query.core import execute
 from longread.query.readers.model.sql_reader import SQL_SCHEMA
-from longread.store.record_query import mentions
 from statements import writing
 from test_records import LEDGER
 
@@ -279,20 +276,3 @@ def test_money_under_a_column_named_with_its_unit_is_a_number_summed(tmp_path):
     answer = answered(revenue, "Which region has the highest total revenue?", tmp_path, sql)
     assert answer.text.splitlines()[0] == best and f"- {best} | {most}" in answer.text
     assert answer.citations and all(f",{best}," in c.text for c in answer.citations)
-
-
-@pytest.mark.parametrize("word", ["root", "Root cause", "café", "naïve", "ROOT"])
-def test_the_letters_tested_first_keep_every_row_the_word_test_keeps(word):
-    """A mention is tested by SQLite's substring test first, then by the word test: together
-    they keep exactly the rows the word test alone keeps (case, word edges, spacing, letters
-    SQLite does not fold)."""
-    texts = ["Root login", "rooted tree", "the ROOT", "uproot", "root\n  cause", "root-cause",
-             "Éclair, root", "NAÏVE café", "CAFÉ au lait", "naïveté", None]  # fmt: skip
-    db = sqlite3.connect(":memory:")
-    db.create_function("mentions", 2, mentions, deterministic=True)
-    db.execute("CREATE TABLE t (text)")
-    db.executemany("INSERT INTO t VALUES (?)", [(t,) for t in texts])
-    clause, params = execute._mentioned('"text"', word)
-    kept = [t for (t,) in db.execute(f"SELECT text FROM t WHERE {clause}", params)]
-    assert kept == [t for t in texts if mentions(t, word)]
-    assert kept or word == "naïve"  # (the test holds something to keep)

@@ -132,7 +132,7 @@ def _estimate(
         if mode == "auto" and counted(question, source, dry) is not None:
             return from_usage("aggregate", gateway.usage, run, cache, "auto: counted by code")
         if mode == "auto":
-            mode, reason = gate(question, source, run)
+            mode, reason = gate(question, source, dry)
             note = f"auto: {reason}"
         if mode == "rlm":
             return _rlm_range(question, source, run, cache, note)

@@ -110,7 +110,7 @@ def _answered(question: str, source: Source, run: Run, mode: str) -> Answer:
 
 
 def _plan_notes(run: Run) -> tuple[str, ...]:
-    return run.plan.notes if run.plan is not None and run.plan.counts else ()
+    return run.plan.notes if run.plan is not None else ()
 
 
 def gate(question: str, source: Source, run: Run) -> tuple[str, str]:

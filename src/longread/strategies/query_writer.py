@@ -5,6 +5,7 @@ best at it (bench/reader.py, docs/quality.md)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from longread.errors import ModelError
@@ -100,6 +101,16 @@ def asking(run: Run, writer: LM) -> Ask:
     return ask
 
 
+_SHOWN = re.compile(r'CREATE TABLE ("[^"\n]+")')
+
+
+def _stand_in(shown: str, reply: str) -> str:
+    """A dry run's statement: one counting the first table its prompt shows (an estimate needs
+    a statement that runs, not what a model would write)."""
+    found = _SHOWN.search(shown)
+    return f"SELECT count(*) FROM {found.group(1)}" if found else reply
+
+
 def writing(run: Run, writer: LM) -> Write:
     """The call that has `writer` write a statement through the run's gateway: a local model under
     a grammar that lets it write one statement only (its prompt's first message, the source's
@@ -117,6 +128,8 @@ def writing(run: Run, writer: LM) -> Write:
             max_tokens=WRITE_TOKENS,
             keep_prefix=True,
         ).text
+        if isinstance(writer, DryRunLM):  # (its call counted: a statement that runs stands in)
+            return _stand_in(messages[0]["content"], reply)
         if local:
             return reply
         try:

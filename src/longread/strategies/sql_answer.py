@@ -16,6 +16,7 @@ from longread.query.core.schema_prompt import literal
 from longread.query.core.sql_explained import (
     citing_sql,
     conditions,
+    grouped_rows_sql,
     keeps_every_row,
     lead_value,
     sentence,
@@ -53,7 +54,7 @@ def run_written(plan: Plan, source: object, run: Run) -> Answer:
         text=text,
         mode="aggregate",
         citations=rows[:CITED],
-        counts=_groups(result),
+        counts=_groups(catalog, source, plan.sql, result),
         computed=text,
         usage=run.gateway.usage.to_dict(),
         stats={"rows": len(result.rows), "cut": result.cut},
@@ -91,9 +92,10 @@ def explained(plan: Plan, result: Result, kept: tuple[int, int] | None = None) -
     return "\n".join(lines)
 
 
-def _groups(result: Result) -> Counts | None:
+def _groups(catalog: Catalog, source: object, sql: str, result: Result) -> Counts | None:
     """A result of several rows, each a name and its figure, as a grouping to show as a table
-    and a bar chart; None for any other result."""
+    and a bar chart, with the rows it counted (GROUPS_KEPT at most) and the group of each; None
+    for any other result."""
     rows = result.rows[:GROUPS_KEPT]
     figures = len(result.columns) >= 2 and all(
         isinstance(row[1], int | float) and not isinstance(row[1], bool) for row in rows
@@ -101,7 +103,18 @@ def _groups(result: Result) -> Counts | None:
     if len(rows) < 2 or not figures:
         return None
     groups = [(lead_value(row[0]), row[1]) for row in rows]
-    return Counts(group=result.columns[0], figure=result.columns[1], groups=groups)
+    counts = Counts(group=result.columns[0], figure=result.columns[1], groups=groups)
+    try:
+        listing = grouped_rows_sql(sql, GROUPS_KEPT)
+        counted = catalog.query.execute(listing, max_rows=GROUPS_KEPT).rows if listing else []
+    except (QueryError, ValueError):  # (a statement sqlglot reads but cannot rewrite)
+        counted = []
+    for document, start, end, group in counted:
+        if document is not None and start is not None and end is not None:
+            counts.rows.append(cite(source, str(document), int(start), int(end)))
+            counts.labels.append(group)
+    counts.label = result.columns[0] if counts.rows else ""
+    return counts
 
 
 def _kept_by_filter(catalog: Catalog, sql: str) -> tuple[int, int] | None:

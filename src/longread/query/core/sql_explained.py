@@ -83,18 +83,46 @@ def citing_sql(sql: str, first_row: tuple[Any, ...] | None, columns: list[str]) 
         if first_row is None:
             return None
         held = dict(zip([c.lower() for c in columns], first_row, strict=False))
-        named = {e.alias.lower(): e.this for e in tree.expressions if isinstance(e, exp.Alias)}
         for key in group.expressions:
             value = held.get(key.sql(dialect="sqlite").lower(), held.get(key.alias_or_name.lower()))
             if value is None:
                 return None
-            alias = isinstance(key, exp.Column) and not key.table and key.name.lower() in named
-            grouped = named[key.name.lower()] if alias else key  # (`GROUP BY hour`: its expression)
-            where.append(exp.EQ(this=grouped.copy(), expression=_value(value)))
+            where.append(exp.EQ(this=_named(tree, key).copy(), expression=_value(value)))
     plain = exp.select(*spans).from_(source.this.copy())
     if where:
         plain = plain.where(exp.and_(*where))
     return plain.limit(ROWS).sql(dialect="sqlite")
+
+
+def grouped_rows_sql(sql: str, rows: int) -> str | None:
+    """A statement giving `document, _start, _end` and the group of each row a statement of one
+    table grouping by one key counted (`rows` at most, in the text's order); None for any other
+    statement."""
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    if not isinstance(tree, exp.Select) or tree.args.get("joins") or tree.args.get("with"):
+        return None
+    source, group = tree.find(exp.From), tree.args.get("group")
+    if source is None or not isinstance(source.this, exp.Table) or group is None:
+        return None
+    if len(group.expressions) != 1:
+        return None
+    key = _named(tree, group.expressions[0])
+    listed = exp.select("document", "_start", "_end", key.copy()).from_(source.this.copy())
+    if tree.args.get("where"):
+        listed = listed.where(tree.args["where"].this.copy())
+    return listed.order_by("document", "_start").limit(rows).sql(dialect="sqlite")
+
+
+def _named(tree: Any, key: Any) -> Any:
+    """A group key as the expression it names (`hour` of `strftime('%H', time) AS hour`)."""
+    from sqlglot import exp
+
+    named = {e.alias.lower(): e.this for e in tree.expressions if isinstance(e, exp.Alias)}
+    alias = isinstance(key, exp.Column) and not key.table and key.name.lower() in named
+    return named[key.name.lower()] if alias else key
 
 
 def _value(value: Any) -> Any:

@@ -56,10 +56,13 @@ def _flags(asked: str) -> dict[str, Any]:
 
 def unqueried(question: str, why: str) -> Plan:
     """A counting question's plan with no table to count in (`why` says why): what the text
-    states of it answers, the answer saying why no records were counted."""
+    states of it answers (an aggregate where its words say it needs the whole text, else a fact
+    or a chain), the answer saying why no records were counted."""
     asked = reply_form.without_format(question)
-    operation = cues.operation(asked) or Operation.EXISTS
-    return Plan(question, Shape.AGGREGATE, operation, notes=(why,), **_flags(asked))
+    flags = _flags(asked)
+    shape = Shape.AGGREGATE if flags["whole_text"] else _fact(question, asked).shape
+    operation = cues.operation(asked) or Operation.EXISTS  # (`Which came first, A or B?`: a fact)
+    return Plan(question, shape, operation, notes=(why,), **flags)
 
 
 def read_rules(question: str, catalog: Catalog) -> Plan:
