@@ -7,6 +7,7 @@ the suite), `hosted` (needs a hosted model's key), `server` (serves until stoppe
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -66,11 +67,20 @@ def runnable() -> list[Block]:
     return [b for b in blocks() if not b.reason and (b.language == "python" or b.commands())]
 
 
+_TABLE = re.compile(r'CREATE TABLE ("[^"]+") \(.*?\n  ("[^"]+")', re.S)
+
+
 def _reply(messages: list[dict]) -> str:
     """The scripted model: in the code-writing loop, code that reads the start of the document
-    and answers with it; elsewhere a plain sentence."""
+    and answers with it; asked for a statement, one counting the rows of the first table shown
+    by its first column; elsewhere a plain sentence."""
     if any("```repl" in str(m.get("content", "")) for m in messages):
         return "```repl\nopening = context[:80]\nprint(opening)\nFINAL(opening)\n```"
+    shown = _TABLE.search(str(messages[0].get("content", "")))
+    if shown is not None and "SELECT statement" in str(messages[0].get("content", "")):
+        table, column = shown.groups()
+        sql = f"SELECT {column}, count(*) AS n FROM {table} GROUP BY {column} ORDER BY n DESC"
+        return json.dumps({"sql": sql})
     return "The passages do not say."
 
 
