@@ -66,7 +66,6 @@ def read_written(
         question,
         Shape.AGGREGATE,
         Operation.LIST,
-        table=written.checked.tables[0] if written.checked.tables else "",
         sql=written.sql,
         reader=reader,
         warnings=tuple(written.warnings),

@@ -9,8 +9,6 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from longread.query.core.catalog import TEXT_TABLE
-
 
 class Shape(StrEnum):
     FACT = "fact"  # one fact, stated somewhere
@@ -34,21 +32,15 @@ class Operation(StrEnum):
     SHARE = "share"  # the percentage of rows passing a filter
 
 
-TEXT = TEXT_TABLE  # the table of a word's mentions in the whole text
-
-
 @dataclass(frozen=True)
 class Plan:
     """What a question asks for. For an aggregate: the `operation` its words ask for, and `sql`,
-    the statement computing it over the source's tables (`table`, the one it reads first; TEXT for
-    a word's mentions, `term`, in the whole text); none where nobody could write one (`notes`
-    say why)."""
+    the statement computing it over the source's tables; none where nobody could write one
+    (`notes` say why)."""
 
     question: str
     shape: Shape = Shape.FACT
     operation: Operation | None = None
-    table: str | None = None
-    term: str | None = None
     whole_text: bool = False  # its words say it needs every part of the text (`how many times`)
     names_wanted: bool = False  # it asks who or which (the names a relation gives may answer)
     words: tuple[str, ...] = ()  # the question's stems (`ferry`, `toll`, `highest`)

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from longread.query.core.catalog import Catalog
-from longread.query.core.plan import TEXT, Operation, Plan, Shape
+from longread.query.core.plan import Operation, Plan, Shape
 from longread.query.core.schema_prompt import STRUCTURAL
 from longread.query.readers.rules import cues, reply_form
 from longread.query.readers.rules.named_documents import named_documents
@@ -111,7 +111,7 @@ def text_plan(question: str, catalog: Catalog) -> Plan | None:
             f"GROUP BY {quoted(group)} ORDER BY mentions {order}{limit}"
         )
     flags = _flags(asked)
-    return Plan(question, Shape.AGGREGATE, operation, TEXT, term=said[0], sql=sql, **flags)
+    return Plan(question, Shape.AGGREGATE, operation, sql=sql, **flags)
 
 
 def _grouped_by(asked: str, operation: Operation, catalog: Catalog) -> str | None:
