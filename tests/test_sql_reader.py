@@ -20,12 +20,15 @@ import pytest
 
 from longread.api import SingleDocRLM
 from longread.errors import ModelError
+from longread.index.single import SingleDocIndex
 from longread.llm.jsonio import MalformedJSONError
 from longread.llm.scripted import ScriptedLM
 from longread.llm.types import Request
-from longread.query.core.plan import Shape
+from longread.query.core.catalog import document_catalog
+from longread.query.core.plan import Plan, Shape
 from longread.query.read import read_written
 from longread.query.readers.model.question_kind import KIND_PROMPT, KIND_SCHEMA
+from longread.store.docstore import DocStore
 
 UPLOADS = [  # (name, urgency, year)
     *[("Ada Brant", "low", 2019 + n % 4) for n in range(9)],
@@ -457,3 +460,20 @@ def test_a_question_the_rules_would_count_is_a_fact_where_the_model_reads_it_so(
         Shape.FACT
     )
     assert len(asked) == 1  # (a fact the rules read is not asked about)
+
+
+def test_a_question_no_statement_answers_is_a_fact_unless_its_words_count(tmp_path):
+    path = tmp_path / "uploads.md"
+    path.write_text(f"# Uploads\n\n{TABLE}", encoding="utf-8")
+    index = SingleDocIndex.build(path, DocStore(tmp_path / "u.sqlite"))
+    catalog = document_catalog(index, path.name)
+
+    def read(question: str) -> Plan:
+        return read_written(question, lambda: catalog, lambda messages: "no query", "scripted")
+
+    whether = read("Did Cole Ryder upload anything in 2019?")
+    assert whether.shape is Shape.FACT and whether.operation is None  # (the text answers it)
+    assert whether.notes and "wrote no query that runs" in whether.notes[0]
+    counted = read("How many uploads did Cole Ryder make?")
+    assert counted.operation is not None and not counted.sql and counted.notes
+    catalog.close()

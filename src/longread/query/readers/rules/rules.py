@@ -59,10 +59,11 @@ def unqueried(question: str, why: str) -> Plan:
     states of it answers (an aggregate where its words say it needs the whole text, else a fact
     or a chain), the answer saying why no records were counted."""
     asked = reply_form.without_format(question)
-    flags = _flags(asked)
+    flags, operation = _flags(asked), cues.operation(asked)
+    if operation is None:  # (`Did Mordecai bow to Haman?`, no row answering it: a fact)
+        return _fact(question, asked).with_(notes=(why,))
     shape = Shape.AGGREGATE if flags["whole_text"] else _fact(question, asked).shape
-    operation = cues.operation(asked) or Operation.EXISTS  # (`Which came first, A or B?`: a fact)
-    return Plan(question, shape, operation, notes=(why,), **flags)
+    return Plan(question, shape, operation, notes=(why,), **flags)  # (`Which came first, A or B?`)
 
 
 def read_rules(question: str, catalog: Catalog) -> Plan:
