@@ -6,7 +6,6 @@ rules say they did not count it."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from longread.query.core.catalog import Catalog
@@ -21,7 +20,6 @@ DOCUMENT = "document"
 TIMES = frozenset("time times occurrence occurrences mention mentions".split())
 LISTING = (Operation.LIST, Operation.ARGMAX, Operation.ARGMIN)
 TOTALS = (Operation.COUNT, Operation.DISTINCT, Operation.SUM)  # (of mentions, a total is a count)
-_WHICH = re.compile(r"\b(?:which|what)\s+(\w+)", re.I)
 UNREAD = "no model reads counting questions in this run (--reader rules)"
 NO_RECORDS = "the source holds no records to count"
 
@@ -117,15 +115,12 @@ def text_plan(question: str, catalog: Catalog) -> Plan | None:
 
 def _grouped_by(asked: str, operation: Operation, catalog: Catalog) -> str | None:
     """What the mentions are grouped by: the kind of section (or the documents, in a source of
-    several) named as what is counted (`how many acts`) or asked which of (`which play`)."""
-    if operation in TOTALS:
-        counted = cues.counted(asked)
-        noun = counted[0].split()[0] if counted is not None else None
-        if noun is None or noun.lower() in TIMES:
-            return None
-    else:
-        found = _WHICH.search(asked)
-        noun = found.group(1) if found is not None else None
+    several) named as what is counted (`how many acts`); the documents, where a source of
+    several is ranked or listed by them."""
+    counted = cues.counted(asked)
+    noun = counted[0].split()[0] if counted is not None else None
+    if operation in TOTALS and (noun is None or noun.lower() in TIMES):
+        return None
     column = _section_word(noun, catalog) if noun is not None else None
     if column is None and (noun is not None or operation in LISTING):
         return DOCUMENT if len(catalog.documents) > 1 else None
