@@ -32,7 +32,7 @@ CITE_CHARS = 200
 LISTED = 30  # values the first line lists at most
 SHOWN_ROWS = 10  # result rows shown under it
 GROUPS_KEPT = 500  # of a result of groups and their figures, kept for its table and chart
-REASON = "the question counts over the source's records: a query a model wrote, run by code"
+REASON = "the question counts over the source's records: a query written for it, run by code"
 
 
 def run_written(plan: Plan, source: object, run: Run) -> Answer:

@@ -60,15 +60,12 @@ def citing_sql(sql: str, first_row: tuple[Any, ...] | None, columns: list[str]) 
     """A statement giving `document, _start, _end` of the rows the answer rests on: the rows a
     plain selection returns; the rows an aggregate counted (of its first group, where it groups);
     None for a statement of several tables or nested ones."""
-    import sqlglot
     from sqlglot import exp
 
-    tree = sqlglot.parse_one(sql, read="sqlite")
-    if not isinstance(tree, exp.Select) or tree.args.get("joins") or tree.args.get("with"):
+    read = _one_table(sql)
+    if read is None:
         return None
-    source = tree.find(exp.From)
-    if source is None or not isinstance(source.this, exp.Table):
-        return None
+    tree, table = read
     cited = tree.copy()
     spans = [exp.column("document"), exp.column("_start"), exp.column("_end")]
     aggregated = any(e.find(exp.AggFunc) is not None for e in tree.expressions) or tree.args.get(
@@ -88,7 +85,7 @@ def citing_sql(sql: str, first_row: tuple[Any, ...] | None, columns: list[str]) 
             if value is None:
                 return None
             where.append(exp.EQ(this=_named(tree, key).copy(), expression=_value(value)))
-    plain = exp.select(*spans).from_(source.this.copy())
+    plain = exp.select(*spans).from_(table.copy())
     if where:
         plain = plain.where(exp.and_(*where))
     return plain.limit(ROWS).sql(dialect="sqlite")
@@ -98,22 +95,33 @@ def grouped_rows_sql(sql: str, rows: int) -> str | None:
     """A statement giving `document, _start, _end` and the group of each row a statement of one
     table grouping by one key counted (`rows` at most, in the text's order); None for any other
     statement."""
+    from sqlglot import exp
+
+    read = _one_table(sql)
+    group = read[0].args.get("group") if read is not None else None
+    if read is None or group is None or len(group.expressions) != 1:
+        return None
+    tree, table = read
+    key = _named(tree, group.expressions[0])
+    listed = exp.select("document", "_start", "_end", key.copy()).from_(table.copy())
+    if tree.args.get("where"):
+        listed = listed.where(tree.args["where"].this.copy())
+    return listed.order_by("document", "_start").limit(rows).sql(dialect="sqlite")
+
+
+def _one_table(sql: str) -> tuple[Any, Any] | None:
+    """(the parse, its table) of a plain SELECT over one table; None for a statement of several
+    tables or nested ones."""
     import sqlglot
     from sqlglot import exp
 
     tree = sqlglot.parse_one(sql, read="sqlite")
     if not isinstance(tree, exp.Select) or tree.args.get("joins") or tree.args.get("with"):
         return None
-    source, group = tree.find(exp.From), tree.args.get("group")
-    if source is None or not isinstance(source.this, exp.Table) or group is None:
+    source = tree.find(exp.From)
+    if source is None or not isinstance(source.this, exp.Table):
         return None
-    if len(group.expressions) != 1:
-        return None
-    key = _named(tree, group.expressions[0])
-    listed = exp.select("document", "_start", "_end", key.copy()).from_(source.this.copy())
-    if tree.args.get("where"):
-        listed = listed.where(tree.args["where"].this.copy())
-    return listed.order_by("document", "_start").limit(rows).sql(dialect="sqlite")
+    return tree, source.this
 
 
 def _named(tree: Any, key: Any) -> Any:
