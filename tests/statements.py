@@ -24,7 +24,7 @@ def writing(
         if request.json_schema == KIND_SCHEMA:
             return json.dumps({"answer": "rows"})
         if request.json_schema == SQL_SCHEMA:
-            question = request.messages[-1]["content"]
+            question = request.messages[-1]["content"].split("\n\n")[0]  # (less value hints)
             assert question in statements, f"no statement written for {question!r}"
             return json.dumps({"sql": statements[question]})
         assert other is not None, f"a model was asked: {request.messages[-1]['content'][:200]}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -260,3 +261,48 @@ def test_a_structured_local_reply_whose_time_runs_out_ends_where_its_grammar_can
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert all(0 < int(n) <= 60 for n in done.stdout.split()), done.stdout
+
+
+class WatchedLock:
+    """A lock that says when a caller waits for it."""
+
+    def __init__(self) -> None:
+        self.lock, self.waiting = threading.Lock(), threading.Event()
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        if blocking:
+            self.waiting.set()
+        return self.lock.acquire(blocking, timeout)
+
+    def release(self) -> None:
+        self.lock.release()
+
+
+def test_a_call_whose_time_ran_out_while_it_waited_for_the_local_model_reads_no_prompt():
+    """Calls queued behind others on the one local model (a map's chunks) each read their whole
+    prompt once their turn came, though their time was up: a run of 60 s took 300."""
+    from longread.llm.base import TransientModelError
+    from longread.llm.local import LocalLM, _call_locks
+    from longread.llm.types import Request
+
+    lm = LocalLM(bundled_smollm2_path(), name="local:queued", writes_code=False)
+    asked = Request(({"role": "user", "content": "Name a harbour. " * 100},), max_tokens=4)
+    lm.complete(asked)  # (loaded)
+    read = lm.llama.n_tokens
+    lock = _call_locks[id(lm.llama)] = WatchedLock()
+    lock.acquire(blocking=False)  # (another call's turn)
+    failed: list[BaseException] = []
+
+    def queued() -> None:
+        try:
+            lm.complete(Request(({"role": "user", "content": "Say hi."},), timeout=0.0))
+        except BaseException as error:  # noqa: BLE001 - what the test asserts
+            failed.append(error)
+
+    waiter = threading.Thread(target=queued)
+    waiter.start()
+    assert lock.waiting.wait(60)
+    lock.release()
+    waiter.join(60)
+    assert isinstance(failed[0], TransientModelError) and "ran out" in str(failed[0])
+    assert lm.llama.n_tokens == read  # (its prompt never read)

@@ -140,6 +140,25 @@ def test_an_error_goes_back_to_the_model_with_its_message(tmp_path):
     again = written(model)[1].messages
     assert again[-2]["role"] == "assistant" and "priority" in again[-2]["content"]
     assert "no such column: priority" in again[-1]["content"]
+    assert "(the columns of uploads: name, urgency, year" in again[-1]["content"]
+
+
+def test_the_codes_a_question_names_are_shown_with_the_columns_holding_them(tmp_path):
+    """A code of the question (`1d6b`, `046d:c52b`) held as a whole value is shown to the model
+    with the column holding it and its rows; a word that is no code, or a code no row holds, is
+    not."""
+    path = tmp_path / "ids.csv"
+    rows = [("1d6b", "Linux Foundation"), ("046d", "Logitech"), ("c52b", "Receiver")]
+    rows += [(f"{n:04x}", f"Vendor {n}") for n in range(100, 160)]
+    path.write_text("id,name\n" + "".join(f"{i},{n}\n" for i, n in rows), encoding="utf-8")
+    model = reading_rows(lambda request: json.dumps({"sql": "SELECT name FROM ids"}))
+    ask_file(
+        path, "Who is 1d6b, and who is 046d:c52b or 9z9z? Answer with the Logitech name.", model
+    )
+    asked = written(model)[0].messages[-1]["content"]
+    assert "'1d6b' is a value of ids.id (1 row)" in asked, asked
+    assert "'046d' is a value of ids.id (1 row)" in asked and "'c52b' is a value" in asked
+    assert "9z9z" not in asked.split("\n\n", 1)[1] and "Logitech'" not in asked
 
 
 def test_a_value_no_row_holds_is_told_and_no_figure_stated(tmp_path):

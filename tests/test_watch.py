@@ -98,9 +98,7 @@ def test_an_index_kept_in_its_folder_is_no_change_of_it(tmp_path):
     index = CorpusIndex(root, CorpusStore(root / "index.sqlite"))
     with watching(index) as updates:
         (root / "one.md").write_text("Apricots.")
-        wait_until(
-            lambda: any("one.md" in u.report.added for u in updates), "a new file"
-        )
+        wait_until(lambda: any("one.md" in u.report.added for u in updates), "a new file")
         settled = len(updates)
         time.sleep(1.5)  # (its own writes, were they watched, would update it again and again)
         assert len(updates) == settled

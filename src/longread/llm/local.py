@@ -7,13 +7,14 @@ import functools
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from longread import deadline
 from longread.errors import ModelError
-from longread.llm.base import LM
+from longread.llm.base import LM, TransientModelError
 from longread.llm.prefix_states import PrefixStates
 from longread.llm.types import Completion, Message, Request
 
@@ -69,6 +70,18 @@ def _grammar(text: str) -> Any:
     from llama_cpp import LlamaGrammar
 
     return LlamaGrammar.from_string(text, verbose=False)
+
+
+@contextmanager
+def _turn(lock: threading.Lock) -> Iterator[bool]:
+    """The model's turn under `lock`: whether the call waited for it (another call held it)."""
+    waited = not lock.acquire(blocking=False)
+    if waited:
+        lock.acquire()
+    try:
+        yield waited
+    finally:
+        lock.release()
 
 
 def until(end: float, end_token: int) -> Any:
@@ -224,8 +237,9 @@ class LocalLM(LM):
             kwargs.update(grammar=_grammar(request.grammar), repeat_penalty=1.0)
         llama = self.llama
         processors = [stopper(llama.token_eos(), request.cancelled)]  # (at the next token)
-        if request.timeout is not None:  # (the reply is cut where the time runs out)
-            processors.append(until(time.monotonic() + request.timeout, llama.token_eos()))
+        ends = None if request.timeout is None else time.monotonic() + request.timeout
+        if ends is not None:  # (the reply is cut where the time runs out)
+            processors.append(until(ends, llama.token_eos()))
         if request.prose:  # (a loop ends the reply: cut after its first copy, it says no more)
             processors.append(loop_stopper(llama.token_eos()))
         from llama_cpp import LogitsProcessorList
@@ -233,8 +247,10 @@ class LocalLM(LM):
         kwargs["logits_processor"] = LogitsProcessorList(processors)
         with _load_lock:
             lock = _call_locks.setdefault(id(llama), threading.Lock())
-        with lock:
+        with _turn(lock) as waited:
             deadline.end_if_stopped()  # (asked while this call waited for the model)
+            if waited and ends is not None and time.monotonic() >= ends:  # (prompt left unread)
+                raise TransientModelError(f"{self.name}: the call's time ran out in its wait")
             started = time.monotonic()
             prefix = self._kept_prefix(request.messages) if request.keep_prefix else []
             states = PrefixStates(self.path, self.context_window) if prefix else None

@@ -22,6 +22,7 @@ from longread.strategies.common import Run
 LOCAL_WRITER = "local:qwen2.5-coder-1.5b"  # beside a local root model (measured: bench/reader.py)
 WRITE_TOKENS = 400  # a statement's length at most
 ASK_TOKENS = 24  # a short reading's (a kind of question)
+RETRY_TEMPERATURE = 0.6  # a try after a wrong one is sampled: at 0 a small model writes it again
 ROOT = "root"  # (the run's root model writes the queries)
 _RESOLVED: dict[str, LM] = {}
 
@@ -114,7 +115,8 @@ def _stand_in(shown: str, reply: str) -> str:
 def writing(run: Run, writer: LM) -> Write:
     """The call that has `writer` write a statement through the run's gateway: a local model under
     a grammar that lets it write one statement only (its prompt's first message, the source's
-    tables, kept evaluated for the next question); a hosted one under a JSON schema."""
+    tables, kept evaluated for the next question); a hosted one under a JSON schema. A try after
+    a wrong one is sampled."""
 
     def write(messages: list[dict[str, str]]) -> str:
         local = writer.on_cpu
@@ -126,6 +128,7 @@ def writing(run: Run, writer: LM) -> Write:
             grammar=SQL_GRAMMAR if local else None,
             stop=SQL_STOP if local else (),
             max_tokens=WRITE_TOKENS,
+            temperature=RETRY_TEMPERATURE if len(messages) > 2 else 0.0,
             keep_prefix=True,
         ).text
         if isinstance(writer, DryRunLM):  # (its call counted: a statement that runs stands in)

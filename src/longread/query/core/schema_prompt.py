@@ -71,7 +71,7 @@ def _placed(table: CatalogTable) -> bool:
 def _documents(catalog: Catalog) -> str:
     names = catalog.documents
     if len(names) < 2:
-        return ""
+        return f"-- the document: {names[0]}" if names else ""
     shown = ", ".join(names[:8]) + (f" and {len(names) - 8:,} more" if len(names) > 8 else "")
     return f"-- {len(names):,} documents (the column `document` names each row's): {shown}"
 
@@ -120,7 +120,8 @@ def _about(catalog: Catalog, table: CatalogTable, column: str, kind: str) -> str
         low, high = _range(catalog, table.name, column)
         if low is not None:
             return f"from {literal(low)} to {literal(high)}{held}"
-    examples = [literal(v, EXAMPLE_CHARS) for v, _ in values[:EXAMPLES]]
+    firsts = [v for v, _ in values[:EXAMPLES]] or _first(catalog, table.name, column)
+    examples = [literal(v, EXAMPLE_CHARS) for v in firsts]
     if not examples:
         return held.strip(" ()") or "text"
     return f"e.g. {', '.join(examples)}{held}{within}"
@@ -142,6 +143,14 @@ def _words_within(values: list[tuple[Any, int]]) -> str:
     ranked = sorted(rows.items(), key=lambda found: (-found[1], found[0]))  # (the same each run)
     recurring = [(w, n) for w, n in ranked if 1 < held[w] < len(texts)]
     return ", ".join(f"{literal(w)} ({n:,} rows)" for w, n in recurring[:WORDS_SHOWN])
+
+
+def _first(catalog: Catalog, table: str, column: str) -> list[Any]:
+    """The first few values of a column too varied for its values to be counted."""
+    name = quoted(column)
+    sql = f"SELECT DISTINCT {name} FROM {quoted(table)} WHERE {name} IS NOT NULL LIMIT {EXAMPLES}"
+    rows = catalog.computed(sql, lambda: catalog.query.execute(sql, max_rows=EXAMPLES).rows)
+    return [value for (value,) in rows]
 
 
 def _range(catalog: Catalog, table: str, column: str) -> tuple[Any, Any]:

@@ -18,6 +18,7 @@ from longread.query.core.sql_checks import Finding, findings
 from longread.query.core.sql_guard import checked_select
 from longread.query.core.sql_unasked import without_unasked
 from longread.query.core.sql_values import Checked, checked_values
+from longread.query.core.value_hints import value_hints
 from longread.query.readers.model.words import FUNCTION_WORDS, unused_words
 from longread.query.readers.rules.reply_form import without_format
 from longread.store.record_query import QueryError, Result
@@ -31,8 +32,9 @@ INSTRUCTIONS = """You write one SQLite SELECT statement that answers the user's 
 the tables below. Use only these tables and columns. Compare a column with a value as the \
 column holds it (listed below), or use LIKE '%word%' for a word inside longer text. Dates are \
 text such as '2021-03-04 12:00:00': compare them as text or use strftime('%Y', date). \
-mentions(column, 'word') counts a word's whole-word mentions in a text. Select what the question \
-asks for, the answer in the first column. Reply with the query alone.
+mentions(column, 'word') counts a word's whole-word mentions in a text. Filter only on what the \
+question asks to keep: the document's name or kind is no filter. Select what the question asks \
+for, the answer in the first column. Reply with the query alone.
 
 """
 # A local model's statement: llama.cpp's GBNF opens it, a stop at `;` ends it. The grammar never
@@ -76,13 +78,21 @@ def system_prompt(catalog: Catalog) -> str:
     return INSTRUCTIONS + schema_text(catalog)
 
 
+def asked_with_values(question: str, catalog: Catalog) -> str:
+    """The question as the model reads it: with where its words are held as values, if any."""
+    hints = value_hints(question, catalog)
+    if not hints:
+        return question
+    return question + "\n\n-- Words of the question held in the tables: " + "; ".join(hints)
+
+
 def write_query(question: str, catalog: Catalog, write: Write) -> Written:
     """The statement the model writes for the question, run and checked; NoQuery when no try
     runs. A try found wrong goes back to the model with what is wrong; a statement it writes
     again unchanged after a doubt (not an error) is taken."""
     messages = [
         {"role": "system", "content": system_prompt(catalog)},
-        {"role": "user", "content": question},
+        {"role": "user", "content": asked_with_values(question, catalog)},
     ]
     asked = without_format(question)
     tries: list[tuple[str, str]] = []
@@ -127,7 +137,24 @@ def _tried(
             lambda: catalog.query.execute(checked.sql, max_rows=MAX_RESULT_ROWS),
         )
     except QueryError as error:
-        return sql, f"the query failed: {error}", None
+        return sql, f"the query failed: {error}{columns_said(sql, catalog)}", None
     except Exception as error:  # (sqlglot's own errors on what it cannot read)
         return sql, f"the query cannot be read: {type(error).__name__}: {error}", None
     return sql, "", Written(checked.sql, result, checked, left_out=left_out)
+
+
+def columns_said(sql: str, catalog: Catalog) -> str:
+    """The columns of the tables a failed statement reads (all tables' names where it reads none
+    there is), for the model's next try."""
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        named = {t.name for t in sqlglot.parse_one(sql, read="sqlite").find_all(exp.Table)}
+    except Exception:  # (a statement sqlglot cannot read: the tables are named)
+        named = set()
+    tables = [catalog.tables[n] for n in sorted(named) if n in catalog.tables]
+    if not tables:
+        return f" (the tables: {', '.join(catalog.tables)})"
+    said = "; ".join(f"{t.name}: {', '.join(c.name for c in t.columns)}" for t in tables)
+    return f" (the columns of {said})"
