@@ -272,6 +272,29 @@ def test_a_record_named_by_a_hash_prefix_is_looked_up_in_the_tables(tmp_path):
     assert any(r.keep_prefix for r in written(model))
 
 
+def test_a_table_or_column_named_by_an_sql_keyword_is_read_as_a_name(tmp_path):
+    """A git log's table is `commit`: a model writes `FROM commit`, which SQLite reads as the
+    keyword (a syntax error in every try); each such name is quoted before the statement runs."""
+    path = tmp_path / "log.txt"
+    path.write_text(LOG, encoding="utf-8")
+    model = writer("SELECT count(commit) FROM commit WHERE commit LIKE '%'")
+    with SingleDocRLM(path, model, model, store_path=tmp_path / "l.sqlite", cache=False) as doc:
+        answer = doc.query("How many commits are in this log?")
+    assert answer.text.split("\n")[0] == str(len(COMMITS)), answer.text
+    assert 'FROM "commit"' in answer.text and len(written(model)) == 1
+
+
+def test_a_hash_prefix_compared_with_equals_stands_for_the_hash_it_starts(tmp_path):
+    wanted, who = COMMITS[17]
+    path = tmp_path / "log.txt"
+    path.write_text(LOG, encoding="utf-8")
+    model = writer(f"SELECT author FROM commit WHERE commit = '{wanted[:8]}'")
+    with SingleDocRLM(path, model, model, store_path=tmp_path / "l.sqlite", cache=False) as doc:
+        answer = doc.query(f"Who wrote commit {wanted[:8]}?", mode="aggregate")
+    assert answer.text.split("\n\n")[0].startswith(who), answer.text
+    assert f"'{wanted}'" in answer.text and len(written(model)) == 1
+
+
 RELEASES = [  # (version, codename, released, notes)
     (
         f"{year}.{month:02}{' LTS' if month == 4 and year % 2 == 0 else ''}",

@@ -33,6 +33,7 @@ _HYPHENED = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)+")
 _NUMBERED = re.compile(r"[^\W\d_]{2,}\d{1,3}")  # (a name ending in a number: `pop3`, `web37`)
 _DOTTED = re.compile(r"(?<!\d)\d++(?:\.\d++){2,}")  # (a version or an address, not two numbers)
 _ID = re.compile(r"(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]{6,}")  # (`0020dd017`: an id, a hash)
+_HEX = re.compile(r"(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{4,}")  # (`1F600`, `c52b`)
 _VERSION = re.compile(r"\d+\.\d+(?:[-+~]\w+)+")  # (`9.1-1`, `2.40-2`: one code, as `4.5.2-1` is)
 _SPLIT_RUNS = 4  # a word of at most this many letter, digit or sign runs is split (`Gen1:1`)
 PATTERNS = {  # a regular expression for each atom shape
@@ -89,6 +90,7 @@ def _word(text: str, start: int, spaced: bool) -> list[Atom]:
         or _DOTTED.search(text)
         or _VERSION.fullmatch(text)
         or _ID.fullmatch(text)
+        or _HEX.fullmatch(text)
     ):
         return [Atom("m", text, start, start + len(text), spaced)]
     return [

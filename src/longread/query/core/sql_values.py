@@ -4,6 +4,9 @@ column with is taken as the column holds it (any case, spacing or punctuation: `
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +16,7 @@ from longread.query.core.schema_prompt import VALUES_SHOWN, literal
 
 MAX_MISSES = 4  # values named as held by no row, at most
 MAX_STARTING = 20  # held values a written one may stand for by starting them
+HASH_PREFIX = 6  # characters of a code's start that stand for it (a commit's hash)
 
 
 @dataclass
@@ -62,8 +66,22 @@ def checked_values(sql: str, catalog: Catalog) -> Checked:
             checked.literals.append(like.expression.this)
             if isinstance(like.this, exp.Column):
                 _widen(checked, catalog, like.this.name, like.expression)
+    for name in tree.find_all(exp.Identifier):  # (`FROM commit`: SQLite reads a keyword there)
+        if not name.quoted and keyword(name.name):
+            name.set("quoted", True)
     checked.sql = tree.sql(dialect="sqlite")
     return checked
+
+
+@functools.cache
+def keyword(name: str) -> bool:
+    """Whether SQLite cannot read `name` as a name unquoted (`commit`, `group`; not `date`)."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        try:
+            db.execute(f'SELECT {name} FROM (SELECT 1 AS "{name}")')
+        except sqlite3.Error:
+            return True
+    return False
 
 
 def _resolve(checked: Checked, catalog: Catalog, column: str, value: Any) -> None:
@@ -96,11 +114,13 @@ def _resolve(checked: Checked, catalog: Catalog, column: str, value: Any) -> Non
 def _starts(held: str, written: str) -> bool:
     """Whether a held value starts with the written one, then a space or a mark and a space
     (`SCENE II` of `SCENE II. The Forum.`, `14.04` of `14.04 LTS`; not `SCENE III`, nor `14` of
-    `14.10`)."""
+    `14.10`), or the written one is a code's first characters, letters and digits, HASH_PREFIX
+    at least (`43fbf03e` of a commit's hash; not `2.10.1` of `2.10.12`)."""
     whole, part = held.lower(), written.lower().strip()
     after = whole[len(part) : len(part) + 2]
     spaced = after[:1].isspace() or after[:1] in ".,:;" and after[1:2] == " "
-    return whole.startswith(part) and spaced
+    prefix = len(part) >= HASH_PREFIX and part.isalnum() and any(c.isdigit() for c in part)
+    return whole.startswith(part) and (spaced or prefix)
 
 
 def _stand_for(value: Any, held: list[str]) -> None:
