@@ -1,6 +1,6 @@
 """The model reads the question: a code model writes one read-only SELECT against the source's
-record tables (shown as `schema_text` writes them), under a JSON schema that lets it write nothing
-else; code checks it (one reading statement, values as the columns hold them, no condition on
+record tables (shown as `schema_text` writes them, the question with where its codes are held),
+under a JSON schema that lets it write nothing else; code checks it (one reading statement, values as the columns hold them, no condition on
 values copied from the tables shown that the question does not name) and runs it with the one
 guarded executor. An error, a value no row holds, or no row at all goes back to the model with
 what was wrong, up to REPAIRS times: the RLM loop in small."""
@@ -79,11 +79,11 @@ def system_prompt(catalog: Catalog) -> str:
 
 
 def asked_with_values(question: str, catalog: Catalog) -> str:
-    """The question as the model reads it: with where its words are held as values, if any."""
+    """The question as the model reads it: with where the codes it names are held, if any."""
     hints = value_hints(question, catalog)
     if not hints:
         return question
-    return question + "\n\n-- Words of the question held in the tables: " + "; ".join(hints)
+    return question + "\n\n-- Codes of the question held in the tables: " + "; ".join(hints)
 
 
 def write_query(question: str, catalog: Catalog, write: Write) -> Written:
