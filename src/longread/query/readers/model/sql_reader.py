@@ -1,9 +1,10 @@
 """The model reads the question: a code model writes one read-only SELECT against the source's
 record tables (shown as `schema_text` writes them, the question with where its codes are held),
-under a JSON schema that lets it write nothing else; code checks it (one reading statement, values as the columns hold them, no condition on
-values copied from the tables shown that the question does not name) and runs it with the one
-guarded executor. An error, a value no row holds, or no row at all goes back to the model with
-what was wrong, up to REPAIRS times: the RLM loop in small."""
+under a JSON schema that lets it write nothing else; code checks it (one reading statement,
+values as the columns hold them, no condition on values copied from the tables shown that the
+question does not name) and runs it with the one guarded executor. An error, a value no row
+holds, or no row at all goes back to the model with what was wrong, up to REPAIRS times: the RLM
+loop in small."""
 
 from __future__ import annotations
 
