@@ -14,7 +14,7 @@ from longread.query.core.schema_prompt import STRUCTURAL, literal
 HINTS = 8  # words hinted at most
 PLACES = 3  # columns named for one word at most
 _TOKEN = re.compile(r"[^\s,;?!()\"“”'‘’]+")
-_CODE = re.compile(r"\d|^[A-Z][A-Z0-9_-]+$")
+_CODE = re.compile(r"\d|^[A-Z][A-Z0-9_-]+$")  # a word with a digit, or in capitals: a code
 
 
 def value_hints(question: str, catalog: Catalog) -> list[str]:
@@ -48,8 +48,13 @@ def _codes(question: str) -> list[str]:
     for token in _TOKEN.findall(question):
         token = token.strip(".:")
         parts = [token, *re.split(r"[:/]", token)] if re.search(r"[:/]", token) else [token]
-        found += [p for p in parts if len(p) > 1 and _CODE.search(p)]
+        found += [p for p in parts if len(p) > 1 and is_code(p)]
     return list(dict.fromkeys(found))
+
+
+def is_code(word: str) -> bool:
+    """Whether a word is written as a code: a digit in it, or all capitals (`1d6b`, `LTS`)."""
+    return _CODE.search(word) is not None
 
 
 def _held(

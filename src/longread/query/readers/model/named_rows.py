@@ -11,13 +11,13 @@ import re
 from longread.query.core.catalog import SCAN_ROWS, Catalog
 from longread.query.core.keys import key
 from longread.query.core.schema_prompt import STRUCTURAL
+from longread.query.core.value_hints import is_code
 from longread.store.record_query import QueryError
 from longread.store.record_tables import quoted
 
 MAX_ROWS = 20  # rows a value names at most (more: the question asks about many)
 MIN_CHARS = 4  # a shorter word names no row
 _TOKEN = re.compile(r"[^\s,;:?!()\"“”]+")
-_CODE = re.compile(r"\d|^[A-Z][A-Z0-9_-]+$")  # a word with a digit, or in capitals: a code
 
 
 def names_rows(question: str, catalog: Catalog) -> bool:
@@ -26,7 +26,7 @@ def names_rows(question: str, catalog: Catalog) -> bool:
     written as a code, by a bounded query)."""
     words = [w.strip(".'’") for w in _TOKEN.findall(question)]
     words = [w for w in words if len(w) >= MIN_CHARS]
-    codes = [w for w in words if _CODE.search(w)]
+    codes = [w for w in words if is_code(w)]
     for table in catalog.tables.values():
         if table.name in STRUCTURAL:
             continue
