@@ -47,7 +47,7 @@ def _codes(question: str) -> list[str]:
     found: list[str] = []
     for token in _TOKEN.findall(question):
         token = token.strip(".:")
-        parts = [token, *re.split(r"[:/]", token)] if re.search(r"[:/]", token) else [token]
+        parts = [token, *re.split(r"[:/]", token)]  # (a token with no mark: itself twice)
         found += [p for p in parts if len(p) > 1 and is_code(p)]
     return list(dict.fromkeys(found))
 
